@@ -1,0 +1,33 @@
+// Running a program and timing it: what the experiment commands and benchmarks need.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace augur::core {
+
+struct ProcessResult {
+  int exit_code = -1;      // exit status, or -1 when killed by a signal
+  int signal = 0;          // the signal that killed it, 0 if it exited
+  double wall_seconds = 0.0;
+  std::string standard_output;
+  std::string standard_error;
+
+  [[nodiscard]] bool succeeded() const { return signal == 0 && exit_code == 0; }
+  // "exited with status 3" or "was killed by signal 11 (Segmentation fault)".
+  [[nodiscard]] std::string describe_status() const;
+};
+
+struct ProcessOptions {
+  // Variables added to (or replacing those of) this process' environment.
+  std::vector<std::pair<std::string, std::string>> environment;
+  // Variables removed from the environment.
+  std::vector<std::string> unset;
+};
+
+// Runs argv[0] (searched in PATH when it has no '/') with argv, waits for it, and returns its status,
+// wall time and captured output. Throws std::runtime_error when the program cannot be started.
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+}  // namespace augur::core

@@ -1,0 +1,206 @@
+// The self-analysis engine: the SelfAnalyzer of Corbalan & Labarta (seed 000) and of the thesis
+// chapter 4 (seed 003), as pure C++. It is driven by the probes of an iterative parallel region
+// (init_parallel_region, open/close_iteration, init/end_par) and decides how many threads run each
+// iteration. Time and thread control are injected so that tests can drive it exactly.
+//
+// Method, equations and options: docs/self-analysis.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace augur::selfanalysis {
+
+// Where time comes from.
+class Clock {
+public:
+  virtual ~Clock() = default;
+  // Monotonic wall-clock time in seconds.
+  virtual double wall_seconds() = 0;
+  // CPU time consumed by all threads of the process, in seconds (for the self-tuning' estimator).
+  virtual double process_cpu_seconds() = 0;
+};
+
+// How the processors of the program are controlled (the thesis' NthLib interface, Table 4.3).
+class ThreadControl {
+public:
+  virtual ~ThreadControl() = default;
+  // P: the processors allocated to the program (by the user, a scheduler, or the sweep).
+  virtual int allocated_processors() = 0;
+  // nth_set_active_threads(n): run the next parallel loops on n of the allocated processors.
+  virtual void set_active_threads(int threads) = 0;
+  // appl_stopped(): true if the program was stopped since the last call.
+  virtual bool stopped_since_last_call() = 0;
+};
+
+// Which processor count the baseline iterations run on.
+struct BaselinePolicy {
+  enum class Kind { Fixed, Half };
+  Kind kind = Kind::Fixed;
+  int processors = 4;  // for Kind::Fixed
+
+  // B for a program with `allocated` processors: the fixed count or half of it, and never more
+  // than the allocation (thesis 4.3.1: "if P is less than baseline, use P as baseline").
+  [[nodiscard]] int resolve(int allocated) const;
+  [[nodiscard]] std::string describe() const;  // "4", "half"
+};
+
+struct Config {
+  BaselinePolicy baseline;
+  int baseline_iterations = 3;  // iterations averaged into T(B)
+  int measure_iterations = 3;   // iterations averaged into each T(p)
+  double history_weight = 0.6;  // S = w * S_old + (1 - w) * S_new (thesis Figure 4.7)
+  std::vector<int> sweep;       // SA(1 exec): processor counts to visit after the baseline; empty: off
+  int sweep_every = 10;         // iterations per processor count in the sweep (>= 2)
+  bool self_tuning = true;      // measure the self-tuning' estimator
+  double self_tuning_interval = 0.01;  // seconds between two CPU-clock samples
+};
+
+enum class SpeedupState { NotCalculated, Calculated };  // PNC, PC
+
+// What the engine knows about one processor count in one region.
+struct ProcessorStats {
+  int processors = 0;
+  SpeedupState state = SpeedupState::NotCalculated;
+  double speedup = 0.0;         // S(p), history applied
+  double iteration_time = 0.0;  // T(p): mean of the last window, seconds
+  long windows = 0;             // speedup values computed
+  long iterations = 0;          // measured (not discarded) iterations on p processors
+  double self_tuning_cpu = 0.0;   // CPU seconds of the process in the self-tuning' samples
+  double self_tuning_wall = 0.0;  // wall seconds of those samples
+  // ST'(p) = efficiency x p = busy CPU time / wall time; 0 when not measured.
+  [[nodiscard]] double self_tuning_speedup() const;
+  // Window being accumulated (internal, reset on every change of processors).
+  double window_sum = 0.0;
+  int window_count = 0;
+};
+
+struct Region {
+  std::uint64_t ipr = 0;
+  int length = 0;
+  long expected_iterations = -1;  // negative: unknown
+
+  long iterations_opened = 0;
+  long iterations_closed = 0;
+  long iterations_discarded = 0;
+
+  int baseline_processors = 0;   // B, resolved when the first iteration opens
+  double baseline_time = 0.0;    // T(B), seconds
+  bool baseline_done = false;
+  double baseline_sum = 0.0;
+  int baseline_count = 0;
+
+  double sequential_time = 0.0;       // time outside parallel loops in measured iterations
+  double parallel_time = 0.0;         // time inside parallel loops in measured iterations
+  double parallel_cpu_time = 0.0;     // sum of ParallelTime x CPUS
+  bool parallel_loops_seen = false;
+
+  double elapsed = 0.0;  // wall time spent in the region (all init..end spans)
+  double opened_at = 0.0;
+  bool open = false;
+
+  double first_estimate = -1.0;          // ExTime(P) when S(P) was first calculated
+  int first_estimate_processors = 0;
+  long first_estimate_iteration = 0;
+
+  bool swept = false;  // some speedups come from a sweep (SA(1 exec))
+  std::size_t sweep_index = 0;   // position in Config::sweep
+  int sweep_done_in_block = 0;   // iterations run at sweep[sweep_index]
+
+  std::vector<ProcessorStats> by_processors;  // index p, 1 .. size-1
+
+  // f = SequentialTime / (SequentialTime + ParallelTime x CPUS) (thesis Figure 4.6); -1 if unknown.
+  [[nodiscard]] double sequential_fraction() const;
+  // AF(B) = 1 / (f + (1 - f) / B), AF(1) = 1 (thesis Figure 4.5). f unknown counts as 0.
+  [[nodiscard]] double amdahl_factor() const;
+  [[nodiscard]] const ProcessorStats* stats(int processors) const;
+};
+
+// One new speedup value.
+struct SpeedupEvent {
+  const Region* region;
+  int processors;
+  double speedup;
+  double estimated_time;  // negative when unknown
+};
+
+using SpeedupListener = void (*)(const SpeedupEvent& event, void* user_data);
+
+// Why a probe was ignored.
+enum class Misuse { None, NoRegion, IterationNotOpen, IterationAlreadyOpen, ParNotOpen, ParAlreadyOpen };
+
+[[nodiscard]] const char* describe(Misuse misuse);
+
+// AF(B) = 1 / (f + (1 - f) / B); 1 when B <= 1.
+[[nodiscard]] double amdahl_factor(double sequential_fraction, int baseline_processors);
+
+class Analyzer {
+public:
+  // `max_processors`: the largest processor count the tables are sized for (grown if exceeded).
+  Analyzer(Config config, Clock& clock, ThreadControl& threads, int max_processors);
+
+  void set_listener(SpeedupListener listener, void* user_data);
+
+  // The probes. Each returns Misuse::None, or why it was ignored. They allocate nothing, except
+  // init_parallel_region the first time it sees a region.
+  Misuse init_parallel_region(std::uint64_t ipr, int length, long iterations);
+  Misuse end_parallel_region();
+  Misuse open_iteration();
+  Misuse close_iteration();
+  Misuse init_par();
+  Misuse end_par();
+
+  // Ends the measurement: closes the open iteration (discarded) and the open region.
+  void finish();
+
+  // ExTime(p) = ConsumedTime + AF(B) x T(B) / S(p) x ItersRemaining (thesis Figure 4.8);
+  // negative when S(p) or the iteration count is unknown.
+  [[nodiscard]] double estimated_time(const Region& region, int processors, double now) const;
+
+  [[nodiscard]] const std::vector<Region>& regions() const { return regions_; }
+  // The most recently started region, or nullptr.
+  [[nodiscard]] const Region* current() const;
+  [[nodiscard]] const Config& config() const { return config_; }
+  [[nodiscard]] int max_processors() const { return max_processors_; }
+
+private:
+  int choose_processors(Region& region, int allocated);
+  void record_iteration(Region& region, int processors, double duration);
+  void record_speedup(Region& region, ProcessorStats& stats, double value, double now);
+  ProcessorStats& stats_for(Region& region, int processors);
+  void start_self_tuning_sample(double now);
+  void close_self_tuning_sample(Region& region, double now);
+
+  Config config_;
+  Clock& clock_;
+  ThreadControl& threads_;
+  int max_processors_;
+  SpeedupListener listener_ = nullptr;
+  void* listener_data_ = nullptr;
+
+  std::vector<Region> regions_;
+  int current_ = -1;
+
+  // The iteration in progress.
+  bool iteration_open_ = false;
+  bool iteration_discarded_ = false;
+  double iteration_start_ = 0.0;
+  double iteration_parallel_ = 0.0;
+  int iteration_processors_ = 0;
+  int iteration_allocated_ = 0;
+  bool par_open_ = false;
+  double par_start_ = 0.0;
+
+  int active_threads_ = 0;  // what the engine last set, 0 before the first iteration
+  int last_processors_ = 0; // processors of the previous iteration
+
+  // Self-tuning' sample in progress.
+  bool sample_open_ = false;
+  double sample_wall_ = 0.0;
+  double sample_cpu_ = 0.0;
+  int sample_processors_ = 0;
+};
+
+}  // namespace augur::selfanalysis

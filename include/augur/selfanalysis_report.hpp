@@ -1,0 +1,76 @@
+// The self-analysis report: the JSON file libaugur writes at the end of a run (AUGUR_REPORT) and
+// the commands read back. Format: docs/formats.md, "Self-analysis report".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "augur/selfanalysis.hpp"
+
+namespace augur::selfanalysis {
+
+inline constexpr int report_format_version = 1;
+
+// What the report says about the run besides the regions.
+struct RunContext {
+  std::string mode;      // "analyze" or "time"
+  std::string program;   // path of the executable
+  long process_id = 0;
+  int allocated_processors = 0;  // P at the start (OMP_NUM_THREADS or the default)
+  int available_processors = 0;  // processors of the machine
+  std::string wait_policy;       // OMP_WAIT_POLICY, empty when unset
+  Config config;
+  std::vector<std::string> notes;
+};
+
+// The report as JSON text; `now` closes the elapsed time of regions still open.
+[[nodiscard]] std::string render_report(const RunContext& context, const std::vector<Region>& regions);
+
+// A short human summary, one line per fact, each starting with "augur: ".
+[[nodiscard]] std::string render_summary(const RunContext& context, const std::vector<Region>& regions);
+
+// A report read back.
+struct ReportPoint {
+  int processors = 0;
+  bool calculated = false;      // state PC
+  double speedup = 0.0;         // valid when calculated
+  double iteration_time = 0.0;  // T(p) seconds, 0 when unknown
+  double self_tuning = 0.0;     // ST'(p), 0 when not measured
+};
+
+struct ReportRegion {
+  std::uint64_t id = 0;
+  int length = 0;
+  long iterations = 0;
+  long expected_iterations = -1;
+  long discarded = 0;
+  int baseline = 0;
+  double baseline_time = 0.0;
+  double sequential_fraction = -1.0;  // f, -1 when unknown
+  double amdahl_factor = 0.0;
+  double estimated_time = -1.0;       // -1 when unknown
+  int estimate_processors = 0;
+  long estimated_at_iteration = 0;
+  double elapsed = 0.0;
+  bool swept = false;
+  std::vector<ReportPoint> points;
+
+  [[nodiscard]] const ReportPoint* point(int processors) const;
+};
+
+struct Report {
+  int version = 0;
+  std::string mode;
+  int allocated_processors = 0;
+  std::vector<ReportRegion> regions;
+
+  // The region that ran longest, or nullptr when there is none.
+  [[nodiscard]] const ReportRegion* main_region() const;
+  [[nodiscard]] const ReportRegion* region(std::uint64_t id) const;
+};
+
+// Parses a report; throws core::InputError ("file:line:col: message") when it is not one.
+[[nodiscard]] Report parse_report(const std::string& text, const std::string& file);
+
+}  // namespace augur::selfanalysis

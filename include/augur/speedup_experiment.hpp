@@ -1,0 +1,57 @@
+// The validation experiment of the self-analyzer (seed 000, section 4.1; thesis 4.6): run a program
+// with P = 1 .. N threads and compare the traditional speedup TS with the self-analyzer's SA(N exec),
+// SA(1 exec) and the self-tuning' ST'. This file is the pure part: it turns the runs' reports into
+// the table. Running the program is the `augur speedup` command's job.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "augur/selfanalysis_report.hpp"
+
+namespace augur::selfanalysis {
+
+// One run of the program.
+struct ExperimentRun {
+  int processors = 0;       // OMP_NUM_THREADS of the run
+  double wall_seconds = 0;  // the whole process, measured from outside
+  Report report;
+};
+
+struct ExperimentInput {
+  std::vector<ExperimentRun> timed;     // AUGUR_MODE=time: the program without the self-analyzer
+  std::vector<ExperimentRun> analyzed;  // AUGUR_MODE=analyze, one run per P: SA(N exec)
+  std::vector<ExperimentRun> swept;     // AUGUR_MODE=analyze with a sweep on N threads: SA(1 exec)
+  bool choose_region = false;           // use `region_id` instead of the longest-running region
+  std::uint64_t region_id = 0;
+};
+
+// One row of the table; NaN where a value could not be measured.
+struct ExperimentPoint {
+  int processors = 0;
+  double time = 0;              // median wall time of the program without the self-analyzer, s
+  double region_time = 0;       // median time of the region without the self-analyzer, s
+  double analyzed_time = 0;     // median wall time with the self-analyzer, s
+  double traditional = 0;       // TS(p) = region_time(1) / region_time(p)
+  double self_analyzer = 0;     // SA(N exec): S(p) of the run on p threads
+  double self_analyzer_one = 0; // SA(1 exec): S(p) from the sweep run
+  double self_tuning = 0;       // ST'(p) of the run on p threads
+  double estimated_time = 0;    // the self-analyzer's first estimate of the region time, s
+  double analyzed_region_time = 0;  // the region time it estimated, s
+  double overhead = 0;          // analyzed_time / time
+};
+
+struct ExperimentResult {
+  std::uint64_t region_id = 0;
+  int region_length = 0;
+  int baseline = 0;  // B of the analyzed runs on the largest P
+  std::vector<ExperimentPoint> points;
+  double overhead = 0;  // sum of analyzed times / sum of times without
+  std::vector<std::string> notes;
+};
+
+// Throws std::runtime_error when the runs hold no usable region.
+[[nodiscard]] ExperimentResult summarize_experiment(const ExperimentInput& input);
+
+}  // namespace augur::selfanalysis

@@ -1,0 +1,24 @@
+// augur: one binary, one subcommand per tool. Each command parses, calls an engine, prints.
+#include <CLI/CLI.hpp>
+
+#include "speedup_command.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"augur predicts and explains the performance of parallel programs.\n"
+               "Run 'augur <command> --help' for the options of a command; the guide is in docs/."};
+  app.name("augur");
+  app.set_version_flag("--version", std::string("augur ") + AUGUR_VERSION);
+  app.require_subcommand(1);
+
+  augur::cli::SpeedupOptions speedup;
+  CLI::App* speedup_command = augur::cli::add_speedup_command(app, speedup);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);
+    return code == 0 ? 0 : 2;
+  }
+  if (speedup_command->parsed()) return augur::cli::run_speedup_command(speedup);
+  return 2;
+}

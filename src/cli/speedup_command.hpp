@@ -1,0 +1,29 @@
+// augur speedup -- PROGRAM ARGS: the self-analyzer's validation experiment (docs/speedup.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace augur::cli {
+
+struct SpeedupOptions {
+  std::vector<std::string> command;
+  int max_threads = 0;  // 0: the processors of the machine
+  std::string baseline = "1";
+  int repeat = 3;
+  int sweep_every = 10;
+  bool no_sweep = false;
+  std::int64_t region = -1;  // -1: the longest-running region
+  bool json = false;
+  bool quiet = false;
+};
+
+CLI::App* add_speedup_command(CLI::App& app, SpeedupOptions& options);
+int run_speedup_command(const SpeedupOptions& options);
+
+}  // namespace augur::cli

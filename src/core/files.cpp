@@ -1,0 +1,38 @@
+#include "augur/core/files.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+namespace augur::core {
+
+void write_file_atomically(const std::string& path, std::string_view content) {
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  std::FILE* file = std::fopen(temporary.c_str(), "wb");
+  if (file == nullptr) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+  const bool written = std::fwrite(content.data(), 1, content.size(), file) == content.size();
+  const int saved_errno = errno;
+  const bool closed = std::fclose(file) == 0;
+  if (!written || !closed) {
+    std::remove(temporary.c_str());
+    throw std::runtime_error(path + ": cannot write: " + std::strerror(written ? errno : saved_errno));
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int rename_errno = errno;
+    std::remove(temporary.c_str());
+    throw std::runtime_error(path + ": cannot write: " + std::strerror(rename_errno));
+  }
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream stream(path, std::ios::binary);
+  if (!stream) throw std::runtime_error(path + ": cannot read: " + std::strerror(errno));
+  return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace augur::core

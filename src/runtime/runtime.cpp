@@ -1,0 +1,435 @@
+// libaugur: the C API of include/augur/augur.h over the self-analysis engine, with the OpenMP
+// thread control, the monotonic and CPU clocks, the configuration and the end-of-run report.
+// Nothing here throws across the C ABI or aborts the host program.
+#include <omp.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "augur/augur.h"
+#include "augur/core/files.hpp"
+#include "augur/selfanalysis.hpp"
+#include "augur/selfanalysis_report.hpp"
+#include "options.hpp"
+
+extern char** environ;
+
+namespace augur::runtime {
+namespace {
+
+using selfanalysis::Misuse;
+
+std::atomic<bool> stopped_flag{false};
+
+void warn(const std::string& message) { std::fprintf(stderr, "augur: %s\n", message.c_str()); }
+
+double read_clock(clockid_t clock) {
+  timespec now{};
+  clock_gettime(clock, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+class SystemClock final : public selfanalysis::Clock {
+public:
+  double wall_seconds() override { return read_clock(CLOCK_MONOTONIC); }
+  double process_cpu_seconds() override { return read_clock(CLOCK_PROCESS_CPUTIME_ID); }
+};
+
+// The processors of an OpenMP program: the allocation is what the program (or its user, through
+// OMP_NUM_THREADS) last set with omp_set_num_threads; augur's own settings are told apart by
+// remembering the last value augur set.
+class OpenMpThreadControl final : public selfanalysis::ThreadControl {
+public:
+  OpenMpThreadControl() : allocation_(omp_get_max_threads()), last_set_(allocation_) {}
+  int allocated_processors() override {
+    const int current = omp_get_max_threads();
+    if (current != last_set_) {
+      allocation_ = current;
+      last_set_ = current;
+    }
+    return allocation_;
+  }
+  void set_active_threads(int threads) override {
+    omp_set_num_threads(threads);
+    last_set_ = threads;
+  }
+  bool stopped_since_last_call() override { return stopped_flag.exchange(false, std::memory_order_relaxed); }
+
+private:
+  int allocation_;
+  int last_set_;
+};
+
+void on_sigcont(int) { stopped_flag.store(true, std::memory_order_relaxed); }
+
+std::string program_path() {
+  char buffer[4096];
+  const ssize_t length = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+  if (length <= 0) return "";
+  buffer[length] = '\0';
+  return buffer;
+}
+
+std::string expand_report_path(const std::string& pattern) {
+  std::string path;
+  for (std::size_t index = 0; index < pattern.size(); ++index) {
+    if (pattern[index] == '%' && index + 1 < pattern.size() && pattern[index + 1] == 'p') {
+      path += std::to_string(::getpid());
+      ++index;
+    } else {
+      path += pattern[index];
+    }
+  }
+  return path;
+}
+
+struct Runtime {
+  Settings settings;
+  std::vector<std::pair<std::string, std::string>> api_options;
+  bool started = false;
+  bool finalized = false;
+  SystemClock clock;
+  std::unique_ptr<OpenMpThreadControl> threads;
+  std::unique_ptr<selfanalysis::Analyzer> analyzer;
+  std::vector<selfanalysis::Region> timed_regions;  // mode "time"
+  int timed_current = -1;
+  augur_speedup_callback callback = nullptr;
+  void* callback_data = nullptr;
+  bool warned_misuse[8] = {};
+  bool warned_in_parallel = false;
+  int initial_allocation = 0;
+  std::vector<std::string> notes;
+};
+
+Runtime& state() {
+  static Runtime runtime;
+  return runtime;
+}
+
+// Set once the analyzer exists and the mode is "analyze": the probes test only this pointer.
+selfanalysis::Analyzer* active_analyzer = nullptr;
+bool timing_only = false;
+
+void forward_speedup(const selfanalysis::SpeedupEvent& event, void*) {
+  Runtime& runtime = state();
+  if (runtime.callback == nullptr) return;
+  augur_speedup_event out{};
+  out.ipr = event.region->ipr;
+  out.length = event.region->length;
+  out.processors = event.processors;
+  out.speedup = event.speedup;
+  out.estimated_time = event.estimated_time;
+  out.iteration = event.region->iterations_closed;
+  runtime.callback(&out, runtime.callback_data);
+}
+
+void finalize_at_exit() { augur_finalize(); }
+
+void start() {
+  Runtime& runtime = state();
+  if (runtime.started) return;
+  runtime.started = true;
+  std::vector<std::string> variables;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const char* equals = std::strchr(*entry, '=');
+    variables.emplace_back(*entry, equals == nullptr ? std::strlen(*entry) : static_cast<std::size_t>(equals - *entry));
+  }
+  std::vector<std::string> warnings;
+  runtime.settings = settings_from_environment([](const char* name) { return std::getenv(name); }, variables, warnings);
+  for (const auto& [key, value] : runtime.api_options) {
+    if (auto error = apply_option(runtime.settings, key, value)) warnings.push_back("augur_set_option(" + key + "): " + *error);
+  }
+  for (const std::string& warning : warnings) warn(warning);
+
+  runtime.initial_allocation = omp_get_max_threads();
+  if (runtime.settings.mode == Mode::Off) return;
+  std::atexit(finalize_at_exit);
+  if (runtime.settings.mode == Mode::Time) {
+    timing_only = true;
+    return;
+  }
+  if (runtime.settings.watch_sigcont) {
+    struct sigaction current {};
+    if (sigaction(SIGCONT, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+      struct sigaction handler {};
+      handler.sa_handler = on_sigcont;
+      sigemptyset(&handler.sa_mask);
+      handler.sa_flags = SA_RESTART;
+      sigaction(SIGCONT, &handler, nullptr);
+    }
+  }
+  const char* wait_policy = std::getenv("OMP_WAIT_POLICY");
+  if (runtime.settings.engine.self_tuning && (wait_policy == nullptr || strcasecmp(wait_policy, "passive") != 0)) {
+    runtime.notes.push_back("OMP_WAIT_POLICY is not 'passive': threads that spin while waiting count as busy, so the "
+                            "self-tuning' speedup (ST') is overestimated");
+  }
+  const int processors = std::max(omp_get_num_procs(), runtime.initial_allocation);
+  runtime.threads = std::make_unique<OpenMpThreadControl>();
+  runtime.analyzer = std::make_unique<selfanalysis::Analyzer>(runtime.settings.engine, runtime.clock, *runtime.threads, processors);
+  runtime.analyzer->set_listener(forward_speedup, nullptr);
+  active_analyzer = runtime.analyzer.get();
+}
+
+// Warns once per kind of misuse, naming the probe.
+void report_misuse(const char* probe, Misuse misuse) {
+  Runtime& runtime = state();
+  auto index = static_cast<std::size_t>(misuse);
+  if (index >= sizeof runtime.warned_misuse || runtime.warned_misuse[index]) return;
+  runtime.warned_misuse[index] = true;
+  warn(std::string(probe) + "() " + selfanalysis::describe(misuse) + "; ignored (warned once)");
+}
+
+// True when the probe may run: not inside an OpenMP parallel region.
+bool outside_parallel(const char* probe) {
+  if (!omp_in_parallel()) return true;
+  Runtime& runtime = state();
+  if (!runtime.warned_in_parallel) {
+    runtime.warned_in_parallel = true;
+    warn(std::string(probe) + "() called inside an OpenMP parallel region; augur probes belong in the sequential "
+                              "loop; ignored (warned once)");
+  }
+  return false;
+}
+
+void timed_init(std::uint64_t ipr, int length, long iterations) {
+  Runtime& runtime = state();
+  const double now = runtime.clock.wall_seconds();
+  int index = -1;
+  for (std::size_t i = 0; i < runtime.timed_regions.size(); ++i) {
+    if (runtime.timed_regions[i].ipr == ipr && runtime.timed_regions[i].length == length) index = static_cast<int>(i);
+  }
+  if (index < 0) {
+    selfanalysis::Region region;
+    region.ipr = ipr;
+    region.length = length;
+    runtime.timed_regions.push_back(region);
+    index = static_cast<int>(runtime.timed_regions.size()) - 1;
+  }
+  if (runtime.timed_current >= 0 && runtime.timed_current != index) {
+    auto& previous = runtime.timed_regions[static_cast<std::size_t>(runtime.timed_current)];
+    if (previous.open) {
+      previous.elapsed += now - previous.opened_at;
+      previous.open = false;
+    }
+  }
+  auto& region = runtime.timed_regions[static_cast<std::size_t>(index)];
+  region.expected_iterations = iterations;
+  if (!region.open) {
+    region.open = true;
+    region.opened_at = now;
+  }
+  runtime.timed_current = index;
+}
+
+void timed_end() {
+  Runtime& runtime = state();
+  if (runtime.timed_current < 0) return;
+  auto& region = runtime.timed_regions[static_cast<std::size_t>(runtime.timed_current)];
+  if (!region.open) return;
+  region.elapsed += runtime.clock.wall_seconds() - region.opened_at;
+  region.open = false;
+}
+
+void timed_close_iteration() {
+  Runtime& runtime = state();
+  if (runtime.timed_current >= 0) ++runtime.timed_regions[static_cast<std::size_t>(runtime.timed_current)].iterations_closed;
+}
+
+}  // namespace
+}  // namespace augur::runtime
+
+using namespace augur::runtime;
+
+extern "C" {
+
+int augur_init_parallel_region(uint64_t ipr, int length, long iterations) {
+  try {
+    start();
+    if (!outside_parallel("augur_init_parallel_region")) return AUGUR_ERROR;
+    if (timing_only) {
+      timed_init(ipr, length, iterations);
+      return AUGUR_OK;
+    }
+    if (active_analyzer == nullptr) return AUGUR_ERROR;
+    const Misuse misuse = active_analyzer->init_parallel_region(ipr, length, iterations);
+    if (misuse != Misuse::None) report_misuse("augur_init_parallel_region", misuse);
+    return AUGUR_OK;
+  } catch (const std::exception& error) {
+    warn(std::string("augur_init_parallel_region(): ") + error.what() + "; measurement disabled");
+    active_analyzer = nullptr;
+    return AUGUR_ERROR;
+  }
+}
+
+void augur_end_parallel_region(void) {
+  if (timing_only) {
+    timed_end();
+    return;
+  }
+  if (active_analyzer == nullptr || !outside_parallel("augur_end_parallel_region")) return;
+  const Misuse misuse = active_analyzer->end_parallel_region();
+  if (misuse != Misuse::None) report_misuse("augur_end_parallel_region", misuse);
+}
+
+void augur_open_iteration(void) {
+  if (active_analyzer == nullptr || !outside_parallel("augur_open_iteration")) return;
+  const Misuse misuse = active_analyzer->open_iteration();
+  if (misuse != Misuse::None) report_misuse("augur_open_iteration", misuse);
+}
+
+void augur_close_iteration(void) {
+  if (timing_only) {
+    timed_close_iteration();
+    return;
+  }
+  if (active_analyzer == nullptr || !outside_parallel("augur_close_iteration")) return;
+  const Misuse misuse = active_analyzer->close_iteration();
+  if (misuse != Misuse::None) report_misuse("augur_close_iteration", misuse);
+}
+
+void augur_init_par(void) {
+  if (active_analyzer == nullptr || !outside_parallel("augur_init_par")) return;
+  const Misuse misuse = active_analyzer->init_par();
+  if (misuse != Misuse::None) report_misuse("augur_init_par", misuse);
+}
+
+void augur_end_par(void) {
+  if (active_analyzer == nullptr || !outside_parallel("augur_end_par")) return;
+  const Misuse misuse = active_analyzer->end_par();
+  if (misuse != Misuse::None) report_misuse("augur_end_par", misuse);
+}
+
+int augur_init_parallelism(uint64_t ipr, int length, long iterations) {
+  return augur_init_parallel_region(ipr, length, iterations);
+}
+void augur_open_parallel_region(void) { augur_open_iteration(); }
+void augur_close_parallel_region(void) { augur_close_iteration(); }
+void augur_end_parallelism(void) { augur_end_parallel_region(); }
+
+int augur_set_option(const char* key, const char* value) {
+  try {
+    if (key == nullptr || value == nullptr) {
+      warn("augur_set_option(): key and value must not be NULL; ignored");
+      return AUGUR_ERROR;
+    }
+    Runtime& runtime = state();
+    if (runtime.started) {
+      warn(std::string("augur_set_option(") + key + "): options take effect when the first region starts, and it has; ignored");
+      return AUGUR_ERROR;
+    }
+    Settings probe;
+    if (auto error = apply_option(probe, key, value)) {
+      warn(std::string("augur_set_option(") + key + "): " + *error + "; ignored");
+      return AUGUR_ERROR;
+    }
+    runtime.api_options.emplace_back(key, value);
+    return AUGUR_OK;
+  } catch (const std::exception& error) {
+    warn(std::string("augur_set_option(): ") + error.what());
+    return AUGUR_ERROR;
+  }
+}
+
+int augur_get_speedup(int processors, double* speedup) {
+  if (active_analyzer == nullptr || active_analyzer->current() == nullptr) return AUGUR_ERROR;
+  const auto* stats = active_analyzer->current()->stats(processors);
+  if (stats == nullptr || stats->state != augur::selfanalysis::SpeedupState::Calculated) return AUGUR_PNC;
+  if (speedup != nullptr) *speedup = stats->speedup;
+  return AUGUR_PC;
+}
+
+int augur_get_estimated_time(int processors, double* seconds) {
+  if (active_analyzer == nullptr || active_analyzer->current() == nullptr) return AUGUR_ERROR;
+  const double estimate =
+      active_analyzer->estimated_time(*active_analyzer->current(), processors, state().clock.wall_seconds());
+  if (estimate < 0.0) return AUGUR_ERROR;
+  if (seconds != nullptr) *seconds = estimate;
+  return AUGUR_OK;
+}
+
+int augur_get_sequential_fraction(double* fraction) {
+  if (active_analyzer == nullptr || active_analyzer->current() == nullptr) return AUGUR_ERROR;
+  const double f = active_analyzer->current()->sequential_fraction();
+  if (f < 0.0) return AUGUR_ERROR;
+  if (fraction != nullptr) *fraction = f;
+  return AUGUR_OK;
+}
+
+int augur_get_amdahl_factor(double* factor) {
+  if (active_analyzer == nullptr || active_analyzer->current() == nullptr) return AUGUR_ERROR;
+  const auto* region = active_analyzer->current();
+  if (region->baseline_processors <= 0) return AUGUR_ERROR;
+  if (factor != nullptr) *factor = region->amdahl_factor();
+  return AUGUR_OK;
+}
+
+int augur_get_self_tuning_speedup(int processors, double* speedup) {
+  if (active_analyzer == nullptr || active_analyzer->current() == nullptr) return AUGUR_ERROR;
+  const auto* stats = active_analyzer->current()->stats(processors);
+  if (stats == nullptr || stats->self_tuning_wall <= 0.0) return AUGUR_ERROR;
+  if (speedup != nullptr) *speedup = stats->self_tuning_speedup();
+  return AUGUR_OK;
+}
+
+void augur_set_speedup_callback(augur_speedup_callback callback, void* user_data) {
+  Runtime& runtime = state();
+  runtime.callback = callback;
+  runtime.callback_data = user_data;
+}
+
+void augur_notify_stopped(void) { stopped_flag.store(true, std::memory_order_relaxed); }
+
+void augur_finalize(void) {
+  try {
+    Runtime& runtime = state();
+    if (!runtime.started || runtime.finalized || runtime.settings.mode == Mode::Off) return;
+    runtime.finalized = true;
+    const std::vector<augur::selfanalysis::Region>* regions = nullptr;
+    if (timing_only) {
+      timed_end();
+      regions = &runtime.timed_regions;
+    } else if (runtime.analyzer != nullptr) {
+      runtime.analyzer->finish();
+      regions = &runtime.analyzer->regions();
+    }
+    active_analyzer = nullptr;
+    timing_only = false;
+    if (regions == nullptr) return;
+    augur::selfanalysis::RunContext context;
+    context.mode = mode_name(runtime.settings.mode);
+    context.program = program_path();
+    context.process_id = static_cast<long>(::getpid());
+    context.allocated_processors = runtime.initial_allocation;
+    context.available_processors = omp_get_num_procs();
+    const char* wait_policy = std::getenv("OMP_WAIT_POLICY");
+    context.wait_policy = wait_policy == nullptr ? "" : wait_policy;
+    context.config = runtime.settings.engine;
+    context.notes = runtime.notes;
+    if (runtime.settings.summary) {
+      std::fflush(stdout);  // keep the program's own output before the summary
+      const std::string summary = augur::selfanalysis::render_summary(context, *regions);
+      std::fputs(summary.c_str(), stderr);
+    }
+    if (!runtime.settings.report_path.empty()) {
+      const std::string path = expand_report_path(runtime.settings.report_path);
+      try {
+        augur::core::write_file_atomically(path, augur::selfanalysis::render_report(context, *regions));
+      } catch (const std::exception& error) {
+        warn(std::string("AUGUR_REPORT: ") + error.what() + "; no report written");
+      }
+    }
+  } catch (const std::exception& error) {
+    warn(std::string("augur_finalize(): ") + error.what());
+  }
+}
+
+}  // extern "C"

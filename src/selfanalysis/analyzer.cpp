@@ -1,0 +1,360 @@
+#include "augur/selfanalysis.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+
+namespace augur::selfanalysis {
+
+int BaselinePolicy::resolve(int allocated) const {
+  const int wanted = kind == Kind::Half ? allocated / 2 : processors;
+  // Thesis 4.3.1: "If the number of allocated processors (P) is less than baseline, the
+  // SelfAnalyzer will use P as baseline."
+  return std::clamp(wanted, 1, std::max(allocated, 1));
+}
+
+std::string BaselinePolicy::describe() const {
+  return kind == Kind::Half ? std::string("half") : std::to_string(processors);
+}
+
+double ProcessorStats::self_tuning_speedup() const {
+  // ST'(p) = Efficiency(p) x p, Efficiency(p) = 1 - IdleTime / (p x WallTime) (seed 000, Figure 5),
+  // with IdleTime = p x WallTime - BusyCpuTime: the speedup reduces to BusyCpuTime / WallTime.
+  return self_tuning_wall > 0.0 ? self_tuning_cpu / self_tuning_wall : 0.0;
+}
+
+double amdahl_factor(double sequential_fraction, int baseline_processors) {
+  if (baseline_processors <= 1) return 1.0;  // AF(1) = 1 (thesis Figure 4.5 (3))
+  // AF(B) = 1 / (f + (1 - f) / B)  (thesis Figure 4.5 (2))
+  const double f = std::clamp(sequential_fraction, 0.0, 1.0);
+  return 1.0 / (f + (1.0 - f) / baseline_processors);
+}
+
+double Region::sequential_fraction() const {
+  // f = SequentialTime / (SequentialTime + ParallelTime x CPUS)  (thesis Figure 4.6)
+  const double denominator = sequential_time + parallel_cpu_time;
+  if (!parallel_loops_seen || denominator <= 0.0) return -1.0;
+  return sequential_time / denominator;
+}
+
+double Region::amdahl_factor() const {
+  const double f = sequential_fraction();
+  return selfanalysis::amdahl_factor(f < 0.0 ? 0.0 : f, baseline_processors);
+}
+
+const ProcessorStats* Region::stats(int processors) const {
+  if (processors < 1 || processors >= static_cast<int>(by_processors.size())) return nullptr;
+  return &by_processors[static_cast<std::size_t>(processors)];
+}
+
+const char* describe(Misuse misuse) {
+  switch (misuse) {
+    case Misuse::None: return "no misuse";
+    case Misuse::NoRegion: return "called outside a parallel region (no augur_init_parallel_region before it)";
+    case Misuse::IterationNotOpen: return "called while no iteration is open (missing augur_open_iteration)";
+    case Misuse::IterationAlreadyOpen:
+      return "called while an iteration is already open (missing augur_close_iteration); the open one is discarded";
+    case Misuse::ParNotOpen: return "called while no parallel loop is open (missing augur_init_par)";
+    case Misuse::ParAlreadyOpen: return "called while a parallel loop is already open (missing augur_end_par)";
+  }
+  return "unknown misuse";
+}
+
+Analyzer::Analyzer(Config config, Clock& clock, ThreadControl& threads, int max_processors)
+    : config_(std::move(config)), clock_(clock), threads_(threads), max_processors_(std::max(max_processors, 1)) {
+  config_.baseline_iterations = std::max(config_.baseline_iterations, 1);
+  config_.measure_iterations = std::max(config_.measure_iterations, 1);
+  config_.sweep_every = std::max(config_.sweep_every, 2);
+  config_.history_weight = std::clamp(config_.history_weight, 0.0, 1.0);
+  for (int processors : config_.sweep) max_processors_ = std::max(max_processors_, processors);
+}
+
+void Analyzer::set_listener(SpeedupListener listener, void* user_data) {
+  listener_ = listener;
+  listener_data_ = user_data;
+}
+
+const Region* Analyzer::current() const {
+  return current_ < 0 ? nullptr : &regions_[static_cast<std::size_t>(current_)];
+}
+
+ProcessorStats& Analyzer::stats_for(Region& region, int processors) {
+  if (processors >= static_cast<int>(region.by_processors.size())) {
+    // Only when the allocation grows beyond every count seen so far: not on the steady path.
+    const auto old_size = region.by_processors.size();
+    region.by_processors.resize(static_cast<std::size_t>(processors) + 1);
+    for (auto p = old_size; p < region.by_processors.size(); ++p) region.by_processors[p].processors = static_cast<int>(p);
+    max_processors_ = std::max(max_processors_, processors);
+  }
+  return region.by_processors[static_cast<std::size_t>(processors)];
+}
+
+Misuse Analyzer::init_parallel_region(std::uint64_t ipr, int length, long iterations) {
+  const double now = clock_.wall_seconds();
+  if (iteration_open_) {
+    // A new region starts inside an iteration of another: that iteration cannot be measured.
+    Region& previous = regions_[static_cast<std::size_t>(current_)];
+    ++previous.iterations_closed;
+    ++previous.iterations_discarded;
+    iteration_open_ = false;
+    par_open_ = false;
+    sample_open_ = false;
+  }
+  auto found = std::find_if(regions_.begin(), regions_.end(),
+                            [&](const Region& r) { return r.ipr == ipr && r.length == length; });
+  int index = static_cast<int>(found - regions_.begin());
+  if (found == regions_.end()) {
+    Region region;
+    region.ipr = ipr;
+    region.length = length;
+    region.by_processors.resize(static_cast<std::size_t>(max_processors_) + 1);
+    for (std::size_t p = 0; p < region.by_processors.size(); ++p) region.by_processors[p].processors = static_cast<int>(p);
+    regions_.push_back(std::move(region));
+  }
+  if (current_ >= 0 && current_ != index) {
+    Region& previous = regions_[static_cast<std::size_t>(current_)];
+    if (previous.open) {
+      previous.elapsed += now - previous.opened_at;
+      previous.open = false;
+    }
+  }
+  Region& region = regions_[static_cast<std::size_t>(index)];
+  region.expected_iterations = iterations;
+  if (!region.open) {
+    region.opened_at = now;
+    region.open = true;
+  }
+  current_ = index;
+  if (active_threads_ == 0) active_threads_ = threads_.allocated_processors();
+  // The first iteration after entering a region is a warm-up (cold caches, threads starting):
+  // treated like the iteration after a change of processors, it is discarded.
+  last_processors_ = 0;
+  return Misuse::None;
+}
+
+Misuse Analyzer::end_parallel_region() {
+  if (current_ < 0) return Misuse::NoRegion;
+  Region& region = regions_[static_cast<std::size_t>(current_)];
+  if (!region.open) return Misuse::NoRegion;
+  const double now = clock_.wall_seconds();
+  if (iteration_open_) {
+    ++region.iterations_closed;
+    ++region.iterations_discarded;
+    iteration_open_ = false;
+    par_open_ = false;
+  }
+  sample_open_ = false;
+  region.elapsed += now - region.opened_at;
+  region.open = false;
+  // Give the program back all its processors.
+  const int allocated = threads_.allocated_processors();
+  if (active_threads_ != allocated) {
+    threads_.set_active_threads(allocated);
+    active_threads_ = allocated;
+  }
+  return Misuse::None;
+}
+
+int Analyzer::choose_processors(Region& region, int allocated) {
+  if (!region.baseline_done) {
+    const int baseline = config_.baseline.resolve(allocated);
+    if (baseline != region.baseline_processors) {
+      // First baseline iteration, or the allocation changed B: (re)start the reference.
+      region.baseline_processors = baseline;
+      region.baseline_sum = 0.0;
+      region.baseline_count = 0;
+    }
+    return baseline;
+  }
+  auto& sweep = config_.sweep;
+  while (region.sweep_index < sweep.size()) {
+    if (region.sweep_done_in_block < config_.sweep_every) {
+      ++region.sweep_done_in_block;
+      region.swept = true;
+      return std::clamp(sweep[region.sweep_index], 1, std::max(allocated, 1));
+    }
+    ++region.sweep_index;
+    region.sweep_done_in_block = 0;
+  }
+  return allocated;
+}
+
+void Analyzer::start_self_tuning_sample(double now) {
+  sample_open_ = true;
+  sample_wall_ = now;
+  sample_cpu_ = clock_.process_cpu_seconds();
+  sample_processors_ = iteration_processors_;
+}
+
+void Analyzer::close_self_tuning_sample(Region& region, double now) {
+  const double cpu = clock_.process_cpu_seconds();
+  ProcessorStats& stats = stats_for(region, sample_processors_);
+  stats.self_tuning_cpu += cpu - sample_cpu_;
+  stats.self_tuning_wall += now - sample_wall_;
+  sample_open_ = false;
+}
+
+Misuse Analyzer::open_iteration() {
+  if (current_ < 0 || !regions_[static_cast<std::size_t>(current_)].open) return Misuse::NoRegion;
+  Region& region = regions_[static_cast<std::size_t>(current_)];
+  Misuse misuse = Misuse::None;
+  if (iteration_open_) {
+    ++region.iterations_closed;
+    ++region.iterations_discarded;
+    misuse = Misuse::IterationAlreadyOpen;
+  }
+  const double now = clock_.wall_seconds();
+  const int allocated = threads_.allocated_processors();
+  bool discarded = threads_.stopped_since_last_call();
+  const int processors = choose_processors(region, allocated);
+  if (processors != last_processors_) {
+    // Thesis 4.3.1: a change in the number of processors discards the measurements in progress
+    // and the current iteration, whose time includes the data movements the change causes.
+    discarded = true;
+    if (last_processors_ > 0) {
+      ProcessorStats& previous = stats_for(region, last_processors_);
+      previous.window_sum = 0.0;
+      previous.window_count = 0;
+    }
+    ProcessorStats& next = stats_for(region, processors);
+    next.window_sum = 0.0;
+    next.window_count = 0;
+    last_processors_ = processors;
+  }
+  if (processors != active_threads_) {
+    threads_.set_active_threads(processors);
+    active_threads_ = processors;
+  }
+  iteration_open_ = true;
+  iteration_discarded_ = discarded;
+  iteration_start_ = now;
+  iteration_parallel_ = 0.0;
+  iteration_processors_ = processors;
+  iteration_allocated_ = allocated;
+  par_open_ = false;
+  ++region.iterations_opened;
+  if (config_.self_tuning) {
+    if (discarded) {
+      sample_open_ = false;
+    } else if (!sample_open_) {
+      start_self_tuning_sample(now);
+    }
+  }
+  return misuse;
+}
+
+Misuse Analyzer::close_iteration() {
+  if (current_ < 0 || !regions_[static_cast<std::size_t>(current_)].open) return Misuse::NoRegion;
+  if (!iteration_open_) return Misuse::IterationNotOpen;
+  Region& region = regions_[static_cast<std::size_t>(current_)];
+  const double now = clock_.wall_seconds();
+  Misuse misuse = Misuse::None;
+  if (par_open_) {
+    iteration_parallel_ += now - par_start_;
+    par_open_ = false;
+    misuse = Misuse::ParAlreadyOpen;
+  }
+  const int allocated = threads_.allocated_processors();
+  const bool stopped = threads_.stopped_since_last_call();
+  iteration_open_ = false;
+  ++region.iterations_closed;
+  if (iteration_discarded_ || stopped || allocated != iteration_allocated_) {
+    // Thesis 4.4.1: processors changed (or the program was stopped) during the iteration.
+    ++region.iterations_discarded;
+    sample_open_ = false;
+    ProcessorStats& stats = stats_for(region, iteration_processors_);
+    stats.window_sum = 0.0;
+    stats.window_count = 0;
+    return misuse;
+  }
+  const double duration = now - iteration_start_;
+  const double parallel = std::min(iteration_parallel_, duration);
+  region.sequential_time += duration - parallel;
+  region.parallel_time += parallel;
+  region.parallel_cpu_time += parallel * iteration_processors_;
+  if (sample_open_ && now - sample_wall_ >= config_.self_tuning_interval) close_self_tuning_sample(region, now);
+  record_iteration(region, iteration_processors_, duration);
+  return misuse;
+}
+
+void Analyzer::record_iteration(Region& region, int processors, double duration) {
+  ProcessorStats& stats = stats_for(region, processors);
+  ++stats.iterations;
+  if (!region.baseline_done) {
+    region.baseline_sum += duration;
+    ++region.baseline_count;
+    if (region.baseline_count < config_.baseline_iterations) return;
+    // T(B): the mean time of the baseline iterations.
+    region.baseline_time = region.baseline_sum / region.baseline_count;
+    region.baseline_done = true;
+    stats.iteration_time = region.baseline_time;
+    // S(B) = T(B) / T(B) x AF(B) = AF(B).
+    record_speedup(region, stats, region.amdahl_factor(), iteration_start_ + duration);
+    return;
+  }
+  const bool in_sweep = region.sweep_index < config_.sweep.size();
+  const int window = in_sweep ? std::min(config_.measure_iterations, config_.sweep_every - 1) : config_.measure_iterations;
+  stats.window_sum += duration;
+  ++stats.window_count;
+  if (stats.window_count < window) return;
+  stats.iteration_time = stats.window_sum / stats.window_count;
+  stats.window_sum = 0.0;
+  stats.window_count = 0;
+  // S(p) = T(B) / T(p) x AF(B)  (thesis Figure 4.5 (1))
+  const double speedup = region.baseline_time / stats.iteration_time * region.amdahl_factor();
+  record_speedup(region, stats, speedup, iteration_start_ + duration);
+}
+
+void Analyzer::record_speedup(Region& region, ProcessorStats& stats, double value, double now) {
+  if (stats.windows == 0) {
+    stats.speedup = value;
+  } else {
+    // Speedup(P) = SpeedupOld(p) x 0.6 + SpeedupNew(p) x 0.4  (thesis Figure 4.7)
+    stats.speedup = config_.history_weight * stats.speedup + (1.0 - config_.history_weight) * value;
+  }
+  ++stats.windows;
+  stats.state = SpeedupState::Calculated;
+  const double estimate = estimated_time(region, stats.processors, now);
+  if (region.first_estimate < 0.0 && estimate >= 0.0 && stats.processors == iteration_allocated_) {
+    region.first_estimate = estimate;
+    region.first_estimate_processors = stats.processors;
+    region.first_estimate_iteration = region.iterations_closed;
+  }
+  if (listener_ != nullptr) listener_(SpeedupEvent{&region, stats.processors, stats.speedup, estimate}, listener_data_);
+}
+
+double Analyzer::estimated_time(const Region& region, int processors, double now) const {
+  const ProcessorStats* stats = region.stats(processors);
+  if (stats == nullptr || stats->state != SpeedupState::Calculated || region.expected_iterations < 0 ||
+      !region.baseline_done || stats->speedup <= 0.0) {
+    return -1.0;
+  }
+  const double consumed = region.elapsed + (region.open ? now - region.opened_at : 0.0);
+  const long remaining = std::max(0L, region.expected_iterations - region.iterations_closed);
+  // ExTime(p) = ConsumedTime + AF(B) x T(B) / S(p) x ItersRemaining  (thesis Figure 4.8)
+  return consumed + region.amdahl_factor() * region.baseline_time / stats->speedup * static_cast<double>(remaining);
+}
+
+Misuse Analyzer::init_par() {
+  if (current_ < 0 || !regions_[static_cast<std::size_t>(current_)].open) return Misuse::NoRegion;
+  if (!iteration_open_) return Misuse::IterationNotOpen;
+  if (par_open_) return Misuse::ParAlreadyOpen;
+  par_start_ = clock_.wall_seconds();
+  par_open_ = true;
+  regions_[static_cast<std::size_t>(current_)].parallel_loops_seen = true;
+  return Misuse::None;
+}
+
+Misuse Analyzer::end_par() {
+  if (current_ < 0 || !regions_[static_cast<std::size_t>(current_)].open) return Misuse::NoRegion;
+  if (!par_open_) return Misuse::ParNotOpen;
+  iteration_parallel_ += clock_.wall_seconds() - par_start_;
+  par_open_ = false;
+  return Misuse::None;
+}
+
+void Analyzer::finish() {
+  if (current_ >= 0 && regions_[static_cast<std::size_t>(current_)].open) end_parallel_region();
+}
+
+}  // namespace augur::selfanalysis

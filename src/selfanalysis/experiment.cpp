@@ -1,0 +1,115 @@
+#include "augur/speedup_experiment.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include "augur/core/stats.hpp"
+
+namespace augur::selfanalysis {
+namespace {
+
+constexpr double unknown = std::numeric_limits<double>::quiet_NaN();
+
+double median_or_unknown(const std::vector<double>& values) { return values.empty() ? unknown : core::median(values); }
+
+}  // namespace
+
+ExperimentResult summarize_experiment(const ExperimentInput& input) {
+  ExperimentResult result;
+  // The region: the one asked for, or the longest-running one of the first analyzed run.
+  const ReportRegion* reference = nullptr;
+  for (const ExperimentRun& run : input.analyzed) {
+    reference = input.choose_region ? run.report.region(input.region_id) : run.report.main_region();
+    if (reference != nullptr) break;
+  }
+  if (reference == nullptr) {
+    throw std::runtime_error(input.choose_region ? "no run reported region " + std::to_string(input.region_id)
+                                                 : "no run reported an iterative parallel region");
+  }
+  result.region_id = reference->id;
+  result.region_length = reference->length;
+
+  std::map<int, std::vector<double>> times, region_times, analyzed_times, analyzed_region_times, speedups, swept,
+      tunings, estimates;
+  for (const ExperimentRun& run : input.timed) {
+    times[run.processors].push_back(run.wall_seconds);
+    if (const ReportRegion* region = run.report.region(result.region_id)) {
+      region_times[run.processors].push_back(region->elapsed);
+    }
+  }
+  int largest = 0;
+  for (const ExperimentRun& run : input.analyzed) {
+    analyzed_times[run.processors].push_back(run.wall_seconds);
+    const ReportRegion* region = run.report.region(result.region_id);
+    if (region == nullptr) continue;
+    analyzed_region_times[run.processors].push_back(region->elapsed);
+    if (run.processors >= largest) {
+      largest = run.processors;
+      result.baseline = region->baseline;
+    }
+    if (const ReportPoint* point = region->point(run.processors)) {
+      if (point->calculated) speedups[run.processors].push_back(point->speedup);
+      if (point->self_tuning > 0.0) tunings[run.processors].push_back(point->self_tuning);
+    }
+    if (region->estimated_time >= 0.0 && region->estimate_processors == run.processors) {
+      estimates[run.processors].push_back(region->estimated_time);
+    }
+  }
+  for (const ExperimentRun& run : input.swept) {
+    const ReportRegion* region = run.report.region(result.region_id);
+    if (region == nullptr) continue;
+    for (const ReportPoint& point : region->points) {
+      if (point.calculated) swept[point.processors].push_back(point.speedup);
+    }
+  }
+
+  std::vector<int> processor_counts;
+  for (const auto& [processors, values] : times) processor_counts.push_back(processors);
+  for (const auto& [processors, values] : analyzed_times) processor_counts.push_back(processors);
+  std::sort(processor_counts.begin(), processor_counts.end());
+  processor_counts.erase(std::unique(processor_counts.begin(), processor_counts.end()), processor_counts.end());
+
+  const double serial_region_time = median_or_unknown(region_times[1]);
+  double total_time = 0.0;
+  double total_analyzed = 0.0;
+  for (int processors : processor_counts) {
+    ExperimentPoint point;
+    point.processors = processors;
+    point.time = median_or_unknown(times[processors]);
+    point.region_time = median_or_unknown(region_times[processors]);
+    point.analyzed_time = median_or_unknown(analyzed_times[processors]);
+    // TS(p) = T(1) / T(p) (seed 000, Figure 3), on the region as the self-analyzer sees it.
+    point.traditional = serial_region_time / point.region_time;
+    point.self_analyzer = median_or_unknown(speedups[processors]);
+    point.self_analyzer_one = median_or_unknown(swept[processors]);
+    point.self_tuning = median_or_unknown(tunings[processors]);
+    point.estimated_time = median_or_unknown(estimates[processors]);
+    point.analyzed_region_time = median_or_unknown(analyzed_region_times[processors]);
+    point.overhead = point.analyzed_time / point.time;
+    if (!std::isnan(point.overhead)) {
+      total_time += point.time;
+      total_analyzed += point.analyzed_time;
+    }
+    result.points.push_back(point);
+  }
+  result.overhead = total_time > 0.0 ? total_analyzed / total_time : unknown;
+
+  if (region_times[1].empty()) result.notes.push_back("no run on 1 thread: TS is unknown");
+  if (!input.swept.empty() && swept.empty()) {
+    result.notes.push_back("the sweep run computed no speedup: give the program more iterations");
+  }
+  if (!input.swept.empty()) {
+    result.notes.push_back("SA(1 exec) comes from one run that changes the threads every few iterations: data placement "
+                           "distorts it; read its trend, not its values (seed 000, section 4.1)");
+  }
+  if (result.baseline > 1) {
+    result.notes.push_back("the baseline is " + std::to_string(result.baseline) +
+                           " processors: SA is normalised by Amdahl's Factor and can differ from TS in value (thesis 4.3.1)");
+  }
+  return result;
+}
+
+}  // namespace augur::selfanalysis

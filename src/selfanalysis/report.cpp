@@ -1,0 +1,256 @@
+#include "augur/selfanalysis_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "augur/core/diagnostics.hpp"
+
+namespace augur::selfanalysis {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+const char* state_name(SpeedupState state) { return state == SpeedupState::Calculated ? "PC" : "PNC"; }
+
+ordered_json number_or_null(double value, bool known) { return known ? ordered_json(value) : ordered_json(nullptr); }
+
+ordered_json render_region(const RunContext& context, const Region& region) {
+  ordered_json json;
+  json["id"] = region.ipr;
+  json["length"] = region.length;
+  json["iterations"] = region.iterations_closed;
+  json["expected_iterations"] = number_or_null(static_cast<double>(region.expected_iterations), region.expected_iterations >= 0);
+  json["elapsed_s"] = region.elapsed;
+  if (context.mode != "analyze") return json;
+  json["discarded_iterations"] = region.iterations_discarded;
+  json["baseline"] = region.baseline_processors;
+  json["baseline_time_s"] = number_or_null(region.baseline_time, region.baseline_done);
+  const double f = region.sequential_fraction();
+  json["f"] = number_or_null(f, f >= 0.0);
+  json["af"] = number_or_null(region.amdahl_factor(), region.baseline_processors > 0);
+  json["estimated_time_s"] = number_or_null(region.first_estimate, region.first_estimate >= 0.0);
+  json["estimate_processors"] = number_or_null(region.first_estimate_processors, region.first_estimate >= 0.0);
+  json["estimated_at_iteration"] = number_or_null(static_cast<double>(region.first_estimate_iteration), region.first_estimate >= 0.0);
+  json["sweep"] = region.swept;
+  ordered_json points = ordered_json::array();
+  for (const ProcessorStats& stats : region.by_processors) {
+    if (stats.processors < 1) continue;
+    const bool calculated = stats.state == SpeedupState::Calculated;
+    const bool tuned = stats.self_tuning_wall > 0.0;
+    if (!calculated && !tuned && stats.processors > context.allocated_processors) continue;
+    ordered_json point;
+    point["p"] = stats.processors;
+    point["value"] = number_or_null(stats.speedup, calculated);
+    point["state"] = state_name(stats.state);
+    point["iteration_time_s"] = number_or_null(stats.iteration_time, calculated);
+    point["measured_iterations"] = stats.iterations;
+    point["self_tuning"] = number_or_null(stats.self_tuning_speedup(), tuned);
+    point["self_tuning_efficiency"] = number_or_null(stats.self_tuning_speedup() / stats.processors, tuned);
+    points.push_back(std::move(point));
+  }
+  json["speedup"] = std::move(points);
+  ordered_json notes = ordered_json::array();
+  if (!region.parallel_loops_seen) {
+    notes.push_back("no parallel loop was marked (augur_init_par/augur_end_par): f is unknown and AF(B) assumes f = 0");
+  }
+  if (region.swept) {
+    notes.push_back("speedups measured in one run while changing the processors every few iterations (SA(1 exec)): "
+                    "data placement distorts them; trust their trend more than their values (seed 000, section 4.1)");
+  }
+  if (!region.baseline_done) notes.push_back("the baseline did not complete: too few iterations for any speedup");
+  json["notes"] = std::move(notes);
+  return json;
+}
+
+std::string format(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+}  // namespace
+
+std::string render_report(const RunContext& context, const std::vector<Region>& regions) {
+  ordered_json json;
+  json["augur_report"] = report_format_version;
+  json["mode"] = context.mode;
+  json["program"] = context.program;
+  json["pid"] = context.process_id;
+  json["allocated_processors"] = context.allocated_processors;
+  json["available_processors"] = context.available_processors;
+  json["wait_policy"] = context.wait_policy.empty() ? ordered_json(nullptr) : ordered_json(context.wait_policy);
+  if (context.mode == "analyze") {
+    ordered_json config;
+    config["baseline"] = context.config.baseline.describe();
+    config["baseline_iterations"] = context.config.baseline_iterations;
+    config["measure_iterations"] = context.config.measure_iterations;
+    config["history"] = context.config.history_weight;
+    config["sweep"] = context.config.sweep;
+    config["sweep_every"] = context.config.sweep_every;
+    config["self_tuning"] = context.config.self_tuning;
+    json["config"] = std::move(config);
+  }
+  ordered_json list = ordered_json::array();
+  for (const Region& region : regions) list.push_back(render_region(context, region));
+  json["regions"] = std::move(list);
+  json["notes"] = context.notes;
+  return json.dump(2) + "\n";
+}
+
+std::string render_summary(const RunContext& context, const std::vector<Region>& regions) {
+  std::string text;
+  if (regions.empty()) return "augur: no iterative parallel region was measured\n";
+  for (const Region& region : regions) {
+    text += "augur: region " + std::to_string(region.ipr) + " (" + std::to_string(region.length) + " loops): " +
+            std::to_string(region.iterations_closed) + " iterations in " + format("%.3f", region.elapsed) + " s";
+    if (context.mode != "analyze") {
+      text += "\n";
+      continue;
+    }
+    text += ", " + std::to_string(region.iterations_discarded) + " discarded\n";
+    if (!region.baseline_done) {
+      text += "augur:   baseline on " + std::to_string(region.baseline_processors) +
+              " processors not complete: no speedup (too few iterations)\n";
+      continue;
+    }
+    const double f = region.sequential_fraction();
+    text += "augur:   baseline B=" + std::to_string(region.baseline_processors) + ": T(B)=" +
+            format("%.3f", region.baseline_time * 1e3) + " ms, f=" + (f >= 0.0 ? format("%.4f", f) : std::string("unknown")) +
+            ", AF(B)=" + format("%.3f", region.amdahl_factor()) + "\n";
+    for (const ProcessorStats& stats : region.by_processors) {
+      if (stats.state != SpeedupState::Calculated) continue;
+      text += "augur:   S(" + std::to_string(stats.processors) + ")=" + format("%.3f", stats.speedup) + " PC";
+      if (stats.self_tuning_wall > 0.0) text += "  ST'=" + format("%.3f", stats.self_tuning_speedup());
+      text += "  T(p)=" + format("%.3f", stats.iteration_time * 1e3) + " ms\n";
+    }
+    if (region.first_estimate >= 0.0) {
+      text += "augur:   estimated time on " + std::to_string(region.first_estimate_processors) + " processors " +
+              format("%.3f", region.first_estimate) + " s (at iteration " + std::to_string(region.first_estimate_iteration) +
+              "), elapsed " + format("%.3f", region.elapsed) + " s\n";
+    }
+    if (region.swept) text += "augur:   speedups from a sweep in one run (SA(1 exec)): data placement distorts them\n";
+  }
+  for (const std::string& note : context.notes) text += "augur: note: " + note + "\n";
+  return text;
+}
+
+const ReportPoint* ReportRegion::point(int processors) const {
+  for (const ReportPoint& candidate : points) {
+    if (candidate.processors == processors) return &candidate;
+  }
+  return nullptr;
+}
+
+const ReportRegion* Report::main_region() const {
+  const ReportRegion* best = nullptr;
+  for (const ReportRegion& candidate : regions) {
+    if (best == nullptr || candidate.elapsed > best->elapsed) best = &candidate;
+  }
+  return best;
+}
+
+const ReportRegion* Report::region(std::uint64_t id) const {
+  for (const ReportRegion& candidate : regions) {
+    if (candidate.id == id) return &candidate;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// Reads a report field with a clear message when it is missing or of the wrong type.
+class FieldReader {
+public:
+  explicit FieldReader(const std::string& file) : file_(file) {}
+
+  template <typename T>
+  T get(const nlohmann::json& object, const char* key, const std::string& where) const {
+    const auto found = object.find(key);
+    if (found == object.end()) fail(where + ": missing field '" + key + "'");
+    try {
+      return found->get<T>();
+    } catch (const nlohmann::json::exception&) {
+      fail(where + ": field '" + key + "' has the wrong type (" + found->type_name() + ")");
+    }
+  }
+
+  template <typename T>
+  T get_or(const nlohmann::json& object, const char* key, T fallback, const std::string& where) const {
+    const auto found = object.find(key);
+    if (found == object.end() || found->is_null()) return fallback;
+    return get<T>(object, key, where);
+  }
+
+  [[noreturn]] void fail(const std::string& message) const { throw core::InputError({file_, 0, 0}, message); }
+
+private:
+  std::string file_;
+};
+
+}  // namespace
+
+Report parse_report(const std::string& text, const std::string& file) {
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& error) {
+    const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
+    std::string message = error.what();
+    const auto colon = message.rfind(": ");
+    throw core::InputError(core::locate_offset(file, text, offset),
+                           "not a JSON augur report: " + (colon == std::string::npos ? message : message.substr(colon + 2)));
+  }
+  const FieldReader reader(file);
+  if (!json.is_object()) reader.fail("not an augur report: the top level is not a JSON object");
+  Report report;
+  report.version = reader.get<int>(json, "augur_report", "report");
+  if (report.version != report_format_version) {
+    reader.fail("augur report version " + std::to_string(report.version) + " is not supported (expected " +
+                std::to_string(report_format_version) + ")");
+  }
+  report.mode = reader.get<std::string>(json, "mode", "report");
+  report.allocated_processors = reader.get<int>(json, "allocated_processors", "report");
+  const auto regions = json.find("regions");
+  if (regions == json.end() || !regions->is_array()) reader.fail("report: missing array 'regions'");
+  for (std::size_t index = 0; index < regions->size(); ++index) {
+    const nlohmann::json& entry = (*regions)[index];
+    const std::string where = "regions[" + std::to_string(index) + "]";
+    ReportRegion region;
+    region.id = reader.get<std::uint64_t>(entry, "id", where);
+    region.length = reader.get<int>(entry, "length", where);
+    region.iterations = reader.get<long>(entry, "iterations", where);
+    region.expected_iterations = reader.get_or<long>(entry, "expected_iterations", -1, where);
+    region.elapsed = reader.get<double>(entry, "elapsed_s", where);
+    if (report.mode == "analyze") {
+      region.discarded = reader.get<long>(entry, "discarded_iterations", where);
+      region.baseline = reader.get<int>(entry, "baseline", where);
+      region.baseline_time = reader.get_or<double>(entry, "baseline_time_s", 0.0, where);
+      region.sequential_fraction = reader.get_or<double>(entry, "f", -1.0, where);
+      region.amdahl_factor = reader.get_or<double>(entry, "af", 0.0, where);
+      region.estimated_time = reader.get_or<double>(entry, "estimated_time_s", -1.0, where);
+      region.estimate_processors = reader.get_or<int>(entry, "estimate_processors", 0, where);
+      region.estimated_at_iteration = reader.get_or<long>(entry, "estimated_at_iteration", 0, where);
+      region.swept = reader.get_or<bool>(entry, "sweep", false, where);
+      const auto points = entry.find("speedup");
+      if (points == entry.end() || !points->is_array()) reader.fail(where + ": missing array 'speedup'");
+      for (std::size_t p = 0; p < points->size(); ++p) {
+        const nlohmann::json& item = (*points)[p];
+        const std::string point_where = where + ".speedup[" + std::to_string(p) + "]";
+        ReportPoint point;
+        point.processors = reader.get<int>(item, "p", point_where);
+        const std::string state = reader.get<std::string>(item, "state", point_where);
+        if (state != "PC" && state != "PNC") reader.fail(point_where + ": state '" + state + "' is neither PC nor PNC");
+        point.calculated = state == "PC";
+        point.speedup = reader.get_or<double>(item, "value", 0.0, point_where);
+        point.iteration_time = reader.get_or<double>(item, "iteration_time_s", 0.0, point_where);
+        point.self_tuning = reader.get_or<double>(item, "self_tuning", 0.0, point_where);
+        region.points.push_back(point);
+      }
+    }
+    report.regions.push_back(std::move(region));
+  }
+  return report;
+}
+
+}  // namespace augur::selfanalysis
