@@ -94,7 +94,7 @@ public:
     if (!options_.quiet) std::fprintf(stderr, " %.3f s\n", result.wall_seconds);
     if (!result.succeeded()) {
       throw std::runtime_error("'" + options_.command.front() + "' " + result.describe_status() + " (" + plan.kind + " run on " +
-                               std::to_string(plan.processors) + " threads); the end of its stderr:\n" +
+                               std::to_string(plan.processors) + (plan.processors == 1 ? " thread" : " threads") + "); the end of its stderr:\n" +
                                last_lines(result.standard_error, 10));
     }
     if (!fs::exists(report)) {
@@ -205,7 +205,7 @@ CLI::App* add_speedup_command(CLI::App& app, SpeedupOptions& options) {
         return "";
       });
   command->add_option("--repeat", options.repeat, "Runs per configuration; the table shows medians")
-      ->default_val(3)
+      ->default_val(5)
       ->check(CLI::Range(1, 1000));
   command->add_option("--sweep-every", options.sweep_every, "Iterations per thread count in the SA(1 exec) run")
       ->default_val(10)
@@ -215,7 +215,7 @@ CLI::App* add_speedup_command(CLI::App& app, SpeedupOptions& options) {
       ->check(CLI::NonNegativeNumber);
   command->add_flag("--json", options.json, "Print JSON instead of the table");
   command->add_flag("-q,--quiet", options.quiet, "No progress lines on stderr");
-  command->add_option("command", options.command, "The instrumented program and its arguments (after --)")->required();
+  command->add_option("program", options.command, "The instrumented program and its arguments, after --")->required();
   command->footer(
       "Each point runs the program with OMP_NUM_THREADS=p twice: with AUGUR_MODE=time (the region timed, nothing else)\n"
       "and with AUGUR_MODE=analyze; one more run on N threads sweeps p = 1..N (AUGUR_SWEEP). OMP_WAIT_POLICY is set\n"

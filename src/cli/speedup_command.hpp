@@ -15,7 +15,7 @@ struct SpeedupOptions {
   std::vector<std::string> command;
   int max_threads = 0;  // 0: the processors of the machine
   std::string baseline = "1";
-  int repeat = 3;
+  int repeat = 5;
   int sweep_every = 10;
   bool no_sweep = false;
   std::int64_t region = -1;  // -1: the longest-running region

@@ -62,7 +62,10 @@ public:
     omp_set_num_threads(threads);
     last_set_ = threads;
   }
-  bool stopped_since_last_call() override { return stopped_flag.exchange(false, std::memory_order_relaxed); }
+  bool stopped_since_last_call() override {
+    // A plain load first: the locked exchange is paid only when the flag is set.
+    return stopped_flag.load(std::memory_order_relaxed) && stopped_flag.exchange(false, std::memory_order_relaxed);
+  }
 
 private:
   int allocation_;

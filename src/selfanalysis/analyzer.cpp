@@ -300,6 +300,9 @@ void Analyzer::record_iteration(Region& region, int processors, double duration)
   stats.iteration_time = stats.window_sum / stats.window_count;
   stats.window_sum = 0.0;
   stats.window_count = 0;
+  // On B processors the speedup is AF(B) by definition: the baseline is the reference the other
+  // counts are measured against, so re-measuring it does not move S(B) (S(1) stays 1 for B = 1).
+  if (processors == region.baseline_processors) return;
   // S(p) = T(B) / T(p) x AF(B)  (thesis Figure 4.5 (1))
   const double speedup = region.baseline_time / stats.iteration_time * region.amdahl_factor();
   record_speedup(region, stats, speedup, iteration_start_ + duration);

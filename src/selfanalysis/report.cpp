@@ -13,14 +13,17 @@ using ordered_json = nlohmann::ordered_json;
 
 const char* state_name(SpeedupState state) { return state == SpeedupState::Calculated ? "PC" : "PNC"; }
 
-ordered_json number_or_null(double value, bool known) { return known ? ordered_json(value) : ordered_json(nullptr); }
+template <typename Number>
+ordered_json number_or_null(Number value, bool known) {
+  return known ? ordered_json(value) : ordered_json(nullptr);
+}
 
 ordered_json render_region(const RunContext& context, const Region& region) {
   ordered_json json;
   json["id"] = region.ipr;
   json["length"] = region.length;
   json["iterations"] = region.iterations_closed;
-  json["expected_iterations"] = number_or_null(static_cast<double>(region.expected_iterations), region.expected_iterations >= 0);
+  json["expected_iterations"] = number_or_null(region.expected_iterations, region.expected_iterations >= 0);
   json["elapsed_s"] = region.elapsed;
   if (context.mode != "analyze") return json;
   json["discarded_iterations"] = region.iterations_discarded;
@@ -31,7 +34,7 @@ ordered_json render_region(const RunContext& context, const Region& region) {
   json["af"] = number_or_null(region.amdahl_factor(), region.baseline_processors > 0);
   json["estimated_time_s"] = number_or_null(region.first_estimate, region.first_estimate >= 0.0);
   json["estimate_processors"] = number_or_null(region.first_estimate_processors, region.first_estimate >= 0.0);
-  json["estimated_at_iteration"] = number_or_null(static_cast<double>(region.first_estimate_iteration), region.first_estimate >= 0.0);
+  json["estimated_at_iteration"] = number_or_null(region.first_estimate_iteration, region.first_estimate >= 0.0);
   json["sweep"] = region.swept;
   ordered_json points = ordered_json::array();
   for (const ProcessorStats& stats : region.by_processors) {

@@ -223,6 +223,28 @@ TEST(Analyzer, DiscardsAnIterationDuringWhichTheProgramWasStopped) {
   EXPECT_NEAR(program.region().stats(2)->speedup, speedup, 1e-12) << "the stopped iteration must not count";
 }
 
+TEST(Analyzer, SpeedupOnTheBaselineCountStaysAmdahlsFactor) {
+  Config config;  // B = 4 > P = 2: the baseline runs on P
+  config.measure_iterations = 1;
+  SimulatedProgram program(config, 2);
+  program.analyzer.init_parallel_region(1, 1, -1);
+  program.run(4);
+  const double factor = program.region().amdahl_factor();
+  EXPECT_NEAR(program.region().stats(2)->speedup, factor, 1e-12);
+  program.serial_iteration *= 1.5;  // later iterations slow down: T(2) changes, S(B) does not
+  program.run(5);
+  EXPECT_NEAR(program.region().stats(2)->speedup, amdahl_factor(program.region().sequential_fraction(), 2), 1e-12);
+  EXPECT_EQ(program.region().stats(2)->windows, 1);
+  EXPECT_NEAR(program.region().stats(2)->iteration_time, program.iteration_time(2), 1e-12);
+
+  SimulatedProgram single(with_baseline(1), 1);
+  single.analyzer.init_parallel_region(1, 1, -1);
+  single.run(4);
+  single.serial_iteration *= 0.5;
+  single.run(10);
+  EXPECT_DOUBLE_EQ(single.region().stats(1)->speedup, 1.0) << "S(1) = 1 with B = P = 1";
+}
+
 TEST(Analyzer, AppliesTheHistoryWeights) {
   Config config = with_baseline(1);
   config.measure_iterations = 1;

@@ -1,0 +1,583 @@
+// End-to-end tests: the built binaries (augur, swim, swim-plain) run as a user runs them, through
+// augur::core::run_process, with a clean environment (no AUGUR_* or OMP_* variable of the caller).
+// Nothing here depends on timing: measured speedups are only required to be positive and finite.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "augur/core/process.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using augur::core::ProcessOptions;
+using augur::core::ProcessResult;
+using Json = nlohmann::json;
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+const std::string augur_exe = AUGUR_EXE;
+const std::string swim_exe = AUGUR_SWIM_EXE;
+const std::string swim_plain_exe = AUGUR_SWIM_PLAIN_EXE;
+
+// ---- Helpers ---------------------------------------------------------------------------------
+
+bool is_controlled_variable(std::string_view name) {
+  return name.rfind("AUGUR_", 0) == 0 || name.rfind("OMP_", 0) == 0 || name.rfind("GOMP_", 0) == 0;
+}
+
+// The names of this process' AUGUR_*, OMP_* and GOMP_* variables: removed from every child.
+std::vector<std::string> controlled_variables() {
+  std::vector<std::string> names;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    const std::string_view name = text.substr(0, text.find('='));
+    if (is_controlled_variable(name)) names.emplace_back(name);
+  }
+  return names;
+}
+
+ProcessResult run(const std::vector<std::string>& argv, const Environment& variables = {}) {
+  ProcessOptions options;
+  options.unset = controlled_variables();
+  options.environment = variables;
+  return augur::core::run_process(argv, options);
+}
+
+std::string describe(const ProcessResult& result) {
+  return result.describe_status() + "\n--- stdout ---\n" + result.standard_output + "--- stderr ---\n" + result.standard_error;
+}
+
+std::size_t count_occurrences(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (auto position = text.find(needle); position != std::string::npos; position = text.find(needle, position + 1)) ++count;
+  return count;
+}
+
+bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+
+// The "swim: checksum ..." line of swim's output, or "" when there is none.
+std::string checksum_line(const std::string& output) {
+  std::istringstream lines(output);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("swim: checksum ", 0) == 0) return line;
+  }
+  return "";
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream stream(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
+}
+
+// Parses the JSON file at `path` into `json`.
+::testing::AssertionResult load_json(const fs::path& path, Json& json) {
+  if (!fs::exists(path)) return ::testing::AssertionFailure() << path << " does not exist";
+  const std::string text = read_text(path);
+  try {
+    json = Json::parse(text);
+  } catch (const Json::exception& error) {
+    return ::testing::AssertionFailure() << path << " is not JSON: " << error.what() << "\n" << text;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+bool positive_finite(const Json& value) {
+  return value.is_number() && std::isfinite(value.get<double>()) && value.get<double>() > 0.0;
+}
+
+// A measured speedup (a ratio of wall times): positive and finite. No upper bound: one baseline
+// iteration stretched by the scheduler inflates T(B) and every S(p) with it; with two busy processes
+// beside the test, S(2) = 287 was seen (T(B) = 13 ms for iterations of 0.1 ms).
+bool plausible_speedup(const Json& value) { return positive_finite(value); }
+
+// ST' = busy CPU time / wall time of a process running at most 2 threads: physically below 2 (plus
+// clock granularity), so 4 is a safe bound.
+bool plausible_self_tuning(const Json& value) { return positive_finite(value) && value.get<double>() < 4.0; }
+
+// The entry for p in a report region's "speedup" array, or null.
+Json speedup_entry(const Json& region, int processors) {
+  for (const Json& entry : region.at("speedup")) {
+    if (entry.at("p") == processors) return entry;
+  }
+  return nullptr;
+}
+
+// A folder of its own for each test, removed at the end.
+class TemporaryFolder {
+public:
+  TemporaryFolder() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/augur-e2e-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp " + pattern + ": " + std::strerror(errno));
+    path_ = pattern;
+  }
+  ~TemporaryFolder() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+private:
+  fs::path path_;
+};
+
+// ---- The augur command line --------------------------------------------------------------------
+
+TEST(Cli, HelpExitsZeroAndMentionsSpeedup) {
+  const ProcessResult result = run({augur_exe, "--help"});
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "speedup")) << describe(result);
+}
+
+TEST(Cli, SpeedupHelpExitsZeroAndMentionsMaxThreads) {
+  const ProcessResult result = run({augur_exe, "speedup", "--help"});
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "--max-threads")) << describe(result);
+}
+
+TEST(Cli, NoArgumentsFails) {
+  const ProcessResult result = run({augur_exe});
+  EXPECT_TRUE(result.signal == 0 && result.exit_code != 0) << describe(result);
+}
+
+TEST(Cli, VersionExitsZero) {
+  const ProcessResult result = run({augur_exe, "--version"});
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "augur")) << describe(result);
+}
+
+TEST(Cli, UnknownCommandFails) {
+  const ProcessResult result = run({augur_exe, "no-such-command"});
+  EXPECT_TRUE(result.signal == 0 && result.exit_code != 0) << describe(result);
+}
+
+// ---- augur speedup: errors ---------------------------------------------------------------------
+
+TEST(SpeedupCommand, RejectsZeroMaxThreads) {
+  const ProcessResult result = run({augur_exe, "speedup", "--max-threads", "0", "--", swim_exe});
+  EXPECT_TRUE(result.signal == 0 && result.exit_code != 0) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error, "--max-threads")) << describe(result);
+}
+
+TEST(SpeedupCommand, RejectsBadBaseline) {
+  const ProcessResult result = run({augur_exe, "speedup", "--baseline", "abc", "--", swim_exe, "64", "10"});
+  EXPECT_TRUE(result.signal == 0 && result.exit_code != 0) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error, "'abc'")) << describe(result);
+}
+
+TEST(SpeedupCommand, ReportsAProgramThatCannotRun) {
+  const ProcessResult result = run({augur_exe, "speedup", "--", "/nonexistent/program"});
+  EXPECT_EQ(result.exit_code, 1) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error, "cannot run")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error, "/nonexistent/program")) << describe(result);
+}
+
+TEST(SpeedupCommand, ReportsAProgramThatWritesNoReport) {
+  const ProcessResult result = run({augur_exe, "speedup", "--repeat", "1", "--max-threads", "1", "--", "/bin/true"});
+  EXPECT_EQ(result.exit_code, 1) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error, "wrote no augur report")) << describe(result);
+}
+
+TEST(SpeedupCommand, ReportsAnUninstrumentedProgram) {
+  const ProcessResult result = run({augur_exe, "speedup", "--repeat", "1", "--", swim_plain_exe, "64", "10"});
+  EXPECT_EQ(result.exit_code, 1) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error, "wrote no augur report")) << describe(result);
+}
+
+TEST(SpeedupCommand, ReportsTheStatusOfAFailingProgram) {
+  // swim exits with status 2 on a bad argument.
+  const ProcessResult swim = run({augur_exe, "speedup", "--repeat", "1", "--", swim_exe, "abc"});
+  EXPECT_EQ(swim.exit_code, 1) << describe(swim);
+  EXPECT_TRUE(contains(swim.standard_error, "exited with status 2")) << describe(swim);
+  // The end of the program's stderr is shown.
+  EXPECT_TRUE(contains(swim.standard_error, "got 'abc'")) << describe(swim);
+
+  const ProcessResult shell =
+      run({augur_exe, "speedup", "--repeat", "1", "--max-threads", "1", "--", "/bin/sh", "-c", "exit 3"});
+  EXPECT_EQ(shell.exit_code, 1) << describe(shell);
+  EXPECT_TRUE(contains(shell.standard_error, "exited with status 3")) << describe(shell);
+}
+
+// ---- augur speedup: the experiment ---------------------------------------------------------------
+
+// `augur speedup --max-threads 2 --repeat 1 --json --quiet -- swim 256 200` (the size keeps every
+// run above the self-tuning' sampling interval of 10 ms even on a fast machine).
+ProcessResult run_json_experiment() {
+  return run({augur_exe, "speedup", "--max-threads", "2", "--repeat", "1", "--json", "--quiet", "--", swim_exe, "256", "200"});
+}
+
+TEST(SpeedupCommand, JsonReportsEveryPointOfTheExperiment) {
+  const ProcessResult result = run_json_experiment();
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(result.standard_error, "") << "--quiet printed progress";
+  Json json;
+  try {
+    json = Json::parse(result.standard_output);
+  } catch (const Json::exception& error) {
+    FAIL() << "stdout is not JSON: " << error.what() << "\n" << describe(result);
+  }
+  SCOPED_TRACE(json.dump(2));
+  EXPECT_EQ(json.at("region").at("id"), 1);
+  EXPECT_EQ(json.at("region").at("length"), 3);
+  EXPECT_EQ(json.at("baseline"), 1);
+  EXPECT_EQ(json.at("max_threads"), 2);
+  EXPECT_EQ(json.at("repeat"), 1);
+  EXPECT_EQ(json.at("wait_policy"), "passive");
+  EXPECT_EQ(json.at("command").size(), 3U);
+
+  const Json& points = json.at("points");
+  ASSERT_EQ(points.size(), 2U);
+  EXPECT_EQ(points[0].at("p"), 1);
+  EXPECT_EQ(points[1].at("p"), 2);
+  // TS(1) = region_s(1) / region_s(1).
+  EXPECT_EQ(points[0].at("ts").get<double>(), 1.0);
+  for (const Json& point : points) {
+    SCOPED_TRACE("p=" + point.at("p").dump());
+    EXPECT_TRUE(plausible_speedup(point.at("ts"))) << point.at("ts");
+    EXPECT_TRUE(plausible_speedup(point.at("sa_n"))) << point.at("sa_n");
+    EXPECT_TRUE(plausible_self_tuning(point.at("st"))) << point.at("st");
+    // The sweep run measured every p.
+    EXPECT_TRUE(plausible_speedup(point.at("sa_1"))) << point.at("sa_1");
+    for (const char* key : {"time_s", "region_time_s", "time_sa_s", "region_time_sa_s", "estimated_time_s", "overhead"}) {
+      EXPECT_TRUE(positive_finite(point.at(key))) << key << " = " << point.at(key);
+    }
+  }
+  EXPECT_TRUE(positive_finite(json.at("overhead"))) << json.at("overhead");
+}
+
+// With baseline 1, S(1) = AF(1) = 1 by definition (thesis Figure 4.5 (3)), so SA(N) on 1 thread
+// must be exactly 1, whatever the noise of the later iterations on 1 thread.
+TEST(SpeedupCommand, SelfAnalyzerSpeedupOnOneThreadIsExactlyOneWithBaselineOne) {
+  const ProcessResult result = run_json_experiment();
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const Json json = Json::parse(result.standard_output);
+  ASSERT_EQ(json.at("points").at(0).at("p"), 1);
+  EXPECT_EQ(json.at("points").at(0).at("sa_n"), 1.0) << json.dump(2);
+}
+
+TEST(SpeedupCommand, TableShowsEveryColumn) {
+  const ProcessResult result =
+      run({augur_exe, "speedup", "--max-threads", "2", "--repeat", "1", "--quiet", "--", swim_exe, "64", "100"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  for (const char* word : {"TS", "SA(N)", "SA(1)", "ST'", "time_s", "overhead"}) {
+    EXPECT_TRUE(contains(result.standard_output, word)) << word << " missing\n" << describe(result);
+  }
+  EXPECT_TRUE(contains(result.standard_output, "region 1 (3 parallel loops), baseline 1")) << describe(result);
+}
+
+// ---- swim ------------------------------------------------------------------------------------
+
+TEST(Swim, InstrumentedAndPlainPrintIdenticalChecksums) {
+  std::string reference;
+  for (const std::string& program : {swim_exe, swim_plain_exe}) {
+    for (const char* threads : {"1", "2"}) {
+      const ProcessResult result = run({program, "128", "50"}, {{"OMP_NUM_THREADS", threads}, {"AUGUR_SUMMARY", "0"}});
+      ASSERT_EQ(result.exit_code, 0) << program << " on " << threads << " threads\n" << describe(result);
+      EXPECT_TRUE(contains(result.standard_output, std::string("threads=") + threads)) << describe(result);
+      const std::string line = checksum_line(result.standard_output);
+      ASSERT_FALSE(line.empty()) << describe(result);
+      if (reference.empty()) reference = line;
+      EXPECT_EQ(line, reference) << program << " on " << threads << " threads";
+    }
+  }
+}
+
+TEST(Swim, BadArgumentExitsWithStatusTwo) {
+  const ProcessResult result = run({swim_exe, "abc"});
+  EXPECT_EQ(result.exit_code, 2) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error, "'abc'")) << describe(result);
+}
+
+// ---- libaugur inside swim: the environment and the report --------------------------------------
+
+std::string plain_checksum(const std::string& size, const std::string& iterations) {
+  const ProcessResult result = run({swim_plain_exe, size, iterations});
+  return result.exit_code == 0 ? checksum_line(result.standard_output) : "swim-plain failed: " + describe(result);
+}
+
+TEST(Libaugur, BadEnvironmentWarnsOnceAndKeepsTheDefaults) {
+  const TemporaryFolder folder;
+  const fs::path report = folder.path() / "r.json";
+  const ProcessResult result = run(
+      {swim_exe, "64", "20"}, {{"AUGUR_BASELINE", "abc"}, {"AUGUR_HISTORY", "2"}, {"AUGUR_REPORT", report.string()}});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(checksum_line(result.standard_output), plain_checksum("64", "20"));
+  EXPECT_EQ(count_occurrences(result.standard_error, "AUGUR_BASELINE"), 1U) << describe(result);
+  EXPECT_EQ(count_occurrences(result.standard_error, "'abc'"), 1U) << describe(result);
+  EXPECT_EQ(count_occurrences(result.standard_error, "AUGUR_HISTORY"), 1U) << describe(result);
+  Json json;
+  ASSERT_TRUE(load_json(report, json));
+  EXPECT_EQ(json.at("config").at("baseline"), "4") << json.dump(2);
+  EXPECT_EQ(json.at("config").at("history"), 0.6) << json.dump(2);
+}
+
+TEST(Libaugur, UnknownAugurVariableWarns) {
+  const ProcessResult result = run({swim_exe, "64", "10"}, {{"AUGUR_BASELIN", "2"}, {"AUGUR_SUMMARY", "0"}});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(count_occurrences(result.standard_error, "AUGUR_BASELIN"), 1U) << describe(result);
+  EXPECT_FALSE(checksum_line(result.standard_output).empty()) << describe(result);
+}
+
+TEST(Libaugur, UnwritableReportPathWarnsAndTheProgramRunsOn) {
+  const TemporaryFolder folder;
+  const fs::path missing = folder.path() / "missing";
+  const fs::path report = missing / "r.json";
+  const ProcessResult result = run({swim_exe, "64", "20"}, {{"AUGUR_REPORT", report.string()}, {"AUGUR_SUMMARY", "0"}});
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error, report.string())) << describe(result);
+  EXPECT_FALSE(fs::exists(missing)) << "the report's folder was created";
+  EXPECT_EQ(checksum_line(result.standard_output), plain_checksum("64", "20"));
+  // Nothing else (no temporary file) was left in the folder.
+  EXPECT_TRUE(fs::is_empty(folder.path()));
+}
+
+TEST(Libaugur, ModeOffPrintsNothingAndWritesNoReport) {
+  const TemporaryFolder folder;
+  const fs::path report = folder.path() / "r.json";
+  const ProcessResult result = run({swim_exe, "64", "20"}, {{"AUGUR_MODE", "off"}, {"AUGUR_REPORT", report.string()}});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_FALSE(contains(result.standard_error, "augur")) << describe(result);
+  EXPECT_FALSE(fs::exists(report));
+  EXPECT_EQ(checksum_line(result.standard_output), plain_checksum("64", "20"));
+}
+
+TEST(Libaugur, ModeTimeReportsElapsedTimeAndIterations) {
+  const TemporaryFolder folder;
+  const fs::path report = folder.path() / "r.json";
+  const ProcessResult result =
+      run({swim_exe, "64", "30"}, {{"AUGUR_MODE", "time"}, {"AUGUR_REPORT", report.string()}, {"AUGUR_SUMMARY", "0"}});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(result.standard_error, "") << "summary 0 printed something";
+  Json json;
+  ASSERT_TRUE(load_json(report, json));
+  SCOPED_TRACE(json.dump(2));
+  EXPECT_EQ(json.at("augur_report"), 1);
+  EXPECT_EQ(json.at("mode"), "time");
+  ASSERT_EQ(json.at("regions").size(), 1U);
+  const Json& region = json.at("regions")[0];
+  EXPECT_EQ(region.at("id"), 1);
+  EXPECT_EQ(region.at("length"), 3);
+  EXPECT_EQ(region.at("iterations"), 30);
+  EXPECT_TRUE(positive_finite(region.at("elapsed_s")));
+  EXPECT_FALSE(region.contains("speedup")) << "mode time computes no speedup";
+}
+
+TEST(Libaugur, ReportHoldsTheMeasuredRegion) {
+  const TemporaryFolder folder;
+  const fs::path report = folder.path() / "r.json";
+  const ProcessResult result =
+      run({swim_exe, "128", "100"},
+          {{"OMP_NUM_THREADS", "2"}, {"AUGUR_BASELINE", "1"}, {"AUGUR_REPORT", report.string()}, {"AUGUR_SUMMARY", "0"}});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(result.standard_error, "");
+  Json json;
+  ASSERT_TRUE(load_json(report, json));
+  SCOPED_TRACE(json.dump(2));
+  EXPECT_EQ(json.at("augur_report"), 1);
+  EXPECT_EQ(json.at("mode"), "analyze");
+  EXPECT_EQ(json.at("program"), fs::canonical(swim_exe).string());
+  EXPECT_EQ(json.at("allocated_processors"), 2);
+  EXPECT_EQ(json.at("config").at("baseline"), "1");
+  ASSERT_EQ(json.at("regions").size(), 1U);
+  const Json& region = json.at("regions")[0];
+  EXPECT_EQ(region.at("id"), 1);
+  EXPECT_EQ(region.at("length"), 3);
+  EXPECT_EQ(region.at("iterations"), 100);
+  EXPECT_EQ(region.at("expected_iterations"), 100);
+  // Counts are JSON integers ("100", not "100.0").
+  for (const char* key : {"iterations", "expected_iterations", "discarded_iterations", "baseline", "estimate_processors",
+                          "estimated_at_iteration"}) {
+    EXPECT_TRUE(region.at(key).is_number_integer()) << key << " = " << region.at(key);
+  }
+  EXPECT_EQ(region.at("baseline"), 1);
+  ASSERT_TRUE(region.at("f").is_number());
+  EXPECT_GT(region.at("f").get<double>(), 0.0);
+  EXPECT_LT(region.at("f").get<double>(), 1.0);
+  EXPECT_EQ(region.at("af"), 1.0);
+  EXPECT_TRUE(positive_finite(region.at("estimated_time_s")));
+  EXPECT_TRUE(positive_finite(region.at("elapsed_s")));
+  EXPECT_TRUE(positive_finite(region.at("baseline_time_s")));
+  // The warm-up iteration and the change from 1 to 2 threads.
+  ASSERT_TRUE(region.at("discarded_iterations").is_number_integer());
+  EXPECT_GE(region.at("discarded_iterations").get<long>(), 2);
+  EXPECT_EQ(region.at("sweep"), false);
+
+  for (const Json& entry : region.at("speedup")) {
+    EXPECT_TRUE(entry.contains("p") && entry.contains("value") && entry.contains("state")) << entry;
+  }
+  const Json one = speedup_entry(region, 1);
+  ASSERT_TRUE(one.is_object()) << "no entry for p=1";
+  EXPECT_EQ(one.at("state"), "PC");
+  EXPECT_EQ(one.at("value"), 1.0) << "S(1) with baseline 1";
+  const Json two = speedup_entry(region, 2);
+  ASSERT_TRUE(two.is_object()) << "no entry for p=2";
+  EXPECT_EQ(two.at("state"), "PC");
+  EXPECT_TRUE(plausible_speedup(two.at("value")));
+}
+
+TEST(Libaugur, SweepMeasuresEveryProcessorCountInOneRun) {
+  const TemporaryFolder folder;
+  const fs::path report = folder.path() / "r.json";
+  const ProcessResult result = run({swim_exe, "128", "100"}, {{"OMP_NUM_THREADS", "2"},
+                                                              {"AUGUR_SWEEP", "1,2"},
+                                                              {"AUGUR_SWEEP_EVERY", "5"},
+                                                              {"AUGUR_REPORT", report.string()},
+                                                              {"AUGUR_SUMMARY", "0"}});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  Json json;
+  ASSERT_TRUE(load_json(report, json));
+  SCOPED_TRACE(json.dump(2));
+  EXPECT_EQ(json.at("config").at("sweep"), Json::array({1, 2}));
+  EXPECT_EQ(json.at("config").at("sweep_every"), 5);
+  ASSERT_EQ(json.at("regions").size(), 1U);
+  const Json& region = json.at("regions")[0];
+  EXPECT_EQ(region.at("sweep"), true);
+  for (int processors : {1, 2}) {
+    const Json entry = speedup_entry(region, processors);
+    ASSERT_TRUE(entry.is_object()) << "no entry for p=" << processors;
+    EXPECT_EQ(entry.at("state"), "PC") << "p=" << processors;
+    EXPECT_TRUE(plausible_speedup(entry.at("value"))) << "p=" << processors;
+  }
+  bool noted = false;
+  for (const Json& note : region.at("notes")) noted = noted || contains(note.get<std::string>(), "SA(1 exec)");
+  EXPECT_TRUE(noted) << "no note mentions SA(1 exec)";
+  EXPECT_EQ(checksum_line(result.standard_output), plain_checksum("128", "100"));
+}
+
+// ---- A program stopped and continued ---------------------------------------------------------
+
+// A child started with posix_spawn; killed and reaped if the test ends before it does.
+class Child {
+public:
+  Child(const std::vector<std::string>& argv, const Environment& variables, const fs::path& output, const fs::path& error) {
+    std::vector<std::string> environment;
+    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+      const std::string_view text(*entry);
+      if (!is_controlled_variable(text.substr(0, text.find('=')))) environment.emplace_back(text);
+    }
+    for (const auto& [name, value] : variables) environment.push_back(name + "=" + value);
+    std::vector<char*> arguments;
+    for (const auto& argument : argv) arguments.push_back(const_cast<char*>(argument.c_str()));
+    arguments.push_back(nullptr);
+    std::vector<char*> pointers;
+    for (auto& variable : environment) pointers.push_back(variable.data());
+    pointers.push_back(nullptr);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, error.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int spawned = ::posix_spawn(&pid_, argv.front().c_str(), &actions, nullptr, arguments.data(), pointers.data());
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0) {
+      pid_ = -1;
+      throw std::runtime_error("cannot start " + argv.front() + ": " + std::strerror(spawned));
+    }
+  }
+  ~Child() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      int status = 0;
+      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  [[nodiscard]] pid_t pid() const { return pid_; }
+  // waitpid with `flags`; the status, or nullopt when nothing changed (WNOHANG).
+  std::optional<int> wait(int flags) {
+    int status = 0;
+    pid_t waited = 0;
+    do {
+      waited = ::waitpid(pid_, &status, flags);
+    } while (waited < 0 && errno == EINTR);
+    if (waited < 0) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+    if (waited == 0) return std::nullopt;
+    if (WIFEXITED(status) || WIFSIGNALED(status)) pid_ = -1;  // reaped
+    return status;
+  }
+
+private:
+  pid_t pid_ = -1;
+};
+
+TEST(Libaugur, StoppedProgramDiscardsTheStoppedIteration) {
+  const TemporaryFolder folder;
+  const fs::path report = folder.path() / "r.json";
+  // About 2.5 s on one thread of the 2-core test machine (0.6 ms per iteration): the signals come
+  // after 0.3 s, well inside the region (set-up takes a few milliseconds) and well before its end.
+  Child child({swim_exe, "256", "4000"},
+              {{"OMP_NUM_THREADS", "1"}, {"AUGUR_BASELINE", "1"}, {"AUGUR_REPORT", report.string()}, {"AUGUR_SUMMARY", "0"}},
+              folder.path() / "stdout.txt", folder.path() / "stderr.txt");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_FALSE(child.wait(WNOHANG).has_value())
+      << "swim finished within 0.3 s, before it could be stopped: give it more iterations";
+  ASSERT_EQ(::kill(child.pid(), SIGSTOP), 0) << std::strerror(errno);
+  const std::optional<int> stopped = child.wait(WUNTRACED);
+  ASSERT_TRUE(stopped.has_value());
+  ASSERT_TRUE(WIFSTOPPED(*stopped)) << "swim ended before SIGSTOP reached it: give it more iterations";
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_EQ(::kill(child.pid(), SIGCONT), 0) << std::strerror(errno);
+  const std::optional<int> ended = child.wait(0);
+  ASSERT_TRUE(ended.has_value());
+  ASSERT_TRUE(WIFEXITED(*ended)) << "swim did not exit normally (status " << *ended << ")\n"
+                                 << read_text(folder.path() / "stderr.txt");
+  ASSERT_EQ(WEXITSTATUS(*ended), 0) << read_text(folder.path() / "stderr.txt");
+  EXPECT_FALSE(checksum_line(read_text(folder.path() / "stdout.txt")).empty());
+
+  Json json;
+  ASSERT_TRUE(load_json(report, json));
+  SCOPED_TRACE(json.dump(2));
+  ASSERT_EQ(json.at("regions").size(), 1U);
+  const Json& region = json.at("regions")[0];
+  EXPECT_EQ(region.at("iterations"), 4000);
+  // One warm-up iteration, plus the one during which swim was stopped (on 1 thread with baseline 1
+  // nothing else is discarded).
+  EXPECT_GE(region.at("discarded_iterations").get<long>(), 2);
+}
+
+// The same run without a stop discards only the warm-up iteration: what the test above detects
+// is the stop, not something else.
+TEST(Libaugur, UninterruptedRunOnOneThreadDiscardsOnlyTheWarmUp) {
+  const TemporaryFolder folder;
+  const fs::path report = folder.path() / "r.json";
+  const ProcessResult result =
+      run({swim_exe, "128", "100"},
+          {{"OMP_NUM_THREADS", "1"}, {"AUGUR_BASELINE", "1"}, {"AUGUR_REPORT", report.string()}, {"AUGUR_SUMMARY", "0"}});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  Json json;
+  ASSERT_TRUE(load_json(report, json));
+  EXPECT_EQ(json.at("regions").at(0).at("discarded_iterations"), 1) << json.dump(2);
+}
+
+}  // namespace

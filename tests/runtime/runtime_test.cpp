@@ -1,0 +1,380 @@
+// Unit tests of libaugur's option parsing (src/runtime/options.{hpp,cpp}): pure functions, no
+// OpenMP, no environment of this process (settings_from_environment gets a fake lookup).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "options.hpp"
+
+namespace augur::runtime {
+namespace {
+
+using selfanalysis::BaselinePolicy;
+
+// The keys include/augur/augur.h documents for augur_set_option.
+const std::vector<std::string> documented_keys = {"mode",        "baseline", "baseline_iterations", "measure_iterations",
+                                                  "history",     "sweep",    "sweep_every",         "self_tuning",
+                                                  "report",      "summary",  "watch_sigcont"};
+
+std::size_t count_occurrences(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (auto position = text.find(needle); position != std::string::npos; position = text.find(needle, position + 1)) ++count;
+  return count;
+}
+
+// Applies one option to default settings and returns the error (nullopt when accepted).
+std::optional<std::string> apply(std::string_view key, std::string_view value) {
+  Settings settings;
+  return apply_option(settings, key, value);
+}
+
+// The fields of two Settings that options set, compared one by one (Settings has no operator==).
+void expect_same_settings(const Settings& actual, const Settings& expected) {
+  EXPECT_EQ(actual.mode, expected.mode);
+  EXPECT_EQ(actual.engine.baseline.kind, expected.engine.baseline.kind);
+  EXPECT_EQ(actual.engine.baseline.processors, expected.engine.baseline.processors);
+  EXPECT_EQ(actual.engine.baseline_iterations, expected.engine.baseline_iterations);
+  EXPECT_EQ(actual.engine.measure_iterations, expected.engine.measure_iterations);
+  EXPECT_EQ(actual.engine.history_weight, expected.engine.history_weight);
+  EXPECT_EQ(actual.engine.sweep, expected.engine.sweep);
+  EXPECT_EQ(actual.engine.sweep_every, expected.engine.sweep_every);
+  EXPECT_EQ(actual.engine.self_tuning, expected.engine.self_tuning);
+  EXPECT_EQ(actual.report_path, expected.report_path);
+  EXPECT_EQ(actual.summary, expected.summary);
+  EXPECT_EQ(actual.watch_sigcont, expected.watch_sigcont);
+}
+
+// A fake environment: a map of variables, looked up by name.
+struct FakeEnvironment {
+  std::map<std::string, std::string> variables;
+
+  [[nodiscard]] std::vector<std::string> names() const {
+    std::vector<std::string> list;
+    for (const auto& [name, value] : variables) list.push_back(name);
+    return list;
+  }
+  Settings load(std::vector<std::string>& warnings) const {
+    auto lookup = [this](const char* name) -> const char* {
+      const auto found = variables.find(name);
+      return found == variables.end() ? nullptr : found->second.c_str();
+    };
+    return settings_from_environment(lookup, names(), warnings);
+  }
+};
+
+// ---- apply_option --------------------------------------------------------------------------
+
+TEST(RuntimeOptions, BaselineAcceptsCountsAndHalf) {
+  Settings settings;
+  ASSERT_EQ(apply_option(settings, "baseline", "1"), std::nullopt);
+  EXPECT_EQ(settings.engine.baseline.kind, BaselinePolicy::Kind::Fixed);
+  EXPECT_EQ(settings.engine.baseline.processors, 1);
+
+  ASSERT_EQ(apply_option(settings, "baseline", "4"), std::nullopt);
+  EXPECT_EQ(settings.engine.baseline.kind, BaselinePolicy::Kind::Fixed);
+  EXPECT_EQ(settings.engine.baseline.processors, 4);
+
+  ASSERT_EQ(apply_option(settings, "baseline", "half"), std::nullopt);
+  EXPECT_EQ(settings.engine.baseline.kind, BaselinePolicy::Kind::Half);
+
+  ASSERT_EQ(apply_option(settings, "baseline", "4096"), std::nullopt);
+  EXPECT_EQ(settings.engine.baseline.kind, BaselinePolicy::Kind::Fixed);
+  EXPECT_EQ(settings.engine.baseline.processors, 4096);
+}
+
+TEST(RuntimeOptions, BaselineRejectsZeroWordsAndHugeCounts) {
+  for (const char* bad : {"0", "abc", "5000", "-1", "", "2x", " 2", "1.5"}) {
+    Settings settings;
+    const auto error = apply_option(settings, "baseline", bad);
+    ASSERT_TRUE(error.has_value()) << "baseline '" << bad << "' was accepted";
+    EXPECT_NE(error->find(std::string("'") + bad + "'"), std::string::npos) << "the message does not name the value: " << *error;
+    // A rejected value leaves the settings as they were.
+    EXPECT_EQ(settings.engine.baseline.kind, BaselinePolicy::Kind::Fixed);
+    EXPECT_EQ(settings.engine.baseline.processors, 4);
+  }
+}
+
+TEST(RuntimeOptions, RejectedValueLeavesEarlierSettingsUnchanged) {
+  Settings settings;
+  ASSERT_EQ(apply_option(settings, "baseline", "2"), std::nullopt);
+  ASSERT_EQ(apply_option(settings, "sweep", "1,2"), std::nullopt);
+  EXPECT_TRUE(apply_option(settings, "baseline", "abc").has_value());
+  EXPECT_TRUE(apply_option(settings, "sweep", "1,x").has_value());
+  EXPECT_EQ(settings.engine.baseline.processors, 2);
+  EXPECT_EQ(settings.engine.sweep, (std::vector<int>{1, 2}));
+}
+
+TEST(RuntimeOptions, HistoryAcceptsWeightsInHalfOpenUnitInterval) {
+  Settings settings;
+  ASSERT_EQ(apply_option(settings, "history", "0.6"), std::nullopt);
+  EXPECT_DOUBLE_EQ(settings.engine.history_weight, 0.6);
+  ASSERT_EQ(apply_option(settings, "history", "0"), std::nullopt);
+  EXPECT_DOUBLE_EQ(settings.engine.history_weight, 0.0);
+  ASSERT_EQ(apply_option(settings, "history", "0.99"), std::nullopt);
+  EXPECT_DOUBLE_EQ(settings.engine.history_weight, 0.99);
+}
+
+TEST(RuntimeOptions, HistoryRejectsOneNegativeAndWords) {
+  for (const char* bad : {"1", "-0.1", "2", "abc", "", "nan", "inf", "0.5x"}) {
+    const auto error = apply("history", bad);
+    ASSERT_TRUE(error.has_value()) << "history '" << bad << "' was accepted";
+    EXPECT_NE(error->find(std::string("'") + bad + "'"), std::string::npos) << *error;
+  }
+}
+
+TEST(RuntimeOptions, SweepParsesCommaSeparatedCounts) {
+  Settings settings;
+  ASSERT_EQ(apply_option(settings, "sweep", "1,2,4"), std::nullopt);
+  EXPECT_EQ(settings.engine.sweep, (std::vector<int>{1, 2, 4}));
+  ASSERT_EQ(apply_option(settings, "sweep", "3"), std::nullopt);
+  EXPECT_EQ(settings.engine.sweep, (std::vector<int>{3}));
+  // Empty (the default) and "off" turn the sweep off.
+  ASSERT_EQ(apply_option(settings, "sweep", ""), std::nullopt);
+  EXPECT_TRUE(settings.engine.sweep.empty());
+  ASSERT_EQ(apply_option(settings, "sweep", "1,2"), std::nullopt);
+  ASSERT_EQ(apply_option(settings, "sweep", "off"), std::nullopt);
+  EXPECT_TRUE(settings.engine.sweep.empty());
+}
+
+TEST(RuntimeOptions, SweepRejectsEmptyItemsTrailingCommasAndWords) {
+  for (const char* bad : {"1,,2", "1,2,", "x", ",1", "0", "1,5000", "1;2"}) {
+    Settings settings;
+    const auto error = apply_option(settings, "sweep", bad);
+    ASSERT_TRUE(error.has_value()) << "sweep '" << bad << "' was accepted";
+    EXPECT_NE(error->find(std::string("'") + bad + "'"), std::string::npos) << *error;
+    EXPECT_TRUE(settings.engine.sweep.empty()) << "a rejected sweep '" << bad << "' changed the settings";
+  }
+}
+
+TEST(RuntimeOptions, SweepEveryNeedsAtLeastTwoIterations) {
+  Settings settings;
+  ASSERT_EQ(apply_option(settings, "sweep_every", "2"), std::nullopt);
+  EXPECT_EQ(settings.engine.sweep_every, 2);
+  ASSERT_EQ(apply_option(settings, "sweep_every", "25"), std::nullopt);
+  EXPECT_EQ(settings.engine.sweep_every, 25);
+  for (const char* bad : {"1", "0", "-3", "ten", ""}) {
+    const auto error = apply_option(settings, "sweep_every", bad);
+    ASSERT_TRUE(error.has_value()) << "sweep_every '" << bad << "' was accepted";
+    EXPECT_NE(error->find(std::string("'") + bad + "'"), std::string::npos) << *error;
+  }
+  EXPECT_EQ(settings.engine.sweep_every, 25);
+}
+
+TEST(RuntimeOptions, IterationCountsArePositive) {
+  for (const char* key : {"baseline_iterations", "measure_iterations"}) {
+    Settings settings;
+    ASSERT_EQ(apply_option(settings, key, "1"), std::nullopt) << key;
+    ASSERT_EQ(apply_option(settings, key, "7"), std::nullopt) << key;
+    const int value = std::string(key) == "baseline_iterations" ? settings.engine.baseline_iterations
+                                                                : settings.engine.measure_iterations;
+    EXPECT_EQ(value, 7) << key;
+    for (const char* bad : {"0", "-1", "many", ""}) {
+      const auto error = apply_option(settings, key, bad);
+      ASSERT_TRUE(error.has_value()) << key << " '" << bad << "' was accepted";
+      EXPECT_NE(error->find(std::string("'") + bad + "'"), std::string::npos) << *error;
+    }
+  }
+}
+
+TEST(RuntimeOptions, BooleansAcceptTheUsualSpellings) {
+  struct Case {
+    const char* text;
+    bool value;
+  };
+  const Case cases[] = {{"1", true},     {"0", false},   {"true", true}, {"false", false}, {"yes", true},
+                        {"no", false},   {"on", true},   {"off", false}, {"TRUE", true},   {"Off", false}};
+  for (const char* key : {"self_tuning", "summary", "watch_sigcont"}) {
+    for (const Case& item : cases) {
+      Settings settings;
+      // Start from the opposite value so that the assignment is visible.
+      settings.engine.self_tuning = settings.summary = settings.watch_sigcont = !item.value;
+      ASSERT_EQ(apply_option(settings, key, item.text), std::nullopt) << key << "=" << item.text;
+      const bool actual = std::string(key) == "self_tuning" ? settings.engine.self_tuning
+                          : std::string(key) == "summary"   ? settings.summary
+                                                            : settings.watch_sigcont;
+      EXPECT_EQ(actual, item.value) << key << "=" << item.text;
+    }
+    for (const char* bad : {"2", "maybe", "", "y"}) {
+      const auto error = apply(key, bad);
+      ASSERT_TRUE(error.has_value()) << key << " '" << bad << "' was accepted";
+      EXPECT_NE(error->find(std::string("'") + bad + "'"), std::string::npos) << *error;
+    }
+  }
+}
+
+TEST(RuntimeOptions, ModeAcceptsAnalyzeTimeAndOff) {
+  Settings settings;
+  ASSERT_EQ(apply_option(settings, "mode", "time"), std::nullopt);
+  EXPECT_EQ(settings.mode, Mode::Time);
+  ASSERT_EQ(apply_option(settings, "mode", "off"), std::nullopt);
+  EXPECT_EQ(settings.mode, Mode::Off);
+  ASSERT_EQ(apply_option(settings, "mode", "analyze"), std::nullopt);
+  EXPECT_EQ(settings.mode, Mode::Analyze);
+  for (const char* bad : {"fast", "", "analyse", "1"}) {
+    const auto error = apply_option(settings, "mode", bad);
+    ASSERT_TRUE(error.has_value()) << "mode '" << bad << "' was accepted";
+    EXPECT_NE(error->find(std::string("'") + bad + "'"), std::string::npos) << *error;
+  }
+  EXPECT_EQ(settings.mode, Mode::Analyze);
+  EXPECT_STREQ(mode_name(Mode::Analyze), "analyze");
+  EXPECT_STREQ(mode_name(Mode::Time), "time");
+  EXPECT_STREQ(mode_name(Mode::Off), "off");
+}
+
+TEST(RuntimeOptions, ReportTakesAnyPath) {
+  Settings settings;
+  ASSERT_EQ(apply_option(settings, "report", "/tmp/augur-%p.json"), std::nullopt);
+  EXPECT_EQ(settings.report_path, "/tmp/augur-%p.json");
+  ASSERT_EQ(apply_option(settings, "report", ""), std::nullopt);
+  EXPECT_EQ(settings.report_path, "");
+}
+
+TEST(RuntimeOptions, UnknownKeyIsRejectedAndNamed) {
+  for (const char* key : {"basline", "", "BASELINE", "AUGUR_BASELINE"}) {
+    const auto error = apply(key, "1");
+    ASSERT_TRUE(error.has_value()) << "key '" << key << "' was accepted";
+    EXPECT_NE(error->find(std::string("'") + key + "'"), std::string::npos) << *error;
+    // The message lists the known keys.
+    EXPECT_NE(error->find("baseline"), std::string::npos) << *error;
+  }
+}
+
+// ---- environment_name and the option table ---------------------------------------------------
+
+TEST(RuntimeOptions, EnvironmentNameIsUpperCaseWithPrefix) {
+  EXPECT_EQ(environment_name("baseline"), "AUGUR_BASELINE");
+  EXPECT_EQ(environment_name("sweep_every"), "AUGUR_SWEEP_EVERY");
+  EXPECT_EQ(environment_name("watch_sigcont"), "AUGUR_WATCH_SIGCONT");
+}
+
+TEST(RuntimeOptions, TableListsEveryDocumentedKeyOnce) {
+  std::vector<std::string> keys;
+  for (const OptionInfo& option : option_table()) {
+    ASSERT_NE(option.key, nullptr);
+    ASSERT_NE(option.default_value, nullptr);
+    ASSERT_NE(option.help, nullptr);
+    EXPECT_GT(std::strlen(option.help), 0U) << option.key;
+    keys.emplace_back(option.key);
+  }
+  EXPECT_EQ(std::set<std::string>(keys.begin(), keys.end()).size(), keys.size()) << "a key is listed twice";
+  std::vector<std::string> sorted_keys = keys;
+  std::vector<std::string> sorted_documented = documented_keys;
+  std::sort(sorted_keys.begin(), sorted_keys.end());
+  std::sort(sorted_documented.begin(), sorted_documented.end());
+  EXPECT_EQ(sorted_keys, sorted_documented);
+}
+
+TEST(RuntimeOptions, EveryTableDefaultIsAcceptedAndMatchesTheBuiltInDefault) {
+  Settings settings;
+  for (const OptionInfo& option : option_table()) {
+    EXPECT_EQ(apply_option(settings, option.key, option.default_value), std::nullopt)
+        << option.key << " rejects its own default '" << option.default_value << "'";
+  }
+  // Applying every documented default gives the defaults of a fresh Settings.
+  expect_same_settings(settings, Settings{});
+}
+
+TEST(RuntimeOptions, EveryDocumentedKeyIsAcceptedByApplyOption) {
+  for (const std::string& key : documented_keys) {
+    const auto found = std::find_if(option_table().begin(), option_table().end(),
+                                    [&](const OptionInfo& option) { return key == option.key; });
+    ASSERT_NE(found, option_table().end()) << key << " is not in the table";
+    Settings settings;
+    EXPECT_EQ(apply_option(settings, key, found->default_value), std::nullopt) << key;
+  }
+}
+
+// ---- settings_from_environment ---------------------------------------------------------------
+
+TEST(RuntimeEnvironment, EmptyEnvironmentGivesDefaultsWithoutWarnings) {
+  const FakeEnvironment environment;
+  std::vector<std::string> warnings;
+  const Settings settings = environment.load(warnings);
+  EXPECT_TRUE(warnings.empty());
+  expect_same_settings(settings, Settings{});
+}
+
+TEST(RuntimeEnvironment, GoodVariablesAreApplied) {
+  FakeEnvironment environment;
+  environment.variables = {{"AUGUR_BASELINE", "2"},    {"AUGUR_HISTORY", "0.25"}, {"AUGUR_SWEEP", "1,2"},
+                           {"AUGUR_MODE", "time"},     {"AUGUR_REPORT", "/tmp/x.json"},
+                           {"AUGUR_SUMMARY", "no"},    {"PATH", "/usr/bin"},      {"OMP_NUM_THREADS", "2"}};
+  std::vector<std::string> warnings;
+  const Settings settings = environment.load(warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  EXPECT_EQ(settings.engine.baseline.processors, 2);
+  EXPECT_DOUBLE_EQ(settings.engine.history_weight, 0.25);
+  EXPECT_EQ(settings.engine.sweep, (std::vector<int>{1, 2}));
+  EXPECT_EQ(settings.mode, Mode::Time);
+  EXPECT_EQ(settings.report_path, "/tmp/x.json");
+  EXPECT_FALSE(settings.summary);
+}
+
+TEST(RuntimeEnvironment, BadBaselineWarnsOnceAndKeepsTheDefault) {
+  FakeEnvironment environment;
+  environment.variables = {{"AUGUR_BASELINE", "abc"}};
+  std::vector<std::string> warnings;
+  const Settings settings = environment.load(warnings);
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_NE(warnings[0].find("AUGUR_BASELINE"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("abc"), std::string::npos) << warnings[0];
+  EXPECT_EQ(count_occurrences(warnings[0], "abc"), 1U) << warnings[0];
+  EXPECT_NE(warnings[0].find("default (4)"), std::string::npos) << warnings[0];
+  expect_same_settings(settings, Settings{});
+}
+
+TEST(RuntimeEnvironment, OneWarningPerBadVariableOthersStillApplied) {
+  FakeEnvironment environment;
+  environment.variables = {{"AUGUR_BASELINE", "0"}, {"AUGUR_HISTORY", "2"}, {"AUGUR_SWEEP_EVERY", "5"}};
+  std::vector<std::string> warnings;
+  const Settings settings = environment.load(warnings);
+  ASSERT_EQ(warnings.size(), 2U);
+  const std::string all = warnings[0] + "\n" + warnings[1];
+  EXPECT_EQ(count_occurrences(all, "AUGUR_BASELINE"), 1U) << all;
+  EXPECT_EQ(count_occurrences(all, "AUGUR_HISTORY"), 1U) << all;
+  EXPECT_EQ(settings.engine.baseline.processors, 4);
+  EXPECT_DOUBLE_EQ(settings.engine.history_weight, 0.6);
+  EXPECT_EQ(settings.engine.sweep_every, 5);
+}
+
+TEST(RuntimeEnvironment, EmptyDefaultIsNamedEmptyInTheWarning) {
+  FakeEnvironment environment;
+  environment.variables = {{"AUGUR_SWEEP", "1,,2"}};
+  std::vector<std::string> warnings;
+  const Settings settings = environment.load(warnings);
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_NE(warnings[0].find("AUGUR_SWEEP"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("'1,,2'"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("(empty)"), std::string::npos) << warnings[0];
+  EXPECT_TRUE(settings.engine.sweep.empty());
+}
+
+TEST(RuntimeEnvironment, UnknownAugurVariableWarns) {
+  FakeEnvironment environment;
+  environment.variables = {{"AUGUR_FOO", "1"}, {"AUGUR_BASELINE", "2"}, {"NOT_AUGUR_FOO", "1"}};
+  std::vector<std::string> warnings;
+  const Settings settings = environment.load(warnings);
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_NE(warnings[0].find("AUGUR_FOO"), std::string::npos) << warnings[0];
+  EXPECT_EQ(warnings[0].find("NOT_AUGUR_FOO"), std::string::npos) << warnings[0];
+  EXPECT_EQ(settings.engine.baseline.processors, 2);
+}
+
+TEST(RuntimeEnvironment, EveryOptionVariableIsKnown) {
+  FakeEnvironment environment;
+  for (const OptionInfo& option : option_table()) environment.variables[environment_name(option.key)] = option.default_value;
+  std::vector<std::string> warnings;
+  const Settings settings = environment.load(warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  expect_same_settings(settings, Settings{});
+}
+
+}  // namespace
+}  // namespace augur::runtime
