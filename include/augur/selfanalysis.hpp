@@ -48,6 +48,9 @@ struct BaselinePolicy {
 };
 
 struct Config {
+  // false: only time the regions and count their iterations (no baseline, no change of threads,
+  // no speedup) -- the program "without the self-analyzer" of the validation experiment.
+  bool analyze = true;
   BaselinePolicy baseline;
   int baseline_iterations = 3;  // iterations averaged into T(B)
   int measure_iterations = 3;   // iterations averaged into each T(p)

@@ -103,8 +103,6 @@ struct Runtime {
   SystemClock clock;
   std::unique_ptr<OpenMpThreadControl> threads;
   std::unique_ptr<selfanalysis::Analyzer> analyzer;
-  std::vector<selfanalysis::Region> timed_regions;  // mode "time"
-  int timed_current = -1;
   augur_speedup_callback callback = nullptr;
   void* callback_data = nullptr;
   bool warned_misuse[8] = {};
@@ -118,9 +116,8 @@ Runtime& state() {
   return runtime;
 }
 
-// Set once the analyzer exists and the mode is "analyze": the probes test only this pointer.
+// Set once the analyzer exists (modes "analyze" and "time"): the probes test only this pointer.
 selfanalysis::Analyzer* active_analyzer = nullptr;
-bool timing_only = false;
 
 void forward_speedup(const selfanalysis::SpeedupEvent& event, void*) {
   Runtime& runtime = state();
@@ -156,11 +153,8 @@ void start() {
   runtime.initial_allocation = omp_get_max_threads();
   if (runtime.settings.mode == Mode::Off) return;
   std::atexit(finalize_at_exit);
-  if (runtime.settings.mode == Mode::Time) {
-    timing_only = true;
-    return;
-  }
-  if (runtime.settings.watch_sigcont) {
+  runtime.settings.engine.analyze = runtime.settings.mode == Mode::Analyze;
+  if (runtime.settings.engine.analyze && runtime.settings.watch_sigcont) {
     struct sigaction current {};
     if (sigaction(SIGCONT, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
       struct sigaction handler {};
@@ -171,7 +165,7 @@ void start() {
     }
   }
   const char* wait_policy = std::getenv("OMP_WAIT_POLICY");
-  if (runtime.settings.engine.self_tuning && (wait_policy == nullptr || strcasecmp(wait_policy, "passive") != 0)) {
+  if (runtime.settings.engine.analyze && runtime.settings.engine.self_tuning && (wait_policy == nullptr || strcasecmp(wait_policy, "passive") != 0)) {
     runtime.notes.push_back("OMP_WAIT_POLICY is not 'passive': threads that spin while waiting count as busy, so the "
                             "self-tuning' speedup (ST') is overestimated");
   }
@@ -203,50 +197,6 @@ bool outside_parallel(const char* probe) {
   return false;
 }
 
-void timed_init(std::uint64_t ipr, int length, long iterations) {
-  Runtime& runtime = state();
-  const double now = runtime.clock.wall_seconds();
-  int index = -1;
-  for (std::size_t i = 0; i < runtime.timed_regions.size(); ++i) {
-    if (runtime.timed_regions[i].ipr == ipr && runtime.timed_regions[i].length == length) index = static_cast<int>(i);
-  }
-  if (index < 0) {
-    selfanalysis::Region region;
-    region.ipr = ipr;
-    region.length = length;
-    runtime.timed_regions.push_back(region);
-    index = static_cast<int>(runtime.timed_regions.size()) - 1;
-  }
-  if (runtime.timed_current >= 0 && runtime.timed_current != index) {
-    auto& previous = runtime.timed_regions[static_cast<std::size_t>(runtime.timed_current)];
-    if (previous.open) {
-      previous.elapsed += now - previous.opened_at;
-      previous.open = false;
-    }
-  }
-  auto& region = runtime.timed_regions[static_cast<std::size_t>(index)];
-  region.expected_iterations = iterations;
-  if (!region.open) {
-    region.open = true;
-    region.opened_at = now;
-  }
-  runtime.timed_current = index;
-}
-
-void timed_end() {
-  Runtime& runtime = state();
-  if (runtime.timed_current < 0) return;
-  auto& region = runtime.timed_regions[static_cast<std::size_t>(runtime.timed_current)];
-  if (!region.open) return;
-  region.elapsed += runtime.clock.wall_seconds() - region.opened_at;
-  region.open = false;
-}
-
-void timed_close_iteration() {
-  Runtime& runtime = state();
-  if (runtime.timed_current >= 0) ++runtime.timed_regions[static_cast<std::size_t>(runtime.timed_current)].iterations_closed;
-}
-
 }  // namespace
 }  // namespace augur::runtime
 
@@ -257,12 +207,7 @@ extern "C" {
 int augur_init_parallel_region(uint64_t ipr, int length, long iterations) {
   try {
     start();
-    if (!outside_parallel("augur_init_parallel_region")) return AUGUR_ERROR;
-    if (timing_only) {
-      timed_init(ipr, length, iterations);
-      return AUGUR_OK;
-    }
-    if (active_analyzer == nullptr) return AUGUR_ERROR;
+    if (active_analyzer == nullptr || !outside_parallel("augur_init_parallel_region")) return AUGUR_ERROR;
     const Misuse misuse = active_analyzer->init_parallel_region(ipr, length, iterations);
     if (misuse != Misuse::None) report_misuse("augur_init_parallel_region", misuse);
     return AUGUR_OK;
@@ -274,10 +219,6 @@ int augur_init_parallel_region(uint64_t ipr, int length, long iterations) {
 }
 
 void augur_end_parallel_region(void) {
-  if (timing_only) {
-    timed_end();
-    return;
-  }
   if (active_analyzer == nullptr || !outside_parallel("augur_end_parallel_region")) return;
   const Misuse misuse = active_analyzer->end_parallel_region();
   if (misuse != Misuse::None) report_misuse("augur_end_parallel_region", misuse);
@@ -290,10 +231,6 @@ void augur_open_iteration(void) {
 }
 
 void augur_close_iteration(void) {
-  if (timing_only) {
-    timed_close_iteration();
-    return;
-  }
   if (active_analyzer == nullptr || !outside_parallel("augur_close_iteration")) return;
   const Misuse misuse = active_analyzer->close_iteration();
   if (misuse != Misuse::None) report_misuse("augur_close_iteration", misuse);
@@ -396,17 +333,10 @@ void augur_finalize(void) {
     Runtime& runtime = state();
     if (!runtime.started || runtime.finalized || runtime.settings.mode == Mode::Off) return;
     runtime.finalized = true;
-    const std::vector<augur::selfanalysis::Region>* regions = nullptr;
-    if (timing_only) {
-      timed_end();
-      regions = &runtime.timed_regions;
-    } else if (runtime.analyzer != nullptr) {
-      runtime.analyzer->finish();
-      regions = &runtime.analyzer->regions();
-    }
+    if (runtime.analyzer == nullptr) return;
+    runtime.analyzer->finish();
     active_analyzer = nullptr;
-    timing_only = false;
-    if (regions == nullptr) return;
+    const std::vector<augur::selfanalysis::Region>& regions = runtime.analyzer->regions();
     augur::selfanalysis::RunContext context;
     context.mode = mode_name(runtime.settings.mode);
     context.program = program_path();
@@ -419,13 +349,13 @@ void augur_finalize(void) {
     context.notes = runtime.notes;
     if (runtime.settings.summary) {
       std::fflush(stdout);  // keep the program's own output before the summary
-      const std::string summary = augur::selfanalysis::render_summary(context, *regions);
+      const std::string summary = augur::selfanalysis::render_summary(context, regions);
       std::fputs(summary.c_str(), stderr);
     }
     if (!runtime.settings.report_path.empty()) {
       const std::string path = expand_report_path(runtime.settings.report_path);
       try {
-        augur::core::write_file_atomically(path, augur::selfanalysis::render_report(context, *regions));
+        augur::core::write_file_atomically(path, augur::selfanalysis::render_report(context, regions));
       } catch (const std::exception& error) {
         warn(std::string("AUGUR_REPORT: ") + error.what() + "; no report written");
       }

@@ -203,6 +203,11 @@ Misuse Analyzer::open_iteration() {
     ++region.iterations_discarded;
     misuse = Misuse::IterationAlreadyOpen;
   }
+  if (!config_.analyze) {
+    iteration_open_ = true;
+    ++region.iterations_opened;
+    return misuse;
+  }
   const double now = clock_.wall_seconds();
   const int allocated = threads_.allocated_processors();
   bool discarded = threads_.stopped_since_last_call();
@@ -247,6 +252,11 @@ Misuse Analyzer::close_iteration() {
   if (current_ < 0 || !regions_[static_cast<std::size_t>(current_)].open) return Misuse::NoRegion;
   if (!iteration_open_) return Misuse::IterationNotOpen;
   Region& region = regions_[static_cast<std::size_t>(current_)];
+  if (!config_.analyze) {
+    iteration_open_ = false;
+    ++region.iterations_closed;
+    return Misuse::None;
+  }
   const double now = clock_.wall_seconds();
   Misuse misuse = Misuse::None;
   if (par_open_) {
@@ -342,6 +352,7 @@ Misuse Analyzer::init_par() {
   if (current_ < 0 || !regions_[static_cast<std::size_t>(current_)].open) return Misuse::NoRegion;
   if (!iteration_open_) return Misuse::IterationNotOpen;
   if (par_open_) return Misuse::ParAlreadyOpen;
+  if (!config_.analyze) return Misuse::None;
   par_start_ = clock_.wall_seconds();
   par_open_ = true;
   regions_[static_cast<std::size_t>(current_)].parallel_loops_seen = true;
@@ -350,6 +361,7 @@ Misuse Analyzer::init_par() {
 
 Misuse Analyzer::end_par() {
   if (current_ < 0 || !regions_[static_cast<std::size_t>(current_)].open) return Misuse::NoRegion;
+  if (!config_.analyze) return Misuse::None;
   if (!par_open_) return Misuse::ParNotOpen;
   iteration_parallel_ += clock_.wall_seconds() - par_start_;
   par_open_ = false;

@@ -396,6 +396,23 @@ TEST(Analyzer, ReportsMisuse) {
   EXPECT_EQ(analyzer.open_iteration(), Misuse::NoRegion);
 }
 
+TEST(Analyzer, TimingOnlyCountsIterationsAndLeavesTheThreadsAlone) {
+  Config config = with_baseline(1);
+  config.analyze = false;
+  SimulatedProgram program(config, 4);
+  program.analyzer.init_parallel_region(1, 2, 20);
+  const double start = program.clock.now;
+  program.run(20);
+  EXPECT_EQ(program.analyzer.end_parallel_region(), Misuse::None);
+  const Region& region = program.region();
+  EXPECT_EQ(region.iterations_closed, 20);
+  EXPECT_EQ(region.iterations_discarded, 0);
+  EXPECT_NEAR(region.elapsed, program.clock.now - start, 1e-12);
+  EXPECT_TRUE(program.threads.calls.empty());
+  EXPECT_FALSE(region.baseline_done);
+  EXPECT_EQ(region.stats(4)->state, SpeedupState::NotCalculated);
+}
+
 TEST(Analyzer, RegionsAreIdentifiedByIprAndLength) {
   SimulatedProgram program(with_baseline(1), 2);
   program.analyzer.init_parallel_region(1, 2, -1);
