@@ -15,6 +15,7 @@ namespace augur::selfanalysis {
 // One run of the program.
 struct ExperimentRun {
   int processors = 0;       // OMP_NUM_THREADS of the run
+  int repetition = 0;       // which repetition of the experiment it belongs to
   double wall_seconds = 0;  // the whole process, measured from outside
   Report report;
 };
@@ -34,7 +35,11 @@ struct ExperimentPoint {
   double region_time = 0;       // median time of the region without the self-analyzer, s
   double analyzed_time = 0;     // median wall time with the self-analyzer, s
   double traditional = 0;       // TS(p) = region_time(1) / region_time(p)
+  double traditional_min = 0;   // range of TS over the repetitions (each from its own pair of runs)
+  double traditional_max = 0;
   double self_analyzer = 0;     // SA(N exec): S(p) of the run on p threads
+  double self_analyzer_min = 0; // range of SA(N exec) over the repetitions
+  double self_analyzer_max = 0;
   double self_analyzer_one = 0; // SA(1 exec): S(p) from the sweep run
   double self_tuning = 0;       // ST'(p) of the run on p threads
   double estimated_time = 0;    // the self-analyzer's first estimate of the region time, s

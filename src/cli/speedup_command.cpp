@@ -51,6 +51,7 @@ private:
 struct RunPlan {
   const char* kind;  // "time", "analyze", "sweep"
   int processors;
+  int repetition;
 };
 
 std::string last_lines(const std::string& text, int count) {
@@ -72,7 +73,7 @@ public:
     user_wait_policy_ = policy != nullptr && *policy != '\0';
   }
 
-  ExperimentRun run(const RunPlan& plan, int number, int total) {
+  ExperimentRun run(const RunPlan& plan, int repetition, int number, int total) {
     const fs::path report = scratch_.path() / ("run-" + std::to_string(number) + ".json");
     core::ProcessOptions process;
     process.environment = {
@@ -104,6 +105,7 @@ public:
     }
     ExperimentRun run;
     run.processors = plan.processors;
+    run.repetition = repetition;
     run.wall_seconds = result.wall_seconds;
     run.report = selfanalysis::parse_report(core::read_file(report.string()), report.string());
     return run;
@@ -146,7 +148,11 @@ void print_json(const SpeedupOptions& options, const selfanalysis::ExperimentRes
     item["region_time_s"] = number(point.region_time);
     item["time_sa_s"] = number(point.analyzed_time);
     item["ts"] = number(point.traditional);
+    item["ts_min"] = number(point.traditional_min);
+    item["ts_max"] = number(point.traditional_max);
     item["sa_n"] = number(point.self_analyzer);
+    item["sa_n_min"] = number(point.self_analyzer_min);
+    item["sa_n_max"] = number(point.self_analyzer_max);
     item["sa_1"] = number(point.self_analyzer_one);
     item["st"] = number(point.self_tuning);
     item["estimated_time_s"] = number(point.estimated_time);
@@ -177,6 +183,16 @@ void print_table(const SpeedupOptions& options, const selfanalysis::ExperimentRe
                    format_number(point.overhead, 3)});
   }
   std::printf("%s\n", table.render().c_str());
+  if (options.repeat > 1) {
+    std::printf("spread over the %d repetitions (min..max):\n", options.repeat);
+    for (const auto& point : result.points) {
+      if (point.processors == 1) continue;
+      std::printf("  p=%d  TS %s..%s  SA(N) %s..%s\n", point.processors, format_number(point.traditional_min, 2).c_str(),
+                  format_number(point.traditional_max, 2).c_str(), format_number(point.self_analyzer_min, 2).c_str(),
+                  format_number(point.self_analyzer_max, 2).c_str());
+    }
+    std::printf("\n");
+  }
   std::printf("overhead of the self-analyzer (time with / time without, all points): %s\n",
               format_number(result.overhead, 3).c_str());
   std::printf("time_s, region_s: program and region without the self-analyzer; TS = region_s(1) / region_s(p);\n"
@@ -230,17 +246,17 @@ int run_speedup_command(const SpeedupOptions& options) {
     std::vector<RunPlan> plans;
     for (int repetition = 0; repetition < options.repeat; ++repetition) {
       for (int p = 1; p <= max_threads; ++p) {
-        plans.push_back({"time", p});
-        plans.push_back({"analyze", p});
+        plans.push_back({"time", p, repetition});
+        plans.push_back({"analyze", p, repetition});
       }
-      if (!options.no_sweep) plans.push_back({"sweep", max_threads});
+      if (!options.no_sweep) plans.push_back({"sweep", max_threads, repetition});
     }
     selfanalysis::ExperimentInput input;
     input.choose_region = options.region >= 0;
     input.region_id = static_cast<std::uint64_t>(std::max<std::int64_t>(options.region, 0));
     int number = 0;
     for (const RunPlan& plan : plans) {
-      ExperimentRun run = experiment.run(plan, ++number, static_cast<int>(plans.size()));
+      ExperimentRun run = experiment.run(plan, plan.repetition, ++number, static_cast<int>(plans.size()));
       const std::string kind = plan.kind;
       (kind == "time" ? input.timed : kind == "analyze" ? input.analyzed : input.swept).push_back(std::move(run));
     }

@@ -14,6 +14,12 @@ namespace {
 constexpr double unknown = std::numeric_limits<double>::quiet_NaN();
 
 double median_or_unknown(const std::vector<double>& values) { return values.empty() ? unknown : core::median(values); }
+double min_or_unknown(const std::vector<double>& values) {
+  return values.empty() ? unknown : *std::min_element(values.begin(), values.end());
+}
+double max_or_unknown(const std::vector<double>& values) {
+  return values.empty() ? unknown : *std::max_element(values.begin(), values.end());
+}
 
 }  // namespace
 
@@ -34,11 +40,19 @@ ExperimentResult summarize_experiment(const ExperimentInput& input) {
 
   std::map<int, std::vector<double>> times, region_times, analyzed_times, analyzed_region_times, speedups, swept,
       tunings, estimates;
+  std::map<int, std::map<int, double>> region_time_by_repetition;  // [repetition][p]
   for (const ExperimentRun& run : input.timed) {
     times[run.processors].push_back(run.wall_seconds);
     if (const ReportRegion* region = run.report.region(result.region_id)) {
       region_times[run.processors].push_back(region->elapsed);
+      region_time_by_repetition[run.repetition][run.processors] = region->elapsed;
     }
+  }
+  std::map<int, std::vector<double>> traditional_by_repetition;
+  for (const auto& [repetition, by_processors] : region_time_by_repetition) {
+    const auto serial = by_processors.find(1);
+    if (serial == by_processors.end()) continue;
+    for (const auto& [processors, time] : by_processors) traditional_by_repetition[processors].push_back(serial->second / time);
   }
   int largest = 0;
   for (const ExperimentRun& run : input.analyzed) {
@@ -83,7 +97,11 @@ ExperimentResult summarize_experiment(const ExperimentInput& input) {
     point.analyzed_time = median_or_unknown(analyzed_times[processors]);
     // TS(p) = T(1) / T(p) (seed 000, Figure 3), on the region as the self-analyzer sees it.
     point.traditional = serial_region_time / point.region_time;
+    point.traditional_min = min_or_unknown(traditional_by_repetition[processors]);
+    point.traditional_max = max_or_unknown(traditional_by_repetition[processors]);
     point.self_analyzer = median_or_unknown(speedups[processors]);
+    point.self_analyzer_min = min_or_unknown(speedups[processors]);
+    point.self_analyzer_max = max_or_unknown(speedups[processors]);
     point.self_analyzer_one = median_or_unknown(swept[processors]);
     point.self_tuning = median_or_unknown(tunings[processors]);
     point.estimated_time = median_or_unknown(estimates[processors]);

@@ -149,9 +149,12 @@ ExperimentRun analyzed_run(int p, double wall, std::vector<std::pair<int, double
 
 TEST(Experiment, BuildsTheValidationTableFromMedians) {
   ExperimentInput input;
+  int repetition = 0;
   for (double noise : {0.0, 0.1, -0.05}) {
     input.timed.push_back(timed_run(1, 2.0 + noise, 1.8 + noise));
     input.timed.push_back(timed_run(2, 1.1 + noise, 0.9 + noise));
+    input.timed[input.timed.size() - 2].repetition = repetition;
+    input.timed.back().repetition = repetition++;
     input.analyzed.push_back(analyzed_run(1, 2.02 + noise, {{1, 1.0}}, 1.0));
     input.analyzed.push_back(analyzed_run(2, 1.12 + noise, {{1, 1.0}, {2, 1.9 + noise}}, 1.95));
   }
@@ -163,6 +166,11 @@ TEST(Experiment, BuildsTheValidationTableFromMedians) {
   EXPECT_DOUBLE_EQ(result.points[0].traditional, 1.0);
   EXPECT_DOUBLE_EQ(result.points[1].traditional, 1.8 / 0.9);
   EXPECT_DOUBLE_EQ(result.points[1].self_analyzer, 1.9);
+  EXPECT_DOUBLE_EQ(result.points[1].self_analyzer_min, 1.85);
+  EXPECT_DOUBLE_EQ(result.points[1].self_analyzer_max, 2.0);
+  // TS of each repetition from its own pair of runs: 1.8/0.9, 1.9/1.0, 1.75/0.85.
+  EXPECT_DOUBLE_EQ(result.points[1].traditional_min, 1.9 / 1.0);
+  EXPECT_DOUBLE_EQ(result.points[1].traditional_max, 1.75 / 0.85);
   EXPECT_DOUBLE_EQ(result.points[1].self_analyzer_one, 1.7);
   EXPECT_DOUBLE_EQ(result.points[1].self_tuning, 1.95);
   EXPECT_DOUBLE_EQ(result.points[0].time, 2.0);
