@@ -80,7 +80,7 @@ AUGUR_EXPORT void augur_end_parallelism(void);
  * Every option has a default, can be set in the environment as AUGUR_<KEY> (key in upper case),
  * and through augur_set_option; the API wins over the environment, which wins over the default.
  * Options take effect when the first region starts; later calls are ignored with a warning.
- * Keys: mode, baseline, baseline_iterations, measure_iterations, history, sweep, sweep_every,
+ * Keys: mode, baseline, warmup_iterations, baseline_iterations, measure_iterations, history, sweep, sweep_every,
  * self_tuning, report, summary, watch_sigcont (docs/self-analysis.md lists them with defaults).
  * Returns AUGUR_OK, or AUGUR_ERROR (with one message on stderr) for an unknown key or bad value. */
 AUGUR_EXPORT int augur_set_option(const char* key, const char* value);

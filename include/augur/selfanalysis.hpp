@@ -52,6 +52,7 @@ struct Config {
   // no speedup) -- the program "without the self-analyzer" of the validation experiment.
   bool analyze = true;
   BaselinePolicy baseline;
+  int warmup_iterations = 1;    // iterations after entering a region that run on P and are not measured
   int baseline_iterations = 3;  // iterations averaged into T(B)
   int measure_iterations = 3;   // iterations averaged into each T(p)
   double history_weight = 0.6;  // S = w * S_old + (1 - w) * S_new (thesis Figure 4.7)
@@ -89,6 +90,7 @@ struct Region {
   long iterations_closed = 0;
   long iterations_discarded = 0;
 
+  int warmup_remaining = 0;      // warm-up iterations still to run since the region was entered
   int baseline_processors = 0;   // B, resolved when the first iteration opens
   double baseline_time = 0.0;    // T(B), seconds
   bool baseline_done = false;

@@ -69,6 +69,7 @@ const std::vector<OptionInfo>& option_table() {
       {"mode", "analyze",
        "analyze: compute the speedup (baseline, then the allocated processors); time: only time the regions; off: do nothing"},
       {"baseline", "4", "processors of the baseline iterations: a positive integer, or 'half' of the allocated ones"},
+      {"warmup_iterations", "1", "iterations after the region starts that run on the allocated processors unmeasured"},
       {"baseline_iterations", "3", "iterations averaged into the reference time T(B)"},
       {"measure_iterations", "3", "iterations averaged into each T(p) before a speedup is computed"},
       {"history", "0.6", "weight of the previous speedup: S = history x S_old + (1 - history) x S_new, in [0, 1)"},
@@ -113,6 +114,8 @@ std::optional<std::string> apply_option(Settings& settings, std::string_view key
         updated.engine.baseline.processors = static_cast<int>(*parsed);
       }
     }
+  } else if (key == "warmup_iterations") {
+    error = integer_in(value, 0, 1000000, updated.engine.warmup_iterations);
   } else if (key == "baseline_iterations") {
     error = integer_in(value, 1, 1000000, updated.engine.baseline_iterations);
   } else if (key == "measure_iterations") {

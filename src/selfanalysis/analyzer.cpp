@@ -62,6 +62,7 @@ const char* describe(Misuse misuse) {
 
 Analyzer::Analyzer(Config config, Clock& clock, ThreadControl& threads, int max_processors)
     : config_(std::move(config)), clock_(clock), threads_(threads), max_processors_(std::max(max_processors, 1)) {
+  config_.warmup_iterations = std::max(config_.warmup_iterations, 0);
   config_.baseline_iterations = std::max(config_.baseline_iterations, 1);
   config_.measure_iterations = std::max(config_.measure_iterations, 1);
   config_.sweep_every = std::max(config_.sweep_every, 2);
@@ -125,10 +126,14 @@ Misuse Analyzer::init_parallel_region(std::uint64_t ipr, int length, long iterat
     region.open = true;
   }
   current_ = index;
-  if (active_threads_ == 0) active_threads_ = threads_.allocated_processors();
-  // The first iteration after entering a region is a warm-up (cold caches, threads starting):
-  // treated like the iteration after a change of processors, it is discarded.
-  last_processors_ = 0;
+  if (active_threads_ == 0) {
+    // Before the first region the program ran on its allocation.
+    active_threads_ = threads_.allocated_processors();
+    last_processors_ = active_threads_;
+  }
+  // The first iterations after entering a region are a warm-up (cold caches, threads starting,
+  // the effects of the code before the region): they run on the allocation and are not measured.
+  region.warmup_remaining = config_.warmup_iterations;
   return Misuse::None;
 }
 
@@ -211,7 +216,10 @@ Misuse Analyzer::open_iteration() {
   const double now = clock_.wall_seconds();
   const int allocated = threads_.allocated_processors();
   bool discarded = threads_.stopped_since_last_call();
-  const int processors = choose_processors(region, allocated);
+  const bool warming_up = region.warmup_remaining > 0;
+  if (warming_up) --region.warmup_remaining;
+  const int processors = warming_up ? allocated : choose_processors(region, allocated);
+  discarded = discarded || warming_up;
   if (processors != last_processors_) {
     // Thesis 4.3.1: a change in the number of processors discards the measurements in progress
     // and the current iteration, whose time includes the data movements the change causes.

@@ -19,7 +19,7 @@ namespace {
 using selfanalysis::BaselinePolicy;
 
 // The keys include/augur/augur.h documents for augur_set_option.
-const std::vector<std::string> documented_keys = {"mode",        "baseline", "baseline_iterations", "measure_iterations",
+const std::vector<std::string> documented_keys = {"mode",        "baseline", "warmup_iterations", "baseline_iterations", "measure_iterations",
                                                   "history",     "sweep",    "sweep_every",         "self_tuning",
                                                   "report",      "summary",  "watch_sigcont"};
 
@@ -40,6 +40,7 @@ void expect_same_settings(const Settings& actual, const Settings& expected) {
   EXPECT_EQ(actual.mode, expected.mode);
   EXPECT_EQ(actual.engine.baseline.kind, expected.engine.baseline.kind);
   EXPECT_EQ(actual.engine.baseline.processors, expected.engine.baseline.processors);
+  EXPECT_EQ(actual.engine.warmup_iterations, expected.engine.warmup_iterations);
   EXPECT_EQ(actual.engine.baseline_iterations, expected.engine.baseline_iterations);
   EXPECT_EQ(actual.engine.measure_iterations, expected.engine.measure_iterations);
   EXPECT_EQ(actual.engine.history_weight, expected.engine.history_weight);
@@ -165,6 +166,19 @@ TEST(RuntimeOptions, SweepEveryNeedsAtLeastTwoIterations) {
     EXPECT_NE(error->find(std::string("'") + bad + "'"), std::string::npos) << *error;
   }
   EXPECT_EQ(settings.engine.sweep_every, 25);
+}
+
+TEST(RuntimeOptions, WarmUpMayBeZeroButNotNegative) {
+  Settings settings;
+  ASSERT_EQ(apply_option(settings, "warmup_iterations", "0"), std::nullopt);
+  EXPECT_EQ(settings.engine.warmup_iterations, 0);
+  ASSERT_EQ(apply_option(settings, "warmup_iterations", "50"), std::nullopt);
+  EXPECT_EQ(settings.engine.warmup_iterations, 50);
+  for (const char* bad : {"-1", "some", ""}) {
+    const auto error = apply_option(settings, "warmup_iterations", bad);
+    ASSERT_TRUE(error.has_value()) << "warmup_iterations '" << bad << "' was accepted";
+  }
+  EXPECT_EQ(settings.engine.warmup_iterations, 50);
 }
 
 TEST(RuntimeOptions, IterationCountsArePositive) {

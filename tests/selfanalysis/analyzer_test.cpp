@@ -178,13 +178,36 @@ TEST(Analyzer, DiscardsTheWarmUpAndTheIterationAfterAChange) {
   config.measure_iterations = 2;
   SimulatedProgram program(config, 4);
   program.analyzer.init_parallel_region(1, 1, -1);
-  program.run(4);  // warm-up (discarded) + 3 baseline iterations
-  EXPECT_TRUE(program.region().baseline_done);
+  program.run(1);  // the warm-up runs on the allocation, unmeasured
+  EXPECT_EQ(program.threads.active, 4);
   EXPECT_EQ(program.region().iterations_discarded, 1);
-  program.run(3);  // first on 4 processors discarded, then a window of 2
+  program.run(4);  // the first on 1 processor is discarded (a change), then 3 baseline iterations
+  EXPECT_TRUE(program.region().baseline_done);
   EXPECT_EQ(program.region().iterations_discarded, 2);
+  program.run(3);  // first on 4 processors discarded, then a window of 2
+  EXPECT_EQ(program.region().iterations_discarded, 3);
   EXPECT_EQ(program.region().stats(4)->windows, 1);
-  EXPECT_EQ(program.region().iterations_closed, 7);
+  EXPECT_EQ(program.region().iterations_closed, 8);
+}
+
+TEST(Analyzer, LongerWarmUpDelaysTheBaseline) {
+  Config config = with_baseline(1);
+  config.warmup_iterations = 10;
+  SimulatedProgram program(config, 4);
+  program.analyzer.init_parallel_region(1, 1, -1);
+  program.run(10);
+  EXPECT_EQ(program.region().iterations_discarded, 10);
+  EXPECT_TRUE(program.threads.calls.empty()) << "the warm-up runs on the allocation";
+  EXPECT_EQ(program.region().baseline_count, 0);
+  program.run(8);  // 1 discarded at the change, 3 baseline, 1 discarded, 3 measured
+  EXPECT_NEAR(program.region().stats(4)->speedup, amdahl_speedup(0.1, 4), 1e-12);
+
+  config.warmup_iterations = 0;
+  SimulatedProgram immediate(config, 1);
+  immediate.analyzer.init_parallel_region(1, 1, -1);
+  immediate.run(3);
+  EXPECT_TRUE(immediate.region().baseline_done) << "no warm-up, B = P: the first 3 iterations are the baseline";
+  EXPECT_EQ(immediate.region().iterations_discarded, 0);
 }
 
 TEST(Analyzer, DiscardsAnIterationDuringWhichTheAllocationChanged) {
@@ -251,7 +274,7 @@ TEST(Analyzer, AppliesTheHistoryWeights) {
   config.history_weight = 0.6;
   SimulatedProgram program(config, 2);
   program.analyzer.init_parallel_region(1, 1, -1);
-  program.run(6);  // warm-up, 3 baseline, 1 discarded after the change, 1 window on 2 processors
+  program.run(7);  // warm-up, 1 discarded, 3 baseline, 1 discarded after the change, 1 window on 2 processors
   const double first = program.region().stats(2)->speedup;
   EXPECT_NEAR(first, amdahl_speedup(0.1, 2), 1e-12);
   // The program slows down: every iteration now takes 1.5 times as long.
@@ -271,7 +294,7 @@ TEST(Analyzer, ConfigurableHistoryWeight) {
   config.history_weight = 0.0;  // keep only the newest value
   SimulatedProgram program(config, 2);
   program.analyzer.init_parallel_region(1, 1, -1);
-  program.run(6);
+  program.run(7);
   const double t_baseline = program.region().baseline_time;
   program.serial_iteration *= 2.0;
   program.run(1);
@@ -287,7 +310,7 @@ TEST(Analyzer, EstimatesTheExecutionTimeExactly) {
   const Region& region = program.region();
   ASSERT_GE(region.first_estimate, 0.0);
   EXPECT_EQ(region.first_estimate_processors, 4);
-  EXPECT_EQ(region.first_estimate_iteration, 8);  // 1 warm-up + 3 baseline + 1 after the change + 3 measured
+  EXPECT_EQ(region.first_estimate_iteration, 9);  // warm-up, 1 after the change, 3 baseline, 1 after the change, 3 measured
   EXPECT_NEAR(region.elapsed, program.clock.now - start, 1e-12);
   // Every iteration after the estimate ran at T(4): the estimate is the elapsed time.
   EXPECT_NEAR(region.first_estimate, region.elapsed, 1e-9);
@@ -442,7 +465,7 @@ TEST(Analyzer, NotifiesEachNewSpeedup) {
       },
       &seen);
   program.analyzer.init_parallel_region(1, 1, 40);
-  program.run(11);  // warm-up, 3 baseline, 1 discarded, 2 windows of 3
+  program.run(12);  // warm-up, 1 discarded, 3 baseline, 1 discarded, 2 windows of 3
   EXPECT_EQ(seen.processors, (std::vector<int>{1, 2, 2}));
   EXPECT_DOUBLE_EQ(seen.speedups[0], 1.0);
 }
