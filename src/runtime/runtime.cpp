@@ -134,6 +134,7 @@ void forward_speedup(const selfanalysis::SpeedupEvent& event, void*) {
 
 void finalize_at_exit() { augur_finalize(); }
 
+
 void start() {
   Runtime& runtime = state();
   if (runtime.started) return;
@@ -197,6 +198,20 @@ bool outside_parallel(const char* probe) {
   return false;
 }
 
+// Runs one probe of the analyzer: ignored outside a measurement or inside a parallel region,
+// misuse warned once, and nothing thrown across the C ABI (an exception disables augur).
+template <typename Probe>
+void run_probe(const char* name, Probe probe) {
+  if (active_analyzer == nullptr || !outside_parallel(name)) return;
+  try {
+    const Misuse misuse = probe(*active_analyzer);
+    if (misuse != Misuse::None) report_misuse(name, misuse);
+  } catch (const std::exception& error) {
+    warn(std::string(name) + "(): " + error.what() + "; measurement disabled");
+    active_analyzer = nullptr;
+  }
+}
+
 }  // namespace
 }  // namespace augur::runtime
 
@@ -219,33 +234,23 @@ int augur_init_parallel_region(uint64_t ipr, int length, long iterations) {
 }
 
 void augur_end_parallel_region(void) {
-  if (active_analyzer == nullptr || !outside_parallel("augur_end_parallel_region")) return;
-  const Misuse misuse = active_analyzer->end_parallel_region();
-  if (misuse != Misuse::None) report_misuse("augur_end_parallel_region", misuse);
+  run_probe("augur_end_parallel_region", [](augur::selfanalysis::Analyzer& analyzer) { return analyzer.end_parallel_region(); });
 }
 
 void augur_open_iteration(void) {
-  if (active_analyzer == nullptr || !outside_parallel("augur_open_iteration")) return;
-  const Misuse misuse = active_analyzer->open_iteration();
-  if (misuse != Misuse::None) report_misuse("augur_open_iteration", misuse);
+  run_probe("augur_open_iteration", [](augur::selfanalysis::Analyzer& analyzer) { return analyzer.open_iteration(); });
 }
 
 void augur_close_iteration(void) {
-  if (active_analyzer == nullptr || !outside_parallel("augur_close_iteration")) return;
-  const Misuse misuse = active_analyzer->close_iteration();
-  if (misuse != Misuse::None) report_misuse("augur_close_iteration", misuse);
+  run_probe("augur_close_iteration", [](augur::selfanalysis::Analyzer& analyzer) { return analyzer.close_iteration(); });
 }
 
 void augur_init_par(void) {
-  if (active_analyzer == nullptr || !outside_parallel("augur_init_par")) return;
-  const Misuse misuse = active_analyzer->init_par();
-  if (misuse != Misuse::None) report_misuse("augur_init_par", misuse);
+  run_probe("augur_init_par", [](augur::selfanalysis::Analyzer& analyzer) { return analyzer.init_par(); });
 }
 
 void augur_end_par(void) {
-  if (active_analyzer == nullptr || !outside_parallel("augur_end_par")) return;
-  const Misuse misuse = active_analyzer->end_par();
-  if (misuse != Misuse::None) report_misuse("augur_end_par", misuse);
+  run_probe("augur_end_par", [](augur::selfanalysis::Analyzer& analyzer) { return analyzer.end_par(); });
 }
 
 int augur_init_parallelism(uint64_t ipr, int length, long iterations) {
