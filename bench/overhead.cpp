@@ -1,6 +1,7 @@
 // Whole-program overhead of the self-analyzer on the swim example: the instrumented program
 // (libaugur in analyze mode) against the same program built without augur, run alternately, with
-// medians over repetitions. Goal (issue 2): at most 1% with iterations of at least 1 ms.
+// medians over repetitions in a rotating order. Goal (issue 2): at most 1% with iterations of at
+// least 1 ms.
 // Usage: bench_overhead [--size N] [--iterations I] [--repeat R] [--threads P] [--instructions]
 // With --instructions it also counts instructions under valgrind's callgrind (repeatable, unlike
 // time on a shared machine): the probes' cost per iteration and the fixed cost per run.
@@ -96,7 +97,9 @@ int main(int argc, char** argv) {
   std::printf("bench_overhead: swim %d %d on %d threads, %d alternating repetitions, medians\n", size, iterations, threads,
               repeat);
   for (int repetition = 0; repetition < repeat; ++repetition) {
-    for (Variant& variant : variants) {
+    // The order rotates with each repetition, so that no variant always runs first.
+    for (std::size_t turn = 0; turn < variants.size(); ++turn) {
+      Variant& variant = variants[(turn + static_cast<std::size_t>(repetition)) % variants.size()];
       augur::core::ProcessOptions options;
       options.environment = common;
       options.environment.insert(options.environment.end(), variant.environment.begin(), variant.environment.end());
