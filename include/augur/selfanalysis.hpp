@@ -174,6 +174,7 @@ private:
   int choose_processors(Region& region, int allocated);
   void record_iteration(Region& region, int processors, double duration);
   void record_speedup(Region& region, ProcessorStats& stats, double value, double now);
+  void refresh_baseline_speedup(Region& region);
   ProcessorStats& stats_for(Region& region, int processors);
   void start_self_tuning_sample(double now);
   void close_self_tuning_sample(Region& region, double now);

@@ -151,6 +151,7 @@ Misuse Analyzer::end_parallel_region() {
   sample_open_ = false;
   region.elapsed += now - region.opened_at;
   region.open = false;
+  refresh_baseline_speedup(region);
   // Give the program back all its processors.
   const int allocated = threads_.allocated_processors();
   if (active_threads_ != allocated) {
@@ -320,10 +321,17 @@ void Analyzer::record_iteration(Region& region, int processors, double duration)
   stats.window_count = 0;
   // On B processors the speedup is AF(B) by definition: the baseline is the reference the other
   // counts are measured against, so re-measuring it does not move S(B) (S(1) stays 1 for B = 1).
+  // It follows f, which every measured iteration refines.
+  refresh_baseline_speedup(region);
   if (processors == region.baseline_processors) return;
   // S(p) = T(B) / T(p) x AF(B)  (thesis Figure 4.5 (1))
   const double speedup = region.baseline_time / stats.iteration_time * region.amdahl_factor();
   record_speedup(region, stats, speedup, iteration_start_ + duration);
+}
+
+void Analyzer::refresh_baseline_speedup(Region& region) {
+  if (!region.baseline_done) return;
+  stats_for(region, region.baseline_processors).speedup = region.amdahl_factor();
 }
 
 void Analyzer::record_speedup(Region& region, ProcessorStats& stats, double value, double now) {

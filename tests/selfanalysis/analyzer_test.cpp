@@ -260,6 +260,12 @@ TEST(Analyzer, SpeedupOnTheBaselineCountStaysAmdahlsFactor) {
   EXPECT_EQ(program.region().stats(2)->windows, 1);
   EXPECT_NEAR(program.region().stats(2)->iteration_time, program.iteration_time(2), 1e-12);
 
+  // f changes (more sequential code): S(B) follows AF(B) and equals it at the end.
+  program.f = 0.3;
+  program.run(5);
+  program.analyzer.end_parallel_region();
+  EXPECT_DOUBLE_EQ(program.region().stats(2)->speedup, program.region().amdahl_factor());
+
   SimulatedProgram single(with_baseline(1), 1);
   single.analyzer.init_parallel_region(1, 1, -1);
   single.run(4);
