@@ -86,9 +86,11 @@ struct Region {
   int length = 0;
   long expected_iterations = -1;  // negative: unknown
 
+  long entries = 0;                  // times init_parallel_region started it
   long iterations_opened = 0;
-  long iterations_closed = 0;
+  long iterations_closed = 0;        // in all entries
   long iterations_discarded = 0;
+  long entry_iterations_closed = 0;  // since the region was last entered
 
   int warmup_remaining = 0;      // warm-up iterations still to run since the region was entered
   int baseline_processors = 0;   // B, resolved when the first iteration opens
@@ -103,7 +105,8 @@ struct Region {
   bool parallel_loops_seen = false;
 
   double elapsed = 0.0;  // wall time spent in the region (all init..end spans)
-  double opened_at = 0.0;
+  double last_entry_elapsed = 0.0;  // wall time of the last completed entry
+  double opened_at = 0.0;  // when the region was last entered
   bool open = false;
 
   double first_estimate = -1.0;          // ExTime(P) when S(P) was first calculated
@@ -133,10 +136,10 @@ struct SpeedupEvent {
 
 using SpeedupListener = void (*)(const SpeedupEvent& event, void* user_data);
 
-// Why a probe was ignored.
+// A probe called out of order. NoRegion, IterationNotOpen and ParNotOpen: the call was ignored.
+// IterationAlreadyOpen: the open iteration was discarded and a new one opened. ParAlreadyOpen:
+// from init_par, ignored; from close_iteration, the loop was taken to end with the iteration.
 enum class Misuse { None, NoRegion, IterationNotOpen, IterationAlreadyOpen, ParNotOpen, ParAlreadyOpen };
-
-[[nodiscard]] const char* describe(Misuse misuse);
 
 // AF(B) = 1 / (f + (1 - f) / B); 1 when B <= 1.
 [[nodiscard]] double amdahl_factor(double sequential_fraction, int baseline_processors);
@@ -160,8 +163,8 @@ public:
   // Ends the measurement: closes the open iteration (discarded) and the open region.
   void finish();
 
-  // ExTime(p) = ConsumedTime + AF(B) x T(B) / S(p) x ItersRemaining (thesis Figure 4.8);
-  // negative when S(p) or the iteration count is unknown.
+  // ExTime(p) = ConsumedTime + AF(B) x T(B) / S(p) x ItersRemaining (thesis Figure 4.8) for the
+  // region's current (or last) entry; negative when S(p) or the iteration count is unknown.
   [[nodiscard]] double estimated_time(const Region& region, int processors, double now) const;
 
   [[nodiscard]] const std::vector<Region>& regions() const { return regions_; }
@@ -172,6 +175,7 @@ public:
 
 private:
   int choose_processors(Region& region, int allocated);
+  void count_closed(Region& region, bool discarded);
   void record_iteration(Region& region, int processors, double duration);
   void record_speedup(Region& region, ProcessorStats& stats, double value, double now);
   void refresh_baseline_speedup(Region& region);

@@ -24,7 +24,7 @@ struct RunContext {
   std::vector<std::string> notes;
 };
 
-// The report as JSON text; `now` closes the elapsed time of regions still open.
+// The report as JSON text; call it after Analyzer::finish(), which closes the regions still open.
 [[nodiscard]] std::string render_report(const RunContext& context, const std::vector<Region>& regions);
 
 // A short human summary, one line per fact, each starting with "augur: ".
@@ -45,7 +45,7 @@ struct ReportRegion {
   long iterations = 0;
   long expected_iterations = -1;
   long discarded = 0;
-  int baseline = 0;
+  int baseline = 0;  // 0 when it was never resolved
   double baseline_time = 0.0;
   double sequential_fraction = -1.0;  // f, -1 when unknown
   double amdahl_factor = 0.0;
@@ -54,6 +54,7 @@ struct ReportRegion {
   long estimated_at_iteration = 0;
   double elapsed = 0.0;
   bool swept = false;
+  std::vector<std::string> notes;
   std::vector<ReportPoint> points;
 
   [[nodiscard]] const ReportPoint* point(int processors) const;
@@ -63,6 +64,7 @@ struct Report {
   int version = 0;
   std::string mode;
   int allocated_processors = 0;
+  std::vector<std::string> notes;
   std::vector<ReportRegion> regions;
 
   // The region that ran longest, or nullptr when there is none.

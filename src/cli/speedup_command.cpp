@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 #include "augur/core/process.hpp"
 #include "augur/core/table.hpp"
 #include "augur/speedup_experiment.hpp"
+#include "options.hpp"
 
 namespace augur::cli {
 namespace {
@@ -31,8 +33,7 @@ int machine_processors() {
 class ScratchFolder {
 public:
   ScratchFolder() {
-    const char* base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/augur-speedup-XXXXXX";
+    std::string pattern = core::temporary_directory() + "/augur-speedup-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a folder in " + pattern);
     path_ = pattern;
   }
@@ -70,12 +71,12 @@ public:
   Experiment(const SpeedupOptions& options, int max_threads) : options_(options), max_threads_(max_threads) {
     const char* policy = std::getenv("OMP_WAIT_POLICY");
     wait_policy_ = policy != nullptr && *policy != '\0' ? policy : "passive";
-    user_wait_policy_ = policy != nullptr && *policy != '\0';
   }
 
   ExperimentRun run(const RunPlan& plan, int repetition, int number, int total) {
     const fs::path report = scratch_.path() / ("run-" + std::to_string(number) + ".json");
     core::ProcessOptions process;
+    process.discard_output = true;
     process.environment = {
         {"OMP_NUM_THREADS", std::to_string(plan.processors)},
         {"OMP_WAIT_POLICY", wait_policy_},
@@ -93,10 +94,15 @@ public:
     }
     const core::ProcessResult result = core::run_process(options_.command, process);
     if (!options_.quiet) std::fprintf(stderr, " %.3f s\n", result.wall_seconds);
+    if (const int signal_number = core::interrupted()) {
+      throw std::runtime_error(std::string("interrupted by signal ") + std::to_string(signal_number) + " (" +
+                               strsignal(signal_number) + "); no result");
+    }
     if (!result.succeeded()) {
       throw std::runtime_error("'" + options_.command.front() + "' " + result.describe_status() + " (" + plan.kind + " run on " +
-                               std::to_string(plan.processors) + (plan.processors == 1 ? " thread" : " threads") + "); the end of its stderr:\n" +
-                               last_lines(result.standard_error, 10));
+                               std::to_string(plan.processors) + (plan.processors == 1 ? " thread" : " threads") +
+                               "); the end of its stderr:\n" +
+                               (result.standard_error.empty() ? std::string("(empty)") : last_lines(result.standard_error, 10)));
     }
     if (!fs::exists(report)) {
       throw std::runtime_error("'" + options_.command.front() +
@@ -117,14 +123,12 @@ public:
     return list;
   }
   [[nodiscard]] const std::string& wait_policy() const { return wait_policy_; }
-  [[nodiscard]] bool user_wait_policy() const { return user_wait_policy_; }
 
 private:
   const SpeedupOptions& options_;
   int max_threads_;
   ScratchFolder scratch_;
   std::string wait_policy_;
-  bool user_wait_policy_ = false;
 };
 
 nlohmann::ordered_json number(double value) {
@@ -214,11 +218,9 @@ CLI::App* add_speedup_command(CLI::App& app, SpeedupOptions& options) {
   command->add_option("--baseline", options.baseline, "Baseline processors B of the self-analyzer: a count or 'half'")
       ->default_val("1")
       ->check([](const std::string& value) -> std::string {
-        if (value == "half") return "";
-        char* end = nullptr;
-        const long parsed = std::strtol(value.c_str(), &end, 10);
-        if (value.empty() || *end != '\0' || parsed < 1 || parsed > 4096) return "'" + value + "' is not a count or 'half'";
-        return "";
+        // The library's own rule for AUGUR_BASELINE.
+        runtime::Settings settings;
+        return runtime::apply_option(settings, "baseline", value).value_or("");
       });
   command->add_option("--repeat", options.repeat, "Runs per configuration; the table shows medians")
       ->default_val(5)
@@ -227,20 +229,21 @@ CLI::App* add_speedup_command(CLI::App& app, SpeedupOptions& options) {
       ->default_val(10)
       ->check(CLI::Range(2, 1000000));
   command->add_flag("--no-sweep", options.no_sweep, "Skip the SA(1 exec) run");
-  command->add_option("--region", options.region, "Region id to report (default: the longest-running)")
-      ->check(CLI::NonNegativeNumber);
+  command->add_option("--region", options.region, "Region id to report (default: the longest-running)");
   command->add_flag("--json", options.json, "Print JSON instead of the table");
   command->add_flag("-q,--quiet", options.quiet, "No progress lines on stderr");
   command->add_option("program", options.command, "The instrumented program and its arguments, after --")->required();
   command->footer(
-      "Each point runs the program with OMP_NUM_THREADS=p twice: with AUGUR_MODE=time (the region timed, nothing else)\n"
-      "and with AUGUR_MODE=analyze; one more run on N threads sweeps p = 1..N (AUGUR_SWEEP). OMP_WAIT_POLICY is set\n"
-      "to passive unless already set. Example:\n  augur speedup --max-threads 2 -- build/bin/swim 256 300");
+      "In each repetition, every p runs the program with OMP_NUM_THREADS=p twice: with AUGUR_MODE=time (the region\n"
+      "timed, nothing else) and with AUGUR_MODE=analyze; then one run on N threads sweeps p = 1..N (AUGUR_SWEEP).\n"
+      "OMP_WAIT_POLICY is set to passive unless already set. Guide: docs/speedup.md. Example:\n"
+      "  augur speedup --max-threads 2 -- build/bin/swim 512 400");
   return command;
 }
 
 int run_speedup_command(const SpeedupOptions& options) {
   try {
+    core::forward_interruptions();
     const int max_threads = options.max_threads > 0 ? options.max_threads : machine_processors();
     Experiment experiment(options, max_threads);
     std::vector<RunPlan> plans;
@@ -252,8 +255,8 @@ int run_speedup_command(const SpeedupOptions& options) {
       if (!options.no_sweep) plans.push_back({"sweep", max_threads, repetition});
     }
     selfanalysis::ExperimentInput input;
-    input.choose_region = options.region >= 0;
-    input.region_id = static_cast<std::uint64_t>(std::max<std::int64_t>(options.region, 0));
+    input.choose_region = options.region.has_value();
+    input.region_id = options.region.value_or(0);
     int number = 0;
     for (const RunPlan& plan : plans) {
       ExperimentRun run = experiment.run(plan, plan.repetition, ++number, static_cast<int>(plans.size()));
@@ -261,10 +264,6 @@ int run_speedup_command(const SpeedupOptions& options) {
       (kind == "time" ? input.timed : kind == "analyze" ? input.analyzed : input.swept).push_back(std::move(run));
     }
     selfanalysis::ExperimentResult result = selfanalysis::summarize_experiment(input);
-    if (experiment.user_wait_policy() && experiment.wait_policy() != "passive") {
-      result.notes.push_back("OMP_WAIT_POLICY=" + experiment.wait_policy() +
-                             ": spinning threads count as busy, so ST' is overestimated");
-    }
     if (options.json) {
       print_json(options, result, max_threads, experiment.wait_policy());
     } else {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,7 @@ struct SpeedupOptions {
   int repeat = 5;
   int sweep_every = 10;
   bool no_sweep = false;
-  std::int64_t region = -1;  // -1: the longest-running region
+  std::optional<std::uint64_t> region;  // empty: the longest-running region
   bool json = false;
   bool quiet = false;
 };

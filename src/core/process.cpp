@@ -21,12 +21,20 @@ extern char** environ;
 namespace augur::core {
 namespace {
 
+volatile std::sig_atomic_t received_signal = 0;
+volatile pid_t running_child = 0;
+
+void pass_on(int signal_number) {
+  received_signal = signal_number;
+  const pid_t child = running_child;
+  if (child > 0) ::kill(child, signal_number);
+}
+
 // A temporary file that removes itself.
 class TemporaryFile {
 public:
   TemporaryFile() {
-    const char* directory = std::getenv("TMPDIR");
-    path_ = std::string(directory != nullptr && *directory != '\0' ? directory : "/tmp") + "/augur-output-XXXXXX";
+    path_ = temporary_directory() + "/augur-output-XXXXXX";
     const int descriptor = ::mkstemp(path_.data());
     if (descriptor < 0) throw std::runtime_error("cannot create a temporary file in " + path_ + ": " + std::strerror(errno));
     ::close(descriptor);
@@ -62,6 +70,20 @@ std::vector<std::string> build_environment(const ProcessOptions& options) {
 
 }  // namespace
 
+std::string temporary_directory() {
+  const char* directory = std::getenv("TMPDIR");
+  return directory != nullptr && *directory != '\0' ? directory : "/tmp";
+}
+
+void forward_interruptions() {
+  struct sigaction action {};
+  action.sa_handler = pass_on;
+  sigemptyset(&action.sa_mask);
+  for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal_number, &action, nullptr);
+}
+
+int interrupted() { return received_signal; }
+
 std::string ProcessResult::describe_status() const {
   if (signal != 0) return "was killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
   return "exited with status " + std::to_string(exit_code);
@@ -74,7 +96,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output.path().c_str(), O_WRONLY | O_TRUNC, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, options.discard_output ? "/dev/null" : output.path().c_str(),
+                                   O_WRONLY | O_TRUNC, 0);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, error.path().c_str(), O_WRONLY | O_TRUNC, 0);
 
   std::vector<char*> arguments;
@@ -90,11 +113,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   const int spawned = ::posix_spawnp(&child, argv.front().c_str(), &actions, nullptr, arguments.data(), variables.data());
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) throw std::runtime_error("cannot run '" + argv.front() + "': " + std::strerror(spawned));
+  running_child = child;
 
   int status = 0;
   while (::waitpid(child, &status, 0) < 0) {
-    if (errno != EINTR) throw std::runtime_error("cannot wait for '" + argv.front() + "': " + std::strerror(errno));
+    if (errno != EINTR) {
+      running_child = 0;
+      throw std::runtime_error("cannot wait for '" + argv.front() + "': " + std::strerror(errno));
+    }
   }
+  running_child = 0;
   const auto end = std::chrono::steady_clock::now();
 
   ProcessResult result;
@@ -105,7 +133,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   } else if (WIFSIGNALED(status)) {
     result.signal = WTERMSIG(status);
   }
-  result.standard_output = output.read();
+  if (!options.discard_output) result.standard_output = output.read();
   result.standard_error = error.read();
   return result;
 }

@@ -16,12 +16,12 @@ std::optional<long> parse_integer(std::string_view text) {
   return value;
 }
 
+// Locale-independent: a host program that switched to a comma-decimal locale still reads "0.6".
 std::optional<double> parse_real(std::string_view text) {
-  if (text.empty()) return std::nullopt;
-  std::string copy(text);
-  char* end = nullptr;
-  const double value = std::strtod(copy.c_str(), &end);
-  if (end != copy.c_str() + copy.size() || !std::isfinite(value)) return std::nullopt;
+  double value = 0.0;
+  const auto* end = text.data() + text.size();
+  const auto result = std::from_chars(text.data(), end, value);
+  if (text.empty() || result.ec != std::errc() || result.ptr != end || !std::isfinite(value)) return std::nullopt;
   return value;
 }
 
@@ -78,7 +78,9 @@ const std::vector<OptionInfo>& option_table() {
       {"self_tuning", "1", "measure the self-tuning' speedup from the process CPU time (1 or 0)"},
       {"report", "", "write the JSON report to this file at the end ('%p' becomes the process id); empty: none"},
       {"summary", "1", "print a short summary on stderr at the end (1 or 0)"},
-      {"watch_sigcont", "1", "install a SIGCONT handler (when the program has none) to discard iterations during which it was stopped"},
+      {"watch_sigcont", "0",
+       "install a SIGCONT handler (when the program has none) to discard iterations during which it was stopped; "
+       "the program's blocking calls may then return early (EINTR) after a stop"},
   };
   return table;
 }

@@ -20,7 +20,7 @@ struct Settings {
   selfanalysis::Config engine;
   std::string report_path;  // empty: no report file; "%p" is replaced by the process id
   bool summary = true;
-  bool watch_sigcont = true;
+  bool watch_sigcont = false;
 };
 
 struct OptionInfo {

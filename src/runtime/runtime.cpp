@@ -177,13 +177,42 @@ void start() {
   active_analyzer = runtime.analyzer.get();
 }
 
+// What happened to a probe called out of order, in the C API's words.
+const char* describe(Misuse misuse) {
+  switch (misuse) {
+    case Misuse::None: return "was accepted";
+    case Misuse::NoRegion: return "called outside a parallel region (no augur_init_parallel_region before it); ignored";
+    case Misuse::IterationNotOpen: return "called while no iteration is open (missing augur_open_iteration); ignored";
+    case Misuse::IterationAlreadyOpen:
+      return "called while an iteration is open (missing augur_close_iteration): that iteration is discarded and a "
+             "new one opened";
+    case Misuse::ParNotOpen: return "called while no parallel loop is open (missing augur_init_par); ignored";
+    case Misuse::ParAlreadyOpen:
+      return "called while a parallel loop is open (missing augur_end_par); an open loop ends with its iteration";
+  }
+  return "called out of order";
+}
+
 // Warns once per kind of misuse, naming the probe.
 void report_misuse(const char* probe, Misuse misuse) {
   Runtime& runtime = state();
   auto index = static_cast<std::size_t>(misuse);
   if (index >= sizeof runtime.warned_misuse || runtime.warned_misuse[index]) return;
   runtime.warned_misuse[index] = true;
-  warn(std::string(probe) + "() " + selfanalysis::describe(misuse) + "; ignored (warned once)");
+  warn(std::string(probe) + "() " + describe(misuse) + " (warned once)");
+}
+
+// After an exception augur stops measuring; the program gets its processors back.
+void disable_after(const char* name, const char* what) {
+  warn(std::string(name) + "(): " + what + "; measurement disabled");
+  active_analyzer = nullptr;
+  Runtime& runtime = state();
+  if (runtime.threads != nullptr) {
+    try {
+      runtime.threads->set_active_threads(runtime.threads->allocated_processors());
+    } catch (...) {
+    }
+  }
 }
 
 // True when the probe may run: not inside an OpenMP parallel region.
@@ -202,13 +231,19 @@ bool outside_parallel(const char* probe) {
 // misuse warned once, and nothing thrown across the C ABI (an exception disables augur).
 template <typename Probe>
 void run_probe(const char* name, Probe probe) {
-  if (active_analyzer == nullptr || !outside_parallel(name)) return;
+  if (active_analyzer == nullptr) {
+    // Before the first region (not when augur is off or finished): a probe out of order.
+    if (!state().started) report_misuse(name, Misuse::NoRegion);
+    return;
+  }
+  if (!outside_parallel(name)) return;
   try {
     const Misuse misuse = probe(*active_analyzer);
     if (misuse != Misuse::None) report_misuse(name, misuse);
   } catch (const std::exception& error) {
-    warn(std::string(name) + "(): " + error.what() + "; measurement disabled");
-    active_analyzer = nullptr;
+    disable_after(name, error.what());
+  } catch (...) {
+    disable_after(name, "unknown exception");
   }
 }
 
@@ -227,8 +262,10 @@ int augur_init_parallel_region(uint64_t ipr, int length, long iterations) {
     if (misuse != Misuse::None) report_misuse("augur_init_parallel_region", misuse);
     return AUGUR_OK;
   } catch (const std::exception& error) {
-    warn(std::string("augur_init_parallel_region(): ") + error.what() + "; measurement disabled");
-    active_analyzer = nullptr;
+    disable_after("augur_init_parallel_region", error.what());
+    return AUGUR_ERROR;
+  } catch (...) {
+    disable_after("augur_init_parallel_region", "unknown exception");
     return AUGUR_ERROR;
   }
 }

@@ -47,19 +47,6 @@ const ProcessorStats* Region::stats(int processors) const {
   return &by_processors[static_cast<std::size_t>(processors)];
 }
 
-const char* describe(Misuse misuse) {
-  switch (misuse) {
-    case Misuse::None: return "no misuse";
-    case Misuse::NoRegion: return "called outside a parallel region (no augur_init_parallel_region before it)";
-    case Misuse::IterationNotOpen: return "called while no iteration is open (missing augur_open_iteration)";
-    case Misuse::IterationAlreadyOpen:
-      return "called while an iteration is already open (missing augur_close_iteration); the open one is discarded";
-    case Misuse::ParNotOpen: return "called while no parallel loop is open (missing augur_init_par)";
-    case Misuse::ParAlreadyOpen: return "called while a parallel loop is already open (missing augur_end_par)";
-  }
-  return "unknown misuse";
-}
-
 Analyzer::Analyzer(Config config, Clock& clock, ThreadControl& threads, int max_processors)
     : config_(std::move(config)), clock_(clock), threads_(threads), max_processors_(std::max(max_processors, 1)) {
   config_.warmup_iterations = std::max(config_.warmup_iterations, 0);
@@ -67,7 +54,6 @@ Analyzer::Analyzer(Config config, Clock& clock, ThreadControl& threads, int max_
   config_.measure_iterations = std::max(config_.measure_iterations, 1);
   config_.sweep_every = std::max(config_.sweep_every, 2);
   config_.history_weight = std::clamp(config_.history_weight, 0.0, 1.0);
-  for (int processors : config_.sweep) max_processors_ = std::max(max_processors_, processors);
 }
 
 void Analyzer::set_listener(SpeedupListener listener, void* user_data) {
@@ -90,20 +76,27 @@ ProcessorStats& Analyzer::stats_for(Region& region, int processors) {
   return region.by_processors[static_cast<std::size_t>(processors)];
 }
 
+void Analyzer::count_closed(Region& region, bool discarded) {
+  ++region.iterations_closed;
+  ++region.entry_iterations_closed;
+  if (discarded) ++region.iterations_discarded;
+}
+
 Misuse Analyzer::init_parallel_region(std::uint64_t ipr, int length, long iterations) {
+  auto found = std::find_if(regions_.begin(), regions_.end(),
+                            [&](const Region& r) { return r.ipr == ipr && r.length == length; });
+  const int index = static_cast<int>(found - regions_.begin());
+  // The region already running: nothing to start again.
+  if (index == current_ && regions_[static_cast<std::size_t>(index)].open) return Misuse::None;
   const double now = clock_.wall_seconds();
   if (iteration_open_) {
     // A new region starts inside an iteration of another: that iteration cannot be measured.
-    Region& previous = regions_[static_cast<std::size_t>(current_)];
-    ++previous.iterations_closed;
-    ++previous.iterations_discarded;
+    count_closed(regions_[static_cast<std::size_t>(current_)], true);
     iteration_open_ = false;
     par_open_ = false;
-    sample_open_ = false;
   }
-  auto found = std::find_if(regions_.begin(), regions_.end(),
-                            [&](const Region& r) { return r.ipr == ipr && r.length == length; });
-  int index = static_cast<int>(found - regions_.begin());
+  // A CPU-clock sample never spans two regions.
+  sample_open_ = false;
   if (found == regions_.end()) {
     Region region;
     region.ipr = ipr;
@@ -115,25 +108,27 @@ Misuse Analyzer::init_parallel_region(std::uint64_t ipr, int length, long iterat
   if (current_ >= 0 && current_ != index) {
     Region& previous = regions_[static_cast<std::size_t>(current_)];
     if (previous.open) {
-      previous.elapsed += now - previous.opened_at;
+      previous.last_entry_elapsed = now - previous.opened_at;
+      previous.elapsed += previous.last_entry_elapsed;
       previous.open = false;
     }
   }
   Region& region = regions_[static_cast<std::size_t>(index)];
   region.expected_iterations = iterations;
-  if (!region.open) {
-    region.opened_at = now;
-    region.open = true;
-  }
+  region.entry_iterations_closed = 0;
+  region.opened_at = now;
+  region.open = true;
   current_ = index;
   if (active_threads_ == 0) {
     // Before the first region the program ran on its allocation.
     active_threads_ = threads_.allocated_processors();
     last_processors_ = active_threads_;
   }
-  // The first iterations after entering a region are a warm-up (cold caches, threads starting,
-  // the effects of the code before the region): they run on the allocation and are not measured.
-  region.warmup_remaining = config_.warmup_iterations;
+  // The first iterations of a region are a warm-up (cold caches, threads starting, the effects of
+  // the code before the region): they run on the allocation and are not measured. Only once: a
+  // region entered many times (nested in another loop) keeps its measurements between entries.
+  if (region.entries == 0) region.warmup_remaining = config_.warmup_iterations;
+  ++region.entries;
   return Misuse::None;
 }
 
@@ -143,13 +138,13 @@ Misuse Analyzer::end_parallel_region() {
   if (!region.open) return Misuse::NoRegion;
   const double now = clock_.wall_seconds();
   if (iteration_open_) {
-    ++region.iterations_closed;
-    ++region.iterations_discarded;
+    count_closed(region, true);
     iteration_open_ = false;
     par_open_ = false;
   }
   sample_open_ = false;
-  region.elapsed += now - region.opened_at;
+  region.last_entry_elapsed = now - region.opened_at;
+  region.elapsed += region.last_entry_elapsed;
   region.open = false;
   refresh_baseline_speedup(region);
   // Give the program back all its processors.
@@ -205,8 +200,7 @@ Misuse Analyzer::open_iteration() {
   Region& region = regions_[static_cast<std::size_t>(current_)];
   Misuse misuse = Misuse::None;
   if (iteration_open_) {
-    ++region.iterations_closed;
-    ++region.iterations_discarded;
+    count_closed(region, true);
     misuse = Misuse::IterationAlreadyOpen;
   }
   if (!config_.analyze) {
@@ -263,7 +257,7 @@ Misuse Analyzer::close_iteration() {
   Region& region = regions_[static_cast<std::size_t>(current_)];
   if (!config_.analyze) {
     iteration_open_ = false;
-    ++region.iterations_closed;
+    count_closed(region, false);
     return Misuse::None;
   }
   const double now = clock_.wall_seconds();
@@ -276,16 +270,20 @@ Misuse Analyzer::close_iteration() {
   const int allocated = threads_.allocated_processors();
   const bool stopped = threads_.stopped_since_last_call();
   iteration_open_ = false;
-  ++region.iterations_closed;
-  if (iteration_discarded_ || stopped || allocated != iteration_allocated_) {
+  const bool reallocated = allocated != iteration_allocated_;
+  if (iteration_discarded_ || stopped || reallocated) {
     // Thesis 4.4.1: processors changed (or the program was stopped) during the iteration.
-    ++region.iterations_discarded;
+    count_closed(region, true);
     sample_open_ = false;
-    ProcessorStats& stats = stats_for(region, iteration_processors_);
-    stats.window_sum = 0.0;
-    stats.window_count = 0;
+    if (reallocated) {
+      // The measurements in progress on the old allocation are discarded with it.
+      ProcessorStats& stats = stats_for(region, iteration_processors_);
+      stats.window_sum = 0.0;
+      stats.window_count = 0;
+    }
     return misuse;
   }
+  count_closed(region, false);
   const double duration = now - iteration_start_;
   const double parallel = std::min(iteration_parallel_, duration);
   region.sequential_time += duration - parallel;
@@ -358,8 +356,10 @@ double Analyzer::estimated_time(const Region& region, int processors, double now
       !region.baseline_done || stats->speedup <= 0.0) {
     return -1.0;
   }
-  const double consumed = region.elapsed + (region.open ? now - region.opened_at : 0.0);
-  const long remaining = std::max(0L, region.expected_iterations - region.iterations_closed);
+  // The iteration count is the one given when the region was last entered, so the estimate is for
+  // that entry: the whole region when it is entered once.
+  const double consumed = region.open ? now - region.opened_at : region.last_entry_elapsed;
+  const long remaining = std::max(0L, region.expected_iterations - region.entry_iterations_closed);
   // ExTime(p) = ConsumedTime + AF(B) x T(B) / S(p) x ItersRemaining  (thesis Figure 4.8)
   return consumed + region.amdahl_factor() * region.baseline_time / stats->speedup * static_cast<double>(remaining);
 }

@@ -115,6 +115,26 @@ ExperimentResult summarize_experiment(const ExperimentInput& input) {
   }
   result.overhead = total_time > 0.0 ? total_analyzed / total_time : unknown;
 
+  // What the runs' reports said, once each.
+  auto add_note = [&](const std::string& note) {
+    if (std::find(result.notes.begin(), result.notes.end(), note) == result.notes.end()) result.notes.push_back(note);
+  };
+  for (const auto* runs : {&input.timed, &input.analyzed, &input.swept}) {
+    for (const ExperimentRun& run : *runs) {
+      for (const std::string& note : run.report.notes) add_note(note);
+      const ReportRegion* region = run.report.region(result.region_id);
+      if (region == nullptr) continue;
+      for (const std::string& note : region->notes) {
+        if (runs != &input.swept) add_note(note);  // the sweep's own warning is summarised below
+      }
+    }
+  }
+  for (const ExperimentPoint& point : result.points) {
+    if (std::isnan(point.self_analyzer) && !analyzed_times[point.processors].empty()) {
+      add_note("no self-analyzer speedup on " + std::to_string(point.processors) +
+               " threads: the runs ended before a measurement window completed; give the program more iterations");
+    }
+  }
   if (region_times[1].empty()) result.notes.push_back("no run on 1 thread: TS is unknown");
   if (!input.swept.empty() && swept.empty()) {
     result.notes.push_back("the sweep run computed no speedup: give the program more iterations");

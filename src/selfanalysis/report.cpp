@@ -26,8 +26,9 @@ ordered_json render_region(const RunContext& context, const Region& region) {
   json["expected_iterations"] = number_or_null(region.expected_iterations, region.expected_iterations >= 0);
   json["elapsed_s"] = region.elapsed;
   if (context.mode != "analyze") return json;
+  json["entries"] = region.entries;
   json["discarded_iterations"] = region.iterations_discarded;
-  json["baseline"] = region.baseline_processors;
+  json["baseline"] = number_or_null(region.baseline_processors, region.baseline_processors > 0);
   json["baseline_time_s"] = number_or_null(region.baseline_time, region.baseline_done);
   const double f = region.sequential_fraction();
   json["f"] = number_or_null(f, f >= 0.0);
@@ -62,8 +63,16 @@ ordered_json render_region(const RunContext& context, const Region& region) {
                     "data placement distorts them; trust their trend more than their values (seed 000, section 4.1)");
   }
   if (!region.baseline_done) notes.push_back("the baseline did not complete: too few iterations for any speedup");
+  if (region.entries > 1) {
+    notes.push_back("the region was entered " + std::to_string(region.entries) +
+                    " times: expected_iterations and estimated_time_s are for one entry");
+  }
   json["notes"] = std::move(notes);
   return json;
+}
+
+std::string count(long value, const char* singular, const char* plural) {
+  return std::to_string(value) + " " + (value == 1 ? singular : plural);
 }
 
 std::string format(const char* pattern, double value) {
@@ -86,6 +95,7 @@ std::string render_report(const RunContext& context, const std::vector<Region>& 
   if (context.mode == "analyze") {
     ordered_json config;
     config["baseline"] = context.config.baseline.describe();
+    config["warmup_iterations"] = context.config.warmup_iterations;
     config["baseline_iterations"] = context.config.baseline_iterations;
     config["measure_iterations"] = context.config.measure_iterations;
     config["history"] = context.config.history_weight;
@@ -105,16 +115,16 @@ std::string render_summary(const RunContext& context, const std::vector<Region>&
   std::string text;
   if (regions.empty()) return "augur: no iterative parallel region was measured\n";
   for (const Region& region : regions) {
-    text += "augur: region " + std::to_string(region.ipr) + " (" + std::to_string(region.length) + " loops): " +
-            std::to_string(region.iterations_closed) + " iterations in " + format("%.3f", region.elapsed) + " s";
+    text += "augur: region " + std::to_string(region.ipr) + " (" + count(region.length, "loop", "loops") + "): " +
+            count(region.iterations_closed, "iteration", "iterations") + " in " + format("%.3f", region.elapsed) + " s";
     if (context.mode != "analyze") {
       text += "\n";
       continue;
     }
     text += ", " + std::to_string(region.iterations_discarded) + " discarded\n";
     if (!region.baseline_done) {
-      text += "augur:   baseline on " + std::to_string(region.baseline_processors) +
-              " processors not complete: no speedup (too few iterations)\n";
+      text += "augur:   the baseline did not complete: no speedup (give the region more iterations than warm-up + " +
+              count(context.config.baseline_iterations, "baseline iteration", "baseline iterations") + ")\n";
       continue;
     }
     const double f = region.sequential_fraction();
@@ -214,6 +224,7 @@ Report parse_report(const std::string& text, const std::string& file) {
   }
   report.mode = reader.get<std::string>(json, "mode", "report");
   report.allocated_processors = reader.get<int>(json, "allocated_processors", "report");
+  report.notes = reader.get_or<std::vector<std::string>>(json, "notes", {}, "report");
   const auto regions = json.find("regions");
   if (regions == json.end() || !regions->is_array()) reader.fail("report: missing array 'regions'");
   for (std::size_t index = 0; index < regions->size(); ++index) {
@@ -227,7 +238,7 @@ Report parse_report(const std::string& text, const std::string& file) {
     region.elapsed = reader.get<double>(entry, "elapsed_s", where);
     if (report.mode == "analyze") {
       region.discarded = reader.get<long>(entry, "discarded_iterations", where);
-      region.baseline = reader.get<int>(entry, "baseline", where);
+      region.baseline = reader.get_or<int>(entry, "baseline", 0, where);
       region.baseline_time = reader.get_or<double>(entry, "baseline_time_s", 0.0, where);
       region.sequential_fraction = reader.get_or<double>(entry, "f", -1.0, where);
       region.amdahl_factor = reader.get_or<double>(entry, "af", 0.0, where);
@@ -235,6 +246,7 @@ Report parse_report(const std::string& text, const std::string& file) {
       region.estimate_processors = reader.get_or<int>(entry, "estimate_processors", 0, where);
       region.estimated_at_iteration = reader.get_or<long>(entry, "estimated_at_iteration", 0, where);
       region.swept = reader.get_or<bool>(entry, "sweep", false, where);
+      region.notes = reader.get_or<std::vector<std::string>>(entry, "notes", {}, where);
       const auto points = entry.find("speedup");
       if (points == entry.end() || !points->is_array()) reader.fail(where + ": missing array 'speedup'");
       for (std::size_t p = 0; p < points->size(); ++p) {

@@ -537,7 +537,11 @@ TEST(Libaugur, StoppedProgramDiscardsTheStoppedIteration) {
   // About 2.5 s on one thread of the 2-core test machine (0.6 ms per iteration): the signals come
   // after 0.3 s, well inside the region (set-up takes a few milliseconds) and well before its end.
   Child child({swim_exe, "256", "4000"},
-              {{"OMP_NUM_THREADS", "1"}, {"AUGUR_BASELINE", "1"}, {"AUGUR_REPORT", report.string()}, {"AUGUR_SUMMARY", "0"}},
+              {{"OMP_NUM_THREADS", "1"},
+               {"AUGUR_BASELINE", "1"},
+               {"AUGUR_WATCH_SIGCONT", "1"},
+               {"AUGUR_REPORT", report.string()},
+               {"AUGUR_SUMMARY", "0"}},
               folder.path() / "stdout.txt", folder.path() / "stderr.txt");
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   ASSERT_FALSE(child.wait(WNOHANG).has_value())

@@ -457,6 +457,67 @@ TEST(Analyzer, RegionsAreIdentifiedByIprAndLength) {
   EXPECT_EQ(program.analyzer.regions()[1].iterations_closed, 2);
 }
 
+TEST(Analyzer, ARegionEnteredManyTimesKeepsItsMeasurements) {
+  // A nested iterative region (the thesis' hydro2d): entered 20 times, 4 iterations each.
+  SimulatedProgram program(with_baseline(1), 4);
+  for (int entry = 0; entry < 20; ++entry) {
+    program.analyzer.init_parallel_region(3, 2, 4);
+    program.run(4);
+    program.analyzer.end_parallel_region();
+  }
+  const Region& region = program.region();
+  EXPECT_EQ(region.entries, 20);
+  EXPECT_EQ(region.iterations_closed, 80);
+  EXPECT_EQ(region.iterations_discarded, 3) << "warm-up and the two changes of processors only";
+  ASSERT_EQ(region.stats(4)->state, SpeedupState::Calculated);
+  EXPECT_NEAR(region.stats(4)->speedup, amdahl_speedup(0.1, 4), 1e-12);
+}
+
+TEST(Analyzer, StartingTheRunningRegionAgainChangesNothing) {
+  SimulatedProgram program(with_baseline(1), 2);
+  for (int i = 0; i < 12; ++i) {
+    program.analyzer.init_parallel_region(1, 1, 12);  // called at every iteration
+    program.iteration();
+  }
+  EXPECT_EQ(program.region().entries, 1);
+  EXPECT_EQ(program.region().iterations_discarded, 3);
+  EXPECT_EQ(program.region().stats(2)->state, SpeedupState::Calculated);
+}
+
+TEST(Analyzer, EstimatesTheTimeOfTheCurrentEntry) {
+  SimulatedProgram program(with_baseline(1), 4);
+  program.analyzer.init_parallel_region(1, 1, 30);
+  program.run(30);
+  program.analyzer.end_parallel_region();
+  program.clock.advance(1.0, 1);  // other code
+  program.analyzer.init_parallel_region(1, 1, 10);
+  const double entered = program.clock.now;
+  program.run(4);
+  const Region& region = program.region();
+  EXPECT_EQ(region.entry_iterations_closed, 4);
+  EXPECT_NEAR(program.analyzer.estimated_time(region, 4, program.clock.now),
+              (program.clock.now - entered) + 6 * program.iteration_time(4), 1e-12);
+}
+
+TEST(Analyzer, SelfTuningSamplesStayInTheirRegion) {
+  Config config = with_baseline(1);
+  config.warmup_iterations = 0;
+  config.self_tuning_interval = 1.0;  // long samples: they would span both regions
+  SimulatedProgram program(config, 4);
+  for (int round = 0; round < 40; ++round) {
+    program.f = 0.1;
+    program.analyzer.init_parallel_region(1, 1, -1);  // no end_parallel_region between regions
+    program.run(3);
+    program.f = 0.5;
+    program.analyzer.init_parallel_region(2, 1, -1);
+    program.run(3);
+  }
+  // Each sample closes within one visit of a region, or is dropped.
+  for (const Region& region : program.analyzer.regions()) {
+    EXPECT_EQ(region.stats(4)->self_tuning_wall, 0.0) << "region " << region.ipr;
+  }
+}
+
 TEST(Analyzer, NotifiesEachNewSpeedup) {
   struct Seen {
     std::vector<int> processors;

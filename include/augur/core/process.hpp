@@ -24,10 +24,22 @@ struct ProcessOptions {
   std::vector<std::pair<std::string, std::string>> environment;
   // Variables removed from the environment.
   std::vector<std::string> unset;
+  // Send the program's standard output to /dev/null instead of capturing it.
+  bool discard_output = false;
 };
 
 // Runs argv[0] (searched in PATH when it has no '/') with argv, waits for it, and returns its status,
 // wall time and captured output. Throws std::runtime_error when the program cannot be started.
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+// From now on SIGINT, SIGTERM and SIGHUP are passed on to the program run_process is waiting for and
+// remembered, instead of ending this process at once: the caller checks interrupted() after each run
+// and leaves cleanly (its temporary files removed).
+void forward_interruptions();
+// The signal received since forward_interruptions(), or 0.
+[[nodiscard]] int interrupted();
+
+// $TMPDIR, or /tmp.
+[[nodiscard]] std::string temporary_directory();
 
 }  // namespace augur::core
