@@ -51,8 +51,9 @@ typedef enum augur_state {
 
 /* Starts (or resumes) the iterative parallel region identified by (ipr, length): ipr is any number
  * unique to the region, length the number of parallel loops in one iteration, iterations the number
- * of iterations of the sequential loop, or a negative value when unknown (no time estimate then).
- * Returns AUGUR_OK, or AUGUR_ERROR when the call is ignored (misuse, or augur is off). */
+ * of iterations of the sequential loop in this entry, or a negative value when unknown (no time
+ * estimate then). A region entered again keeps its measurements; calling this for the region already
+ * running changes nothing. Returns AUGUR_OK, or AUGUR_ERROR when augur is off or disabled. */
 AUGUR_EXPORT int augur_init_parallel_region(uint64_t ipr, int length, long iterations);
 /* Marks the end of the current region: stops its time counters. */
 AUGUR_EXPORT void augur_end_parallel_region(void);
@@ -120,7 +121,9 @@ typedef void (*augur_speedup_callback)(const augur_speedup_event* event, void* u
 AUGUR_EXPORT void augur_set_speedup_callback(augur_speedup_callback callback, void* user_data);
 
 /* Tells libaugur that the program was stopped (for a scheduler's or a signal handler's use; the
- * thesis' appl_stopped). The iteration in progress is discarded. Async-signal-safe. */
+ * thesis' appl_stopped). The iteration in progress is discarded. Async-signal-safe. With the option
+ * watch_sigcont=1 libaugur installs its own SIGCONT handler that does this (off by default: a handler
+ * makes blocking calls return early with EINTR after a stop). */
 AUGUR_EXPORT void augur_notify_stopped(void);
 
 /* Ends the measurement: closes open regions, prints the summary and writes the report

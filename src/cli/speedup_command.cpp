@@ -229,7 +229,11 @@ CLI::App* add_speedup_command(CLI::App& app, SpeedupOptions& options) {
       ->default_val(10)
       ->check(CLI::Range(2, 1000000));
   command->add_flag("--no-sweep", options.no_sweep, "Skip the SA(1 exec) run");
-  command->add_option("--region", options.region, "Region id to report (default: the longest-running)");
+  command->add_option("--region", options.region, "Region id to report (default: the longest-running)")
+      ->check([](const std::string& value) -> std::string {
+        const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
+        return digits ? "" : "'" + value + "' is not a region id (a non-negative integer)";
+      });
   command->add_flag("--json", options.json, "Print JSON instead of the table");
   command->add_flag("-q,--quiet", options.quiet, "No progress lines on stderr");
   command->add_option("program", options.command, "The instrumented program and its arguments, after --")->required();

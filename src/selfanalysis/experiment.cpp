@@ -132,7 +132,8 @@ ExperimentResult summarize_experiment(const ExperimentInput& input) {
   for (const ExperimentPoint& point : result.points) {
     if (std::isnan(point.self_analyzer) && !analyzed_times[point.processors].empty()) {
       add_note("no self-analyzer speedup on " + std::to_string(point.processors) +
-               " threads: the runs ended before a measurement window completed; give the program more iterations");
+               (point.processors == 1 ? " thread" : " threads") +
+               ": the runs ended before a measurement window completed; give the program more iterations");
     }
   }
   if (region_times[1].empty()) result.notes.push_back("no run on 1 thread: TS is unknown");

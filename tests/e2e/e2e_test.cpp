@@ -585,3 +585,27 @@ TEST(Libaugur, UninterruptedRunOnOneThreadDiscardsOnlyTheWarmUp) {
 }
 
 }  // namespace
+
+namespace {
+
+// Interrupted, augur speedup stops its program, removes its temporary reports and prints no table.
+TEST(SpeedupCommand, InterruptedLeavesNothingBehind) {
+  const TemporaryFolder folder;
+  const fs::path scratch = folder.path() / "tmp";
+  fs::create_directories(scratch);
+  Child child({augur_exe, "speedup", "--max-threads", "1", "--repeat", "50", "--", swim_exe, "128", "2000"},
+              {{"TMPDIR", scratch.string()}}, folder.path() / "stdout.txt", folder.path() / "stderr.txt");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ASSERT_FALSE(child.wait(WNOHANG).has_value()) << "augur speedup ended within 0.5 s: give it more work";
+  ASSERT_EQ(::kill(child.pid(), SIGINT), 0) << std::strerror(errno);
+  const std::optional<int> status = child.wait(0);
+  ASSERT_TRUE(status.has_value());
+  ASSERT_TRUE(WIFEXITED(*status)) << "augur speedup did not exit by itself after SIGINT";
+  EXPECT_EQ(WEXITSTATUS(*status), 1);
+  EXPECT_TRUE(contains(read_text(folder.path() / "stderr.txt"), "interrupted by signal 2"))
+      << read_text(folder.path() / "stderr.txt");
+  EXPECT_EQ(read_text(folder.path() / "stdout.txt"), "");
+  EXPECT_TRUE(fs::is_empty(scratch)) << "temporary files left in " << scratch;
+}
+
+}  // namespace
