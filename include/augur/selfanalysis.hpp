@@ -68,7 +68,7 @@ enum class SpeedupState { NotCalculated, Calculated };  // PNC, PC
 struct ProcessorStats {
   int processors = 0;
   SpeedupState state = SpeedupState::NotCalculated;
-  double speedup = 0.0;         // S(p), history applied
+  double speedup = 0.0;         // S(p), history applied (Region::speedup() for the baseline's count)
   double iteration_time = 0.0;  // T(p): mean of the last window, seconds
   long windows = 0;             // speedup values computed
   long iterations = 0;          // measured (not discarded) iterations on p processors
@@ -124,6 +124,9 @@ struct Region {
   // AF(B) = 1 / (f + (1 - f) / B), AF(1) = 1 (thesis Figure 4.5). f unknown counts as 0.
   [[nodiscard]] double amdahl_factor() const;
   [[nodiscard]] const ProcessorStats* stats(int processors) const;
+  // S(p) when calculated, else 0. On the baseline's count it is AF(B) by definition, with the
+  // current f: the reference the other counts are measured against.
+  [[nodiscard]] double speedup(int processors) const;
 };
 
 // One new speedup value.
@@ -178,7 +181,6 @@ private:
   void count_closed(Region& region, bool discarded);
   void record_iteration(Region& region, int processors, double duration);
   void record_speedup(Region& region, ProcessorStats& stats, double value, double now);
-  void refresh_baseline_speedup(Region& region);
   ProcessorStats& stats_for(Region& region, int processors);
   void start_self_tuning_sample(double now);
   void close_self_tuning_sample(Region& region, double now);

@@ -325,7 +325,7 @@ int augur_get_speedup(int processors, double* speedup) {
   if (active_analyzer == nullptr || active_analyzer->current() == nullptr) return AUGUR_ERROR;
   const auto* stats = active_analyzer->current()->stats(processors);
   if (stats == nullptr || stats->state != augur::selfanalysis::SpeedupState::Calculated) return AUGUR_PNC;
-  if (speedup != nullptr) *speedup = stats->speedup;
+  if (speedup != nullptr) *speedup = active_analyzer->current()->speedup(processors);
   return AUGUR_PC;
 }
 

@@ -42,6 +42,12 @@ double Region::amdahl_factor() const {
   return selfanalysis::amdahl_factor(f < 0.0 ? 0.0 : f, baseline_processors);
 }
 
+double Region::speedup(int processors) const {
+  const ProcessorStats* found = stats(processors);
+  if (found == nullptr || found->state != SpeedupState::Calculated) return 0.0;
+  return baseline_done && processors == baseline_processors ? amdahl_factor() : found->speedup;
+}
+
 const ProcessorStats* Region::stats(int processors) const {
   if (processors < 1 || processors >= static_cast<int>(by_processors.size())) return nullptr;
   return &by_processors[static_cast<std::size_t>(processors)];
@@ -146,7 +152,6 @@ Misuse Analyzer::end_parallel_region() {
   region.last_entry_elapsed = now - region.opened_at;
   region.elapsed += region.last_entry_elapsed;
   region.open = false;
-  refresh_baseline_speedup(region);
   // Give the program back all its processors.
   const int allocated = threads_.allocated_processors();
   if (active_threads_ != allocated) {
@@ -317,19 +322,12 @@ void Analyzer::record_iteration(Region& region, int processors, double duration)
   stats.iteration_time = stats.window_sum / stats.window_count;
   stats.window_sum = 0.0;
   stats.window_count = 0;
-  // On B processors the speedup is AF(B) by definition: the baseline is the reference the other
-  // counts are measured against, so re-measuring it does not move S(B) (S(1) stays 1 for B = 1).
-  // It follows f, which every measured iteration refines.
-  refresh_baseline_speedup(region);
+  // On B processors the speedup is AF(B) by definition (Region::speedup): the baseline is the
+  // reference the other counts are measured against, so re-measuring it does not move S(B).
   if (processors == region.baseline_processors) return;
   // S(p) = T(B) / T(p) x AF(B)  (thesis Figure 4.5 (1))
   const double speedup = region.baseline_time / stats.iteration_time * region.amdahl_factor();
   record_speedup(region, stats, speedup, iteration_start_ + duration);
-}
-
-void Analyzer::refresh_baseline_speedup(Region& region) {
-  if (!region.baseline_done) return;
-  stats_for(region, region.baseline_processors).speedup = region.amdahl_factor();
 }
 
 void Analyzer::record_speedup(Region& region, ProcessorStats& stats, double value, double now) {
@@ -347,13 +345,15 @@ void Analyzer::record_speedup(Region& region, ProcessorStats& stats, double valu
     region.first_estimate_processors = stats.processors;
     region.first_estimate_iteration = region.iterations_closed;
   }
-  if (listener_ != nullptr) listener_(SpeedupEvent{&region, stats.processors, stats.speedup, estimate}, listener_data_);
+  if (listener_ != nullptr) {
+    listener_(SpeedupEvent{&region, stats.processors, region.speedup(stats.processors), estimate}, listener_data_);
+  }
 }
 
 double Analyzer::estimated_time(const Region& region, int processors, double now) const {
   const ProcessorStats* stats = region.stats(processors);
   if (stats == nullptr || stats->state != SpeedupState::Calculated || region.expected_iterations < 0 ||
-      !region.baseline_done || stats->speedup <= 0.0) {
+      !region.baseline_done || region.speedup(processors) <= 0.0) {
     return -1.0;
   }
   // The iteration count is the one given when the region was last entered, so the estimate is for
@@ -361,7 +361,7 @@ double Analyzer::estimated_time(const Region& region, int processors, double now
   const double consumed = region.open ? now - region.opened_at : region.last_entry_elapsed;
   const long remaining = std::max(0L, region.expected_iterations - region.entry_iterations_closed);
   // ExTime(p) = ConsumedTime + AF(B) x T(B) / S(p) x ItersRemaining  (thesis Figure 4.8)
-  return consumed + region.amdahl_factor() * region.baseline_time / stats->speedup * static_cast<double>(remaining);
+  return consumed + region.amdahl_factor() * region.baseline_time / region.speedup(processors) * static_cast<double>(remaining);
 }
 
 Misuse Analyzer::init_par() {

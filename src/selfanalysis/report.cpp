@@ -45,7 +45,7 @@ ordered_json render_region(const RunContext& context, const Region& region) {
     if (!calculated && !tuned && stats.processors > context.allocated_processors) continue;
     ordered_json point;
     point["p"] = stats.processors;
-    point["value"] = number_or_null(stats.speedup, calculated);
+    point["value"] = number_or_null(region.speedup(stats.processors), calculated);
     point["state"] = state_name(stats.state);
     point["iteration_time_s"] = number_or_null(stats.iteration_time, calculated);
     point["measured_iterations"] = stats.iterations;
@@ -133,7 +133,7 @@ std::string render_summary(const RunContext& context, const std::vector<Region>&
             ", AF(B)=" + format("%.3f", region.amdahl_factor()) + "\n";
     for (const ProcessorStats& stats : region.by_processors) {
       if (stats.state != SpeedupState::Calculated) continue;
-      text += "augur:   S(" + std::to_string(stats.processors) + ")=" + format("%.3f", stats.speedup) + " PC";
+      text += "augur:   S(" + std::to_string(stats.processors) + ")=" + format("%.3f", region.speedup(stats.processors)) + " PC";
       if (stats.self_tuning_wall > 0.0) text += "  ST'=" + format("%.3f", stats.self_tuning_speedup());
       text += "  T(p)=" + format("%.3f", stats.iteration_time * 1e3) + " ms\n";
     }

@@ -116,9 +116,9 @@ TEST(Analyzer, BaselineOneGivesTheTraditionalSpeedup) {
   EXPECT_NEAR(region.sequential_fraction(), 0.1, 1e-12);
   EXPECT_DOUBLE_EQ(region.amdahl_factor(), 1.0);
   ASSERT_EQ(region.stats(1)->state, SpeedupState::Calculated);
-  EXPECT_DOUBLE_EQ(region.stats(1)->speedup, 1.0);
+  EXPECT_DOUBLE_EQ(region.speedup(1), 1.0);
   ASSERT_EQ(region.stats(4)->state, SpeedupState::Calculated);
-  EXPECT_NEAR(region.stats(4)->speedup, amdahl_speedup(0.1, 4), 1e-12);
+  EXPECT_NEAR(region.speedup(4), amdahl_speedup(0.1, 4), 1e-12);
   EXPECT_EQ(region.stats(2)->state, SpeedupState::NotCalculated);
   EXPECT_EQ(region.stats(3)->state, SpeedupState::NotCalculated);
 }
@@ -132,8 +132,8 @@ TEST(Analyzer, BaselineFourIsNormalisedByAmdahlsFactor) {
   EXPECT_EQ(region.baseline_processors, 4);
   EXPECT_NEAR(region.sequential_fraction(), 0.05, 1e-12);
   EXPECT_NEAR(region.amdahl_factor(), amdahl_speedup(0.05, 4), 1e-12);
-  EXPECT_NEAR(region.stats(4)->speedup, amdahl_speedup(0.05, 4), 1e-12);  // S(B) = AF(B)
-  EXPECT_NEAR(region.stats(8)->speedup, amdahl_speedup(0.05, 8), 1e-12);
+  EXPECT_NEAR(region.speedup(4), amdahl_speedup(0.05, 4), 1e-12);  // S(B) = AF(B)
+  EXPECT_NEAR(region.speedup(8), amdahl_speedup(0.05, 8), 1e-12);
 }
 
 TEST(Analyzer, BaselineHalfUsesHalfTheAllocation) {
@@ -143,7 +143,7 @@ TEST(Analyzer, BaselineHalfUsesHalfTheAllocation) {
   program.analyzer.init_parallel_region(1, 1, -1);
   program.run(20);
   EXPECT_EQ(program.region().baseline_processors, 3);
-  EXPECT_NEAR(program.region().stats(6)->speedup, amdahl_speedup(0.1, 6), 1e-12);
+  EXPECT_NEAR(program.region().speedup(6), amdahl_speedup(0.1, 6), 1e-12);
 }
 
 TEST(Analyzer, BaselineLargerThanTheAllocationUsesTheAllocation) {
@@ -153,7 +153,7 @@ TEST(Analyzer, BaselineLargerThanTheAllocationUsesTheAllocation) {
   const Region& region = program.region();
   EXPECT_EQ(region.baseline_processors, 2);
   EXPECT_TRUE(program.threads.calls.empty()) << "B = P: the thread count never needs to change";
-  EXPECT_NEAR(region.stats(2)->speedup, amdahl_speedup(0.1, 2), 1e-12);
+  EXPECT_NEAR(region.speedup(2), amdahl_speedup(0.1, 2), 1e-12);
   // Only the warm-up iteration is discarded.
   EXPECT_EQ(region.iterations_discarded, 1);
 }
@@ -200,7 +200,7 @@ TEST(Analyzer, LongerWarmUpDelaysTheBaseline) {
   EXPECT_TRUE(program.threads.calls.empty()) << "the warm-up runs on the allocation";
   EXPECT_EQ(program.region().baseline_count, 0);
   program.run(8);  // 1 discarded at the change, 3 baseline, 1 discarded, 3 measured
-  EXPECT_NEAR(program.region().stats(4)->speedup, amdahl_speedup(0.1, 4), 1e-12);
+  EXPECT_NEAR(program.region().speedup(4), amdahl_speedup(0.1, 4), 1e-12);
 
   config.warmup_iterations = 0;
   SimulatedProgram immediate(config, 1);
@@ -228,7 +228,7 @@ TEST(Analyzer, DiscardsAnIterationDuringWhichTheAllocationChanged) {
   EXPECT_EQ(program.threads.active, 2);
   EXPECT_EQ(program.region().iterations_discarded, discarded + 2);
   program.run(3);
-  EXPECT_NEAR(program.region().stats(2)->speedup, amdahl_speedup(0.1, 2), 1e-12);
+  EXPECT_NEAR(program.region().speedup(2), amdahl_speedup(0.1, 2), 1e-12);
 }
 
 TEST(Analyzer, DiscardsAnIterationDuringWhichTheProgramWasStopped) {
@@ -236,14 +236,14 @@ TEST(Analyzer, DiscardsAnIterationDuringWhichTheProgramWasStopped) {
   program.analyzer.init_parallel_region(1, 1, -1);
   program.run(10);
   const long discarded = program.region().iterations_discarded;
-  const double speedup = program.region().stats(2)->speedup;
+  const double speedup = program.region().speedup(2);
   program.analyzer.open_iteration();
   program.clock.advance(5.0, 0);  // stopped for 5 s
   program.threads.stopped = true;
   program.analyzer.close_iteration();
   EXPECT_EQ(program.region().iterations_discarded, discarded + 1);
   program.run(6);
-  EXPECT_NEAR(program.region().stats(2)->speedup, speedup, 1e-12) << "the stopped iteration must not count";
+  EXPECT_NEAR(program.region().speedup(2), speedup, 1e-12) << "the stopped iteration must not count";
 }
 
 TEST(Analyzer, SpeedupOnTheBaselineCountStaysAmdahlsFactor) {
@@ -253,10 +253,10 @@ TEST(Analyzer, SpeedupOnTheBaselineCountStaysAmdahlsFactor) {
   program.analyzer.init_parallel_region(1, 1, -1);
   program.run(4);
   const double factor = program.region().amdahl_factor();
-  EXPECT_NEAR(program.region().stats(2)->speedup, factor, 1e-12);
+  EXPECT_NEAR(program.region().speedup(2), factor, 1e-12);
   program.serial_iteration *= 1.5;  // later iterations slow down: T(2) changes, S(B) does not
   program.run(5);
-  EXPECT_NEAR(program.region().stats(2)->speedup, amdahl_factor(program.region().sequential_fraction(), 2), 1e-12);
+  EXPECT_NEAR(program.region().speedup(2), amdahl_factor(program.region().sequential_fraction(), 2), 1e-12);
   EXPECT_EQ(program.region().stats(2)->windows, 1);
   EXPECT_NEAR(program.region().stats(2)->iteration_time, program.iteration_time(2), 1e-12);
 
@@ -264,14 +264,14 @@ TEST(Analyzer, SpeedupOnTheBaselineCountStaysAmdahlsFactor) {
   program.f = 0.3;
   program.run(5);
   program.analyzer.end_parallel_region();
-  EXPECT_DOUBLE_EQ(program.region().stats(2)->speedup, program.region().amdahl_factor());
+  EXPECT_DOUBLE_EQ(program.region().speedup(2), program.region().amdahl_factor());
 
   SimulatedProgram single(with_baseline(1), 1);
   single.analyzer.init_parallel_region(1, 1, -1);
   single.run(4);
   single.serial_iteration *= 0.5;
   single.run(10);
-  EXPECT_DOUBLE_EQ(single.region().stats(1)->speedup, 1.0) << "S(1) = 1 with B = P = 1";
+  EXPECT_DOUBLE_EQ(single.region().speedup(1), 1.0) << "S(1) = 1 with B = P = 1";
 }
 
 TEST(Analyzer, AppliesTheHistoryWeights) {
@@ -281,16 +281,16 @@ TEST(Analyzer, AppliesTheHistoryWeights) {
   SimulatedProgram program(config, 2);
   program.analyzer.init_parallel_region(1, 1, -1);
   program.run(7);  // warm-up, 1 discarded, 3 baseline, 1 discarded after the change, 1 window on 2 processors
-  const double first = program.region().stats(2)->speedup;
+  const double first = program.region().speedup(2);
   EXPECT_NEAR(first, amdahl_speedup(0.1, 2), 1e-12);
   // The program slows down: every iteration now takes 1.5 times as long.
   const double t_baseline = program.region().baseline_time;
   program.serial_iteration *= 1.5;
   program.run(1);
   const double measured = t_baseline / program.iteration_time(2) * program.region().amdahl_factor();
-  EXPECT_NEAR(program.region().stats(2)->speedup, 0.6 * first + 0.4 * measured, 1e-12);
+  EXPECT_NEAR(program.region().speedup(2), 0.6 * first + 0.4 * measured, 1e-12);
   program.run(1);
-  EXPECT_NEAR(program.region().stats(2)->speedup, 0.6 * (0.6 * first + 0.4 * measured) + 0.4 * measured, 1e-12);
+  EXPECT_NEAR(program.region().speedup(2), 0.6 * (0.6 * first + 0.4 * measured) + 0.4 * measured, 1e-12);
   EXPECT_EQ(program.region().stats(2)->windows, 3);
 }
 
@@ -304,7 +304,7 @@ TEST(Analyzer, ConfigurableHistoryWeight) {
   const double t_baseline = program.region().baseline_time;
   program.serial_iteration *= 2.0;
   program.run(1);
-  EXPECT_NEAR(program.region().stats(2)->speedup, t_baseline / program.iteration_time(2), 1e-12);
+  EXPECT_NEAR(program.region().speedup(2), t_baseline / program.iteration_time(2), 1e-12);
 }
 
 TEST(Analyzer, EstimatesTheExecutionTimeExactly) {
@@ -331,7 +331,7 @@ TEST(Analyzer, EstimateFollowsFigure48MidRun) {
   program.run(20);
   const Region& region = program.region();
   const double consumed = program.clock.now - start;
-  const double expected = consumed + region.amdahl_factor() * region.baseline_time / region.stats(4)->speedup * 80;
+  const double expected = consumed + region.amdahl_factor() * region.baseline_time / region.speedup(4) * 80;
   EXPECT_NEAR(program.analyzer.estimated_time(region, 4, program.clock.now), expected, 1e-12);
   EXPECT_NEAR(program.analyzer.estimated_time(region, 1, program.clock.now), consumed + 80 * program.iteration_time(1), 1e-12);
   EXPECT_LT(program.analyzer.estimated_time(region, 2, program.clock.now), 0.0) << "S(2) unknown";
@@ -356,7 +356,7 @@ TEST(Analyzer, SweepMeasuresEveryProcessorCountInOneRun) {
   EXPECT_TRUE(region.swept);
   for (int p = 1; p <= 4; ++p) {
     ASSERT_EQ(region.stats(p)->state, SpeedupState::Calculated) << "p = " << p;
-    EXPECT_NEAR(region.stats(p)->speedup, amdahl_speedup(0.1, p), 1e-12) << "p = " << p;
+    EXPECT_NEAR(region.speedup(p), amdahl_speedup(0.1, p), 1e-12) << "p = " << p;
   }
   EXPECT_EQ(program.threads.active, 4) << "after the sweep the program gets its allocation back";
 }
@@ -470,7 +470,7 @@ TEST(Analyzer, ARegionEnteredManyTimesKeepsItsMeasurements) {
   EXPECT_EQ(region.iterations_closed, 80);
   EXPECT_EQ(region.iterations_discarded, 3) << "warm-up and the two changes of processors only";
   ASSERT_EQ(region.stats(4)->state, SpeedupState::Calculated);
-  EXPECT_NEAR(region.stats(4)->speedup, amdahl_speedup(0.1, 4), 1e-12);
+  EXPECT_NEAR(region.speedup(4), amdahl_speedup(0.1, 4), 1e-12);
 }
 
 TEST(Analyzer, StartingTheRunningRegionAgainChangesNothing) {
@@ -542,7 +542,7 @@ TEST(Analyzer, GrowsItsTablesWhenTheAllocationExceedsThem) {
   program.analyzer.init_parallel_region(1, 1, -1);
   program.run(12);
   ASSERT_NE(program.region().stats(4), nullptr);
-  EXPECT_NEAR(program.region().stats(4)->speedup, amdahl_speedup(0.1, 4), 1e-12);
+  EXPECT_NEAR(program.region().speedup(4), amdahl_speedup(0.1, 4), 1e-12);
 }
 
 }  // namespace
