@@ -72,6 +72,7 @@ struct ProcessorStats {
   double iteration_time = 0.0;  // T(p): mean of the last window, seconds
   long windows = 0;             // speedup values computed
   long iterations = 0;          // measured (not discarded) iterations on p processors
+  double measured_time = 0.0;   // their total time, seconds
   double self_tuning_cpu = 0.0;   // CPU seconds of the process in the self-tuning' samples
   double self_tuning_wall = 0.0;  // wall seconds of those samples
   // ST'(p) = efficiency x p = busy CPU time / wall time; 0 when not measured.
@@ -127,6 +128,10 @@ struct Region {
   // S(p) when calculated, else 0. On the baseline's count it is AF(B) by definition, with the
   // current f: the reference the other counts are measured against.
   [[nodiscard]] double speedup(int processors) const;
+  // The speedup over the whole run so far: T(B) / (mean time of all measured iterations on p) x AF(B),
+  // without the history's weighting towards recent windows; 0 when unknown. For validation: it is
+  // what the traditional speedup, a ratio of whole-run times, compares with.
+  [[nodiscard]] double mean_speedup(int processors) const;
 };
 
 // One new speedup value.

@@ -35,6 +35,7 @@ struct ReportPoint {
   int processors = 0;
   bool calculated = false;      // state PC
   double speedup = 0.0;         // valid when calculated
+  double mean_speedup = 0.0;    // over all measured iterations, valid when calculated
   double iteration_time = 0.0;  // T(p) seconds, 0 when unknown
   double self_tuning = 0.0;     // ST'(p), 0 when not measured
 };

@@ -40,6 +40,7 @@ struct ExperimentPoint {
   double self_analyzer = 0;     // SA(N exec): S(p) of the run on p threads
   double self_analyzer_min = 0; // range of SA(N exec) over the repetitions
   double self_analyzer_max = 0;
+  double self_analyzer_mean = 0; // SA(N exec) over whole runs: T(B) / mean T(p) x AF(B), no history
   double self_analyzer_one = 0; // SA(1 exec): S(p) from the sweep run
   double self_tuning = 0;       // ST'(p) of the run on p threads
   double estimated_time = 0;    // the self-analyzer's first estimate of the region time, s

@@ -157,6 +157,7 @@ void print_json(const SpeedupOptions& options, const selfanalysis::ExperimentRes
     item["sa_n"] = number(point.self_analyzer);
     item["sa_n_min"] = number(point.self_analyzer_min);
     item["sa_n_max"] = number(point.self_analyzer_max);
+    item["sa_n_mean"] = number(point.self_analyzer_mean);
     item["sa_1"] = number(point.self_analyzer_one);
     item["st"] = number(point.self_tuning);
     item["estimated_time_s"] = number(point.estimated_time);
@@ -178,10 +179,12 @@ void print_table(const SpeedupOptions& options, const selfanalysis::ExperimentRe
               static_cast<unsigned long long>(result.region_id), result.region_length, result.baseline, options.repeat,
               options.repeat == 1 ? "" : "s", wait_policy.c_str());
   using core::format_number;
-  core::TextTable table({"p", "time_s", "region_s", "TS", "SA(N)", "SA(1)", "ST'", "est_s", "sa_region_s", "overhead"});
+  core::TextTable table(
+      {"p", "time_s", "region_s", "TS", "SA(N)", "SA(N)run", "SA(1)", "ST'", "est_s", "sa_region_s", "overhead"});
   for (const auto& point : result.points) {
     table.add_row({std::to_string(point.processors), format_number(point.time, 3), format_number(point.region_time, 3),
                    format_number(point.traditional, 2), format_number(point.self_analyzer, 2),
+                   format_number(point.self_analyzer_mean, 2),
                    format_number(point.self_analyzer_one, 2), format_number(point.self_tuning, 2),
                    format_number(point.estimated_time, 3), format_number(point.analyzed_region_time, 3),
                    format_number(point.overhead, 3)});
@@ -200,7 +203,8 @@ void print_table(const SpeedupOptions& options, const selfanalysis::ExperimentRe
   std::printf("overhead of the self-analyzer (time with / time without, all points): %s\n",
               format_number(result.overhead, 3).c_str());
   std::printf("time_s, region_s: program and region without the self-analyzer; TS = region_s(1) / region_s(p);\n"
-              "SA(N): self-analyzer, one run per p; SA(1): one run sweeping p; ST': self-tuning' (busy CPU / wall);\n"
+              "SA(N): self-analyzer, one run per p (its last value); SA(N)run: the same runs' T(B) / mean T(p) over\n"
+              "the whole run; SA(1): one run sweeping p; ST': self-tuning' (busy CPU / wall);\n"
               "est_s: the self-analyzer's first estimate of the region time; sa_region_s: that region's actual time.\n");
   for (const auto& note : result.notes) std::printf("note: %s\n", note.c_str());
 }

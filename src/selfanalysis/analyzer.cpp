@@ -42,6 +42,14 @@ double Region::amdahl_factor() const {
   return selfanalysis::amdahl_factor(f < 0.0 ? 0.0 : f, baseline_processors);
 }
 
+double Region::mean_speedup(int processors) const {
+  const ProcessorStats* found = stats(processors);
+  if (!baseline_done || found == nullptr || found->iterations == 0 || found->measured_time <= 0.0) return 0.0;
+  if (processors == baseline_processors) return amdahl_factor();
+  // T(B) / mean T(p) x AF(B), with T(p) averaged over every measured iteration on p processors.
+  return baseline_time / (found->measured_time / static_cast<double>(found->iterations)) * amdahl_factor();
+}
+
 double Region::speedup(int processors) const {
   const ProcessorStats* found = stats(processors);
   if (found == nullptr || found->state != SpeedupState::Calculated) return 0.0;
@@ -302,6 +310,7 @@ Misuse Analyzer::close_iteration() {
 void Analyzer::record_iteration(Region& region, int processors, double duration) {
   ProcessorStats& stats = stats_for(region, processors);
   ++stats.iterations;
+  stats.measured_time += duration;
   if (!region.baseline_done) {
     region.baseline_sum += duration;
     ++region.baseline_count;

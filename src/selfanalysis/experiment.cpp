@@ -38,8 +38,8 @@ ExperimentResult summarize_experiment(const ExperimentInput& input) {
   result.region_id = reference->id;
   result.region_length = reference->length;
 
-  std::map<int, std::vector<double>> times, region_times, analyzed_times, analyzed_region_times, speedups, swept,
-      tunings, estimates;
+  std::map<int, std::vector<double>> times, region_times, analyzed_times, analyzed_region_times, speedups,
+      mean_speedups, swept, tunings, estimates;
   std::map<int, std::map<int, double>> region_time_by_repetition;  // [repetition][p]
   for (const ExperimentRun& run : input.timed) {
     times[run.processors].push_back(run.wall_seconds);
@@ -66,6 +66,7 @@ ExperimentResult summarize_experiment(const ExperimentInput& input) {
     }
     if (const ReportPoint* point = region->point(run.processors)) {
       if (point->calculated) speedups[run.processors].push_back(point->speedup);
+      if (point->calculated && point->mean_speedup > 0.0) mean_speedups[run.processors].push_back(point->mean_speedup);
       if (point->self_tuning > 0.0) tunings[run.processors].push_back(point->self_tuning);
     }
     if (region->estimated_time >= 0.0 && region->estimate_processors == run.processors) {
@@ -100,6 +101,7 @@ ExperimentResult summarize_experiment(const ExperimentInput& input) {
     point.traditional_min = min_or_unknown(traditional_by_repetition[processors]);
     point.traditional_max = max_or_unknown(traditional_by_repetition[processors]);
     point.self_analyzer = median_or_unknown(speedups[processors]);
+    point.self_analyzer_mean = median_or_unknown(mean_speedups[processors]);
     point.self_analyzer_min = min_or_unknown(speedups[processors]);
     point.self_analyzer_max = max_or_unknown(speedups[processors]);
     point.self_analyzer_one = median_or_unknown(swept[processors]);

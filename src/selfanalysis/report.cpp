@@ -46,6 +46,7 @@ ordered_json render_region(const RunContext& context, const Region& region) {
     ordered_json point;
     point["p"] = stats.processors;
     point["value"] = number_or_null(region.speedup(stats.processors), calculated);
+    point["mean_value"] = number_or_null(region.mean_speedup(stats.processors), calculated);
     point["state"] = state_name(stats.state);
     point["iteration_time_s"] = number_or_null(stats.iteration_time, calculated);
     point["measured_iterations"] = stats.iterations;
@@ -258,6 +259,7 @@ Report parse_report(const std::string& text, const std::string& file) {
         if (state != "PC" && state != "PNC") reader.fail(point_where + ": state '" + state + "' is neither PC nor PNC");
         point.calculated = state == "PC";
         point.speedup = reader.get_or<double>(item, "value", 0.0, point_where);
+        point.mean_speedup = reader.get_or<double>(item, "mean_value", 0.0, point_where);
         point.iteration_time = reader.get_or<double>(item, "iteration_time_s", 0.0, point_where);
         point.self_tuning = reader.get_or<double>(item, "self_tuning", 0.0, point_where);
         region.points.push_back(point);
