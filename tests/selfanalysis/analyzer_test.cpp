@@ -294,6 +294,23 @@ TEST(Analyzer, AppliesTheHistoryWeights) {
   EXPECT_EQ(program.region().stats(2)->windows, 3);
 }
 
+TEST(Analyzer, MeanSpeedupAveragesEveryMeasuredIteration) {
+  Config config = with_baseline(1);
+  config.measure_iterations = 1;
+  SimulatedProgram program(config, 2);
+  program.analyzer.init_parallel_region(1, 1, -1);
+  program.run(7);  // warm-up, 1 discarded, 3 baseline, 1 discarded, 1 measured on 2 processors
+  const double fast = program.iteration_time(2);
+  program.serial_iteration *= 1.5;
+  program.run(2);
+  const double slow = program.iteration_time(2);
+  const Region& region = program.region();
+  EXPECT_EQ(region.stats(2)->iterations, 3);
+  EXPECT_NEAR(region.mean_speedup(2), region.baseline_time / ((fast + 2 * slow) / 3), 1e-12);
+  EXPECT_DOUBLE_EQ(region.mean_speedup(1), 1.0);
+  EXPECT_EQ(region.mean_speedup(3), 0.0);
+}
+
 TEST(Analyzer, ConfigurableHistoryWeight) {
   Config config = with_baseline(1);
   config.measure_iterations = 1;
