@@ -1,0 +1,52 @@
+// TSPP: the task-system performance predictor of Flynn & Lundstrom (seed 004, section 1.3).
+// This header holds the task-system model and its input language (Figure 11); the predictor
+// and the simulator build on it. Language reference: docs/formats.md, "TSPP task systems".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "augur/core/diagnostics.hpp"
+
+namespace augur::tspp {
+
+struct Resource {
+  enum class Kind { Queuing, Delay };
+  std::string name;
+  Kind kind = Kind::Queuing;
+  int servers = 1;  // queuing centres; delay centres have as many as needed
+  core::SourceLocation declared;
+};
+
+struct Task {
+  std::string name;
+  std::vector<double> demands;  // one per resource, in declaration order; 0 where none is given
+  core::SourceLocation declared;
+};
+
+// The series-parallel structure: a task, or a serial ({...}) or parallel ([...]) group.
+struct Node {
+  enum class Kind { Task, Serial, Parallel };
+  Kind kind = Kind::Task;
+  int task = -1;                // Kind::Task: index into TaskSystem::tasks
+  std::vector<Node> children;   // groups: at least one
+};
+
+struct TaskSystem {
+  std::vector<Resource> resources;
+  std::vector<Task> tasks;
+  Node structure;
+
+  [[nodiscard]] int resource_index(const std::string& name) const;  // -1 when absent
+  [[nodiscard]] int task_index(const std::string& name) const;      // -1 when absent
+};
+
+// Parses a task system. Throws core::InputError ("file:line:col: message") on the first error:
+// syntax, an unknown or duplicate name, a task used twice or never, an empty group, a negative or
+// non-finite demand, a number of servers that is not a positive integer, a missing section.
+[[nodiscard]] TaskSystem parse_task_system(const std::string& text, const std::string& file);
+
+// The structure written back in the input language, on one line: "[ { [ a; b; ] c; } d; ]".
+[[nodiscard]] std::string describe_structure(const TaskSystem& system);
+
+}  // namespace augur::tspp
