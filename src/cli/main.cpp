@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "speedup_command.hpp"
+#include "tspp_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"augur predicts and explains the performance of parallel programs.\n"
@@ -12,6 +13,8 @@ int main(int argc, char** argv) {
 
   augur::cli::SpeedupOptions speedup;
   CLI::App* speedup_command = augur::cli::add_speedup_command(app, speedup);
+  augur::cli::TsppOptions tspp;
+  CLI::App* tspp_command = augur::cli::add_tspp_command(app, tspp);
 
   try {
     app.parse(argc, argv);
@@ -20,5 +23,6 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (speedup_command->parsed()) return augur::cli::run_speedup_command(speedup);
+  if (tspp_command->parsed()) return augur::cli::run_tspp_command(tspp);
   return 2;
 }

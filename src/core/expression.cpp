@@ -203,7 +203,7 @@ double call(const Expression& node, const std::vector<double>& arguments, const 
 
 }  // namespace
 
-std::string format_number(double value) {
+std::string format_shortest(double value) {
   char buffer[64];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
   return std::string(buffer, result.ptr);
@@ -211,7 +211,7 @@ std::string format_number(double value) {
 
 std::string Expression::to_string() const {
   switch (kind) {
-    case Kind::Number: return format_number(number);
+    case Kind::Number: return format_shortest(number);
     case Kind::Name: return name;
     case Kind::Negate: return "-(" + operands[0]->to_string() + ")";
     case Kind::Call: {

@@ -62,7 +62,7 @@ private:
         const double servers = evaluate_expression();
         if (servers < 1.0 || servers != std::floor(servers) || servers > 1e6) {
           source_.fail(expression_at, "the number of servers of '" + resource.name +
-                                          "' must be a positive integer, not " + core::format_number(servers));
+                                          "' must be a positive integer, not " + core::format_shortest(servers));
         }
         resource.servers = static_cast<int>(servers);
       }
@@ -101,7 +101,7 @@ private:
       const double demand = evaluate_expression();
       if (demand < 0.0) {
         source_.fail(demand_at, "the demand of task '" + task.name + "' on '" + resource + "' is negative (" +
-                                    core::format_number(demand) + ")");
+                                    core::format_shortest(demand) + ")");
       }
       task.demands[static_cast<std::size_t>(index)] = demand;
       given[static_cast<std::size_t>(index)] = true;

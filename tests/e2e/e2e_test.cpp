@@ -609,3 +609,69 @@ TEST(SpeedupCommand, InterruptedLeavesNothingBehind) {
 }
 
 }  // namespace
+
+// ---- TSPP ------------------------------------------------------------------------------------
+
+namespace {
+
+const std::string tspp_exe = AUGUR_TSPP_EXE;
+const std::string figure11 = std::string(AUGUR_EXAMPLES_DIR) + "/tspp/figure11.tspp";
+
+TEST(Tspp, PrintsTheTablesOfFigure12) {
+  const ProcessResult result = run({augur_exe, "tspp", figure11});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  for (const char* text : {"Utilization", "Arrival Instant Queue Length", "Queue Length of Task", "Residence",
+                           "task-3  2.635 (1.949)", "Number of iterations = 4"}) {
+    EXPECT_TRUE(contains(result.standard_output, text)) << text << "\n" << describe(result);
+  }
+}
+
+TEST(Tspp, TheSeedsInterfaceReadsStandardInput) {
+  // tspp [-b] [-d] <in >out, through a shell for the redirection.
+  const ProcessResult dump = run({"/bin/sh", "-c", "\"" + tspp_exe + "\" -d < \"" + figure11 + "\""});
+  ASSERT_EQ(dump.exit_code, 0) << describe(dump);
+  // Figure 13 for 6 tasks and 3 resources: N, K, 3 utilizations, 3 queue lengths, 18 + 18 queue values,
+  // 6 x 6 times, the completion's mean and std, the iterations.
+  EXPECT_EQ(count_occurrences(dump.standard_output, "\n"), 2u + 3 + 3 + 18 + 18 + 36 + 2 + 1);
+  EXPECT_EQ(dump.standard_output.rfind("6\n3\n", 0), 0u);
+  const ProcessResult brief = run({"/bin/sh", "-c", "\"" + tspp_exe + "\" -b < \"" + figure11 + "\""});
+  ASSERT_EQ(brief.exit_code, 0) << describe(brief);
+  EXPECT_FALSE(contains(brief.standard_output, "Utilization"));
+  EXPECT_TRUE(contains(brief.standard_output, "Completion time = "));
+  const ProcessResult bad = run({tspp_exe, "-x"});
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+TEST(Tspp, JsonHoldsTheDocumentedFields) {
+  const ProcessResult result = run({augur_exe, "tspp", "--json", figure11});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const Json json = Json::parse(result.standard_output);
+  EXPECT_TRUE(positive_finite(json.at("completion").at("mean")));
+  EXPECT_TRUE(positive_finite(json.at("completion").at("std")));
+  EXPECT_EQ(json.at("iterations"), 4);
+  ASSERT_EQ(json.at("resources").size(), 3u);
+  EXPECT_EQ(json.at("resources").at(1).at("name"), "disk-1");
+  EXPECT_TRUE(json.at("resources").at(0).contains("utilization"));
+  EXPECT_TRUE(json.at("resources").at(0).contains("queue_length"));
+  ASSERT_EQ(json.at("tasks").size(), 6u);
+  for (const char* field : {"start", "residence", "end"}) {
+    EXPECT_TRUE(json.at("tasks").at(2).at(field).contains("mean")) << field;
+    EXPECT_TRUE(json.at("tasks").at(2).at(field).contains("std")) << field;
+  }
+}
+
+TEST(Tspp, BadInputNamesTheFaultAndPrintsNothing) {
+  const TemporaryFolder folder;
+  const fs::path input = folder.path() / "bad.tspp";
+  std::ofstream(input) << "resource\n  cpu <- queuing;\ntask\n  a <- { gpu: 1; }\nstructure { a; }\n";
+  const ProcessResult result = run({augur_exe, "tspp", input.string()});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.standard_output, "");
+  EXPECT_EQ(result.standard_error, input.string() + ":4:10: unknown resource 'gpu' in task 'a'\n");
+  const ProcessResult missing = run({augur_exe, "tspp", (folder.path() / "none.tspp").string()});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_TRUE(contains(missing.standard_error, "none.tspp: cannot read")) << describe(missing);
+  EXPECT_EQ(missing.standard_output, "");
+}
+
+}  // namespace

@@ -147,7 +147,7 @@ TEST(Expression, ErrorsPointAtTheFault) {
 TEST(Expression, WritesItselfBack) {
   const SourceText source("expr", "a*b+-c/2^x");
   EXPECT_EQ(parse_expression(source)->to_string(), "((a * b) + (-(c) / (2^x)))");
-  EXPECT_EQ(format_number(0.42), "0.42");
+  EXPECT_EQ(format_shortest(0.42), "0.42");
 }
 
 }  // namespace

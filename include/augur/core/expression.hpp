@@ -57,7 +57,7 @@ std::unique_ptr<Expression> parse_expression(const SourceText& source, std::size
 std::unique_ptr<Expression> parse_expression(const SourceText& source);
 
 // The shortest text that reads back as the same number ("0.42", "1e-05").
-[[nodiscard]] std::string format_number(double value);
+[[nodiscard]] std::string format_shortest(double value);
 
 // Evaluates with the names bound in `bindings`; an unknown name, a division by zero, a bad argument
 // count or a result that is not finite is an InputError at the place in `source`.

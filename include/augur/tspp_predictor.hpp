@@ -1,0 +1,52 @@
+// The TSPP predictor: Mak and Lundstrom's method (seed 004, section 1.3) as reconstructed for augur.
+// Step 1, approximate Mean Value Analysis with overlap factors, gives each task's residence time at
+// each resource; step 2, a series-parallel reduction, gives the start and end time distributions;
+// the two alternate until the completion time moves by less than the tolerance. Equations and the
+// choices made where the seed is silent: docs/tspp.md.
+#pragma once
+
+#include <vector>
+
+#include "augur/tspp.hpp"
+
+namespace augur::tspp {
+
+struct Moments {
+  double mean = 0.0;
+  double variance = 0.0;
+  [[nodiscard]] double deviation() const;
+};
+
+struct TaskPrediction {
+  Moments start, residence, end;
+  std::vector<double> residence_at;     // R_ik per resource
+  std::vector<double> arrival_queue;    // A_ik: queue length the task finds at each resource
+  std::vector<double> queue_of_task;    // Q_ik = R_ik / R_i
+};
+
+struct ResourcePrediction {
+  double utilization = 0.0;   // sum of demands / (servers x completion time); delay centres: per task
+  double queue_length = 0.0;  // sum of R_ik / completion time
+};
+
+struct Prediction {
+  Moments completion;
+  int iterations = 0;
+  bool converged = false;
+  std::vector<TaskPrediction> tasks;
+  std::vector<ResourcePrediction> resources;
+};
+
+struct PredictorOptions {
+  double tolerance = 0.001;  // relative change of the completion time (the seed's 0.1%)
+  int max_iterations = 100;
+};
+
+[[nodiscard]] Prediction predict(const TaskSystem& system, const PredictorOptions& options = {});
+
+// Pr(X < Y) for independent Erlang fits of X and Y (exposed for tests).
+[[nodiscard]] double probability_less(const Moments& x, const Moments& y);
+// Mean and variance of the maximum of two independent Erlang fits (exposed for tests).
+[[nodiscard]] Moments maximum(const Moments& x, const Moments& y);
+
+}  // namespace augur::tspp

@@ -1,0 +1,168 @@
+#include "tspp_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "augur/core/diagnostics.hpp"
+#include "augur/core/files.hpp"
+#include "augur/core/table.hpp"
+#include "augur/tspp_predictor.hpp"
+
+namespace augur::cli {
+namespace {
+
+using core::format_number;
+using tspp::Moments;
+
+std::string with_deviation(const Moments& moments) {
+  return format_number(moments.mean, 3) + " (" + format_number(moments.deviation(), 3) + ")";
+}
+
+// Figure 12 of the seed: resources, the two per-task queue tables, the times, the completion.
+std::string render_table(const tspp::TaskSystem& system, const tspp::Prediction& prediction, bool brief) {
+  std::ostringstream out;
+  if (!brief) {
+    out << "Results\n\n";
+    core::TextTable resources({"Resource", "Utilization", "Queue Length"});
+    for (std::size_t k = 0; k < system.resources.size(); ++k) {
+      resources.add_row({system.resources[k].name, format_number(prediction.resources[k].utilization, 3),
+                         format_number(prediction.resources[k].queue_length, 3)});
+    }
+    out << resources.render() << "\n";
+    for (const bool arrival : {true, false}) {
+      out << (arrival ? "Arrival Instant Queue Length\n\n" : "Queue Length of Task\n\n");
+      std::vector<std::string> header{"Task"};
+      for (const auto& resource : system.resources) header.push_back(resource.name);
+      core::TextTable table(header);
+      for (std::size_t i = 0; i < system.tasks.size(); ++i) {
+        std::vector<std::string> row{system.tasks[i].name};
+        const auto& values = arrival ? prediction.tasks[i].arrival_queue : prediction.tasks[i].queue_of_task;
+        for (double value : values) row.push_back(format_number(value, 3));
+        table.add_row(row);
+      }
+      out << table.render() << "\n";
+    }
+  }
+  core::TextTable times({"Task", "Start", "Residence", "End"});
+  for (std::size_t i = 0; i < system.tasks.size(); ++i) {
+    const auto& task = prediction.tasks[i];
+    times.add_row({system.tasks[i].name, with_deviation(task.start), with_deviation(task.residence), with_deviation(task.end)});
+  }
+  out << times.render() << "\n";
+  out << "Completion time = " << with_deviation(prediction.completion);
+  if (!brief) out << "  Number of iterations = " << prediction.iterations;
+  out << "\n";
+  return out.str();
+}
+
+// Figure 13 of the seed: one value per line, in its order.
+std::string render_dump(const tspp::TaskSystem& system, const tspp::Prediction& prediction, bool brief) {
+  std::ostringstream out;
+  auto line = [&out](double value) { out << format_number(value, 6) << "\n"; };
+  if (!brief) {
+    out << system.tasks.size() << "\n" << system.resources.size() << "\n";
+    for (const auto& resource : prediction.resources) line(resource.utilization);
+    for (const auto& resource : prediction.resources) line(resource.queue_length);
+    for (const auto& task : prediction.tasks) {
+      for (double value : task.arrival_queue) line(value);
+    }
+    for (const auto& task : prediction.tasks) {
+      for (double value : task.queue_of_task) line(value);
+    }
+  }
+  for (const auto& task : prediction.tasks) {
+    for (const Moments* moments : {&task.start, &task.residence, &task.end}) {
+      line(moments->mean);
+      line(moments->deviation());
+    }
+  }
+  line(prediction.completion.mean);
+  line(prediction.completion.deviation());
+  if (!brief) out << prediction.iterations << "\n";
+  return out.str();
+}
+
+nlohmann::ordered_json moments_json(const Moments& moments) {
+  return {{"mean", moments.mean}, {"std", moments.deviation()}};
+}
+
+std::string render_json(const tspp::TaskSystem& system, const tspp::Prediction& prediction) {
+  nlohmann::ordered_json json;
+  json["completion"] = moments_json(prediction.completion);
+  json["iterations"] = prediction.iterations;
+  json["converged"] = prediction.converged;
+  nlohmann::ordered_json resources = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < system.resources.size(); ++k) {
+    const auto& resource = system.resources[k];
+    resources.push_back({{"name", resource.name},
+                         {"kind", resource.kind == tspp::Resource::Kind::Delay ? "delay" : "queuing"},
+                         {"servers", resource.kind == tspp::Resource::Kind::Delay ? nlohmann::ordered_json(nullptr)
+                                                                                  : nlohmann::ordered_json(resource.servers)},
+                         {"utilization", prediction.resources[k].utilization},
+                         {"queue_length", prediction.resources[k].queue_length}});
+  }
+  json["resources"] = std::move(resources);
+  nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < system.tasks.size(); ++i) {
+    const auto& task = prediction.tasks[i];
+    tasks.push_back({{"name", system.tasks[i].name},
+                     {"start", moments_json(task.start)},
+                     {"residence", moments_json(task.residence)},
+                     {"end", moments_json(task.end)},
+                     {"residence_at", task.residence_at},
+                     {"arrival_queue", task.arrival_queue},
+                     {"queue_of_task", task.queue_of_task}});
+  }
+  json["tasks"] = std::move(tasks);
+  return json.dump(2) + "\n";
+}
+
+}  // namespace
+
+CLI::App* add_tspp_command(CLI::App& app, TsppOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "tspp", "Predict the completion time of a series-parallel task system on a queueing network (TSPP, Mak and "
+              "Lundstrom's method): start, residence and end times per task, utilizations and queues per resource.");
+  command->add_option("file", options.file, "The task system (docs/formats.md); '-' or none: standard input");
+  command->add_flag("-b,--brief", options.brief, "Brief: only the tasks' start, residence and end times and the completion");
+  command->add_flag("-d,--dump", options.dump, "Dump: one value per line, in the order of the seed's Figure 13");
+  command->add_flag("--json", options.json, "JSON instead of the table");
+  command->footer("Example:\n  augur tspp examples/tspp/figure11.tspp\nThe seed's interface is build/bin/tspp [-b] [-d] <in >out.");
+  return command;
+}
+
+int run_tspp_command(const TsppOptions& options) {
+  const bool from_input = options.file.empty() || options.file == "-";
+  const std::string name = from_input ? "<stdin>" : options.file;
+  try {
+    std::string text;
+    if (from_input) {
+      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    } else {
+      text = core::read_file(options.file);
+    }
+    const tspp::TaskSystem system = tspp::parse_task_system(text, name);
+    const tspp::Prediction prediction = tspp::predict(system);
+    if (!prediction.converged) {
+      std::fprintf(stderr, "tspp: %s: not converged after %d iterations; the figures are the last iteration's\n",
+                   name.c_str(), prediction.iterations);
+    }
+    const std::string output = options.json ? render_json(system, prediction)
+                               : options.dump ? render_dump(system, prediction, options.brief)
+                                              : render_table(system, prediction, options.brief);
+    std::fputs(output.c_str(), stdout);
+    return 0;
+  } catch (const core::InputError& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 1;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "tspp: %s\n", error.what());
+    return 1;
+  }
+}
+
+}  // namespace augur::cli

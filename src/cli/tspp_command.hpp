@@ -1,0 +1,23 @@
+// augur tspp [FILE] [-b] [-d] [--json]: the task-system performance predictor (docs/tspp.md).
+// Also the seed's own interface, `tspp [-b] [-d] <in >out` (build/bin/tspp).
+#pragma once
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace augur::cli {
+
+struct TsppOptions {
+  std::string file = "-";  // "-": standard input
+  bool brief = false;
+  bool dump = false;
+  bool json = false;
+};
+
+CLI::App* add_tspp_command(CLI::App& app, TsppOptions& options);
+int run_tspp_command(const TsppOptions& options);
+
+}  // namespace augur::cli
