@@ -1,6 +1,7 @@
 // augur: one binary, one subcommand per tool. Each command parses, calls an engine, prints.
 #include <CLI/CLI.hpp>
 
+#include "sim_command.hpp"
 #include "speedup_command.hpp"
 #include "tspp_command.hpp"
 
@@ -15,6 +16,8 @@ int main(int argc, char** argv) {
   CLI::App* speedup_command = augur::cli::add_speedup_command(app, speedup);
   augur::cli::TsppOptions tspp;
   CLI::App* tspp_command = augur::cli::add_tspp_command(app, tspp);
+  augur::cli::SimOptions sim;
+  CLI::App* sim_command = augur::cli::add_sim_command(app, sim);
 
   try {
     app.parse(argc, argv);
@@ -24,5 +27,6 @@ int main(int argc, char** argv) {
   }
   if (speedup_command->parsed()) return augur::cli::run_speedup_command(speedup);
   if (tspp_command->parsed()) return augur::cli::run_tspp_command(tspp);
+  if (sim_command->parsed()) return augur::cli::run_sim_command(sim);
   return 2;
 }

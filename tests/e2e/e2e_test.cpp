@@ -675,3 +675,43 @@ TEST(Tspp, BadInputNamesTheFaultAndPrintsNothing) {
 }
 
 }  // namespace
+
+// ---- The task-system simulator -------------------------------------------------------------
+
+namespace {
+
+TEST(Sim, SimulatesTheSeedsExampleWithATimeline) {
+  const TemporaryFolder folder;
+  const fs::path trace = folder.path() / "trace.json";
+  const ProcessResult result = run({augur_exe, "sim", figure11, "--replications", "200", "--json", "--trace", trace.string()});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const Json json = Json::parse(result.standard_output);
+  EXPECT_EQ(json.at("replications"), 200);
+  EXPECT_TRUE(positive_finite(json.at("completion").at("mean")));
+  EXPECT_TRUE(positive_finite(json.at("completion").at("ci95_half_width")));
+  ASSERT_EQ(json.at("tasks").size(), 6u);
+  EXPECT_TRUE(json.at("tasks").at(0).at("residence").contains("std"));
+  ASSERT_EQ(json.at("resources").size(), 3u);
+  Json timeline;
+  ASSERT_TRUE(load_json(trace, timeline));
+  // 3 thread names + 6 tasks x 3 resources services.
+  EXPECT_EQ(timeline.at("traceEvents").size(), 3u + 18u);
+  const ProcessResult table = run({augur_exe, "sim", figure11, "--replications", "50", "--discipline", "ps", "-V", "10"});
+  ASSERT_EQ(table.exit_code, 0) << describe(table);
+  EXPECT_TRUE(contains(table.standard_output, "95% confidence interval")) << describe(table);
+}
+
+TEST(Sim, RejectsBadOptionsAndInput) {
+  EXPECT_EQ(run({augur_exe, "sim", figure11, "--service", "uniform"}).exit_code, 2);
+  EXPECT_EQ(run({augur_exe, "sim", figure11, "--replications", "0"}).exit_code, 2);
+  const TemporaryFolder folder;
+  const fs::path input = folder.path() / "bad.tspp";
+  std::ofstream(input) << "resource\n  cpu <- queuing;\ntask\n  a <- { cpu: 1; }\nstructure { a; a; }\n";
+  const ProcessResult result = run({augur_exe, "sim", input.string(), "--trace", (folder.path() / "t.json").string()});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.standard_error, input.string() + ":5:16: task 'a' appears twice in the structure (first at 5:13)\n");
+  EXPECT_EQ(result.standard_output, "");
+  EXPECT_FALSE(fs::exists(folder.path() / "t.json"));
+}
+
+}  // namespace

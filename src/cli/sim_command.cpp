@@ -1,0 +1,190 @@
+#include "sim_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "augur/core/diagnostics.hpp"
+#include "augur/core/files.hpp"
+#include "augur/core/table.hpp"
+#include "augur/sim/task_system.hpp"
+
+namespace augur::cli {
+namespace {
+
+using core::format_number;
+
+std::string with_deviation(const sim::Statistic& statistic) {
+  return format_number(statistic.mean, 3) + " (" + format_number(statistic.deviation, 3) + ")";
+}
+
+std::string render_table(const tspp::TaskSystem& system, const sim::TaskSystemSimulation& result,
+                         const sim::TaskSystemOptions& options, const SimOptions& cli) {
+  std::ostringstream out;
+  out << "Simulation: " << result.replications << " replications, seed " << options.seed << ", V = " << options.visits
+      << ", " << cli.service << " service, " << (options.discipline == sim::Discipline::ProcessorSharing ? "PS" : "FCFS")
+      << ", " << result.events << " events\n\n";
+  core::TextTable resources({"Resource", "Utilization", "Queue Length"});
+  for (std::size_t k = 0; k < system.resources.size(); ++k) {
+    resources.add_row({system.resources[k].name, format_number(result.resources[k].utilization, 3),
+                       format_number(result.resources[k].queue_length, 3)});
+  }
+  out << resources.render() << "\n";
+  for (const bool arrival : {true, false}) {
+    out << (arrival ? "Arrival Instant Queue Length\n\n" : "Queue Length of Task\n\n");
+    std::vector<std::string> header{"Task"};
+    for (const auto& resource : system.resources) header.push_back(resource.name);
+    core::TextTable table(header);
+    for (std::size_t i = 0; i < system.tasks.size(); ++i) {
+      std::vector<std::string> row{system.tasks[i].name};
+      for (double value : arrival ? result.tasks[i].arrival_queue : result.tasks[i].queue_of_task) {
+        row.push_back(format_number(value, 3));
+      }
+      table.add_row(row);
+    }
+    out << table.render() << "\n";
+  }
+  core::TextTable times({"Task", "Start", "Residence", "End"});
+  for (std::size_t i = 0; i < system.tasks.size(); ++i) {
+    const auto& task = result.tasks[i];
+    times.add_row({system.tasks[i].name, with_deviation(task.start), with_deviation(task.residence), with_deviation(task.end)});
+  }
+  out << times.render() << "\n";
+  out << "Completion time = " << with_deviation(result.completion) << "  95% confidence interval of the mean: "
+      << format_number(result.completion.mean - result.completion.half_width, 3) << " .. "
+      << format_number(result.completion.mean + result.completion.half_width, 3) << "\n";
+  out << "(mean (standard deviation) over the replications)\n";
+  return out.str();
+}
+
+nlohmann::ordered_json statistic_json(const sim::Statistic& statistic) {
+  return {{"mean", statistic.mean}, {"std", statistic.deviation}, {"ci95_half_width", statistic.half_width}};
+}
+
+std::string render_json(const tspp::TaskSystem& system, const sim::TaskSystemSimulation& result,
+                        const sim::TaskSystemOptions& options, const SimOptions& cli) {
+  nlohmann::ordered_json json;
+  json["replications"] = result.replications;
+  json["seed"] = options.seed;
+  json["visits"] = options.visits;
+  json["service"] = cli.service;
+  json["discipline"] = cli.discipline;
+  json["events"] = result.events;
+  json["completion"] = statistic_json(result.completion);
+  nlohmann::ordered_json resources = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < system.resources.size(); ++k) {
+    resources.push_back({{"name", system.resources[k].name},
+                         {"utilization", result.resources[k].utilization},
+                         {"queue_length", result.resources[k].queue_length}});
+  }
+  json["resources"] = std::move(resources);
+  nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < system.tasks.size(); ++i) {
+    const auto& task = result.tasks[i];
+    tasks.push_back({{"name", system.tasks[i].name},
+                     {"start", statistic_json(task.start)},
+                     {"residence", statistic_json(task.residence)},
+                     {"end", statistic_json(task.end)},
+                     {"arrival_queue", task.arrival_queue},
+                     {"queue_of_task", task.queue_of_task}});
+  }
+  json["tasks"] = std::move(tasks);
+  return json.dump(2) + "\n";
+}
+
+// Chrome trace-event JSON (Perfetto UI, chrome://tracing): one row per resource, one slice per service.
+std::string render_trace(const tspp::TaskSystem& system, const sim::TaskSystemSimulation& result) {
+  nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < system.resources.size(); ++k) {
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", k},
+                      {"args", {{"name", system.resources[k].name}}}});
+  }
+  for (const sim::TraceInterval& interval : result.trace) {
+    // Times are in the task system's unit; the viewer reads microseconds: 1 unit = 1 second.
+    events.push_back({{"name", system.tasks[static_cast<std::size_t>(interval.task)].name},
+                      {"cat", system.resources[static_cast<std::size_t>(interval.resource)].name},
+                      {"ph", "X"},
+                      {"pid", 1},
+                      {"tid", interval.resource},
+                      {"ts", interval.start * 1e6},
+                      {"dur", (interval.end - interval.start) * 1e6}});
+  }
+  nlohmann::ordered_json json;
+  json["traceEvents"] = std::move(events);
+  json["displayTimeUnit"] = "ms";
+  return json.dump() + "\n";
+}
+
+}  // namespace
+
+CLI::App* add_sim_command(CLI::App& app, SimOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "sim", "Simulate a TSPP task system on its queueing network (discrete events, replications with 95% confidence "
+             "intervals): the same outputs as 'augur tspp', without the predictor's assumptions.");
+  command->add_option("file", options.file, "The task system (docs/formats.md); '-' or none: standard input");
+  command->add_option("-r,--replications", options.replications, "Independent replications")
+      ->default_val(1000)
+      ->check(CLI::Range(1, 100000000));
+  command->add_option("--seed", options.seed, "Seed of the random streams (the same seed, the same results)")->default_val(1);
+  command->add_option("-V,--visits", options.visits, "Visit cycles V: each task spends its demand at its resources in V cycles")
+      ->default_val(1)
+      ->check(CLI::Range(1, 1000000));
+  command->add_option("--service", options.service, "Service times: exponential or deterministic")
+      ->default_val("exponential")
+      ->check(CLI::IsMember({"exponential", "deterministic"}));
+  command->add_option("--discipline", options.discipline, "Queuing centres: fcfs or ps (processor sharing)")
+      ->default_val("fcfs")
+      ->check(CLI::IsMember({"fcfs", "ps"}));
+  command->add_option("--trace", options.trace, "Write a Chrome trace-event timeline of the first replication to this file");
+  command->add_flag("--json", options.json, "JSON instead of the table");
+  command->add_flag("-q,--quiet", options.quiet, "No progress on stderr");
+  command->footer("Example:\n  augur sim examples/tspp/figure11.tspp --replications 10000 --trace figure11.trace.json");
+  return command;
+}
+
+int run_sim_command(const SimOptions& cli) {
+  const bool from_input = cli.file.empty() || cli.file == "-";
+  const std::string name = from_input ? "<stdin>" : cli.file;
+  try {
+    std::string text;
+    if (from_input) {
+      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    } else {
+      text = core::read_file(cli.file);
+    }
+    const tspp::TaskSystem system = tspp::parse_task_system(text, name);
+    sim::TaskSystemOptions options;
+    options.replications = cli.replications;
+    options.seed = cli.seed;
+    options.visits = cli.visits;
+    options.service = cli.service == "deterministic" ? sim::ServiceDistribution::Deterministic : sim::ServiceDistribution::Exponential;
+    options.discipline = cli.discipline == "ps" ? sim::Discipline::ProcessorSharing : sim::Discipline::FirstComeFirstServed;
+    const auto started = std::chrono::steady_clock::now();
+    auto last_report = started;
+    const auto progress = [&](int done, int total) {
+      if (cli.quiet) return;
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last_report < std::chrono::seconds(1) && done != total) return;
+      if (done == total && now - started < std::chrono::seconds(1)) return;  // short runs stay silent
+      last_report = now;
+      std::fprintf(stderr, "augur sim: %d/%d replications\n", done, total);
+    };
+    const sim::TaskSystemSimulation result = sim::simulate(system, options, !cli.trace.empty(), progress);
+    if (!cli.trace.empty()) core::write_file_atomically(cli.trace, render_trace(system, result));
+    const std::string output = cli.json ? render_json(system, result, options, cli) : render_table(system, result, options, cli);
+    std::fputs(output.c_str(), stdout);
+    return 0;
+  } catch (const core::InputError& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 1;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "augur sim: %s\n", error.what());
+    return 1;
+  }
+}
+
+}  // namespace augur::cli

@@ -1,0 +1,28 @@
+// augur sim FILE: simulate a TSPP task system on its queueing network (docs/sim.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace augur::cli {
+
+struct SimOptions {
+  std::string file = "-";
+  int replications = 1000;
+  std::uint64_t seed = 1;
+  int visits = 1;
+  std::string service = "exponential";
+  std::string discipline = "fcfs";
+  std::string trace;  // Chrome trace-event file of the first replication; empty: none
+  bool json = false;
+  bool quiet = false;
+};
+
+CLI::App* add_sim_command(CLI::App& app, SimOptions& options);
+int run_sim_command(const SimOptions& options);
+
+}  // namespace augur::cli

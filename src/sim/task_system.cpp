@@ -1,0 +1,324 @@
+#include "augur/sim/task_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <map>
+#include <memory>
+
+#include "augur/sim/engine.hpp"
+
+namespace augur::sim {
+namespace {
+
+using tspp::Node;
+using tspp::Resource;
+using tspp::TaskSystem;
+
+// Running mean and variance (Welford).
+class Accumulator {
+public:
+  void add(double value) {
+    ++count_;
+    const double delta = value - mean_;
+    mean_ += delta / static_cast<double>(count_);
+    square_ += delta * (value - mean_);
+  }
+  [[nodiscard]] Statistic statistic() const {
+    Statistic result;
+    result.mean = mean_;
+    if (count_ > 1) {
+      result.deviation = std::sqrt(square_ / static_cast<double>(count_ - 1));
+      result.half_width = student_t_975(static_cast<int>(count_ - 1)) * result.deviation / std::sqrt(static_cast<double>(count_));
+    }
+    return result;
+  }
+
+private:
+  long count_ = 0;
+  double mean_ = 0.0;
+  double square_ = 0.0;
+};
+
+// One replication of the task system.
+class Replication {
+public:
+  Replication(const TaskSystem& system, const TaskSystemOptions& options, std::uint64_t index, bool trace)
+      : system_(system), options_(options), random_(options.seed, index), trace_enabled_(trace) {
+    const std::size_t tasks = system.tasks.size();
+    const std::size_t resources = system.resources.size();
+    start_.assign(tasks, 0.0);
+    end_.assign(tasks, 0.0);
+    time_at_.assign(tasks * resources, 0.0);
+    arrival_sum_.assign(tasks * resources, 0.0);
+    arrival_count_.assign(tasks * resources, 0.0);
+    stations_.resize(resources);
+  }
+
+  void run() {
+    start(system_.structure, [this] { completion_ = engine_.now(); });
+    engine_.run();
+    for (std::size_t k = 0; k < stations_.size(); ++k) account(k);
+  }
+
+  const TaskSystem& system_;
+  const TaskSystemOptions& options_;
+  Engine engine_;
+  RandomStream random_;
+  bool trace_enabled_;
+  double completion_ = 0.0;
+  std::vector<double> start_, end_, time_at_, arrival_sum_, arrival_count_;
+  std::vector<TraceInterval> trace_;
+
+  struct Job {
+    int task;
+    double arrival;
+    double service_start;
+    double remaining;  // processor sharing
+  };
+  struct Station {
+    std::deque<Job> waiting;            // FCFS
+    int busy = 0;                       // FCFS: servers in use
+    std::vector<Job> sharing;           // processor sharing
+    std::uint64_t version = 0;          // processor sharing: the completion event still valid
+    int present = 0;
+    double last_change = 0.0;
+    double present_integral = 0.0;      // integral of customers present
+    double busy_integral = 0.0;         // integral of busy servers
+  };
+  std::vector<Station> stations_;
+
+  [[nodiscard]] double servers(std::size_t k) const {
+    const Resource& resource = system_.resources[k];
+    return resource.kind == Resource::Kind::Delay ? std::numeric_limits<double>::infinity() : resource.servers;
+  }
+
+  void account(std::size_t k) {
+    Station& station = stations_[k];
+    const double elapsed = engine_.now() - station.last_change;
+    station.present_integral += elapsed * station.present;
+    station.busy_integral += elapsed * std::min<double>(station.present, servers(k));
+    station.last_change = engine_.now();
+  }
+
+  // ---- the structure ----
+
+  void start(const Node& node, std::function<void()> done) {
+    if (node.kind == Node::Kind::Task) {
+      start_task(node.task, std::move(done));
+      return;
+    }
+    if (node.kind == Node::Kind::Serial) {
+      start_serial(node, 0, std::move(done));
+      return;
+    }
+    auto remaining = std::make_shared<std::size_t>(node.children.size());
+    for (const Node& child : node.children) {
+      start(child, [remaining, done] {
+        if (--*remaining == 0) done();
+      });
+    }
+  }
+
+  void start_serial(const Node& node, std::size_t child, std::function<void()> done) {
+    if (child == node.children.size()) {
+      done();
+      return;
+    }
+    start(node.children[child], [this, &node, child, done] { start_serial(node, child + 1, done); });
+  }
+
+  // ---- a task: V cycles over its resources ----
+
+  void start_task(int task, std::function<void()> done) {
+    start_[static_cast<std::size_t>(task)] = engine_.now();
+    next_visit(task, 0, 0, std::move(done));
+  }
+
+  // Visits, from (cycle, resource) on, the next resource the task has a demand on.
+  void next_visit(int task, int cycle, std::size_t resource, std::function<void()> done) {
+    const auto& demands = system_.tasks[static_cast<std::size_t>(task)].demands;
+    while (cycle < options_.visits) {
+      while (resource < demands.size() && demands[resource] <= 0.0) ++resource;
+      if (resource < demands.size()) break;
+      resource = 0;
+      ++cycle;
+    }
+    if (cycle >= options_.visits) {
+      end_[static_cast<std::size_t>(task)] = engine_.now();
+      done();
+      return;
+    }
+    const double mean = demands[resource] / options_.visits;
+    const double service =
+        options_.service == ServiceDistribution::Exponential ? random_.exponential(mean) : mean;
+    arrive(task, resource, service, [this, task, cycle, resource, done] { next_visit(task, cycle, resource + 1, done); });
+  }
+
+  void arrive(int task, std::size_t k, double service, std::function<void()> leave) {
+    Station& station = stations_[k];
+    const std::size_t cell = static_cast<std::size_t>(task) * stations_.size() + k;
+    arrival_sum_[cell] += station.present;
+    arrival_count_[cell] += 1.0;
+    account(k);
+    ++station.present;
+    const Job job{task, engine_.now(), engine_.now(), service};
+    const Resource& resource = system_.resources[k];
+    if (resource.kind == Resource::Kind::Delay) {
+      engine_.schedule(service, [this, job, k, leave] { depart(job, k, leave); });
+      return;
+    }
+    if (options_.discipline == Discipline::ProcessorSharing) {
+      advance_sharing(k);
+      leaves_[{task, k}] = leave;
+      station.sharing.push_back(job);
+      reschedule_sharing(k);
+      return;
+    }
+    if (station.busy < resource.servers) {
+      ++station.busy;
+      engine_.schedule(service, [this, job, k, leave] { finish_fcfs(job, k, leave); });
+    } else {
+      leaves_[{task, k}] = leave;
+      station.waiting.push_back(job);
+    }
+  }
+
+  void finish_fcfs(const Job& job, std::size_t k, const std::function<void()>& leave) {
+    Station& station = stations_[k];
+    --station.busy;
+    if (!station.waiting.empty()) {
+      Job next = station.waiting.front();
+      station.waiting.pop_front();
+      next.service_start = engine_.now();
+      ++station.busy;
+      auto next_leave = leaves_[{next.task, k}];
+      engine_.schedule(next.remaining, [this, next, k, next_leave] { finish_fcfs(next, k, next_leave); });
+    }
+    depart(job, k, leave);
+  }
+
+  void depart(const Job& job, std::size_t k, const std::function<void()>& leave) {
+    account(k);
+    --stations_[k].present;
+    time_at_[static_cast<std::size_t>(job.task) * stations_.size() + k] += engine_.now() - job.arrival;
+    if (trace_enabled_) trace_.push_back({job.task, static_cast<int>(k), job.service_start, engine_.now()});
+    leave();
+  }
+
+  // ---- processor sharing ----
+
+  [[nodiscard]] double sharing_rate(std::size_t k) const {
+    const double count = static_cast<double>(stations_[k].sharing.size());
+    return count <= servers(k) ? 1.0 : servers(k) / count;
+  }
+
+  std::vector<double> sharing_since_;
+
+  void advance_sharing(std::size_t k) {
+    if (sharing_since_.size() != stations_.size()) sharing_since_.assign(stations_.size(), 0.0);
+    Station& station = stations_[k];
+    const double elapsed = engine_.now() - sharing_since_[k];
+    const double rate = station.sharing.empty() ? 0.0 : sharing_rate(k);
+    for (Job& job : station.sharing) job.remaining -= elapsed * rate;
+    sharing_since_[k] = engine_.now();
+  }
+
+  void reschedule_sharing(std::size_t k) {
+    Station& station = stations_[k];
+    const std::uint64_t version = ++station.version;
+    if (station.sharing.empty()) return;
+    double least = std::numeric_limits<double>::infinity();
+    for (const Job& job : station.sharing) least = std::min(least, job.remaining);
+    engine_.schedule(std::max(least, 0.0) / sharing_rate(k), [this, k, version] {
+      if (stations_[k].version != version) return;  // superseded by an arrival or departure
+      advance_sharing(k);
+      Station& here = stations_[k];
+      auto finished = std::min_element(here.sharing.begin(), here.sharing.end(),
+                                       [](const Job& a, const Job& b) { return a.remaining < b.remaining; });
+      const Job job = *finished;
+      here.sharing.erase(finished);
+      reschedule_sharing(k);
+      auto leave = leaves_[{job.task, k}];
+      depart(job, k, leave);
+    });
+  }
+
+  std::map<std::pair<int, std::size_t>, std::function<void()>> leaves_;
+};
+
+}  // namespace
+
+double student_t_975(int degrees) {
+  if (degrees <= 0) return std::numeric_limits<double>::infinity();
+  // Exact values for the smallest counts, then the Cornish-Fisher expansion around z = 1.95996.
+  static const double small[] = {12.706, 4.303, 3.182};
+  if (degrees <= 3) return small[degrees - 1];
+  const double z = 1.959963985;
+  const double n = degrees;
+  return z + (z * z * z + z) / (4 * n) + (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
+}
+
+TaskSystemSimulation simulate(const TaskSystem& system, const TaskSystemOptions& options, bool record_trace,
+                              const std::function<void(int, int)>& progress) {
+  const std::size_t tasks = system.tasks.size();
+  const std::size_t resources = system.resources.size();
+  std::vector<Accumulator> starts(tasks), residences(tasks), ends(tasks);
+  Accumulator completion;
+  std::vector<double> arrival(tasks * resources, 0.0), share(tasks * resources, 0.0);
+  std::vector<double> utilization(resources, 0.0), queue(resources, 0.0);
+  TaskSystemSimulation result;
+  const int replications = std::max(options.replications, 1);
+  for (int index = 0; index < replications; ++index) {
+    Replication replication(system, options, static_cast<std::uint64_t>(index), record_trace && index == 0);
+    replication.run();
+    result.events += replication.engine_.events_run();
+    const double total = replication.completion_;
+    completion.add(total);
+    for (std::size_t i = 0; i < tasks; ++i) {
+      starts[i].add(replication.start_[i]);
+      ends[i].add(replication.end_[i]);
+      const double residence = replication.end_[i] - replication.start_[i];
+      residences[i].add(residence);
+      for (std::size_t k = 0; k < resources; ++k) {
+        const std::size_t cell = i * resources + k;
+        if (replication.arrival_count_[cell] > 0.0) arrival[cell] += replication.arrival_sum_[cell] / replication.arrival_count_[cell];
+        if (residence > 0.0) share[cell] += replication.time_at_[cell] / residence;
+      }
+    }
+    for (std::size_t k = 0; k < resources; ++k) {
+      if (total <= 0.0) continue;
+      const auto& station = replication.stations_[k];
+      const Resource& resource = system.resources[k];
+      const double servers = resource.kind == Resource::Kind::Delay ? 1.0 : resource.servers;
+      utilization[k] += station.busy_integral / (servers * total);
+      queue[k] += station.present_integral / total;
+    }
+    if (index == 0 && record_trace) result.trace = replication.trace_;
+    if (progress) progress(index + 1, replications);
+  }
+  result.replications = replications;
+  result.completion = completion.statistic();
+  result.tasks.resize(tasks);
+  for (std::size_t i = 0; i < tasks; ++i) {
+    SimulatedTask& task = result.tasks[i];
+    task.start = starts[i].statistic();
+    task.residence = residences[i].statistic();
+    task.end = ends[i].statistic();
+    task.arrival_queue.resize(resources);
+    task.queue_of_task.resize(resources);
+    for (std::size_t k = 0; k < resources; ++k) {
+      task.arrival_queue[k] = arrival[i * resources + k] / replications;
+      task.queue_of_task[k] = share[i * resources + k] / replications;
+    }
+  }
+  result.resources.resize(resources);
+  for (std::size_t k = 0; k < resources; ++k) {
+    result.resources[k].utilization = utilization[k] / replications;
+    result.resources[k].queue_length = queue[k] / replications;
+  }
+  return result;
+}
+
+}  // namespace augur::sim
