@@ -49,4 +49,19 @@ struct TaskSystem {
 // The structure written back in the input language, on one line: "[ { [ a; b; ] c; } d; ]".
 [[nodiscard]] std::string describe_structure(const TaskSystem& system);
 
+// The whole task system in the input language (parse_task_system reads it back unchanged).
+[[nodiscard]] std::string write_task_system(const TaskSystem& system);
+
+// A random series-parallel task system, for tests and benchmarks (`augur gen-tasks`).
+struct GeneratorOptions {
+  int tasks = 10;
+  int resources = 3;
+  int depth = 3;              // groups nested at most this deep (1: one group of tasks)
+  double demand_min = 0.1;    // each demand uniform in [demand_min, demand_max]
+  double demand_max = 1.0;
+  double use_probability = 0.7;  // chance that a task uses a resource (each task uses at least one)
+  unsigned long long seed = 1;
+};
+[[nodiscard]] TaskSystem generate_task_system(const GeneratorOptions& options);
+
 }  // namespace augur::tspp

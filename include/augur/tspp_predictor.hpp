@@ -37,9 +37,16 @@ struct Prediction {
   std::vector<ResourcePrediction> resources;
 };
 
+// How a task's residence time is distributed around its mean R_i.
+enum class ResidenceDistribution {
+  Exponential,  // variance R_i^2: the seed's choice (its Figure 12 shows std = mean)
+  Phases,       // one exponential phase per resource: variance sum_k R_ik^2
+};
+
 struct PredictorOptions {
   double tolerance = 0.001;  // relative change of the completion time (the seed's 0.1%)
   int max_iterations = 100;
+  ResidenceDistribution residence = ResidenceDistribution::Exponential;
 };
 
 [[nodiscard]] Prediction predict(const TaskSystem& system, const PredictorOptions& options = {});

@@ -1,6 +1,7 @@
 // augur: one binary, one subcommand per tool. Each command parses, calls an engine, prints.
 #include <CLI/CLI.hpp>
 
+#include "gen_tasks_command.hpp"
 #include "sim_command.hpp"
 #include "speedup_command.hpp"
 #include "tspp_command.hpp"
@@ -18,6 +19,8 @@ int main(int argc, char** argv) {
   CLI::App* tspp_command = augur::cli::add_tspp_command(app, tspp);
   augur::cli::SimOptions sim;
   CLI::App* sim_command = augur::cli::add_sim_command(app, sim);
+  augur::cli::GenTasksOptions gen_tasks;
+  CLI::App* gen_tasks_command = augur::cli::add_gen_tasks_command(app, gen_tasks);
 
   try {
     app.parse(argc, argv);
@@ -28,5 +31,6 @@ int main(int argc, char** argv) {
   if (speedup_command->parsed()) return augur::cli::run_speedup_command(speedup);
   if (tspp_command->parsed()) return augur::cli::run_tspp_command(tspp);
   if (sim_command->parsed()) return augur::cli::run_sim_command(sim);
+  if (gen_tasks_command->parsed()) return augur::cli::run_gen_tasks_command(gen_tasks);
   return 2;
 }

@@ -131,6 +131,11 @@ CLI::App* add_tspp_command(CLI::App& app, TsppOptions& options) {
   command->add_flag("-b,--brief", options.brief, "Brief: only the tasks' start, residence and end times and the completion");
   command->add_flag("-d,--dump", options.dump, "Dump: one value per line, in the order of the seed's Figure 13");
   command->add_flag("--json", options.json, "JSON instead of the table");
+  command->add_option("--residence", options.residence,
+                      "Distribution of a task's residence time: exponential (the seed's) or phases (one exponential "
+                      "phase per resource; more accurate against simulation, docs/tspp.md)")
+      ->default_val("exponential")
+      ->check(CLI::IsMember({"exponential", "phases"}));
   command->footer("Example:\n  augur tspp examples/tspp/figure11.tspp\nThe seed's interface is build/bin/tspp [-b] [-d] <in >out.");
   return command;
 }
@@ -146,7 +151,9 @@ int run_tspp_command(const TsppOptions& options) {
       text = core::read_file(options.file);
     }
     const tspp::TaskSystem system = tspp::parse_task_system(text, name);
-    const tspp::Prediction prediction = tspp::predict(system);
+    tspp::PredictorOptions predictor;
+    predictor.residence = options.residence == "phases" ? tspp::ResidenceDistribution::Phases : tspp::ResidenceDistribution::Exponential;
+    const tspp::Prediction prediction = tspp::predict(system, predictor);
     if (!prediction.converged) {
       std::fprintf(stderr, "tspp: %s: not converged after %d iterations; the figures are the last iteration's\n",
                    name.c_str(), prediction.iterations);

@@ -15,6 +15,7 @@ struct TsppOptions {
   bool brief = false;
   bool dump = false;
   bool json = false;
+  std::string residence = "exponential";  // or "phases"
 };
 
 CLI::App* add_tspp_command(CLI::App& app, TsppOptions& options);

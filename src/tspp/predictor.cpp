@@ -7,6 +7,8 @@ namespace augur::tspp {
 namespace {
 
 constexpr int max_erlang_stages = 200;
+// Above this many stages in total, Pr(X < Y) uses the normal approximation of the two Erlangs.
+constexpr int normal_stages = 60;
 
 struct Erlang {
   int stages = 1;
@@ -136,7 +138,12 @@ private:
     if (node.kind == Node::Kind::Task) {
       const auto i = static_cast<std::size_t>(node.task);
       const double r = task_residence(i);
-      const Moments residence{r, r * r};  // residence times taken as exponential
+      Moments residence{r, r * r};  // residence times taken as exponential (the seed's Figure 12)
+      if (options_.residence == ResidenceDistribution::Phases) {
+        // One exponential phase per resource: the variance is the sum of the phases' squares.
+        residence.variance = 0.0;
+        for (std::size_t k = 0; k < resources_; ++k) residence.variance += residence_[i * resources_ + k] * residence_[i * resources_ + k];
+      }
       TaskPrediction& task = prediction.tasks[i];
       task.start = start;
       task.residence = residence;
@@ -282,15 +289,23 @@ double probability_less(const Moments& x, const Moments& y) {
   if (y.mean <= 0.0) return 0.0;                       // Pr(X < 0)
   const Erlang a = fit(x);
   const Erlang b = fit(y);
+  if (a.stages + b.stages > normal_stages) {
+    // Many stages: both Erlangs are close to normal; Pr(X < Y) = Phi((E[Y] - E[X]) / sd(Y - X)).
+    const double spread = std::sqrt(a.stages / (a.rate * a.rate) + b.stages / (b.rate * b.rate));
+    return 0.5 * std::erfc(-(y.mean - x.mean) / (spread * std::sqrt(2.0)));
+  }
   // X < Y when, among the first k1 + k2 - 1 events of the two merged Poisson processes, at least k1
-  // come from X's.
+  // come from X's: sum over m >= k1 of C(n, m) p^m (1 - p)^(n - m), n = k1 + k2 - 1.
   const int events = a.stages + b.stages - 1;
   const double p = a.rate / (a.rate + b.rate);
+  if (p >= 1.0) return 1.0;
+  if (p <= 0.0) return 0.0;
+  double term = std::exp(std::lgamma(events + 1) - std::lgamma(a.stages + 1) - std::lgamma(events - a.stages + 1) +
+                         a.stages * std::log(p) + (events - a.stages) * std::log1p(-p));
   double sum = 0.0;
   for (int m = a.stages; m <= events; ++m) {
-    const double log_term = std::lgamma(events + 1) - std::lgamma(m + 1) - std::lgamma(events - m + 1) + m * std::log(p) +
-                            (events - m) * std::log1p(-p);
-    sum += std::exp(log_term);
+    sum += term;
+    term *= static_cast<double>(events - m) / (m + 1) * p / (1.0 - p);  // C(n, m+1) / C(n, m) x p / (1 - p)
   }
   return std::clamp(sum, 0.0, 1.0);
 }

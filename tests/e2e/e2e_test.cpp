@@ -715,3 +715,24 @@ TEST(Sim, RejectsBadOptionsAndInput) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(GenTasks, WritesASystemTheOtherToolsRead) {
+  const TemporaryFolder folder;
+  const fs::path file = folder.path() / "random.tspp";
+  const ProcessResult generated =
+      run({augur_exe, "gen-tasks", "--tasks", "25", "--resources", "4", "--seed", "3", "-o", file.string()});
+  ASSERT_EQ(generated.exit_code, 0) << describe(generated);
+  const ProcessResult again = run({augur_exe, "gen-tasks", "--tasks", "25", "--resources", "4", "--seed", "3"});
+  EXPECT_EQ(read_text(file), again.standard_output) << "the same seed, the same system";
+  const ProcessResult predicted = run({augur_exe, "tspp", "--residence", "phases", "--json", file.string()});
+  ASSERT_EQ(predicted.exit_code, 0) << describe(predicted);
+  EXPECT_EQ(Json::parse(predicted.standard_output).at("tasks").size(), 25u);
+  const ProcessResult simulated = run({augur_exe, "sim", file.string(), "--replications", "20", "--json", "-q"});
+  ASSERT_EQ(simulated.exit_code, 0) << describe(simulated);
+  EXPECT_EQ(run({augur_exe, "gen-tasks", "--tasks", "0"}).exit_code, 2);
+  EXPECT_EQ(run({augur_exe, "gen-tasks", "--demand-min", "2", "--demand-max", "1"}).exit_code, 1);
+}
+
+}  // namespace

@@ -69,6 +69,16 @@ TEST(TsppPredictor, ATaskAloneHasNoQueueing) {
   EXPECT_EQ(prediction.iterations, 2);
 }
 
+TEST(TsppPredictor, ResidenceInPhasesIsLessVariable) {
+  const TaskSystem system =
+      parse_task_system("resource cpu <- queuing; disk <- delay;\ntask a <- { cpu: 2; disk: 3; }\nstructure { a; }", "x");
+  PredictorOptions options;
+  options.residence = ResidenceDistribution::Phases;
+  const Prediction prediction = predict(system, options);
+  EXPECT_DOUBLE_EQ(prediction.completion.mean, 5.0);
+  EXPECT_DOUBLE_EQ(prediction.completion.variance, 4.0 + 9.0);
+}
+
 TEST(TsppPredictor, SerialTasksAddAndNeverQueueForEachOther) {
   const TaskSystem system =
       parse_task_system("resource cpu <- queuing;\ntask a <- { cpu: 1; } b <- { cpu: 2; }\nstructure { a; b; }", "x");

@@ -1,0 +1,43 @@
+// Speed of the TSPP predictor (10, 100, 1000 tasks on 8 resources) and of the simulator (events per
+// second). Medians of repeated runs. Prints figures; never fails.
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "augur/core/stats.hpp"
+#include "augur/core/table.hpp"
+#include "augur/sim/task_system.hpp"
+#include "augur/tspp_predictor.hpp"
+
+int main() {
+  using clock = std::chrono::steady_clock;
+  augur::core::TextTable table({"tasks", "resources", "predictor median s", "iterations", "simulator events/s"});
+  for (int tasks : {10, 100, 1000}) {
+    augur::tspp::GeneratorOptions options;
+    options.tasks = tasks;
+    options.resources = 8;
+    options.depth = 6;
+    options.seed = 11;
+    const auto system = augur::tspp::generate_task_system(options);
+    std::vector<double> times;
+    int iterations = 0;
+    const int repeat = tasks >= 1000 ? 3 : 7;
+    for (int run = 0; run < repeat; ++run) {
+      const auto start = clock::now();
+      const auto prediction = augur::tspp::predict(system);
+      times.push_back(std::chrono::duration<double>(clock::now() - start).count());
+      iterations = prediction.iterations;
+    }
+    augur::sim::TaskSystemOptions simulation;
+    simulation.replications = std::max(1, 200000 / tasks);
+    const auto start = clock::now();
+    const auto result = augur::sim::simulate(system, simulation);
+    const double seconds = std::chrono::duration<double>(clock::now() - start).count();
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.3g", static_cast<double>(result.events) / seconds);
+    table.add_row({std::to_string(tasks), "8", augur::core::format_number(augur::core::median(times), 4),
+                   std::to_string(iterations), rate});
+  }
+  std::printf("bench_tspp_speed: random series-parallel systems (augur gen-tasks, depth 6, seed 11)\n%s", table.render().c_str());
+  return 0;
+}

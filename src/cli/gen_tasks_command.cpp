@@ -1,0 +1,48 @@
+#include "gen_tasks_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "augur/core/files.hpp"
+
+namespace augur::cli {
+
+CLI::App* add_gen_tasks_command(CLI::App& app, GenTasksOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "gen-tasks", "Write a random series-parallel task system in the TSPP language (seeded: the same options give the "
+                   "same file), for 'augur tspp' and 'augur sim'.");
+  auto& generator = options.generator;
+  command->add_option("--tasks", generator.tasks, "Number of tasks")->default_val(10)->check(CLI::Range(1, 1000000));
+  command->add_option("--resources", generator.resources, "Number of resources (single-server queuing centres r1, r2, ...)")
+      ->default_val(3)
+      ->check(CLI::Range(1, 10000));
+  command->add_option("--depth", generator.depth, "Groups nested at most this deep; serial and parallel alternate")
+      ->default_val(3)
+      ->check(CLI::Range(1, 1000));
+  command->add_option("--demand-min", generator.demand_min, "Smallest demand")->default_val(0.1)->check(CLI::PositiveNumber);
+  command->add_option("--demand-max", generator.demand_max, "Largest demand")->default_val(1.0)->check(CLI::PositiveNumber);
+  command->add_option("--use", generator.use_probability, "Probability that a task uses each resource")
+      ->default_val(0.7)
+      ->check(CLI::Range(0.0, 1.0));
+  command->add_option("--seed", generator.seed, "Seed")->default_val(1);
+  command->add_option("-o,--output", options.output, "Write to this file (whole or not at all) instead of stdout");
+  command->footer("Example:\n  augur gen-tasks --tasks 40 --resources 4 --depth 4 --seed 7 | augur tspp");
+  return command;
+}
+
+int run_gen_tasks_command(const GenTasksOptions& options) {
+  try {
+    const std::string text = tspp::write_task_system(tspp::generate_task_system(options.generator));
+    if (options.output.empty()) {
+      std::fputs(text.c_str(), stdout);
+    } else {
+      core::write_file_atomically(options.output, text);
+    }
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "augur gen-tasks: %s\n", error.what());
+    return 1;
+  }
+}
+
+}  // namespace augur::cli
