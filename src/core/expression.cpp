@@ -46,6 +46,13 @@ private:
 
   std::unique_ptr<Expression> unary() {
     skip_space();
+    // Every way of nesting (parentheses, signs, powers, calls) passes here: bound the recursion.
+    struct Depth {
+      int& value;
+      explicit Depth(int& counter) : value(++counter) {}
+      ~Depth() { --value; }
+    } depth(depth_);
+    if (depth.value > max_nesting) source_.fail(position_, "expression nested more than " + std::to_string(max_nesting) + " deep");
     const char c = peek();
     if (c == '-' || c == '+') {
       const std::size_t at = position_++;
@@ -158,9 +165,11 @@ private:
   }
   [[nodiscard]] char peek() const { return position_ < text_.size() ? text_[position_] : '\0'; }
 
+  static constexpr int max_nesting = 1000;
   const SourceText& source_;
   const std::string& text_;
   std::size_t position_;
+  int depth_ = 0;
 };
 
 const char* symbol(Expression::Kind kind) {

@@ -11,6 +11,9 @@ namespace {
 
 using core::SourceText;
 
+// Deeper structures would exhaust the stack of the recursive parser, predictor and simulator.
+constexpr int max_depth = 1000;
+
 bool is_name_character(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
 
 // Reads the language of Figure 11: sections "resource", "task", "structure", in that order.
@@ -115,8 +118,11 @@ private:
 
   // ---- structure ----
 
-  Node group() {
+  Node group(int depth = 1) {
     const std::size_t open_at = position_;
+    if (depth > max_depth) {
+      source_.fail(open_at, "groups nested more than " + std::to_string(max_depth) + " deep");
+    }
     const char open = text_[position_++];
     const char close = open == '{' ? '}' : ']';
     Node node;
@@ -132,7 +138,7 @@ private:
         source_.fail(open_at, std::string("this '") + open + "' is never closed with '" + close + "'");
       }
       if (c == '{' || c == '[') {
-        node.children.push_back(group());
+        node.children.push_back(group(depth + 1));
         continue;
       }
       if (c == '}' || c == ']') fail_here(std::string("'") + c + "' does not close the '" + open + "' at " + where(source_.locate(open_at)));

@@ -56,6 +56,13 @@ TEST(TsppLanguage, NestsToAnyDepthAndIgnoresComments) {
   EXPECT_EQ(system.tasks.size(), 1u);
 }
 
+TEST(TsppLanguage, RefusesNestingDeeperThanAThousand) {
+  const std::string head = resources + "task a <- { cpu: 1; }\nstructure ";
+  EXPECT_EQ(error_of(head + std::string(100000, '[') + "a;" + std::string(100000, ']')),
+            "in.tspp:6:1011: groups nested more than 1000 deep");
+  EXPECT_EQ(error_of(head + std::string(1000, '[') + "a;" + std::string(1000, ']')), "");
+}
+
 TEST(TsppLanguage, ErrorsNameFileLineAndColumn) {
   const std::string tasks = "task\n  a <- { cpu: 1; }\n  b <- { disk: 2; }\n";
   EXPECT_EQ(error_of(resources + "task\n  a <- { gpu: 1; }\nstructure { a; }"),
@@ -142,6 +149,8 @@ TEST(Expression, ErrorsPointAtTheFault) {
   EXPECT_EQ(error_of("1 2"), "expr:1:3: unexpected '2' after the expression");
   EXPECT_EQ(error_of("log(0)"), "expr:1:1: the value of log(0) is not a finite number");
   EXPECT_EQ(error_of("1 / (2 - 2)"), "expr:1:3: division by zero");
+  EXPECT_EQ(error_of(std::string(5000, '(') + "1" + std::string(5000, ')')), "expr:1:1001: expression nested more than 1000 deep");
+  EXPECT_EQ(error_of(std::string(5000, '-') + "1"), "expr:1:1001: expression nested more than 1000 deep");
 }
 
 TEST(Expression, WritesItselfBack) {
