@@ -1,5 +1,6 @@
 #include "augur/core/expression.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -41,18 +42,14 @@ private:
     skip_space();
     if (peek() != '^') return base;
     const std::size_t at = position_++;
+    const Depth depth(depth_, *this);
     return binary(Expression::Kind::Power, std::move(base), power(), at);
   }
 
   std::unique_ptr<Expression> unary() {
     skip_space();
-    // Every way of nesting (parentheses, signs, powers, calls) passes here: bound the recursion.
-    struct Depth {
-      int& value;
-      explicit Depth(int& counter) : value(++counter) {}
-      ~Depth() { --value; }
-    } depth(depth_);
-    if (depth.value > max_nesting) source_.fail(position_, "expression nested more than " + std::to_string(max_nesting) + " deep");
+    // Parentheses, signs and calls nest through here, powers through power(): bound the recursion.
+    const Depth depth(depth_, *this);
     const char c = peek();
     if (c == '-' || c == '+') {
       const std::size_t at = position_++;
@@ -61,7 +58,9 @@ private:
       auto node = std::make_unique<Expression>();
       node->kind = Expression::Kind::Negate;
       node->offset = at;
+      node->depth = operand->depth + 1;
       node->operands.push_back(std::move(operand));
+      check_depth(*node);
       return node;
     }
     return primary();
@@ -132,6 +131,8 @@ private:
       skip_space();
     }
     expect(')', "a ')' to close the call of " + node->name + " at " + where(open));
+    for (const auto& operand : node->operands) node->depth = std::max(node->depth, operand->depth + 1);
+    check_depth(*node);
     return node;
   }
 
@@ -140,10 +141,30 @@ private:
     auto node = std::make_unique<Expression>();
     node->kind = kind;
     node->offset = at;
+    node->depth = std::max(left->depth, right->depth) + 1;
     node->operands.push_back(std::move(left));
     node->operands.push_back(std::move(right));
+    check_depth(*node);
     return node;
   }
+
+  // Long chains (1 + 1 + ... ) build deep trees without deep parsing: bound the tree too, since
+  // evaluating and printing it recurse.
+  void check_depth(const Expression& node) const {
+    if (node.depth > max_nesting) source_.fail(node.offset, "expression nested more than " + std::to_string(max_nesting) + " deep");
+  }
+
+  struct Depth {
+    int& value;
+    Depth(int& counter, const Parser& parser) : value(++counter) {
+      if (value > max_nesting) {
+        parser.source_.fail(parser.position_, "expression nested more than " + std::to_string(max_nesting) + " deep");
+      }
+    }
+    ~Depth() { --value; }
+    Depth(const Depth&) = delete;
+    Depth& operator=(const Depth&) = delete;
+  };
 
   void expect(char wanted, const std::string& what) {
     skip_space();

@@ -147,7 +147,9 @@ public:
     }
     if (cycle >= options_.visits) {
       end_[static_cast<std::size_t>(task)] = engine_.now();
-      done();
+      // Through the event queue, not a direct call: a long chain of tasks without demand would
+      // otherwise recurse once per task.
+      engine_.schedule(0.0, std::move(done));
       return;
     }
     const double mean = demands[resource] / options_.visits;

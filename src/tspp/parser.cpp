@@ -2,6 +2,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "augur/core/expression.hpp"
 #include "augur/tspp.hpp"
@@ -13,13 +14,15 @@ using core::SourceText;
 
 // Deeper structures would exhaust the stack of the recursive parser, predictor and simulator.
 constexpr int max_depth = 1000;
+// Larger demands make the predictor's and the simulator's sums overflow.
+constexpr double max_demand = 1e15;
 
 bool is_name_character(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
 
 // Reads the language of Figure 11: sections "resource", "task", "structure", in that order.
 class Parser {
 public:
-  explicit Parser(SourceText source) : source_(std::move(source)), text_(source_.text()) {}
+  explicit Parser(SourceText source) : source_(std::move(source)), text_(source_.text()) { located_.file = source_.file(); }
 
   TaskSystem parse() {
     skip_blanks();
@@ -40,16 +43,31 @@ public:
   }
 
 private:
+  // Line and column of `offset`, scanning on from the last offset asked for (offsets mostly grow as
+  // the parse goes on, so the whole file is scanned about once).
+  core::SourceLocation locate(std::size_t offset) {
+    if (offset < located_offset_) return source_.locate(offset);
+    for (; located_offset_ < offset && located_offset_ < text_.size(); ++located_offset_) {
+      if (text_[located_offset_] == '\n') {
+        ++located_.line;
+        located_.column = 1;
+      } else {
+        ++located_.column;
+      }
+    }
+    return located_;
+  }
+
   // ---- declarations ----
 
   void resource() {
     const std::size_t at = position_;
     Resource resource;
     resource.name = name("a resource name");
-    resource.declared = source_.locate(at);
-    if (system_.resource_index(resource.name) >= 0) {
+    resource.declared = locate(at);
+    if (const auto previous = resource_indices_.find(resource.name); previous != resource_indices_.end()) {
       source_.fail(at, "resource '" + resource.name + "' is declared twice (first at " +
-                           where(system_.resources[static_cast<std::size_t>(system_.resource_index(resource.name))].declared) + ")");
+                           where(system_.resources[static_cast<std::size_t>(previous->second)].declared) + ")");
     }
     expect_arrow();
     skip_blanks();
@@ -73,6 +91,7 @@ private:
       source_.fail(type_at, "unknown resource type '" + type + "' (expected queuing or delay)");
     }
     expect(';', "';' after the declaration of resource '" + resource.name + "'");
+    resource_indices_[resource.name] = static_cast<int>(system_.resources.size());
     system_.resources.push_back(resource);
   }
 
@@ -80,10 +99,10 @@ private:
     const std::size_t at = position_;
     Task task;
     task.name = name("a task name");
-    task.declared = source_.locate(at);
-    if (const int previous = system_.task_index(task.name); previous >= 0) {
+    task.declared = locate(at);
+    if (const auto previous = task_indices_.find(task.name); previous != task_indices_.end()) {
       source_.fail(at, "task '" + task.name + "' is declared twice (first at " +
-                           where(system_.tasks[static_cast<std::size_t>(previous)].declared) + ")");
+                           where(system_.tasks[static_cast<std::size_t>(previous->second)].declared) + ")");
     }
     task.demands.assign(system_.resources.size(), 0.0);
     std::vector<bool> given(system_.resources.size(), false);
@@ -93,8 +112,11 @@ private:
     while (peek() != '}') {
       const std::size_t resource_at = position_;
       const std::string resource = name("a resource name or '}'");
-      const int index = system_.resource_index(resource);
-      if (index < 0) source_.fail(resource_at, "unknown resource '" + resource + "' in task '" + task.name + "'");
+      const auto found = resource_indices_.find(resource);
+      if (found == resource_indices_.end()) {
+        source_.fail(resource_at, "unknown resource '" + resource + "' in task '" + task.name + "'");
+      }
+      const int index = found->second;
       if (given[static_cast<std::size_t>(index)]) {
         source_.fail(resource_at, "task '" + task.name + "' gives its demand on '" + resource + "' twice");
       }
@@ -102,6 +124,10 @@ private:
       skip_blanks();
       const std::size_t demand_at = position_;
       const double demand = evaluate_expression();
+      if (demand > max_demand) {
+        source_.fail(demand_at, "the demand of task '" + task.name + "' on '" + resource + "' is too large (" +
+                                    core::format_shortest(demand) + "; at most 1e15)");
+      }
       if (demand < 0.0) {
         source_.fail(demand_at, "the demand of task '" + task.name + "' on '" + resource + "' is negative (" +
                                     core::format_shortest(demand) + ")");
@@ -113,6 +139,7 @@ private:
       if (peek() == '\0') fail_here("the demands of task '" + task.name + "' are not closed with '}'");
     }
     ++position_;
+    task_indices_[task.name] = static_cast<int>(system_.tasks.size());
     system_.tasks.push_back(task);
   }
 
@@ -153,12 +180,13 @@ private:
   Node task_reference() {
     const std::size_t at = position_;
     const std::string task = name("a task name, '{' or '['");
-    const int index = system_.task_index(task);
-    if (index < 0) source_.fail(at, "unknown task '" + task + "' in the structure");
+    const auto found = task_indices_.find(task);
+    if (found == task_indices_.end()) source_.fail(at, "unknown task '" + task + "' in the structure");
+    const int index = found->second;
     if (!used_.insert(index).second) {
       source_.fail(at, "task '" + task + "' appears twice in the structure (first at " + where(used_at_[task]) + ")");
     }
-    used_at_[task] = source_.locate(at);
+    used_at_[task] = locate(at);
     expect(';', "';' after the task name '" + task + "'");
     Node node;
     node.kind = Node::Kind::Task;
@@ -257,7 +285,11 @@ private:
   std::size_t position_ = 0;
   TaskSystem system_;
   std::set<int> used_;
-  std::map<std::string, core::SourceLocation> used_at_;
+  std::unordered_map<std::string, core::SourceLocation> used_at_;
+  std::unordered_map<std::string, int> resource_indices_;
+  std::unordered_map<std::string, int> task_indices_;
+  std::size_t located_offset_ = 0;
+  core::SourceLocation located_{"", 1, 1};
 };
 
 void describe(const TaskSystem& system, const Node& node, std::string& text) {

@@ -88,6 +88,8 @@ public:
       // Step 1: residence times from the overlaps the start and end times imply.
       update_residence_times(prediction);
     }
+    // Not converged: the loop ended on a step 1; one more step 2 makes the times agree with it.
+    if (!prediction.converged) prediction.completion = reduce(system_.structure, Moments{}, prediction);
     fill_outputs(prediction);
     return prediction;
   }
@@ -188,7 +190,9 @@ private:
       double delay = 0.0;  // sum_k D_sk * theta_se * Q_ek
       for (std::size_t k = 0; k < resources_; ++k) {
         if (system_.resources[k].kind == Resource::Kind::Delay) continue;
-        delay += system_.tasks[survivor_task].demands[k] * theta_[survivor_task * tasks_ + ended] * queue_share(ended, k);
+        // The queueing part of R_sk is D_sk / c x A_sk (Seidmann's form; c = 1 for one server).
+        delay += system_.tasks[survivor_task].demands[k] / system_.resources[k].servers * theta_[survivor_task * tasks_ + ended] *
+                 queue_share(ended, k);
       }
       return std::max(0.0, task_residence(survivor_task) - 0.5 * delay);
     };

@@ -125,6 +125,18 @@ TEST(TaskSystemSimulation, SameSeedSameResults) {
   EXPECT_NE(simulate(system, options).completion.mean, first.completion.mean);
 }
 
+TEST(TaskSystemSimulation, LongChainsOfEmptyTasksDoNotRecurse) {
+  std::string text = "resource cpu <- queuing;\ntask\n";
+  std::string structure = "structure {\n";
+  for (int i = 0; i < 20000; ++i) {
+    text += "  t" + std::to_string(i) + " <- { }\n";
+    structure += "  t" + std::to_string(i) + ";\n";
+  }
+  text += "  last <- { cpu: 1; }\n";
+  const auto result = simulate(system_of(text + structure + "  last;\n}\n"), deterministic());
+  EXPECT_NEAR(result.completion.mean, 1.0, 1e-12);
+}
+
 TEST(TaskSystemSimulation, RecordsTheFirstReplicationsTimeline) {
   const auto system = system_of("resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 1; disk: 2; }\nstructure { a; }");
   const auto result = simulate(system, deterministic(Discipline::FirstComeFirstServed, 3), true);

@@ -63,6 +63,21 @@ TEST(TsppLanguage, RefusesNestingDeeperThanAThousand) {
   EXPECT_EQ(error_of(head + std::string(1000, '[') + "a;" + std::string(1000, ']')), "");
 }
 
+TEST(TsppLanguage, ReadsLargeSystems) {
+  // 40 000 tasks: names are looked up in hash tables and lines counted once (the parse is linear).
+  std::string text = "resource cpu <- queuing;\ntask\n";
+  std::string structure = "structure {\n";
+  for (int i = 0; i < 40000; ++i) {
+    text += "  t" + std::to_string(i) + " <- { cpu: 1; }\n";
+    structure += "  t" + std::to_string(i) + ";\n";
+  }
+  const TaskSystem system = parse_task_system(text + structure + "}\n", "big");
+  EXPECT_EQ(system.tasks.size(), 40000u);
+  EXPECT_EQ(system.tasks.back().declared.line, 40002);
+  EXPECT_EQ(error_of(resources + "task a <- { cpu: 1e300; }\nstructure { a; }"),
+            "in.tspp:5:18: the demand of task 'a' on 'cpu' is too large (1e+300; at most 1e15)");
+}
+
 TEST(TsppLanguage, ErrorsNameFileLineAndColumn) {
   const std::string tasks = "task\n  a <- { cpu: 1; }\n  b <- { disk: 2; }\n";
   EXPECT_EQ(error_of(resources + "task\n  a <- { gpu: 1; }\nstructure { a; }"),
@@ -151,6 +166,18 @@ TEST(Expression, ErrorsPointAtTheFault) {
   EXPECT_EQ(error_of("1 / (2 - 2)"), "expr:1:3: division by zero");
   EXPECT_EQ(error_of(std::string(5000, '(') + "1" + std::string(5000, ')')), "expr:1:1001: expression nested more than 1000 deep");
   EXPECT_EQ(error_of(std::string(5000, '-') + "1"), "expr:1:1001: expression nested more than 1000 deep");
+  // Long chains build deep trees without deep parsing: refused too, not a stack overflow later.
+  std::string sum = "1";
+  std::string tower = "1";
+  for (int i = 0; i < 50000; ++i) {
+    sum += "+1";
+    tower += "^1";
+  }
+  EXPECT_NE(error_of(sum).find("expression nested more than 1000 deep"), std::string::npos);
+  EXPECT_NE(error_of(tower).find("expression nested more than 1000 deep"), std::string::npos);
+  std::string long_enough = "1";
+  for (int i = 0; i < 900; ++i) long_enough += "+1";
+  EXPECT_DOUBLE_EQ(value_of(long_enough), 901.0);
 }
 
 TEST(Expression, WritesItselfBack) {

@@ -111,6 +111,9 @@ TEST(TsppPredictor, MultiServerCentresQueueLess) {
   // Seidmann: D/c (1 + A) + D (c - 1)/c = 0.5 x 1.5 + 0.5 with A = 0.5.
   EXPECT_NEAR(two.tasks[0].residence.mean, 1.25, 1e-9);
   EXPECT_DOUBLE_EQ(delay.tasks[0].residence.mean, 1.0);
+  // The survivor of two siblings never ends up below its own demand, whatever the servers.
+  const Prediction four = predict(parse_task_system("resource cpu <- queuing 4;\n" + tasks, "x"));
+  EXPECT_GE(four.completion.mean, 1.0);
 }
 
 TEST(TsppMath, ProbabilityThatOneExponentialEndsFirst) {

@@ -42,6 +42,7 @@ struct Expression {
   std::string name;                          // Kind::Name, Kind::Call
   std::vector<std::unique_ptr<Expression>> operands;
   std::size_t offset = 0;                    // where it starts in its SourceText
+  int depth = 1;                             // levels of the tree below and including this node
 
   // The expression written back, fully parenthesised where it matters (for messages and reports).
   [[nodiscard]] std::string to_string() const;
