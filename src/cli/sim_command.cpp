@@ -1,10 +1,10 @@
 #include "sim_command.hpp"
 
+#include "task_system_io.hpp"
+
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <iostream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -28,26 +28,19 @@ std::string render_table(const tspp::TaskSystem& system, const sim::TaskSystemSi
   out << "Simulation: " << result.replications << " replications, seed " << options.seed << ", V = " << options.visits
       << ", " << cli.service << " service, " << (options.discipline == sim::Discipline::ProcessorSharing ? "PS" : "FCFS")
       << ", " << result.events << " events\n\n";
-  core::TextTable resources({"Resource", "Utilization", "Queue Length"});
-  for (std::size_t k = 0; k < system.resources.size(); ++k) {
-    resources.add_row({system.resources[k].name, format_number(result.resources[k].utilization, 3),
-                       format_number(result.resources[k].queue_length, 3)});
+  std::vector<double> utilization;
+  std::vector<double> queue_length;
+  for (const auto& resource : result.resources) {
+    utilization.push_back(resource.utilization);
+    queue_length.push_back(resource.queue_length);
   }
-  out << resources.render() << "\n";
-  for (const bool arrival : {true, false}) {
-    out << (arrival ? "Arrival Instant Queue Length\n\n" : "Queue Length of Task\n\n");
-    std::vector<std::string> header{"Task"};
-    for (const auto& resource : system.resources) header.push_back(resource.name);
-    core::TextTable table(header);
-    for (std::size_t i = 0; i < system.tasks.size(); ++i) {
-      std::vector<std::string> row{system.tasks[i].name};
-      for (double value : arrival ? result.tasks[i].arrival_queue : result.tasks[i].queue_of_task) {
-        row.push_back(format_number(value, 3));
-      }
-      table.add_row(row);
-    }
-    out << table.render() << "\n";
+  std::vector<std::vector<double>> arrival;
+  std::vector<std::vector<double>> share;
+  for (const auto& task : result.tasks) {
+    arrival.push_back(task.arrival_queue);
+    share.push_back(task.queue_of_task);
   }
+  out << render_queue_tables(system, utilization, queue_length, arrival, share);
   core::TextTable times({"Task", "Start", "Residence", "End"});
   for (std::size_t i = 0; i < system.tasks.size(); ++i) {
     const auto& task = result.tasks[i];
@@ -147,16 +140,8 @@ CLI::App* add_sim_command(CLI::App& app, SimOptions& options) {
 }
 
 int run_sim_command(const SimOptions& cli) {
-  const bool from_input = cli.file.empty() || cli.file == "-";
-  const std::string name = from_input ? "<stdin>" : cli.file;
   try {
-    std::string text;
-    if (from_input) {
-      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    } else {
-      text = core::read_file(cli.file);
-    }
-    const tspp::TaskSystem system = tspp::parse_task_system(text, name);
+    const tspp::TaskSystem system = load_task_system(cli.file);
     sim::TaskSystemOptions options;
     options.replications = cli.replications;
     options.seed = cli.seed;

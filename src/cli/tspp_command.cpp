@@ -1,14 +1,13 @@
 #include "tspp_command.hpp"
 
+#include "task_system_io.hpp"
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <iostream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "augur/core/diagnostics.hpp"
-#include "augur/core/files.hpp"
 #include "augur/core/table.hpp"
 #include "augur/tspp_predictor.hpp"
 
@@ -26,26 +25,19 @@ std::string with_deviation(const Moments& moments) {
 std::string render_table(const tspp::TaskSystem& system, const tspp::Prediction& prediction, bool brief) {
   std::ostringstream out;
   if (!brief) {
-    out << "Results\n\n";
-    core::TextTable resources({"Resource", "Utilization", "Queue Length"});
-    for (std::size_t k = 0; k < system.resources.size(); ++k) {
-      resources.add_row({system.resources[k].name, format_number(prediction.resources[k].utilization, 3),
-                         format_number(prediction.resources[k].queue_length, 3)});
+    std::vector<double> utilization;
+    std::vector<double> queue_length;
+    for (const auto& resource : prediction.resources) {
+      utilization.push_back(resource.utilization);
+      queue_length.push_back(resource.queue_length);
     }
-    out << resources.render() << "\n";
-    for (const bool arrival : {true, false}) {
-      out << (arrival ? "Arrival Instant Queue Length\n\n" : "Queue Length of Task\n\n");
-      std::vector<std::string> header{"Task"};
-      for (const auto& resource : system.resources) header.push_back(resource.name);
-      core::TextTable table(header);
-      for (std::size_t i = 0; i < system.tasks.size(); ++i) {
-        std::vector<std::string> row{system.tasks[i].name};
-        const auto& values = arrival ? prediction.tasks[i].arrival_queue : prediction.tasks[i].queue_of_task;
-        for (double value : values) row.push_back(format_number(value, 3));
-        table.add_row(row);
-      }
-      out << table.render() << "\n";
+    std::vector<std::vector<double>> arrival;
+    std::vector<std::vector<double>> share;
+    for (const auto& task : prediction.tasks) {
+      arrival.push_back(task.arrival_queue);
+      share.push_back(task.queue_of_task);
     }
+    out << "Results\n\n" << render_queue_tables(system, utilization, queue_length, arrival, share);
   }
   core::TextTable times({"Task", "Start", "Residence", "End"});
   for (std::size_t i = 0; i < system.tasks.size(); ++i) {
@@ -141,16 +133,9 @@ CLI::App* add_tspp_command(CLI::App& app, TsppOptions& options) {
 }
 
 int run_tspp_command(const TsppOptions& options) {
-  const bool from_input = options.file.empty() || options.file == "-";
-  const std::string name = from_input ? "<stdin>" : options.file;
+  const std::string name = options.file.empty() || options.file == "-" ? "<stdin>" : options.file;
   try {
-    std::string text;
-    if (from_input) {
-      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    } else {
-      text = core::read_file(options.file);
-    }
-    const tspp::TaskSystem system = tspp::parse_task_system(text, name);
+    const tspp::TaskSystem system = load_task_system(options.file);
     tspp::PredictorOptions predictor;
     predictor.residence = options.residence == "phases" ? tspp::ResidenceDistribution::Phases : tspp::ResidenceDistribution::Exponential;
     const tspp::Prediction prediction = tspp::predict(system, predictor);

@@ -1,0 +1,23 @@
+// What `augur tspp` and `augur sim` share: reading a task system, and the tables of the seed's Figure 12
+// that both print.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "augur/tspp.hpp"
+
+namespace augur::cli {
+
+// Reads and parses a task system from `file`, or from standard input when it is "-" or empty.
+// Throws core::InputError (a syntax or model error) or std::runtime_error (the file cannot be read).
+[[nodiscard]] tspp::TaskSystem load_task_system(const std::string& file);
+
+// Utilization and queue length per resource, then the arrival-instant queue length and the queue length
+// of each task at each resource (rows in task order, columns in resource order).
+[[nodiscard]] std::string render_queue_tables(const tspp::TaskSystem& system, const std::vector<double>& utilization,
+                                              const std::vector<double>& queue_length,
+                                              const std::vector<std::vector<double>>& arrival_queue,
+                                              const std::vector<std::vector<double>>& queue_of_task);
+
+}  // namespace augur::cli
