@@ -28,19 +28,7 @@ std::string render_table(const tspp::TaskSystem& system, const sim::TaskSystemSi
   out << "Simulation: " << result.replications << " replications, seed " << options.seed << ", V = " << options.visits
       << ", " << cli.service << " service, " << (options.discipline == sim::Discipline::ProcessorSharing ? "PS" : "FCFS")
       << ", " << result.events << " events\n\n";
-  std::vector<double> utilization;
-  std::vector<double> queue_length;
-  for (const auto& resource : result.resources) {
-    utilization.push_back(resource.utilization);
-    queue_length.push_back(resource.queue_length);
-  }
-  std::vector<std::vector<double>> arrival;
-  std::vector<std::vector<double>> share;
-  for (const auto& task : result.tasks) {
-    arrival.push_back(task.arrival_queue);
-    share.push_back(task.queue_of_task);
-  }
-  out << render_queue_tables(system, utilization, queue_length, arrival, share);
+  out << render_queue_tables(system, result.resources, result.tasks);
   core::TextTable times({"Task", "Start", "Residence", "End"});
   for (std::size_t i = 0; i < system.tasks.size(); ++i) {
     const auto& task = result.tasks[i];

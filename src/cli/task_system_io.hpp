@@ -20,4 +20,23 @@ namespace augur::cli {
                                               const std::vector<std::vector<double>>& arrival_queue,
                                               const std::vector<std::vector<double>>& queue_of_task);
 
+// The same from a prediction's or a simulation's results: resources with utilization and
+// queue_length, tasks with arrival_queue and queue_of_task.
+template <typename Resources, typename Tasks>
+[[nodiscard]] std::string render_queue_tables(const tspp::TaskSystem& system, const Resources& resources, const Tasks& tasks) {
+  std::vector<double> utilization;
+  std::vector<double> queue_length;
+  for (const auto& resource : resources) {
+    utilization.push_back(resource.utilization);
+    queue_length.push_back(resource.queue_length);
+  }
+  std::vector<std::vector<double>> arrival;
+  std::vector<std::vector<double>> share;
+  for (const auto& task : tasks) {
+    arrival.push_back(task.arrival_queue);
+    share.push_back(task.queue_of_task);
+  }
+  return render_queue_tables(system, utilization, queue_length, arrival, share);
+}
+
 }  // namespace augur::cli

@@ -25,19 +25,7 @@ std::string with_deviation(const Moments& moments) {
 std::string render_table(const tspp::TaskSystem& system, const tspp::Prediction& prediction, bool brief) {
   std::ostringstream out;
   if (!brief) {
-    std::vector<double> utilization;
-    std::vector<double> queue_length;
-    for (const auto& resource : prediction.resources) {
-      utilization.push_back(resource.utilization);
-      queue_length.push_back(resource.queue_length);
-    }
-    std::vector<std::vector<double>> arrival;
-    std::vector<std::vector<double>> share;
-    for (const auto& task : prediction.tasks) {
-      arrival.push_back(task.arrival_queue);
-      share.push_back(task.queue_of_task);
-    }
-    out << "Results\n\n" << render_queue_tables(system, utilization, queue_length, arrival, share);
+    out << "Results\n\n" << render_queue_tables(system, prediction.resources, prediction.tasks);
   }
   core::TextTable times({"Task", "Start", "Residence", "End"});
   for (std::size_t i = 0; i < system.tasks.size(); ++i) {
