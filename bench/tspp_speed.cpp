@@ -11,7 +11,8 @@
 
 int main() {
   using clock = std::chrono::steady_clock;
-  augur::core::TextTable table({"tasks", "resources", "predictor median s", "iterations", "simulator events/s"});
+  augur::core::TextTable table({"tasks", "resources", "mak-lundstrom median s", "iterations", "transient median s",
+                                "iterations (finest grid)", "simulator events/s"});
   for (int tasks : {10, 100, 1000}) {
     augur::tspp::GeneratorOptions options;
     options.tasks = tasks;
@@ -19,15 +20,23 @@ int main() {
     options.depth = 6;
     options.seed = 11;
     const auto system = augur::tspp::generate_task_system(options);
-    std::vector<double> times;
-    int iterations = 0;
     const int repeat = tasks >= 1000 ? 3 : 7;
-    for (int run = 0; run < repeat; ++run) {
-      const auto start = clock::now();
-      const auto prediction = augur::tspp::predict(system);
-      times.push_back(std::chrono::duration<double>(clock::now() - start).count());
-      iterations = prediction.iterations;
-    }
+    auto measure = [&](augur::tspp::Method method, int& iterations) {
+      std::vector<double> times;
+      augur::tspp::PredictorOptions predictor;
+      predictor.method = method;
+      for (int run = 0; run < repeat; ++run) {
+        const auto start = clock::now();
+        const auto prediction = augur::tspp::predict(system, predictor);
+        times.push_back(std::chrono::duration<double>(clock::now() - start).count());
+        iterations = prediction.iterations;
+      }
+      return augur::core::median(times);
+    };
+    int iterations = 0;
+    int transient_iterations = 0;
+    const double mak_lundstrom = measure(augur::tspp::Method::MakLundstrom, iterations);
+    const double transient = measure(augur::tspp::Method::Transient, transient_iterations);
     augur::sim::TaskSystemOptions simulation;
     simulation.replications = std::max(1, 200000 / tasks);
     const auto start = clock::now();
@@ -35,8 +44,8 @@ int main() {
     const double seconds = std::chrono::duration<double>(clock::now() - start).count();
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.3g", static_cast<double>(result.events) / seconds);
-    table.add_row({std::to_string(tasks), "8", augur::core::format_number(augur::core::median(times), 4),
-                   std::to_string(iterations), rate});
+    table.add_row({std::to_string(tasks), "8", augur::core::format_number(mak_lundstrom, 4), std::to_string(iterations),
+                   augur::core::format_number(transient, 4), std::to_string(transient_iterations), rate});
   }
   std::printf("bench_tspp_speed: random series-parallel systems (augur gen-tasks, depth 6, seed 11)\n%s", table.render().c_str());
   return 0;

@@ -43,10 +43,20 @@ enum class ResidenceDistribution {
   Phases,       // one exponential phase per resource: variance sum_k R_ik^2
 };
 
+// Which method: the seed's (Mak and Lundstrom's, reconstructed) or augur's transient method, the
+// same two steps resolved in time (docs/tspp.md, "The transient method").
+enum class Method { MakLundstrom, Transient };
+
 struct PredictorOptions {
   double tolerance = 0.001;  // relative change of the completion time (the seed's 0.1%)
   int max_iterations = 100;
-  ResidenceDistribution residence = ResidenceDistribution::Exponential;
+  Method method = Method::MakLundstrom;
+  ResidenceDistribution residence = ResidenceDistribution::Exponential;  // MakLundstrom only
+  // Transient only: V visit cycles over the task's resources (as the simulator's -V), S exponential
+  // stages per visit (1: exponential service; many: nearly deterministic), bins of the time grid.
+  int visits = 1;
+  int stages = 1;
+  int grid = 1000;
 };
 
 [[nodiscard]] Prediction predict(const TaskSystem& system, const PredictorOptions& options = {});

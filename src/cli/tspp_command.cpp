@@ -70,8 +70,9 @@ nlohmann::ordered_json moments_json(const Moments& moments) {
   return {{"mean", moments.mean}, {"std", moments.deviation()}};
 }
 
-std::string render_json(const tspp::TaskSystem& system, const tspp::Prediction& prediction) {
+std::string render_json(const tspp::TaskSystem& system, const tspp::Prediction& prediction, const std::string& method) {
   nlohmann::ordered_json json;
+  json["method"] = method;
   json["completion"] = moments_json(prediction.completion);
   json["iterations"] = prediction.iterations;
   json["converged"] = prediction.converged;
@@ -116,6 +117,23 @@ CLI::App* add_tspp_command(CLI::App& app, TsppOptions& options) {
                       "phase per resource; more accurate against simulation, docs/tspp.md)")
       ->default_val("exponential")
       ->check(CLI::IsMember({"exponential", "phases"}));
+  command->add_option("--method", options.method,
+                      "mak-lundstrom (the seed's method, reconstructed) or transient (the same two steps resolved in time: "
+                      "more accurate against simulation; docs/tspp.md)")
+      ->default_val("mak-lundstrom")
+      ->check(CLI::IsMember({"mak-lundstrom", "transient"}));
+  command->add_option("-V,--visits", options.visits,
+                      "transient: visit cycles per task over its resources, as augur sim -V")
+      ->default_val(1)
+      ->check(CLI::Range(1, 1000));
+  command->add_option("--stages", options.stages,
+                      "transient: exponential stages per visit (1: exponential service; more: less variable, "
+                      "e.g. 10 for nearly deterministic service)")
+      ->default_val(1)
+      ->check(CLI::Range(1, 100));
+  command->add_option("--grid", options.grid, "transient: bins of the time axis (more: finer, slower)")
+      ->default_val(1000)
+      ->check(CLI::Range(64, 100000));
   command->footer("Example:\n  augur tspp examples/tspp/figure11.tspp\nThe seed's interface is build/bin/tspp [-b] [-d] <in >out.");
   return command;
 }
@@ -125,13 +143,17 @@ int run_tspp_command(const TsppOptions& options) {
   try {
     const tspp::TaskSystem system = load_task_system(options.file);
     tspp::PredictorOptions predictor;
+    predictor.method = options.method == "transient" ? tspp::Method::Transient : tspp::Method::MakLundstrom;
+    predictor.visits = options.visits;
+    predictor.stages = options.stages;
+    predictor.grid = options.grid;
     predictor.residence = options.residence == "phases" ? tspp::ResidenceDistribution::Phases : tspp::ResidenceDistribution::Exponential;
     const tspp::Prediction prediction = tspp::predict(system, predictor);
     if (!prediction.converged) {
       std::fprintf(stderr, "tspp: %s: not converged after %d iterations; the figures are the last iteration's\n",
                    name.c_str(), prediction.iterations);
     }
-    const std::string output = options.json ? render_json(system, prediction)
+    const std::string output = options.json ? render_json(system, prediction, options.method)
                                : options.dump ? render_dump(system, prediction, options.brief)
                                               : render_table(system, prediction, options.brief);
     std::fputs(output.c_str(), stdout);

@@ -15,7 +15,11 @@ struct TsppOptions {
   bool brief = false;
   bool dump = false;
   bool json = false;
-  std::string residence = "exponential";  // or "phases"
+  std::string method = "mak-lundstrom";   // or "transient"
+  std::string residence = "exponential";  // or "phases" (mak-lundstrom)
+  int visits = 1;                         // transient
+  int stages = 1;                         // transient
+  int grid = 1000;                        // transient
 };
 
 CLI::App* add_tspp_command(CLI::App& app, TsppOptions& options);

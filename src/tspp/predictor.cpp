@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "augur/tspp_predictor.hpp"
+#include "transient.hpp"
 
 namespace augur::tspp {
 namespace {
@@ -328,6 +329,9 @@ Moments maximum(const Moments& x, const Moments& y) {
   return {mean, std::max(0.0, square_mean - mean * mean)};
 }
 
-Prediction predict(const TaskSystem& system, const PredictorOptions& options) { return Predictor(system, options).run(); }
+Prediction predict(const TaskSystem& system, const PredictorOptions& options) {
+  if (options.method == Method::Transient) return predict_transient(system, options);
+  return Predictor(system, options).run();
+}
 
 }  // namespace augur::tspp

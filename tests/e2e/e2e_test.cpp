@@ -642,6 +642,24 @@ TEST(Tspp, TheSeedsInterfaceReadsStandardInput) {
   EXPECT_EQ(bad.exit_code, 2);
 }
 
+TEST(Tspp, TheTransientMethod) {
+  const ProcessResult result = run({augur_exe, "tspp", "--method", "transient", "--json", figure11});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const Json json = Json::parse(result.standard_output);
+  EXPECT_EQ(json.at("method"), "transient");
+  // Between 0.88 and 1 times the simulated 5.877 (docs/sim.md): it sees less queueing than there is.
+  const double completion = json.at("completion").at("mean").get<double>();
+  EXPECT_GT(completion, 5.877 * 0.88);
+  EXPECT_LT(completion, 5.877);
+  const ProcessResult visits = run({augur_exe, "tspp", "--method", "transient", "-V", "10", "--json", figure11});
+  ASSERT_EQ(visits.exit_code, 0) << describe(visits);
+  EXPECT_LT(Json::parse(visits.standard_output).at("completion").at("std").get<double>(),
+            json.at("completion").at("std").get<double>());
+  const ProcessResult bad = run({augur_exe, "tspp", "--method", "guess", figure11});
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_TRUE(bad.standard_output.empty()) << describe(bad);
+}
+
 TEST(Tspp, JsonHoldsTheDocumentedFields) {
   const ProcessResult result = run({augur_exe, "tspp", "--json", figure11});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
