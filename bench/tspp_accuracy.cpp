@@ -1,6 +1,6 @@
 // Accuracy of the TSPP predictor against the simulator (issue 3, section 4): random task systems
 // (5 to 60 tasks, 2 to 6 resources), for several simulator regimes. Prints figures; never fails.
-// Usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--phases]
+// Usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--phases | --transient]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -67,14 +67,14 @@ int main(int argc, char** argv) {
       continue;
     }
     if (index + 1 >= argc) {
-      std::fprintf(stderr, "usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--phases]\n");
+      std::fprintf(stderr, "usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--phases | --transient]\n");
       return 2;
     }
     if (option == "--systems") systems = static_cast<int>(parse(argv[index + 1], "--systems"));
     else if (option == "--replications") replications = static_cast<int>(parse(argv[index + 1], "--replications"));
     else if (option == "--seed") seed = static_cast<unsigned long long>(parse(argv[index + 1], "--seed"));
     else {
-      std::fprintf(stderr, "usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--phases]\n");
+      std::fprintf(stderr, "usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--phases | --transient]\n");
       return 2;
     }
   }
@@ -92,7 +92,10 @@ int main(int argc, char** argv) {
   std::mt19937_64 random(seed);
   std::printf("bench_tspp_accuracy: %d random systems (5-60 tasks, 2-6 resources, depth 2-5), %d replications each, "
               "residence times %s\n",
-              systems, replications, phases ? "in phases (--phases)" : "exponential (the seed's)");
+              systems, replications,
+              transient ? "from the transient method (--transient), given each regime's visits and stages"
+              : phases  ? "in phases (--phases)"
+                        : "exponential (the seed's)");
   for (int index = 0; index < systems; ++index) {
     augur::tspp::GeneratorOptions options;
     options.tasks = std::uniform_int_distribution<int>(5, 60)(random);
@@ -137,7 +140,8 @@ int main(int argc, char** argv) {
   }
   std::printf("%s", table.render().c_str());
   std::vector<double> iteration_values(iterations.begin(), iterations.end());
-  std::printf("predictor iterations: mean %.1f, max %.0f (the seed: 5 on average, 12 at most)\n",
+  std::printf("predictor iterations%s: mean %.1f, max %.0f (the seed: 5 on average, 12 at most)\n",
+              transient ? " (V = 1, on the finest grid)" : "",
               augur::core::mean(iteration_values), *std::max_element(iteration_values.begin(), iteration_values.end()));
   std::printf("error = |predicted - simulated| / simulated, over the systems (completion) or all their tasks (residence); "
               "bias: the mean of the signed completion time errors\n");
