@@ -107,19 +107,19 @@ std::string render_json(const tspp::TaskSystem& system, const tspp::Prediction& 
 CLI::App* add_tspp_command(CLI::App& app, TsppOptions& options) {
   CLI::App* command = app.add_subcommand(
       "tspp", "Predict the completion time of a series-parallel task system on a queueing network (TSPP, Mak and "
-              "Lundstrom's method): start, residence and end times per task, utilizations and queues per resource.");
+              "Lundstrom's method, or augur's transient method): start, residence and end times per task, utilizations and queues per resource.");
   command->add_option("file", options.file, "The task system (docs/formats.md); '-' or none: standard input");
   command->add_flag("-b,--brief", options.brief, "Brief: only the tasks' start, residence and end times and the completion");
   command->add_flag("-d,--dump", options.dump, "Dump: one value per line, in the order of the seed's Figure 13");
   command->add_flag("--json", options.json, "JSON instead of the table");
   command->add_option("--residence", options.residence,
-                      "Distribution of a task's residence time: exponential (the seed's) or phases (one exponential "
+                      "mak-lundstrom: distribution of a task's residence time: exponential (the seed's) or phases (one exponential "
                       "phase per resource; more accurate against simulation, docs/tspp.md)")
       ->default_val("exponential")
       ->check(CLI::IsMember({"exponential", "phases"}));
   command->add_option("--method", options.method,
                       "mak-lundstrom (the seed's method, reconstructed) or transient (the same two steps resolved in time: "
-                      "more accurate against simulation; docs/tspp.md)")
+                      "steadier against simulation, slower; docs/tspp.md)")
       ->default_val("mak-lundstrom")
       ->check(CLI::IsMember({"mak-lundstrom", "transient"}));
   command->add_option("-V,--visits", options.visits,

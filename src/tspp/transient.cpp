@@ -537,8 +537,7 @@ private:
     double* channel = channel_of(node);
     if (node.kind == Node::Kind::Task) {
       const TaskModel& task = tasks_[static_cast<std::size_t>(node.task)];
-      const auto slot = static_cast<std::size_t>(std::find(task.resources.begin(), task.resources.end(), static_cast<int>(resource_)) -
-                                                 task.resources.begin());
+      const std::size_t slot = slot_of(task);
       const double present = std::min(1.0, task.occupancy[slot][static_cast<std::size_t>(bin_ - task.occ_lo)]);
       if (present < present_threshold) return false;
       for (std::size_t q = 0; q < nodes_count(); ++q) channel[q] = 1.0 - present + present * quadrature_.nodes[q];
@@ -562,14 +561,19 @@ private:
     return node.active;
   }
 
+  // The task's slot of the current resource (it uses it: the callers check `uses`).
+  [[nodiscard]] std::size_t slot_of(const TaskModel& task) const {
+    return static_cast<std::size_t>(std::find(task.resources.begin(), task.resources.end(), static_cast<int>(resource_)) -
+                                    task.resources.begin());
+  }
+
   // `outside`: the channel of everyone concurrent with node v.
   void down(int v, const double* outside) {
     const FlatNode& node = nodes_[static_cast<std::size_t>(v)];
     if (bin_ < node.fac_lo || bin_ > node.fac_hi || !node.uses[resource_]) return;
     if (node.kind == Node::Kind::Task) {
       TaskModel& task = tasks_[static_cast<std::size_t>(node.task)];
-      const auto slot = static_cast<std::size_t>(std::find(task.resources.begin(), task.resources.end(), static_cast<int>(resource_)) -
-                                                 task.resources.begin());
+      const std::size_t slot = slot_of(task);
       const auto at = static_cast<std::size_t>(bin_ - task.fac_lo);
       task.factor[slot][at] = service_share(outside);
       task.others[slot][at] = outside[nodes_count()];
