@@ -1,6 +1,7 @@
 // augur: one binary, one subcommand per tool. Each command parses, calls an engine, prints.
 #include <CLI/CLI.hpp>
 
+#include "fit_command.hpp"
 #include "gen_tasks_command.hpp"
 #include "sim_command.hpp"
 #include "speedup_command.hpp"
@@ -19,6 +20,12 @@ int main(int argc, char** argv) {
   CLI::App* tspp_command = augur::cli::add_tspp_command(app, tspp);
   augur::cli::SimOptions sim;
   CLI::App* sim_command = augur::cli::add_sim_command(app, sim);
+  augur::cli::ModelCommandOptions fit;
+  CLI::App* fit_command = augur::cli::add_fit_command(app, fit);
+  augur::cli::PredictOptions predict;
+  CLI::App* predict_command = augur::cli::add_predict_command(app, predict);
+  augur::cli::PlotOptions plot;
+  CLI::App* plot_command = augur::cli::add_plot_command(app, plot);
   augur::cli::GenTasksOptions gen_tasks;
   CLI::App* gen_tasks_command = augur::cli::add_gen_tasks_command(app, gen_tasks);
 
@@ -31,6 +38,9 @@ int main(int argc, char** argv) {
   if (speedup_command->parsed()) return augur::cli::run_speedup_command(speedup);
   if (tspp_command->parsed()) return augur::cli::run_tspp_command(tspp);
   if (sim_command->parsed()) return augur::cli::run_sim_command(sim);
+  if (fit_command->parsed()) return augur::cli::run_fit_command(fit);
+  if (predict_command->parsed()) return augur::cli::run_predict_command(predict);
+  if (plot_command->parsed()) return augur::cli::run_plot_command(plot);
   if (gen_tasks_command->parsed()) return augur::cli::run_gen_tasks_command(gen_tasks);
   return 2;
 }

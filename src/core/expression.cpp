@@ -117,6 +117,7 @@ private:
     node->name = text_.substr(start, position_ - start);
     node->offset = start;
     skip_space();
+    if (peek() == '[') return constant(std::move(node));
     if (peek() != '(') {
       node->kind = Expression::Kind::Name;
       return node;
@@ -133,6 +134,25 @@ private:
     expect(')', "a ')' to close the call of " + node->name + " at " + where(open));
     for (const auto& operand : node->operands) node->depth = std::max(node->depth, operand->depth + 1);
     check_depth(*node);
+    return node;
+  }
+
+  // NAME '[' INTEGER ']': a constant of a complexity formula, named "NAME[INTEGER]".
+  std::unique_ptr<Expression> constant(std::unique_ptr<Expression> node) {
+    const std::size_t open = position_++;
+    skip_space();
+    const std::size_t start = position_;
+    while (position_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[position_]))) ++position_;
+    if (position_ == start) {
+      source_.fail(start, "expected the index of the constant " + node->name + "[...] (a whole number)" +
+                              (peek() == '\0' ? std::string(" but the text ends") : std::string(" but found '") + peek() + "'"));
+    }
+    const std::string digits = text_.substr(start, position_ - start);
+    if (digits.size() > 6) source_.fail(start, "the index " + digits + " of " + node->name + "[] is too large");
+    expect(']', "a ']' to close the '[' at " + where(open));
+    node->kind = Expression::Kind::Constant;
+    node->number = std::stod(digits);
+    node->name += "[" + std::to_string(std::stol(digits)) + "]";
     return node;
   }
 
@@ -202,6 +222,7 @@ const char* symbol(Expression::Kind kind) {
     case Expression::Kind::Power: return "^";
     case Expression::Kind::Number:
     case Expression::Kind::Name:
+    case Expression::Kind::Constant:
     case Expression::Kind::Negate:
     case Expression::Kind::Call: return "";
   }
@@ -217,8 +238,8 @@ double call(const Expression& node, const std::vector<double>& arguments, const 
     }
   };
   if (name == "sqrt") return need(1), std::sqrt(arguments[0]);
-  if (name == "log") return need(1), std::log(arguments[0]);
-  if (name == "log2") return need(1), std::log2(arguments[0]);
+  if (name == "log" || name == "log2") return need(1), std::log2(arguments[0]);
+  if (name == "ln") return need(1), std::log(arguments[0]);
   if (name == "log10") return need(1), std::log10(arguments[0]);
   if (name == "exp") return need(1), std::exp(arguments[0]);
   if (name == "abs") return need(1), std::fabs(arguments[0]);
@@ -228,7 +249,7 @@ double call(const Expression& node, const std::vector<double>& arguments, const 
     for (double argument : arguments) result = name == "min" ? std::fmin(result, argument) : std::fmax(result, argument);
     return result;
   }
-  source.fail(node.offset, "unknown function '" + name + "' (known: sqrt, log, log2, log10, exp, abs, min, max, pow)");
+  source.fail(node.offset, "unknown function '" + name + "' (known: sqrt, log, log2, ln, log10, exp, abs, min, max, pow)");
 }
 
 }  // namespace
@@ -242,7 +263,8 @@ std::string format_shortest(double value) {
 std::string Expression::to_string() const {
   switch (kind) {
     case Kind::Number: return format_shortest(number);
-    case Kind::Name: return name;
+    case Kind::Name:
+    case Kind::Constant: return name;
     case Kind::Negate: return "-(" + operands[0]->to_string() + ")";
     case Kind::Call: {
       std::string text = name + "(";
@@ -257,6 +279,81 @@ std::string Expression::to_string() const {
   }
   return "";
 }
+
+std::unique_ptr<Expression> Expression::clone() const {
+  auto copy = std::make_unique<Expression>();
+  copy->kind = kind;
+  copy->number = number;
+  copy->name = name;
+  copy->offset = offset;
+  copy->depth = depth;
+  for (const auto& operand : operands) copy->operands.push_back(operand->clone());
+  return copy;
+}
+
+namespace {
+
+// Binding strength: sums 1, products 2, unary minus 3, powers 4, atoms 5.
+int precedence(const Expression& node) {
+  switch (node.kind) {
+    case Expression::Kind::Add:
+    case Expression::Kind::Subtract: return 1;
+    case Expression::Kind::Multiply:
+    case Expression::Kind::Divide: return 2;
+    case Expression::Kind::Negate: return 3;
+    case Expression::Kind::Power: return 4;
+    case Expression::Kind::Number: return node.number < 0 ? 3 : 5;
+    case Expression::Kind::Name:
+    case Expression::Kind::Constant:
+    case Expression::Kind::Call: return 5;
+  }
+  return 5;
+}
+
+std::string python_function(const std::string& name) {
+  if (name == "log" || name == "log2") return "math.log2";
+  if (name == "ln") return "math.log";
+  if (name == "sqrt" || name == "log10" || name == "exp" || name == "pow") return "math." + name;
+  return name;  // abs, min, max are Python built-ins
+}
+
+std::string write(const Expression& node, ExpressionStyle style);
+
+std::string operand(const Expression& node, int needed, ExpressionStyle style) {
+  const std::string text = write(node, style);
+  return precedence(node) < needed ? "(" + text + ")" : text;
+}
+
+std::string write(const Expression& node, ExpressionStyle style) {
+  const bool python = style == ExpressionStyle::Python;
+  switch (node.kind) {
+    case Expression::Kind::Number: return format_shortest(node.number);
+    case Expression::Kind::Name:
+    case Expression::Kind::Constant: return node.name;
+    case Expression::Kind::Negate: return "-" + operand(*node.operands[0], 3, style);
+    case Expression::Kind::Call: {
+      std::string text = (python ? python_function(node.name) : node.name) + "(";
+      for (std::size_t index = 0; index < node.operands.size(); ++index) {
+        text += (index ? ", " : "") + write(*node.operands[index], style);
+      }
+      return text + ")";
+    }
+    case Expression::Kind::Add: return write(*node.operands[0], style) + " + " + operand(*node.operands[1], 1, style);
+    // a - (b + c) and a - (b - c) keep their parentheses
+    case Expression::Kind::Subtract: return write(*node.operands[0], style) + " - " + operand(*node.operands[1], 2, style);
+    case Expression::Kind::Multiply: return operand(*node.operands[0], 2, style) + " * " + operand(*node.operands[1], 2, style);
+    // a / (b * c) keeps its parentheses
+    case Expression::Kind::Divide: return operand(*node.operands[0], 2, style) + " / " + operand(*node.operands[1], 3, style);
+    // right-associative: (a^b)^c keeps its parentheses; Python's ** binds tighter than unary minus on its left
+    case Expression::Kind::Power:
+      return operand(*node.operands[0], 5, style) + (python ? "**" : "^") + operand(*node.operands[1], 4, style);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string write_expression(const Expression& expression, ExpressionStyle style) { return write(expression, style); }
 
 std::unique_ptr<Expression> parse_expression(const SourceText& source, std::size_t& position) {
   Parser parser(source, position);
@@ -279,7 +376,8 @@ double evaluate(const Expression& node, const Bindings& bindings, const SourceTe
   double result = 0.0;
   switch (node.kind) {
     case Expression::Kind::Number: return node.number;
-    case Expression::Kind::Name: {
+    case Expression::Kind::Name:
+    case Expression::Kind::Constant: {
       const auto found = bindings.find(node.name);
       if (found == bindings.end()) source.fail(node.offset, "unknown name '" + node.name + "'");
       return found->second;

@@ -159,7 +159,7 @@ TEST(Expression, ErrorsPointAtTheFault) {
   EXPECT_EQ(error_of("1 +"), "expr:1:4: expected a number, a name or '(' but the text ends");
   EXPECT_EQ(error_of("(1 + 2"), "expr:1:7: expected a ')' to close the '(' at 1:1 but the text ends");
   EXPECT_EQ(error_of("2 * N"), "expr:1:5: unknown name 'N'");
-  EXPECT_EQ(error_of("foo(1)"), "expr:1:1: unknown function 'foo' (known: sqrt, log, log2, log10, exp, abs, min, max, pow)");
+  EXPECT_EQ(error_of("foo(1)"), "expr:1:1: unknown function 'foo' (known: sqrt, log, log2, ln, log10, exp, abs, min, max, pow)");
   EXPECT_EQ(error_of("sqrt(1, 2)"), "expr:1:1: sqrt() takes 1 argument, not 2");
   EXPECT_EQ(error_of("1 2"), "expr:1:3: unexpected '2' after the expression");
   EXPECT_EQ(error_of("log(0)"), "expr:1:1: the value of log(0) is not a finite number");

@@ -4,11 +4,13 @@
 //   term       := power (('*' | '/') power)*
 //   power      := unary ('^' power)?            right-associative
 //   unary      := '-' unary | '+' unary | primary
-//   primary    := NUMBER | NAME | NAME '(' expression (',' expression)* ')' | '(' expression ')'
+//   primary    := NUMBER | NAME | NAME '[' INTEGER ']' | NAME '(' expression (',' expression)* ')'
+//               | '(' expression ')'
 //
-// NUMBER: 12, 0.5, .5, 1e-3. NAME: a letter or '_', then letters, digits and '_'. Functions: sqrt, log
-// (natural), log2, log10, exp, abs, min, max, pow. Errors are core::InputError at the file, line and
-// column of the fault.
+// NUMBER: 12, 0.5, .5, 1e-3. NAME: a letter or '_', then letters, digits and '_'. NAME[INTEGER] is a
+// constant of a complexity formula (CALL's fft[2]); it evaluates through the binding "fft[2]".
+// Functions: sqrt, log (base 2, as in CALL's and Extra-P's formulas), log2, ln (natural), log10, exp,
+// abs, min, max, pow. Errors are core::InputError at the file, line and column of the fault.
 #pragma once
 
 #include <cstddef>
@@ -36,17 +38,26 @@ private:
 };
 
 struct Expression {
-  enum class Kind { Number, Name, Negate, Add, Subtract, Multiply, Divide, Power, Call };
+  enum class Kind { Number, Name, Constant, Negate, Add, Subtract, Multiply, Divide, Power, Call };
   Kind kind = Kind::Number;
   double number = 0.0;                       // Kind::Number
-  std::string name;                          // Kind::Name, Kind::Call
+  std::string name;                          // Kind::Name, Kind::Call, Kind::Constant ("fft[2]")
   std::vector<std::unique_ptr<Expression>> operands;
   std::size_t offset = 0;                    // where it starts in its SourceText
   int depth = 1;                             // levels of the tree below and including this node
 
   // The expression written back, fully parenthesised where it matters (for messages and reports).
   [[nodiscard]] std::string to_string() const;
+
+  // A deep copy.
+  [[nodiscard]] std::unique_ptr<Expression> clone() const;
 };
+
+// How write_expression prints: Readable uses '^' and the language's function names; Python writes
+// '**' and math.log2 / math.log / math.sqrt ... so that the text pastes into a Python session after
+// 'import math'. Both put parentheses only where precedence needs them.
+enum class ExpressionStyle { Readable, Python };
+[[nodiscard]] std::string write_expression(const Expression& expression, ExpressionStyle style);
 
 using Bindings = std::map<std::string, double, std::less<>>;
 

@@ -1,0 +1,68 @@
+// The modeling engine: a series of measurements → a fitted formula (given, recorded with the data, or
+// found by the search), its constants with standard errors, its intervals of validity, predictions.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "augur/model/dataset.hpp"
+#include "augur/model/fit.hpp"
+#include "augur/model/formula.hpp"
+#include "augur/model/search.hpp"
+#include "augur/model/segment.hpp"
+
+namespace augur::model {
+
+struct DerivedVariable {
+  std::string name;        // e.g. "q"
+  std::string expression;  // of the parameters, e.g. "N/P"
+};
+
+struct ModelOptions {
+  std::string formula;         // empty: the formula recorded with the series, else the search
+  std::string formula_origin;  // what an error in `formula` is reported under ("--formula")
+  std::vector<DerivedVariable> derived;  // variables the formula or the search may use besides the parameters
+  Aggregate aggregate = Aggregate::Mean;
+  FitOptions fit;
+  SearchOptions search;
+  int segments = 1;                // 0: automatic (BIC)
+  std::string segment_parameter;   // empty: any parameter
+};
+
+struct SeriesModel {
+  std::string region;
+  std::string metric;
+  std::vector<std::string> parameters;
+  std::vector<DerivedVariable> derived;
+  Formula formula;
+  bool searched = false;   // the formula was found by the search
+  int hypotheses = 0;      // how many the search fitted
+  Segmentation segmentation;
+  std::vector<std::vector<double>> points;  // the measured points
+  std::vector<double> values;               // their aggregated values
+  std::vector<double> spread;               // relative standard deviation of each point's repetitions (0 for one)
+  std::vector<double> minimum;              // the smallest and largest repetition of each point
+  std::vector<double> maximum;
+  std::vector<double> fitted;               // the model at each point (its segment's constants)
+  double rss = 0.0;                         // over all points and segments
+  double smape = 0.0;
+  double loo_smape = 0.0;
+  double r2 = 0.0;
+  double adjusted_r2 = 0.0;                 // with every segment's constants and change points counted
+};
+
+// Throws core::InputError for a bad formula (at its place) or a formula variable the data lacks, and
+// std::invalid_argument for data the method cannot fit (too few points for the constants, ...).
+[[nodiscard]] SeriesModel build_model(const Series& series, const ModelOptions& options);
+
+struct Prediction {
+  Interval interval;       // value with its prediction interval
+  std::size_t segment = 0; // which segment's constants were used
+};
+
+// `point` in the order of model.parameters. An InputError (under `origin`) when a term is not defined there.
+[[nodiscard]] Prediction predict(const SeriesModel& model, const std::vector<double>& point, double confidence = 0.95,
+                                 const std::string& origin = "--at");
+
+}  // namespace augur::model

@@ -1,0 +1,43 @@
+// Automatic model search in the performance model normal form (PMNF):
+//   f(x) = c0 + Σ_k c_k · Π_l x_l^(i_kl) · log2(x_l)^(j_kl)
+// with Extra-P's 43 default (i, j) building blocks per variable, negative exponents for a variable along
+// which the values fall (strong scaling), products of two variables' best blocks, and up to three terms.
+// Hypotheses are compared by leave-one-out SMAPE (exact, from one QR each); a tie (within 5% + 0.01
+// points of the best) goes to the lowest BIC; terms contributing under 1% of the largest prediction
+// are dropped and the model refitted.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "augur/model/fit.hpp"
+
+namespace augur::model {
+
+// A variable the search may use: its name in the formula text (a parameter name, or a parenthesised
+// derived expression such as "(N/P)") and its value at each measured point.
+struct SearchVariable {
+  std::string text;
+  Eigen::VectorXd values;
+};
+
+enum class NegativeExponents { Automatic, Always, Never };
+
+struct SearchOptions {
+  int max_terms = 3;  // terms besides the constant c0
+  int beam = 8;       // hypotheses kept per size
+  NegativeExponents negative = NegativeExponents::Automatic;
+  FitOptions fit;
+};
+
+struct SearchResult {
+  std::vector<std::string> factors;  // one per term; "" for the constant c0
+  LinearFit fit;
+  int hypotheses = 0;  // how many were fitted
+};
+
+// values: the aggregated measurement at each point (all > 0 for a relative fit).
+[[nodiscard]] SearchResult search_model(const std::vector<SearchVariable>& variables, const Eigen::VectorXd& values,
+                                        const SearchOptions& options = {});
+
+}  // namespace augur::model

@@ -1,0 +1,59 @@
+// What augur fit, predict and plot share: the data and modeling options, loading, fitting every
+// selected series, and the words and numbers they print.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "augur/model/model.hpp"
+
+namespace augur::cli {
+
+struct ModelCommandOptions {
+  std::string data;
+  std::string format = "auto";
+  std::string value_column;
+  std::string parameter_columns;  // comma-separated
+  std::string region;             // empty: every region
+  std::string metric;             // empty: every metric
+  std::string formula;
+  std::vector<std::string> variables;  // "q=N/P"
+  std::string aggregate = "mean";
+  std::string segments = "1";
+  std::string segment_by;
+  bool relative = false;
+  bool nonnegative = false;
+  int max_terms = 3;
+  std::string negative = "auto";
+  bool json = false;
+};
+
+// Declares the options every modeling command takes.
+void add_model_options(CLI::App& command, ModelCommandOptions& options);
+
+struct FittedSeries {
+  model::SeriesModel model;
+  std::string error;  // non-empty when this series could not be modeled
+  std::string region;
+  std::string metric;
+};
+
+// Reads the data and models each selected series. Throws core::InputError / std::runtime_error for
+// bad input (the data file, an option); a series that cannot be modeled gets its `error` instead.
+[[nodiscard]] std::vector<FittedSeries> fit_all(const ModelCommandOptions& options);
+
+// "%.4g" and friends.
+[[nodiscard]] std::string significant(double value, int digits = 4);
+
+// The model's parameter ranges in a segment: "N 1024..65536, P 1..4".
+[[nodiscard]] std::string segment_bounds(const model::SeriesModel& model, const model::Segment& segment);
+
+// JSON of one fitted series: region, metric, formula, python, constants, segments, quality.
+[[nodiscard]] nlohmann::json series_json(const model::SeriesModel& model);
+
+// Prints "augur <command>: message" for an error and returns the exit code for it.
+int report_error(const std::string& command, const std::exception& error);
+
+}  // namespace augur::cli

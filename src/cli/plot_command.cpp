@@ -1,0 +1,161 @@
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "augur/core/files.hpp"
+#include "augur/core/process.hpp"
+#include "fit_command.hpp"
+
+namespace augur::cli {
+
+CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "plot", "Fit as 'augur fit' does and draw the measurements (with the range of their repetitions), the model and "
+              "its prediction interval, extrapolated beyond the data, through gnuplot (SVG or PNG).");
+  add_model_options(*command, options.model);
+  command->add_option("-o,--output", options.output, "The picture: FILE.svg or FILE.png (written whole or not at all)")->required();
+  command->add_option("--x", options.x, "The parameter on the x axis (default: the first); one line per value of the others");
+  command->add_option("--extend", options.extend, "Draw the model up to this multiple of the largest measured x")->default_val(2.0)->check(CLI::Range(1.0, 1000.0));
+  command->add_option("--confidence", options.confidence, "Confidence of the prediction band")->default_val(0.95)->check(CLI::Range(0.5, 0.9999));
+  command->footer("Example:\n  augur plot fft.csv --formula 'f[0] + f[1]*(N/P)*log(N/P)' --x P -o fft.svg\nNeeds gnuplot (Debian: gnuplot-nox).");
+  return command;
+}
+
+namespace {
+
+std::string quote(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+std::string extension_of(const std::string& path) {
+  const auto dot = path.find_last_of('.');
+  if (dot == std::string::npos) return "";
+  std::string extension = path.substr(dot + 1);
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return extension;
+}
+
+}  // namespace
+
+int run_plot_command(const PlotOptions& options) {
+  try {
+    const std::string extension = extension_of(options.output);
+    if (extension != "svg" && extension != "png") throw core::InputError({"--output", 0, 0}, "the picture must end in .svg or .png, not '" + options.output + "'");
+    const std::vector<FittedSeries> fitted = fit_all(options.model);
+    if (fitted.size() > 1) {
+      throw core::InputError({options.model.data, 0, 0}, "the data holds " + std::to_string(fitted.size()) +
+                                                              " series; choose one with --region and --metric");
+    }
+    if (!fitted.front().error.empty()) throw std::runtime_error(fitted.front().region + " · " + fitted.front().metric + ": " + fitted.front().error);
+    const model::SeriesModel& model = fitted.front().model;
+    if (model.parameters.empty()) throw core::InputError({options.model.data, 0, 0}, "the series has no parameter to draw along");
+    std::size_t x = 0;
+    if (!options.x.empty()) {
+      const auto found = std::find(model.parameters.begin(), model.parameters.end(), options.x);
+      if (found == model.parameters.end()) throw core::InputError({"--x", 0, 0}, "'" + options.x + "' is not a parameter of " + model.region);
+      x = static_cast<std::size_t>(found - model.parameters.begin());
+    }
+
+    // One line per combination of the other parameters' values.
+    std::map<std::vector<double>, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < model.points.size(); ++i) {
+      std::vector<double> others = model.points[i];
+      others.erase(others.begin() + static_cast<std::ptrdiff_t>(x));
+      groups[others].push_back(i);
+    }
+    if (groups.size() > 12) {
+      throw core::InputError({"--x", 0, 0}, "the other parameters take " + std::to_string(groups.size()) +
+                                                 " combinations of values, too many lines to read; filter the data or choose another --x");
+    }
+    double low = INFINITY;
+    double high = -INFINITY;
+    bool positive = true;
+    for (std::size_t i = 0; i < model.points.size(); ++i) {
+      low = std::min(low, model.points[i][x]);
+      high = std::max(high, model.points[i][x]);
+      positive = positive && model.values[i] > 0;
+    }
+    const bool logarithmic = low > 0 && high / low >= 8.0 && positive;
+    const double top = high * options.extend;
+
+    std::ostringstream script;
+    script.precision(17);
+    script << (extension == "svg" ? "set terminal svg size 900,600 dynamic enhanced font 'sans,12'\n"
+                                  : "set terminal pngcairo size 1200,800 enhanced font 'sans,12'\n");
+    script << "set title " << quote(model.region + " · " + model.metric + ":  " + model.formula.text()) << " noenhanced\n";
+    script << "set xlabel " << quote(model.parameters[x]) << " noenhanced\nset ylabel " << quote(model.metric) << " noenhanced\n";
+    script << "set key top left noenhanced\nset grid\n";
+    if (logarithmic) script << "set logscale xy\n";
+    std::string plots;
+    int index = 0;
+    for (const auto& [others, members] : groups) {
+      std::string label;
+      for (std::size_t p = 0, o = 0; p < model.parameters.size(); ++p) {
+        if (p == x) continue;
+        label += (label.empty() ? "" : ", ") + model.parameters[p] + "=" + core::format_shortest(others[o++]);
+      }
+      const int color = index % 8 + 1;
+      script << "$measured" << index << " << EOD\n";
+      for (std::size_t i : members) script << model.points[i][x] << ' ' << model.values[i] << ' ' << model.minimum[i] << ' ' << model.maximum[i] << '\n';
+      script << "EOD\n$model" << index << " << EOD\n";
+      for (int step = 0; step <= 200; ++step) {
+        const double fraction = step / 200.0;
+        const double value = logarithmic ? low * std::pow(top / low, fraction) : low + (top - low) * fraction;
+        std::vector<double> point;
+        for (std::size_t p = 0, o = 0; p < model.parameters.size(); ++p) point.push_back(p == x ? value : others[o++]);
+        try {
+          const model::Prediction prediction = model::predict(model, point, options.confidence);
+          const auto& interval = prediction.interval;
+          if (logarithmic && interval.value <= 0) continue;
+          script << value << ' ' << interval.value << ' ' << (std::isfinite(interval.lower) ? interval.lower : interval.value) << ' '
+                 << (std::isfinite(interval.upper) ? interval.upper : interval.value) << '\n';
+        } catch (const core::InputError&) {
+          // the model is not defined there (log of a value below 1, ...): leave a gap
+        }
+      }
+      script << "EOD\n";
+      const std::string name = label.empty() ? "" : " (" + label + ")";
+      plots += std::string(plots.empty() ? "plot " : ", \\\n     ") + "$measured" + std::to_string(index) +
+               " using 1:2:3:4 with yerrorbars pt 7 lc " + std::to_string(color) + " title " + quote("measured" + name) +
+               ", $model" + std::to_string(index) + " using 1:2 with lines lw 2 lc " + std::to_string(color) + " title " + quote("model" + name) +
+               ", $model" + std::to_string(index) + " using 1:3 with lines dt 2 lc " + std::to_string(color) + " notitle" +
+               ", $model" + std::to_string(index) + " using 1:4 with lines dt 2 lc " + std::to_string(color) + " notitle";
+      ++index;
+    }
+    script << "set arrow from " << high << ", graph 0 to " << high << ", graph 1 nohead dt 3 lc rgb 'gray'\n";
+    script << plots << "\n";
+
+    // gnuplot draws into a temporary file that replaces the picture only when it succeeded.
+    const std::string temporary = options.output + ".tmp-augur." + extension;
+    core::write_file_atomically(temporary + ".gp", "set output " + quote(temporary) + "\n" + script.str());
+    core::ProcessResult result;
+    try {
+      result = core::run_process({"gnuplot", temporary + ".gp"});
+    } catch (const std::exception&) {
+      std::remove((temporary + ".gp").c_str());
+      throw std::runtime_error("gnuplot is not installed or cannot be started (Debian: apt-get install gnuplot-nox); no picture written");
+    }
+    std::remove((temporary + ".gp").c_str());
+    if (!result.succeeded()) {
+      std::remove(temporary.c_str());
+      throw std::runtime_error("gnuplot " + result.describe_status() + ": " + result.standard_error);
+    }
+    if (std::rename(temporary.c_str(), options.output.c_str()) != 0) {
+      std::remove(temporary.c_str());
+      throw std::runtime_error("cannot write " + options.output);
+    }
+    std::fprintf(stderr, "augur plot: wrote %s (%s · %s, %zu points, model %s)\n", options.output.c_str(), model.region.c_str(),
+                 model.metric.c_str(), model.points.size(), model.formula.text().c_str());
+    return 0;
+  } catch (const std::exception& error) {
+    return report_error("plot", error);
+  }
+}
+
+}  // namespace augur::cli

@@ -1,0 +1,177 @@
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "augur/core/table.hpp"
+#include "fit_command.hpp"
+
+namespace augur::cli {
+
+CLI::App* add_predict_command(CLI::App& app, PredictOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "predict", "Fit as 'augur fit' does, then predict the metric at new points, with prediction intervals (for a new "
+                 "measurement) and the interval of validity whose constants were used.");
+  add_model_options(*command, options.model);
+  command->add_option("--at", options.at, "A point, e.g. 'P=256,N=1048576' (repeatable)");
+  command->add_option("--grid", options.grid,
+                      "Values of one parameter: 'P=1,2,4', 'P=64:1024:*2' (geometric) or 'N=100:500:+100' (arithmetic); "
+                      "repeat for a grid; --at values complete each grid point");
+  command->add_option("--confidence", options.confidence, "Confidence of the prediction intervals")->default_val(0.95)->check(CLI::Range(0.5, 0.9999));
+  command->footer("Example:\n  augur predict fft.csv --formula 'f[0] + f[1]*log(P) + f[2]*(N/P)*log(N/P)' --at N=4194304 --grid P=1:64:*2");
+  return command;
+}
+
+namespace {
+
+using Assignment = std::map<std::string, double>;
+
+double parse_number(const std::string& text, const std::string& origin, const std::string& what) {
+  double value = 0.0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size() || !std::isfinite(value)) {
+    throw core::InputError({origin, 0, 0}, "'" + text + "' is not a number (" + what + ")");
+  }
+  return value;
+}
+
+Assignment parse_point(const std::string& text) {
+  Assignment point;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    const auto equals = item.find('=');
+    if (equals == std::string::npos || equals == 0) throw core::InputError({"--at " + text, 0, 0}, "expected NAME=VALUE, not '" + item + "'");
+    const std::string name = item.substr(0, equals);
+    point[name] = parse_number(item.substr(equals + 1), "--at " + text, name);
+    start = end + 1;
+  }
+  return point;
+}
+
+std::pair<std::string, std::vector<double>> parse_grid(const std::string& text) {
+  const std::string origin = "--grid " + text;
+  const auto equals = text.find('=');
+  if (equals == std::string::npos || equals == 0) throw core::InputError({origin, 0, 0}, "expected NAME=VALUES");
+  const std::string name = text.substr(0, equals);
+  const std::string values = text.substr(equals + 1);
+  std::vector<double> result;
+  const auto colon = values.find(':');
+  if (colon == std::string::npos) {
+    std::size_t start = 0;
+    while (start <= values.size()) {
+      const std::size_t end = std::min(values.find(',', start), values.size());
+      result.push_back(parse_number(values.substr(start, end - start), origin, name));
+      start = end + 1;
+    }
+    return {name, result};
+  }
+  const auto second = values.find(':', colon + 1);
+  if (second == std::string::npos || second + 2 > values.size() || (values[second + 1] != '*' && values[second + 1] != '+')) {
+    throw core::InputError({origin, 0, 0}, "expected FROM:TO:*FACTOR or FROM:TO:+STEP");
+  }
+  const double from = parse_number(values.substr(0, colon), origin, name);
+  const double to = parse_number(values.substr(colon + 1, second - colon - 1), origin, name);
+  const double step = parse_number(values.substr(second + 2), origin, name);
+  const bool geometric = values[second + 1] == '*';
+  if ((geometric && (step <= 1.0 || from <= 0.0)) || (!geometric && step <= 0.0) || to < from) {
+    throw core::InputError({origin, 0, 0}, geometric ? "a geometric grid needs 0 < FROM <= TO and a factor > 1" : "an arithmetic grid needs FROM <= TO and a step > 0");
+  }
+  for (double value = from; value <= to * (1 + 1e-12) && result.size() <= 100000; value = geometric ? value * step : value + step) result.push_back(value);
+  if (result.size() > 100000) throw core::InputError({origin, 0, 0}, "more than 100000 values");
+  return {name, result};
+}
+
+std::vector<Assignment> points_of(const PredictOptions& options) {
+  std::vector<Assignment> fixed;
+  for (const std::string& text : options.at) fixed.push_back(parse_point(text));
+  if (options.grid.empty()) return fixed;
+  std::vector<Assignment> grid{{}};
+  for (const std::string& text : options.grid) {
+    const auto [name, values] = parse_grid(text);
+    std::vector<Assignment> next;
+    for (const Assignment& partial : grid) {
+      for (double value : values) {
+        Assignment point = partial;
+        point[name] = value;
+        next.push_back(point);
+      }
+    }
+    grid = std::move(next);
+    if (grid.size() > 1000000) throw core::InputError({"--grid", 0, 0}, "the grid has more than a million points");
+  }
+  if (fixed.empty()) return grid;
+  std::vector<Assignment> combined;
+  for (const Assignment& base : fixed) {
+    for (Assignment point : grid) {
+      point.insert(base.begin(), base.end());
+      combined.push_back(point);
+    }
+  }
+  return combined;
+}
+
+std::string describe(const Assignment& point) {
+  std::string text;
+  for (const auto& [name, value] : point) text += (text.empty() ? "" : ",") + name + "=" + core::format_shortest(value);
+  return text;
+}
+
+}  // namespace
+
+int run_predict_command(const PredictOptions& options) {
+  try {
+    const std::vector<Assignment> points = points_of(options);
+    if (points.empty()) throw core::InputError({"--at", 0, 0}, "give the points to predict with --at or --grid");
+    const std::vector<FittedSeries> fitted = fit_all(options.model);
+    nlohmann::json predictions = nlohmann::json::array();
+    core::TextTable table({"region", "metric", "at", "predicted", "lower", "upper", "segment"});
+    int failures = 0;
+    for (const FittedSeries& series : fitted) {
+      if (!series.error.empty()) {
+        std::fprintf(stderr, "augur predict: %s · %s: %s\n", series.region.c_str(), series.metric.c_str(), series.error.c_str());
+        ++failures;
+        continue;
+      }
+      const model::SeriesModel& model = series.model;
+      for (const Assignment& point : points) {
+        std::vector<double> values;
+        for (const std::string& parameter : model.parameters) {
+          const auto found = point.find(parameter);
+          if (found == point.end()) throw core::InputError({"--at", 0, 0}, "the model of " + model.region + " needs a value for " + parameter);
+          values.push_back(found->second);
+        }
+        for (const auto& [name, value] : point) {
+          if (std::find(model.parameters.begin(), model.parameters.end(), name) == model.parameters.end()) {
+            std::string known;
+            for (const std::string& parameter : model.parameters) known += (known.empty() ? "" : ", ") + parameter;
+            throw core::InputError({"--at", 0, 0}, "'" + name + "' is not a parameter of " + model.region + " (it has " + known + ")");
+          }
+        }
+        const model::Prediction prediction = model::predict(model, values, options.confidence, "--at " + describe(point));
+        const double lower = prediction.interval.lower;
+        const double upper = prediction.interval.upper;
+        predictions.push_back({{"region", model.region}, {"metric", model.metric}, {"at", point},
+                               {"value", prediction.interval.value},
+                               {"lower", std::isfinite(lower) ? nlohmann::json(lower) : nlohmann::json(nullptr)},
+                               {"upper", std::isfinite(upper) ? nlohmann::json(upper) : nlohmann::json(nullptr)},
+                               {"confidence", options.confidence}, {"segment", prediction.segment}});
+        table.add_row({model.region, model.metric, describe(point), significant(prediction.interval.value, 6), significant(lower, 4),
+                       significant(upper, 4), std::to_string(prediction.segment + 1) + "/" + std::to_string(model.segmentation.segments.size())});
+      }
+    }
+    if (options.model.json) {
+      std::printf("%s\n", nlohmann::json{{"data", options.model.data}, {"predictions", predictions}}.dump(2).c_str());
+    } else {
+      std::printf("%s", table.render().c_str());
+      std::printf("(lower, upper: %s%% prediction interval for one new measurement; segment: the interval of validity used)\n",
+                  significant(100.0 * options.confidence, 4).c_str());
+    }
+    return failures == 0 ? 0 : 1;
+  } catch (const std::exception& error) {
+    return report_error("predict", error);
+  }
+}
+
+}  // namespace augur::cli

@@ -1,0 +1,263 @@
+#include "augur/model/fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace augur::model {
+namespace {
+
+constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
+constexpr double infinity = std::numeric_limits<double>::infinity();
+
+// Regularised incomplete beta I_x(a, b) by its continued fraction (modified Lentz).
+double incomplete_beta(double x, double a, double b) {
+  if (x <= 0.0) return 0.0;
+  if (x >= 1.0) return 1.0;
+  if (x > (a + 1.0) / (a + b + 2.0)) return 1.0 - incomplete_beta(1.0 - x, b, a);
+  const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x)) / a;
+  constexpr double tiny = 1e-300;
+  double f = 1.0;
+  double c = 1.0;
+  double d = 0.0;
+  for (int i = 0; i <= 400; ++i) {
+    const int m = i / 2;
+    double numerator = 1.0;
+    if (i > 0) {
+      numerator = i % 2 == 0 ? m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m))
+                             : -((a + m) * (a + b + m) * x) / ((a + 2.0 * m) * (a + 2.0 * m + 1.0));
+    }
+    d = 1.0 + numerator * d;
+    if (std::fabs(d) < tiny) d = tiny;
+    d = 1.0 / d;
+    c = 1.0 + numerator / c;
+    if (std::fabs(c) < tiny) c = tiny;
+    const double step = c * d;
+    f *= step;
+    if (std::fabs(1.0 - step) < 1e-15) break;
+  }
+  return front * (f - 1.0);
+}
+
+// Pr(T ≤ t) for Student's t with `dof` degrees of freedom.
+double student_t_cdf(double t, double dof) {
+  const double tail = 0.5 * incomplete_beta(dof / (dof + t * t), dof / 2.0, 0.5);
+  return t >= 0 ? 1.0 - tail : tail;
+}
+
+// Unconstrained fit of b ≈ A s over the columns in `free` (A already weighted); the statistics of the
+// weighted problem go into `fit`, the constants (of all columns, 0 outside `free`) into it too.
+void least_squares(const Eigen::MatrixXd& weighted_design, const Eigen::VectorXd& weighted_values,
+                   const std::vector<int>& free, LinearFit& fit) {
+  const Eigen::Index rows = weighted_design.rows();
+  const Eigen::Index count = static_cast<Eigen::Index>(free.size());
+  const Eigen::Index columns = weighted_design.cols();
+  fit.constants = Eigen::VectorXd::Zero(columns);
+  fit.standard_errors = Eigen::VectorXd::Zero(columns);
+  fit.covariance = Eigen::MatrixXd::Zero(columns, columns);
+  fit.free_constants = static_cast<int>(count);
+  Eigen::VectorXd leverage = Eigen::VectorXd::Zero(rows);
+  Eigen::VectorXd residuals = weighted_values;
+  if (count == 0) {
+    fit.rank = 0;
+    fit.weighted_rss = residuals.squaredNorm();
+    fit.loo_predictions = residuals;  // placeholder, replaced by the caller's unweighting
+    fit.press = fit.weighted_rss;
+    fit.loo_predictions.setZero();
+    return;
+  }
+  Eigen::MatrixXd scaled(rows, count);
+  Eigen::VectorXd scale(count);
+  for (Eigen::Index j = 0; j < count; ++j) {
+    const double norm = weighted_design.col(free[static_cast<std::size_t>(j)]).norm();
+    scale(j) = norm > 0 ? norm : 1.0;
+    scaled.col(j) = weighted_design.col(free[static_cast<std::size_t>(j)]) / scale(j);
+  }
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(scaled);
+  qr.setThreshold(1e-10);
+  fit.rank = static_cast<int>(qr.rank());
+  const Eigen::VectorXd solution = qr.solve(weighted_values);
+  residuals = weighted_values - scaled * solution;
+  fit.weighted_rss = residuals.squaredNorm();
+  const Eigen::Index dof = rows - count;
+  fit.sigma2 = dof > 0 ? fit.weighted_rss / static_cast<double>(dof) : not_a_number;
+
+  // Thin Q: its rows give the leverages h_ii = ‖Q_i‖².
+  const Eigen::Index rank = std::min<Eigen::Index>(qr.rank(), rows);
+  const Eigen::MatrixXd thin_q = qr.householderQ() * Eigen::MatrixXd::Identity(rows, rank);
+  leverage = thin_q.rowwise().squaredNorm();
+
+  // (AᵀA)⁻¹ of the scaled problem = P R⁻¹ R⁻ᵀ Pᵀ.
+  Eigen::MatrixXd inverse = Eigen::MatrixXd::Constant(count, count, not_a_number);
+  if (qr.rank() == count) {
+    const Eigen::MatrixXd r = qr.matrixR().topLeftCorner(count, count).triangularView<Eigen::Upper>();
+    const Eigen::MatrixXd r_inverse = r.triangularView<Eigen::Upper>().solve(Eigen::MatrixXd::Identity(count, count));
+    const Eigen::MatrixXd permuted = r_inverse * r_inverse.transpose();
+    inverse = qr.colsPermutation() * permuted * qr.colsPermutation().transpose();
+  }
+  for (Eigen::Index j = 0; j < count; ++j) {
+    const int column = free[static_cast<std::size_t>(j)];
+    fit.constants(column) = solution(j) / scale(j);
+    for (Eigen::Index l = 0; l < count; ++l) {
+      fit.covariance(column, free[static_cast<std::size_t>(l)]) = fit.sigma2 * inverse(j, l) / (scale(j) * scale(l));
+    }
+    fit.standard_errors(column) = std::sqrt(fit.covariance(column, column));
+  }
+  // Leave-one-out residuals of the weighted problem: r_i / (1 − h_ii).
+  fit.loo_predictions = Eigen::VectorXd(rows);
+  fit.press = 0.0;
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const double remaining = 1.0 - leverage(i);
+    const double loo = remaining > 1e-10 ? residuals(i) / remaining : infinity;
+    fit.loo_predictions(i) = loo;  // a residual for now; the caller turns it into a prediction
+    fit.press += loo * loo;
+  }
+}
+
+double smape(const Eigen::VectorXd& values, const Eigen::VectorXd& predictions) {
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < values.size(); ++i) {
+    if (!std::isfinite(predictions(i))) return infinity;
+    const double denominator = std::fabs(values(i)) + std::fabs(predictions(i));
+    sum += denominator > 0 ? 2.0 * std::fabs(values(i) - predictions(i)) / denominator : 0.0;
+  }
+  return 100.0 * sum / static_cast<double>(values.size());
+}
+
+// Lawson–Hanson: min ‖b − A x‖ subject to x ≥ 0; returns the columns left free (x > 0).
+std::vector<int> nonnegative_set(const Eigen::MatrixXd& design, const Eigen::VectorXd& values) {
+  const Eigen::Index columns = design.cols();
+  Eigen::MatrixXd scaled = design;
+  for (Eigen::Index j = 0; j < columns; ++j) {
+    const double norm = design.col(j).norm();
+    if (norm > 0) scaled.col(j) /= norm;
+  }
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(columns);
+  std::vector<bool> passive(static_cast<std::size_t>(columns), false);
+  const double tolerance = 1e-12 * std::max(1.0, values.norm());
+  auto solve_passive = [&]() {
+    std::vector<int> free;
+    for (Eigen::Index j = 0; j < columns; ++j) {
+      if (passive[static_cast<std::size_t>(j)]) free.push_back(static_cast<int>(j));
+    }
+    Eigen::MatrixXd sub(scaled.rows(), static_cast<Eigen::Index>(free.size()));
+    for (std::size_t j = 0; j < free.size(); ++j) sub.col(static_cast<Eigen::Index>(j)) = scaled.col(free[j]);
+    const Eigen::VectorXd partial = sub.colPivHouseholderQr().solve(values);
+    Eigen::VectorXd full = Eigen::VectorXd::Zero(columns);
+    for (std::size_t j = 0; j < free.size(); ++j) full(free[j]) = partial(static_cast<Eigen::Index>(j));
+    return full;
+  };
+  for (int outer = 0; outer < 3 * columns + 10; ++outer) {
+    const Eigen::VectorXd gradient = scaled.transpose() * (values - scaled * x);
+    Eigen::Index best = -1;
+    for (Eigen::Index j = 0; j < columns; ++j) {
+      if (!passive[static_cast<std::size_t>(j)] && gradient(j) > tolerance && (best < 0 || gradient(j) > gradient(best))) best = j;
+    }
+    if (best < 0) break;
+    passive[static_cast<std::size_t>(best)] = true;
+    for (int inner = 0; inner < 3 * columns + 10; ++inner) {
+      const Eigen::VectorXd candidate = solve_passive();
+      bool feasible = true;
+      double step = 1.0;
+      for (Eigen::Index j = 0; j < columns; ++j) {
+        if (passive[static_cast<std::size_t>(j)] && candidate(j) <= 0) {
+          feasible = false;
+          const double denominator = x(j) - candidate(j);
+          if (denominator > 0) step = std::min(step, x(j) / denominator);
+        }
+      }
+      if (feasible) {
+        x = candidate;
+        break;
+      }
+      x += step * (candidate - x);
+      for (Eigen::Index j = 0; j < columns; ++j) {
+        if (passive[static_cast<std::size_t>(j)] && x(j) <= 1e-14) {
+          passive[static_cast<std::size_t>(j)] = false;
+          x(j) = 0.0;
+        }
+      }
+    }
+  }
+  std::vector<int> free;
+  for (Eigen::Index j = 0; j < columns; ++j) {
+    if (passive[static_cast<std::size_t>(j)] && x(j) > 0) free.push_back(static_cast<int>(j));
+  }
+  return free;
+}
+
+}  // namespace
+
+LinearFit fit_linear(const Eigen::MatrixXd& design, const Eigen::VectorXd& values, const FitOptions& options) {
+  if (design.rows() != values.size() || design.rows() == 0) throw std::invalid_argument("fit_linear: the design has no rows or does not match the values");
+  const Eigen::Index rows = design.rows();
+  Eigen::VectorXd weights = Eigen::VectorXd::Ones(rows);  // square roots of the weights
+  if (options.relative) {
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      if (values(i) == 0.0) throw std::invalid_argument("a relative fit needs non-zero values, and one measured value is 0");
+      weights(i) = 1.0 / std::fabs(values(i));
+    }
+  }
+  const Eigen::MatrixXd weighted_design = weights.asDiagonal() * design;
+  const Eigen::VectorXd weighted_values = weights.asDiagonal() * values;
+
+  std::vector<int> free;
+  if (options.nonnegative) {
+    free = nonnegative_set(weighted_design, weighted_values);
+  } else {
+    for (Eigen::Index j = 0; j < design.cols(); ++j) free.push_back(static_cast<int>(j));
+  }
+
+  LinearFit fit;
+  fit.relative = options.relative;
+  fit.observations = static_cast<int>(rows);
+  least_squares(weighted_design, weighted_values, free, fit);
+  if (free.empty()) fit.sigma2 = rows > 0 ? fit.weighted_rss / static_cast<double>(rows) : not_a_number;
+  fit.fitted = design * fit.constants;
+  fit.rss = (values - fit.fitted).squaredNorm();
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    // the weighted leave-one-out residual, unweighted, is y_i − ŷ_(−i)
+    fit.loo_predictions(i) = values(i) - fit.loo_predictions(i) / weights(i);
+  }
+  const double average = values.mean();
+  const double total = (values.array() - average).square().sum();
+  const double n = static_cast<double>(rows);
+  const double k = static_cast<double>(fit.free_constants);
+  fit.r2 = total > 0 ? 1.0 - fit.rss / total : (fit.rss == 0 ? 1.0 : 0.0);
+  fit.adjusted_r2 = n > k ? 1.0 - (1.0 - fit.r2) * (n - 1.0) / (n - k) : not_a_number;
+  fit.smape = smape(values, fit.fitted);
+  fit.loo_smape = smape(values, fit.loo_predictions);
+  return fit;
+}
+
+double student_t_quantile(double p, double dof) {
+  if (!(p > 0.0 && p < 1.0) || !(dof > 0.0)) return not_a_number;
+  if (p < 0.5) return -student_t_quantile(1.0 - p, dof);
+  double low = 0.0;
+  double high = 1.0;
+  while (student_t_cdf(high, dof) < p && high < 1e12) high *= 2.0;
+  for (int iteration = 0; iteration < 200 && high - low > 1e-13 * std::max(1.0, high); ++iteration) {
+    const double middle = 0.5 * (low + high);
+    (student_t_cdf(middle, dof) < p ? low : high) = middle;
+  }
+  return 0.5 * (low + high);
+}
+
+Interval predict_with_interval(const LinearFit& fit, const Eigen::VectorXd& row, double confidence) {
+  Interval interval;
+  interval.value = row.dot(fit.constants);
+  const int dof = fit.degrees_of_freedom();
+  if (dof <= 0 || !std::isfinite(fit.sigma2)) {
+    interval.lower = interval.upper = not_a_number;
+    return interval;
+  }
+  const double mean_variance = row.dot(fit.covariance * row);
+  const double noise_variance = fit.sigma2 * (fit.relative ? interval.value * interval.value : 1.0);
+  const double half = student_t_quantile(0.5 + confidence / 2.0, dof) * std::sqrt(std::max(0.0, mean_variance) + noise_variance);
+  interval.lower = interval.value - half;
+  interval.upper = interval.value + half;
+  return interval;
+}
+
+}  // namespace augur::model

@@ -1,0 +1,208 @@
+#include "augur/model/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "augur/core/stats.hpp"
+
+namespace augur::model {
+namespace {
+
+const core::Expression* find_name(const core::Expression& node, const std::string& name) {
+  if (node.kind == core::Expression::Kind::Name && node.name == name) return &node;
+  for (const auto& operand : node.operands) {
+    if (const core::Expression* found = find_name(*operand, name)) return found;
+  }
+  return nullptr;
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text.empty() ? "none" : text;
+}
+
+// The parameters and derived variables at a point.
+core::Bindings bind_point(const std::vector<std::string>& parameters, const std::vector<DerivedVariable>& derived,
+                    const std::vector<double>& point) {
+  core::Bindings bindings;
+  for (std::size_t p = 0; p < parameters.size(); ++p) bindings[parameters[p]] = point[p];
+  for (const DerivedVariable& variable : derived) {
+    const core::SourceText source("--variable " + variable.name, variable.expression);
+    bindings[variable.name] = core::evaluate(*core::parse_expression(source), bindings, source);
+  }
+  return bindings;
+}
+
+std::string point_text(const std::vector<std::string>& parameters, const std::vector<double>& point) {
+  std::string text;
+  for (std::size_t p = 0; p < parameters.size(); ++p) {
+    text += (text.empty() ? "" : ",") + parameters[p] + "=" + core::format_shortest(point[p]);
+  }
+  return text;
+}
+
+Eigen::RowVectorXd design_row(const Formula& formula, const core::Bindings& bindings) {
+  Eigen::RowVectorXd row(static_cast<Eigen::Index>(formula.terms().size()));
+  for (std::size_t term = 0; term < formula.terms().size(); ++term) row(static_cast<Eigen::Index>(term)) = formula.regressor(term, bindings);
+  return row;
+}
+
+}  // namespace
+
+SeriesModel build_model(const Series& series, const ModelOptions& options) {
+  SeriesModel model;
+  model.region = series.region;
+  model.metric = series.metric;
+  model.parameters = series.parameters;
+  model.derived = options.derived;
+  for (const DerivedVariable& variable : options.derived) {
+    if (std::find(series.parameters.begin(), series.parameters.end(), variable.name) != series.parameters.end()) {
+      throw core::InputError({"--variable " + variable.name, 0, 0}, "'" + variable.name + "' is already a parameter of the data");
+    }
+  }
+  for (const Measurement& measurement : series.measurements) {
+    model.points.push_back(measurement.point);
+    const double value = aggregate(measurement.values, options.aggregate);
+    model.values.push_back(value);
+    double spread = 0.0;
+    if (measurement.values.size() > 1) {
+      const double average = core::mean(measurement.values);
+      double sum = 0.0;
+      for (double repetition : measurement.values) sum += (repetition - average) * (repetition - average);
+      spread = average != 0 ? std::sqrt(sum / static_cast<double>(measurement.values.size() - 1)) / std::fabs(average) : 0.0;
+    }
+    model.spread.push_back(spread);
+    model.minimum.push_back(*std::min_element(measurement.values.begin(), measurement.values.end()));
+    model.maximum.push_back(*std::max_element(measurement.values.begin(), measurement.values.end()));
+  }
+  const Eigen::Index rows = static_cast<Eigen::Index>(model.points.size());
+  if (rows == 0) throw std::invalid_argument("no measured points");
+  const Eigen::VectorXd values = Eigen::Map<const Eigen::VectorXd>(model.values.data(), rows);
+  std::vector<core::Bindings> bindings;
+  for (const auto& point : model.points) bindings.push_back(bind_point(model.parameters, model.derived, point));
+
+  const std::string formula_text = !options.formula.empty() ? options.formula : series.formula;
+  if (!formula_text.empty()) {
+    const std::string origin = !options.formula.empty()
+                                   ? (options.formula_origin.empty() ? std::string("--formula") : options.formula_origin)
+                                   : series.origin.file + ": the formula of " + series.region;
+    model.formula = Formula::parse(core::SourceText(origin, formula_text));
+    std::vector<std::string> known = model.parameters;
+    for (const DerivedVariable& variable : model.derived) known.push_back(variable.name);
+    for (const std::string& name : model.formula.variables()) {
+      if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+      for (const FormulaTerm& term : model.formula.terms()) {
+        if (const core::Expression* node = term.factor ? find_name(*term.factor, name) : nullptr) {
+          term.source->fail(node->offset, "unknown variable '" + name + "' (the data of " + series.region + " has " + join(known) + ")");
+        }
+      }
+    }
+  } else {
+    std::vector<SearchVariable> variables;
+    for (std::size_t p = 0; p < model.parameters.size(); ++p) {
+      SearchVariable variable{model.parameters[p], Eigen::VectorXd(rows)};
+      for (Eigen::Index i = 0; i < rows; ++i) variable.values(i) = model.points[static_cast<std::size_t>(i)][p];
+      variables.push_back(std::move(variable));
+    }
+    for (const DerivedVariable& derived : model.derived) {
+      SearchVariable variable{"(" + derived.expression + ")", Eigen::VectorXd(rows)};
+      for (Eigen::Index i = 0; i < rows; ++i) variable.values(i) = bindings[static_cast<std::size_t>(i)].at(derived.name);
+      variables.push_back(std::move(variable));
+    }
+    SearchOptions search = options.search;
+    search.fit = options.fit;
+    const SearchResult found = search_model(variables, values, search);
+    model.formula = Formula::from_factors(found.factors, "c");
+    model.searched = true;
+    model.hypotheses = found.hypotheses;
+  }
+
+  const Eigen::Index constants = static_cast<Eigen::Index>(model.formula.terms().size());
+  if (rows < constants) {
+    throw std::invalid_argument(std::to_string(rows) + " measured points cannot determine the " + std::to_string(constants) +
+                                " constants of " + model.formula.text());
+  }
+  Eigen::MatrixXd design(rows, constants);
+  Eigen::MatrixXd parameters(rows, static_cast<Eigen::Index>(model.parameters.size()));
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const auto& point = model.points[static_cast<std::size_t>(i)];
+    try {
+      design.row(i) = design_row(model.formula, bindings[static_cast<std::size_t>(i)]);
+    } catch (const core::InputError& error) {
+      throw core::InputError(error.location(), std::string(error.what()).substr(core::format_diagnostic(error.location(), "").size()) +
+                                                   " at the measured point " + point_text(model.parameters, point));
+    }
+    for (std::size_t p = 0; p < point.size(); ++p) parameters(i, static_cast<Eigen::Index>(p)) = point[p];
+  }
+
+  SegmentOptions segmenting;
+  segmenting.segments = options.segments;
+  segmenting.fit = options.fit;
+  if (!options.segment_parameter.empty()) {
+    const auto found = std::find(model.parameters.begin(), model.parameters.end(), options.segment_parameter);
+    if (found == model.parameters.end()) {
+      throw core::InputError({"--segment-by", 0, 0}, "unknown parameter '" + options.segment_parameter + "' (the data has " + join(model.parameters) + ")");
+    }
+    segmenting.parameter = static_cast<int>(found - model.parameters.begin());
+  }
+  model.segmentation = segment_fit(design, values, parameters, segmenting);
+  if (model.segmentation.segments.size() == 1 && !model.segmentation.segments.front().fit.full_rank()) {
+    throw std::invalid_argument("the terms of " + model.formula.text() + " are linearly dependent on the measured points: " +
+                                "their constants cannot be told apart");
+  }
+
+  // The whole model: each point by its segment's constants.
+  model.fitted.assign(static_cast<std::size_t>(rows), 0.0);
+  std::vector<double> loo(static_cast<std::size_t>(rows), 0.0);
+  double used = 0.0;
+  for (const Segment& segment : model.segmentation.segments) {
+    used += segment.fit.free_constants;
+    for (std::size_t j = 0; j < segment.members.size(); ++j) {
+      model.fitted[static_cast<std::size_t>(segment.members[j])] = segment.fit.fitted(static_cast<Eigen::Index>(j));
+      loo[static_cast<std::size_t>(segment.members[j])] = segment.fit.loo_predictions(static_cast<Eigen::Index>(j));
+    }
+  }
+  used += static_cast<double>(model.segmentation.segments.size()) - 1.0;
+  const double average = values.mean();
+  double total = 0.0;
+  double smape = 0.0;
+  double loo_smape = 0.0;
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const double y = values(i);
+    const double fitted = model.fitted[static_cast<std::size_t>(i)];
+    const double left_out = loo[static_cast<std::size_t>(i)];
+    model.rss += (y - fitted) * (y - fitted);
+    total += (y - average) * (y - average);
+    if (std::fabs(y) + std::fabs(fitted) > 0) smape += 2.0 * std::fabs(y - fitted) / (std::fabs(y) + std::fabs(fitted));
+    if (!std::isfinite(left_out)) loo_smape = std::numeric_limits<double>::infinity();
+    else if (std::fabs(y) + std::fabs(left_out) > 0) loo_smape += 2.0 * std::fabs(y - left_out) / (std::fabs(y) + std::fabs(left_out));
+  }
+  const double n = static_cast<double>(rows);
+  model.smape = 100.0 * smape / n;
+  model.loo_smape = 100.0 * loo_smape / n;
+  model.r2 = total > 0 ? 1.0 - model.rss / total : (model.rss == 0 ? 1.0 : 0.0);
+  model.adjusted_r2 = n > used ? 1.0 - (1.0 - model.r2) * (n - 1.0) / (n - used) : std::nan("");
+  return model;
+}
+
+Prediction predict(const SeriesModel& model, const std::vector<double>& point, double confidence, const std::string& origin) {
+  if (point.size() != model.parameters.size()) {
+    throw core::InputError({origin, 0, 0}, "the model of " + model.region + " needs values for " + join(model.parameters));
+  }
+  Prediction prediction;
+  prediction.segment = segment_for(model.segmentation, point);
+  Eigen::RowVectorXd row;
+  try {
+    row = design_row(model.formula, bind_point(model.parameters, model.derived, point));
+  } catch (const core::InputError& error) {
+    const std::string message = std::string(error.what()).substr(core::format_diagnostic(error.location(), "").size());
+    throw core::InputError({origin, 0, 0}, "the model of " + model.region + " is not defined at " +
+                                                point_text(model.parameters, point) + ": " + message);
+  }
+  prediction.interval = predict_with_interval(model.segmentation.segments[prediction.segment].fit, row.transpose(), confidence);
+  return prediction;
+}
+
+}  // namespace augur::model
