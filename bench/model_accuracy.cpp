@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -130,6 +131,7 @@ void run_case(int parameters, double noise, bool relative, std::mt19937_64& rand
   }
   ModelOptions options;
   options.fit.relative = relative;
+  if (const char* parsimony = std::getenv("AUGUR_BENCH_PARSIMONY")) options.search.parsimony = std::atof(parsimony);
   const auto start = std::chrono::steady_clock::now();
   const SeriesModel fitted = build_model(series, options);
   tally.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -148,12 +150,21 @@ void run_case(int parameters, double noise, bool relative, std::mt19937_64& rand
   for (int v = 0; v < parameters; ++v) correct = correct && same(found[static_cast<std::size_t>(v)], truth[static_cast<std::size_t>(v)]);
   ++tally.cases;
   tally.leading_found += correct ? 1 : 0;
+  if (!correct && std::getenv("AUGUR_BENCH_VERBOSE") != nullptr) {
+    std::string truth_text;
+    for (int v = 0; v < parameters; ++v) truth_text += names[static_cast<std::size_t>(v)] + "^" + std::to_string(truth[static_cast<std::size_t>(v)].i) + " log^" + std::to_string(truth[static_cast<std::size_t>(v)].j) + " ";
+    std::fprintf(stderr, "  missed (noise %.0f%%, %d points, %s): truth %s found %s\n", 100 * noise, m, product ? "product" : "sum", truth_text.c_str(), fitted.formula.text().c_str());
+  }
   for (double factor : {2.0, 4.0}) {
     std::vector<double> point = largest;
     for (double& value : point) value *= factor;
     const double predicted = predict(fitted, point).interval.value;
     const double exact = model(point);
     (factor == 2.0 ? tally.error_2x : tally.error_4x).push_back(100.0 * std::fabs(predicted - exact) / exact);
+    if (std::getenv("AUGUR_BENCH_VERBOSE") != nullptr && std::fabs(predicted - exact) > 0.5 * exact) {
+      std::fprintf(stderr, "  far off at %gx: predicted %g, truth %g, model %s\n", factor, predicted, exact,
+                   fitted.formula.with_values({fitted.segmentation.segments[0].fit.constants.data(), fitted.segmentation.segments[0].fit.constants.data() + fitted.segmentation.segments[0].fit.constants.size()}, augur::core::ExpressionStyle::Readable).c_str());
+    }
   }
 }
 

@@ -102,12 +102,12 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
   } else {
     std::vector<SearchVariable> variables;
     for (std::size_t p = 0; p < model.parameters.size(); ++p) {
-      SearchVariable variable{model.parameters[p], Eigen::VectorXd(rows)};
+      SearchVariable variable{model.parameters[p], Eigen::VectorXd(rows), true};
       for (Eigen::Index i = 0; i < rows; ++i) variable.values(i) = model.points[static_cast<std::size_t>(i)][p];
       variables.push_back(std::move(variable));
     }
     for (const DerivedVariable& derived : model.derived) {
-      SearchVariable variable{"(" + derived.expression + ")", Eigen::VectorXd(rows)};
+      SearchVariable variable{"(" + derived.expression + ")", Eigen::VectorXd(rows), false};
       for (Eigen::Index i = 0; i < rows; ++i) variable.values(i) = bindings[static_cast<std::size_t>(i)].at(derived.name);
       variables.push_back(std::move(variable));
     }

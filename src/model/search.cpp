@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -121,6 +122,43 @@ bool falls_along(const Eigen::VectorXd& variable, const Eigen::VectorXd& values)
   return at_high / count_high < at_low / count_low;
 }
 
+// The blocks of parameter `v` scored on the lines of the grid where every other parameter is fixed:
+// the mean leave-one-out SMAPE of c0 + c1·block over the lines with at least 4 points. Empty when
+// `v` is derived, the only parameter, or no line is long enough.
+std::map<int, double> rank_on_lines(const std::vector<SearchVariable>& variables, std::size_t v, const std::vector<int>& blocks,
+                                    const std::vector<Candidate>& candidates, const Eigen::VectorXd& values, const FitOptions& fit) {
+  std::map<int, double> scores;
+  if (!variables[v].parameter) return scores;
+  std::map<std::vector<double>, std::vector<Eigen::Index>> lines;
+  bool others = false;
+  for (Eigen::Index i = 0; i < values.size(); ++i) {
+    std::vector<double> key;
+    for (std::size_t w = 0; w < variables.size(); ++w) {
+      if (w == v || !variables[w].parameter) continue;
+      key.push_back(variables[w].values(i));
+      others = true;
+    }
+    lines[key].push_back(i);
+  }
+  if (!others) return scores;
+  int used = 0;
+  for (const auto& [key, members] : lines) {
+    if (members.size() < 4) continue;
+    ++used;
+    const Eigen::Index rows = static_cast<Eigen::Index>(members.size());
+    Eigen::VectorXd line_values(rows);
+    for (Eigen::Index r = 0; r < rows; ++r) line_values(r) = values(members[static_cast<std::size_t>(r)]);
+    for (int block : blocks) {
+      Eigen::MatrixXd design(rows, 2);
+      for (Eigen::Index r = 0; r < rows; ++r) design.row(r) << 1.0, candidates[static_cast<std::size_t>(block)].column(members[static_cast<std::size_t>(r)]);
+      const LinearFit line_fit = fit_linear(design, line_values, fit);
+      scores[block] += line_fit.full_rank() && std::isfinite(line_fit.loo_smape) ? line_fit.loo_smape : 1e6;
+    }
+  }
+  if (used == 0) scores.clear();
+  return scores;
+}
+
 }  // namespace
 
 SearchResult search_model(const std::vector<SearchVariable>& variables, const Eigen::VectorXd& values, const SearchOptions& options) {
@@ -164,7 +202,9 @@ SearchResult search_model(const std::vector<SearchVariable>& variables, const Ei
     std::vector<std::vector<int>> best_of(variables.size());
     for (std::size_t v = 0; v < variables.size(); ++v) {
       std::vector<int> own = by_variable[v];
+      const std::map<int, double> line_scores = rank_on_lines(variables, v, own, searcher.candidates, values, options.fit);
       std::sort(own.begin(), own.end(), [&](int left, int right) {
+        if (!line_scores.empty() && line_scores.at(left) != line_scores.at(right)) return line_scores.at(left) < line_scores.at(right);
         return better(level[static_cast<std::size_t>(left)], level[static_cast<std::size_t>(right)]);
       });
       own.resize(std::min<std::size_t>(own.size(), 5));
@@ -210,16 +250,29 @@ SearchResult search_model(const std::vector<SearchVariable>& variables, const Ei
     level = std::move(next);
   }
 
-  // Select: the lowest leave-one-out SMAPE; among those within 5% (+0.01 points) of it, the lowest BIC.
-  double best_smape = infinity;
-  for (const Hypothesis& hypothesis : finalists) best_smape = std::min(best_smape, hypothesis.fit.loo_smape);
-  const Hypothesis* chosen = &finalists.front();
-  if (std::isfinite(best_smape)) {
-    chosen = nullptr;
+  // Select. Within each size: the lowest leave-one-out SMAPE, and among those within 5% (+0.01
+  // points) of it the lowest BIC. Across sizes: a larger model replaces a smaller one only when it
+  // cuts the leave-one-out SMAPE by the factor `parsimony` (noise alone lets extra terms shave a little).
+  std::vector<const Hypothesis*> best_of_size;
+  for (const Hypothesis& hypothesis : finalists) {
+    const std::size_t size = hypothesis.terms.size();
+    if (best_of_size.size() <= size) best_of_size.resize(size + 1, nullptr);
+    if (!std::isfinite(hypothesis.fit.loo_smape)) continue;
+    const Hypothesis*& best = best_of_size[size];
+    if (best == nullptr || better(hypothesis, *best)) best = &hypothesis;
+  }
+  for (std::size_t size = 0; size < best_of_size.size(); ++size) {
+    const Hypothesis* leader = best_of_size[size];
+    if (leader == nullptr) continue;
     for (const Hypothesis& hypothesis : finalists) {
-      if (hypothesis.fit.loo_smape > best_smape * 1.05 + 0.01) continue;
-      if (chosen == nullptr || hypothesis.bic < chosen->bic) chosen = &hypothesis;
+      if (hypothesis.terms.size() != size || hypothesis.fit.loo_smape > leader->fit.loo_smape * 1.05 + 0.01) continue;
+      if (hypothesis.bic < best_of_size[size]->bic) best_of_size[size] = &hypothesis;
     }
+  }
+  const Hypothesis* chosen = &finalists.front();
+  for (const Hypothesis* candidate : best_of_size) {
+    if (candidate == nullptr || candidate == chosen) continue;
+    if (!std::isfinite(chosen->fit.loo_smape) || candidate->fit.loo_smape < chosen->fit.loo_smape * options.parsimony) chosen = candidate;
   }
   Hypothesis result = *chosen;
 

@@ -19,6 +19,9 @@ namespace augur::model {
 struct SearchVariable {
   std::string text;
   Eigen::VectorXd values;
+  // A measured parameter (not a derived variable): the blocks of a parameter are ranked on the lines
+  // of the measurement grid along which only it varies, as Extra-P's multi-parameter modeler does.
+  bool parameter = true;
 };
 
 enum class NegativeExponents { Automatic, Always, Never };
@@ -27,6 +30,9 @@ struct SearchOptions {
   int max_terms = 3;  // terms besides the constant c0
   int beam = 8;       // hypotheses kept per size
   NegativeExponents negative = NegativeExponents::Automatic;
+  // A model with more terms is chosen only when its leave-one-out SMAPE is below this fraction of
+  // the smaller model's.
+  double parsimony = 0.2;
   FitOptions fit;
 };
 
