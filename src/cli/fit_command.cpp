@@ -30,7 +30,7 @@ void print_series(const FittedSeries& fitted) {
   const model::SeriesModel& model = fitted.model;
   double spread = 0.0;
   for (double value : model.spread) spread = std::max(spread, value);
-  std::printf("  %zu points over %s", model.points.size(), model.parameters.empty() ? "no parameter" : "");
+  std::printf("  %zu point%s over %s", model.points.size(), model.points.size() == 1 ? "" : "s", model.parameters.empty() ? "no parameter" : "");
   for (std::size_t p = 0; p < model.parameters.size(); ++p) std::printf("%s%s", p ? ", " : "", model.parameters[p].c_str());
   if (spread > 0) std::printf("; repetitions spread up to %s%%", significant(100.0 * spread, 3).c_str());
   std::printf("\n");
@@ -42,7 +42,7 @@ void print_series(const FittedSeries& fitted) {
     std::vector<double> constants(segment.fit.constants.data(), segment.fit.constants.data() + segment.fit.constants.size());
     if (segments.size() > 1) std::printf("  segment %zu: %s (%zu points)\n", index + 1, segment_bounds(model, segment).c_str(), segment.members.size());
     std::printf("  model     %s\n", model.formula.with_values(constants, core::ExpressionStyle::Readable).c_str());
-    std::printf("  python    %s\n", model.formula.with_values(constants, core::ExpressionStyle::Python).c_str());
+    std::printf("  python    %s\n", model::python_text(model, constants).c_str());
     core::TextTable table({"  constant", "value", "std. error", "relative"});
     for (std::size_t term = 0; term < model.formula.terms().size(); ++term) {
       const double value = constants[term];

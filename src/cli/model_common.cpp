@@ -182,12 +182,12 @@ nlohmann::json series_json(const model::SeriesModel& model) {
   const auto& segments = model.segmentation.segments;
   if (segments.size() == 1) {
     json["formula"] = model.formula.with_values(constants_of(segments[0]), core::ExpressionStyle::Readable);
-    json["python"] = model.formula.with_values(constants_of(segments[0]), core::ExpressionStyle::Python);
+    json["python"] = model::python_text(model, constants_of(segments[0]));
   } else {
     std::string readable;
     std::string python;
     for (std::size_t index = 0; index < segments.size(); ++index) {
-      const std::string piece = model.formula.with_values(constants_of(segments[index]), core::ExpressionStyle::Python);
+      const std::string piece = model::python_text(model, constants_of(segments[index]));
       readable += (index ? "; " : "") + model.formula.with_values(constants_of(segments[index]), core::ExpressionStyle::Readable) +
                   " for " + segment_bounds(model, segments[index]);
       python += index + 1 < segments.size() ? "(" + piece + ") if " + python_condition(model, index) + " else " : "(" + piece + ")";
@@ -217,7 +217,7 @@ nlohmann::json series_json(const model::SeriesModel& model) {
     json["segments"].push_back({{"bounds", bounds},
                                 {"points", segment.members.size()},
                                 {"formula", model.formula.with_values(constants_of(segment), core::ExpressionStyle::Readable)},
-                                {"python", model.formula.with_values(constants_of(segment), core::ExpressionStyle::Python)},
+                                {"python", model::python_text(model, constants_of(segment))},
                                 {"constants", constants},
                                 {"rss", number(segment.fit.rss)},
                                 {"smape", number(segment.fit.smape)}});

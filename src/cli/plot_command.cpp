@@ -1,4 +1,7 @@
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -132,16 +135,22 @@ int run_plot_command(const PlotOptions& options) {
     script << plots << "\n";
 
     // gnuplot draws into a temporary file that replaces the picture only when it succeeded.
+    const std::filesystem::path directory = std::filesystem::path(options.output).parent_path();
+    std::error_code status;
+    if (!directory.empty() && !std::filesystem::is_directory(directory, status)) {
+      throw std::runtime_error("cannot write " + options.output + ": the directory " + directory.string() + " does not exist");
+    }
     const std::string temporary = options.output + ".tmp-augur." + extension;
-    core::write_file_atomically(temporary + ".gp", "set output " + quote(temporary) + "\n" + script.str());
+    const std::string script_path = (std::filesystem::temp_directory_path() / ("augur-plot-" + std::to_string(::getpid()) + ".gp")).string();
+    core::write_file_atomically(script_path, "set output " + quote(temporary) + "\n" + script.str());
     core::ProcessResult result;
     try {
-      result = core::run_process({"gnuplot", temporary + ".gp"});
+      result = core::run_process({"gnuplot", script_path});
     } catch (const std::exception&) {
-      std::remove((temporary + ".gp").c_str());
+      std::remove(script_path.c_str());
       throw std::runtime_error("gnuplot is not installed or cannot be started (Debian: apt-get install gnuplot-nox); no picture written");
     }
-    std::remove((temporary + ".gp").c_str());
+    std::remove(script_path.c_str());
     if (!result.succeeded()) {
       std::remove(temporary.c_str());
       throw std::runtime_error("gnuplot " + result.describe_status() + ": " + result.standard_error);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -102,6 +103,11 @@ std::vector<Assignment> points_of(const PredictOptions& options) {
     if (grid.size() > 1000000) throw core::InputError({"--grid", 0, 0}, "the grid has more than a million points");
   }
   if (fixed.empty()) return grid;
+  for (const Assignment& base : fixed) {
+    for (const auto& [name, value] : base) {
+      if (grid.front().count(name) != 0) throw core::InputError({"--at", 0, 0}, "'" + name + "' is given by both --at and --grid");
+    }
+  }
   std::vector<Assignment> combined;
   for (const Assignment& base : fixed) {
     for (Assignment point : grid) {
@@ -136,18 +142,20 @@ int run_predict_command(const PredictOptions& options) {
       }
       const model::SeriesModel& model = series.model;
       for (const Assignment& point : points) {
+        for (const auto& [name, value] : point) {
+          if (std::find(model.parameters.begin(), model.parameters.end(), name) == model.parameters.end()) {
+            std::string known;
+            for (const std::string& parameter : model.parameters) known += (known.empty() ? "" : ", ") + parameter;
+            const bool from_grid = std::any_of(options.grid.begin(), options.grid.end(),
+                                               [&](const std::string& grid) { return grid.rfind(name + "=", 0) == 0; });
+            throw core::InputError({from_grid ? "--grid" : "--at", 0, 0}, "'" + name + "' is not a parameter of " + model.region + " (it has " + known + ")");
+          }
+        }
         std::vector<double> values;
         for (const std::string& parameter : model.parameters) {
           const auto found = point.find(parameter);
           if (found == point.end()) throw core::InputError({"--at", 0, 0}, "the model of " + model.region + " needs a value for " + parameter);
           values.push_back(found->second);
-        }
-        for (const auto& [name, value] : point) {
-          if (std::find(model.parameters.begin(), model.parameters.end(), name) == model.parameters.end()) {
-            std::string known;
-            for (const std::string& parameter : model.parameters) known += (known.empty() ? "" : ", ") + parameter;
-            throw core::InputError({"--at", 0, 0}, "'" + name + "' is not a parameter of " + model.region + " (it has " + known + ")");
-          }
         }
         const model::Prediction prediction = model::predict(model, values, options.confidence, "--at " + describe(point));
         const double lower = prediction.interval.lower;

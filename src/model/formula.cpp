@@ -186,6 +186,38 @@ Formula Formula::from_factors(const std::vector<std::string>& factor_texts, cons
   return formula;
 }
 
+namespace {
+
+std::unique_ptr<Expression> replace_names(const Expression& node, const std::vector<std::pair<std::string, std::unique_ptr<Expression>>>& trees) {
+  if (node.kind == Expression::Kind::Name) {
+    for (const auto& [name, tree] : trees) {
+      if (name == node.name) return tree->clone();
+    }
+  }
+  auto copy = std::make_unique<Expression>();
+  copy->kind = node.kind;
+  copy->number = node.number;
+  copy->name = node.name;
+  copy->offset = node.offset;
+  copy->depth = node.depth;
+  for (const auto& operand : node.operands) copy->operands.push_back(replace_names(*operand, trees));
+  return copy;
+}
+
+}  // namespace
+
+Formula Formula::substituted(const std::vector<std::pair<std::string, std::string>>& replacements) const {
+  std::vector<std::pair<std::string, std::unique_ptr<Expression>>> trees;
+  for (const auto& [name, text] : replacements) {
+    trees.emplace_back(name, core::parse_expression(core::SourceText("--variable " + name, text)));
+  }
+  Formula result = *this;
+  for (FormulaTerm& term : result.terms_) {
+    if (term.factor) term.factor = std::shared_ptr<const Expression>(replace_names(*term.factor, trees));
+  }
+  return result;
+}
+
 std::vector<std::string> Formula::variables() const {
   std::set<std::string> names;
   for (const FormulaTerm& term : terms_) {

@@ -187,6 +187,13 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
   return model;
 }
 
+std::string python_text(const SeriesModel& model, const std::vector<double>& constants) {
+  std::vector<std::pair<std::string, std::string>> replacements;
+  for (const DerivedVariable& variable : model.derived) replacements.emplace_back(variable.name, variable.expression);
+  if (replacements.empty()) return model.formula.with_values(constants, core::ExpressionStyle::Python);
+  return model.formula.substituted(replacements).with_values(constants, core::ExpressionStyle::Python);
+}
+
 Prediction predict(const SeriesModel& model, const std::vector<double>& point, double confidence, const std::string& origin) {
   if (point.size() != model.parameters.size()) {
     throw core::InputError({origin, 0, 0}, "the model of " + model.region + " needs values for " + join(model.parameters));

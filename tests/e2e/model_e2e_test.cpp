@@ -1,8 +1,7 @@
 // End-to-end tests of augur fit, augur predict and augur plot: the built binary run as a user runs it,
 // through augur::core::run_process, on the example data (examples/model), the readers' test data
 // (tests/model/data) and files written here into a fresh temporary directory removed afterwards.
-// Nothing here depends on timing. Tests marked "BUG" assert the correct behaviour of a command that
-// currently misbehaves; they are expected to fail until the command is fixed.
+// Nothing here depends on timing.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -295,9 +294,8 @@ TEST(FitCommand, DerivedVariableFitsAsItsExpression) {
   }
 }
 
-// BUG: with a derived variable in --formula, the "python" expression uses the variable ('q') that it
-// never defines, so it cannot be evaluated from the parameters N and P (the search, by contrast, writes
-// the variable out as "(N / P)"). Expected: an expression of the parameters only.
+// With a derived variable in --formula, the "python" expression is written in the parameters only,
+// as the search writes it ("(N / P)"), so that it evaluates from N and P.
 TEST(FitCommand, PythonOfADerivedVariableNeedsOnlyTheParameters) {
   const Json json = run_json("fit", {fft_t3e, "--variable", "q=N/P", "--formula", "c[0] + c[1]*q*log(q)", "--json"});
   ASSERT_EQ(json.at("models").size(), 1U);
@@ -502,10 +500,7 @@ TEST(FitCommand, MissingFileIsNamed) {
   EXPECT_TRUE(contains(result.standard_error, "No such file or directory")) << describe(result);
 }
 
-// BUG: a directory given as DATA is reported as
-//   "augur fit: basic_filebuf::underflow error reading the file: Is a directory"
-// which names neither the path nor what is wrong in the user's terms. Expected: the path, e.g.
-// "augur fit: DIR: cannot read: Is a directory".
+// A directory given as DATA is named, with what is wrong in the user's terms.
 TEST(FitCommand, DirectoryAsDataIsNamed) {
   TemporaryDirectory directory;
   const ProcessResult result = run("fit", {directory.path().string()});
@@ -707,10 +702,7 @@ TEST(PredictCommand, GridWithABadSpec) {
   EXPECT_TRUE(starts_with(confidence.standard_error, "--confidence: ")) << describe(confidence);
 }
 
-// BUG: a parameter the model lacks, given by --grid, is reported under --at:
-//   augur predict fft_t3e.csv --formula ... --at N=2097152,P=4 --grid Q=1,2
-//   → "--at: 'Q' is not a parameter of main (it has N, P)"
-// Expected: the message names the option that gave Q (--grid).
+// A parameter the model lacks, given by --grid, is reported under --grid.
 TEST(PredictCommand, GridWithAnUnknownParameterNamesTheGrid) {
   const ProcessResult result = run("predict", {fft_t3e, "--formula", fft_formula, "--at", "N=2097152,P=4", "--grid", "Q=1,2"});
   EXPECT_TRUE(fails_with(result, "--grid"));

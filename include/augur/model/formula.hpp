@@ -41,6 +41,10 @@ public:
 
   // The formula with its constant names: "fft[0] + fft[1] * log(P)".
   [[nodiscard]] std::string text() const;
+  // The same formula with each named variable replaced by an expression (derived variables written
+  // out in the parameters, so that the Python text needs nothing else).
+  [[nodiscard]] Formula substituted(const std::vector<std::pair<std::string, std::string>>& replacements) const;
+
   // The formula with the constants' values put in, readable or in Python syntax.
   [[nodiscard]] std::string with_values(const std::vector<double>& constants, core::ExpressionStyle style) const;
 

@@ -52,6 +52,10 @@ struct SeriesModel {
   double adjusted_r2 = 0.0;                 // with every segment's constants and change points counted
 };
 
+// The model's formula with the constants put in, in Python syntax over the parameters only (derived
+// variables written out).
+[[nodiscard]] std::string python_text(const SeriesModel& model, const std::vector<double>& constants);
+
 // Throws core::InputError for a bad formula (at its place) or a formula variable the data lacks, and
 // std::invalid_argument for data the method cannot fit (too few points for the constants, ...).
 [[nodiscard]] SeriesModel build_model(const Series& series, const ModelOptions& options);
