@@ -1,10 +1,12 @@
 // Automatic model search in the performance model normal form (PMNF):
 //   f(x) = c0 + Σ_k c_k · Π_l x_l^(i_kl) · log2(x_l)^(j_kl)
-// with Extra-P's 43 default (i, j) building blocks per variable, negative exponents for a variable along
-// which the values fall (strong scaling), products of two variables' best blocks, and up to three terms.
-// Hypotheses are compared by leave-one-out SMAPE (exact, from one QR each); a tie (within 5% + 0.01
-// points of the best) goes to the lowest BIC; terms contributing under 1% of the largest prediction
-// are dropped and the model refitted.
+// with Extra-P's 42 default (i, j) building blocks per variable, negative exponents for a variable along
+// which the values fall (strong scaling), products of two parameters' best blocks (ranked on the grid
+// lines where only that parameter varies), and up to three terms by beam search. Within one size the
+// lowest leave-one-out SMAPE wins (exact, from one QR each), a tie (within 5% + 0.01 points) going to
+// the lowest BIC; a larger model replaces a smaller one only when its leave-one-out SMAPE is below
+// `parsimony` times the smaller one's; terms contributing under 1% of the largest prediction are
+// dropped and the model refitted. docs/modeling.md has the equations.
 #pragma once
 
 #include <string>
