@@ -14,7 +14,7 @@ std::string format_diagnostic(const SourceLocation& location, const std::string&
 }
 
 InputError::InputError(SourceLocation location, const std::string& message)
-    : std::runtime_error(format_diagnostic(location, message)), location_(std::move(location)) {}
+    : std::runtime_error(format_diagnostic(location, message)), location_(std::move(location)), message_(message) {}
 
 SourceLocation locate_offset(const std::string& file, const std::string& text, std::size_t offset) {
   offset = std::min(offset, text.size());

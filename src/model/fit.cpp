@@ -115,16 +115,6 @@ void least_squares(const Eigen::MatrixXd& weighted_design, const Eigen::VectorXd
   }
 }
 
-double smape(const Eigen::VectorXd& values, const Eigen::VectorXd& predictions) {
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < values.size(); ++i) {
-    if (!std::isfinite(predictions(i))) return infinity;
-    const double denominator = std::fabs(values(i)) + std::fabs(predictions(i));
-    sum += denominator > 0 ? 2.0 * std::fabs(values(i) - predictions(i)) / denominator : 0.0;
-  }
-  return 100.0 * sum / static_cast<double>(values.size());
-}
-
 // Lawson–Hanson: min ‖b − A x‖ subject to x ≥ 0; returns the columns left free (x > 0).
 std::vector<int> nonnegative_set(const Eigen::MatrixXd& design, const Eigen::VectorXd& values) {
   const Eigen::Index columns = design.cols();
@@ -229,6 +219,16 @@ LinearFit fit_linear(const Eigen::MatrixXd& design, const Eigen::VectorXd& value
   fit.smape = smape(values, fit.fitted);
   fit.loo_smape = smape(values, fit.loo_predictions);
   return fit;
+}
+
+double smape(const Eigen::VectorXd& values, const Eigen::VectorXd& predictions) {
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < values.size(); ++i) {
+    if (!std::isfinite(predictions(i))) return infinity;
+    const double denominator = std::fabs(values(i)) + std::fabs(predictions(i));
+    sum += denominator > 0 ? 2.0 * std::fabs(values(i) - predictions(i)) / denominator : 0.0;
+  }
+  return 100.0 * sum / static_cast<double>(values.size());
 }
 
 double student_t_quantile(double p, double dof) {

@@ -131,8 +131,7 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
     try {
       design.row(i) = design_row(model.formula, bindings[static_cast<std::size_t>(i)]);
     } catch (const core::InputError& error) {
-      throw core::InputError(error.location(), std::string(error.what()).substr(core::format_diagnostic(error.location(), "").size()) +
-                                                   " at the measured point " + point_text(model.parameters, point));
+      throw core::InputError(error.location(), error.message() + " at the measured point " + point_text(model.parameters, point));
     }
     for (std::size_t p = 0; p < point.size(); ++p) parameters(i, static_cast<Eigen::Index>(p)) = point[p];
   }
@@ -165,23 +164,13 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
     }
   }
   used += static_cast<double>(model.segmentation.segments.size()) - 1.0;
-  const double average = values.mean();
-  double total = 0.0;
-  double smape = 0.0;
-  double loo_smape = 0.0;
-  for (Eigen::Index i = 0; i < rows; ++i) {
-    const double y = values(i);
-    const double fitted = model.fitted[static_cast<std::size_t>(i)];
-    const double left_out = loo[static_cast<std::size_t>(i)];
-    model.rss += (y - fitted) * (y - fitted);
-    total += (y - average) * (y - average);
-    if (std::fabs(y) + std::fabs(fitted) > 0) smape += 2.0 * std::fabs(y - fitted) / (std::fabs(y) + std::fabs(fitted));
-    if (!std::isfinite(left_out)) loo_smape = std::numeric_limits<double>::infinity();
-    else if (std::fabs(y) + std::fabs(left_out) > 0) loo_smape += 2.0 * std::fabs(y - left_out) / (std::fabs(y) + std::fabs(left_out));
-  }
+  const Eigen::Map<const Eigen::VectorXd> fitted(model.fitted.data(), rows);
+  const Eigen::Map<const Eigen::VectorXd> left_out(loo.data(), rows);
+  model.rss = (values - fitted).squaredNorm();
+  const double total = (values.array() - values.mean()).square().sum();
+  model.smape = smape(values, fitted);
+  model.loo_smape = smape(values, left_out);
   const double n = static_cast<double>(rows);
-  model.smape = 100.0 * smape / n;
-  model.loo_smape = 100.0 * loo_smape / n;
   model.r2 = total > 0 ? 1.0 - model.rss / total : (model.rss == 0 ? 1.0 : 0.0);
   model.adjusted_r2 = n > used ? 1.0 - (1.0 - model.r2) * (n - 1.0) / (n - used) : std::nan("");
   return model;
@@ -204,9 +193,8 @@ Prediction predict(const SeriesModel& model, const std::vector<double>& point, d
   try {
     row = design_row(model.formula, bind_point(model.parameters, model.derived, point));
   } catch (const core::InputError& error) {
-    const std::string message = std::string(error.what()).substr(core::format_diagnostic(error.location(), "").size());
     throw core::InputError({origin, 0, 0}, "the model of " + model.region + " is not defined at " +
-                                                point_text(model.parameters, point) + ": " + message);
+                                                point_text(model.parameters, point) + ": " + error.message());
   }
   prediction.interval = predict_with_interval(model.segmentation.segments[prediction.segment].fit, row.transpose(), confidence);
   return prediction;

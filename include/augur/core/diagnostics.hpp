@@ -20,9 +20,12 @@ class InputError : public std::runtime_error {
 public:
   InputError(SourceLocation location, const std::string& message);
   [[nodiscard]] const SourceLocation& location() const { return location_; }
+  // The message without its location (to restate it under another place).
+  [[nodiscard]] const std::string& message() const { return message_; }
 
 private:
   SourceLocation location_;
+  std::string message_;
 };
 
 // Line and column (1-based) of the byte at `offset` in `text`.

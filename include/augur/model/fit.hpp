@@ -54,6 +54,9 @@ struct Interval {
 // Bounds are NaN when n ≤ k.
 [[nodiscard]] Interval predict_with_interval(const LinearFit& fit, const Eigen::VectorXd& row, double confidence = 0.95);
 
+// 100/n Σ 2|y − ŷ| / (|y| + |ŷ|), percent (0 to 200); +inf when a prediction is not finite.
+[[nodiscard]] double smape(const Eigen::VectorXd& values, const Eigen::VectorXd& predictions);
+
 // Quantile of Student's t distribution with `dof` degrees of freedom (dof > 0), p in (0, 1).
 [[nodiscard]] double student_t_quantile(double p, double dof);
 
