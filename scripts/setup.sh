@@ -9,6 +9,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev
   libeigen3-dev gnuplot-nox
   valgrind
+  openmpi-bin libopenmpi-dev
+  libpapi-dev
 )
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -82,7 +82,8 @@ AUGUR_EXPORT void augur_end_parallelism(void);
  * and through augur_set_option; the API wins over the environment, which wins over the default.
  * Options take effect when the first region starts; later calls are ignored with a warning.
  * Keys: mode, baseline, warmup_iterations, baseline_iterations, measure_iterations, history, sweep, sweep_every,
- * self_tuning, report, summary, watch_sigcont (docs/self-analysis.md lists them with defaults).
+ * self_tuning, report, summary, watch_sigcont (docs/self-analysis.md lists them with defaults); experiment_file,
+ * counters, bsp_trace (docs/experiments.md). Options of the experiments and traces take effect at their first use.
  * Returns AUGUR_OK, or AUGUR_ERROR (with one message on stderr) for an unknown key or bad value. */
 AUGUR_EXPORT int augur_set_option(const char* key, const char* value);
 
@@ -129,6 +130,76 @@ AUGUR_EXPORT void augur_notify_stopped(void);
 /* Ends the measurement: closes open regions, prints the summary and writes the report
  * (AUGUR_REPORT). Called automatically at exit; calling it earlier is allowed, once. */
 AUGUR_EXPORT void augur_finalize(void);
+
+/* ---- CALL experiments (seed 001; docs/experiments.md) ------------------------------------------
+ * An experiment is a named code segment with a complexity formula in CALL's canonical form
+ * ("fft[0] + fft[1]*log(P) + ..."). Each execution instance (begin ... end) makes one record: the
+ * experiment, the values of the formula's variables at entry, the elapsed seconds, the thread count,
+ * and the hardware counters named in AUGUR_COUNTERS (PAPI, when present). Reports write the records as
+ * JSON Lines (docs/formats.md, "augur experiment records"), which `augur fit` reads directly.
+ * Programs annotated with `#pragma cll` get these calls from `augur cc`; they may also be called by hand.
+ * Experiments nest (a stack per thread) and may be entered recursively; records from any thread. */
+
+/* Sentinel of augur_experiment_declare: the experiment could not be declared (augur off, bad name). */
+#define AUGUR_NO_EXPERIMENT (-1)
+
+/* Declares the experiment `name` (letters, digits, '_'; not empty) with its formula (NULL or "" for
+ * none) and the comma-separated names of its variables ("N,P"; NULL or "" for none), or finds it when
+ * declared before with the same formula and variables. Returns its id (>= 0) or AUGUR_NO_EXPERIMENT
+ * (with one message on stderr: bad name, or the name declared before with another formula or variables). */
+AUGUR_EXPORT int augur_experiment_declare(const char* name, const char* formula, const char* variables);
+/* Begins an instance of the experiment: `values` holds the variables' values in their declared order
+ * (NULL when it has none). An invalid id is reported once and ignored. */
+AUGUR_EXPORT void augur_experiment_begin(int experiment, const double* values);
+/* Ends the innermost open instance of the experiment on this thread and records it. An end without
+ * a begin, or one that skips an inner open experiment, is reported once; the inner ones are dropped. */
+AUGUR_EXPORT void augur_experiment_end(int experiment);
+/* Writes the records of the experiments named in `names` ("fft,A,B"; NULL or "all" for every one) to
+ * the experiment file (option experiment_file, default "augur.cll.jsonl"; appended, one write) and
+ * forgets them. Returns the number of records written, or AUGUR_ERROR (one message on stderr). */
+AUGUR_EXPORT int augur_experiment_report(const char* names);
+/* For MPI and other gatherers: the records of `names` as JSON Lines, each with "rank" and "ranks",
+ * in a buffer from malloc (free it with augur_free); the records are forgotten. *length is the byte
+ * count (no terminating zero counted). Returns the number of records, or AUGUR_ERROR. */
+AUGUR_EXPORT int augur_experiment_serialize(const char* names, int rank, int ranks, char** buffer, unsigned long* length);
+/* Appends JSON Lines gathered from several ranks to the experiment file in one write (the header
+ * line first when the file is new or empty). Returns AUGUR_OK or AUGUR_ERROR. */
+AUGUR_EXPORT int augur_experiment_write(const char* buffer, unsigned long length);
+/* Frees a buffer returned by libaugur. */
+AUGUR_EXPORT void augur_free(void* buffer);
+
+/* ---- Superstep traces for the OBSP* model (seed 001, section 2; docs/bsp.md) ----------------------
+ * Per rank and superstep: the computation time W, the bytes in and out, the incoming partners and how
+ * the superstep ended; with partitions into sub-machines (bsp_partition / bsp_done). Times are taken
+ * from augur_bsp_start, which should follow a barrier so that all ranks share an origin. */
+
+/* How a superstep ends (the `kind` of augur_bsp_sync). */
+#define AUGUR_BSP_NONE 0      /* no synchronisation: the last superstep of a (sub-)machine's task */
+#define AUGUR_BSP_OBLIVIOUS 1 /* each processor waits only for its incoming partners */
+#define AUGUR_BSP_BARRIER 2   /* a global barrier of the current (sub-)machine */
+
+/* Starts the trace on this process: `rank` its global rank, `pid` and `nprocs` its number and the
+ * size of the top machine. The first superstep starts now. Returns AUGUR_OK or AUGUR_ERROR. */
+AUGUR_EXPORT int augur_bsp_start(int rank, int pid, int nprocs);
+/* The computation of the current superstep ends and its communication begins. */
+AUGUR_EXPORT void augur_bsp_communicate(void);
+/* Ends the current superstep (and starts the next): `kind` as above, the bytes received and sent in
+ * this superstep, and the incoming partners (pids in the current machine, NULL when count is 0). */
+AUGUR_EXPORT void augur_bsp_sync(int kind, long bytes_in, long bytes_out, int partner_count, const int* partners);
+/* Enters sub-machine `group` (0-based, as bsp_partition's subsets) of the current machine, as `pid`
+ * of its `nprocs` processors; the sub-machine's first superstep starts now. Returns AUGUR_OK or AUGUR_ERROR. */
+AUGUR_EXPORT int augur_bsp_partition(int group, int pid, int nprocs);
+/* Leaves the sub-machine (its open superstep ends with AUGUR_BSP_NONE); the parent's superstep goes on. */
+AUGUR_EXPORT void augur_bsp_done(void);
+/* Ends the trace (an open superstep ends with AUGUR_BSP_NONE). Returns the superstep records kept. */
+AUGUR_EXPORT int augur_bsp_stop(void);
+/* The trace records as JSON Lines in a buffer from malloc (free with augur_free); they are forgotten.
+ * Returns the number of records, or AUGUR_ERROR. */
+AUGUR_EXPORT int augur_bsp_serialize(char** buffer, unsigned long* length);
+/* Writes trace lines gathered from `ranks` processes, after the header line, to `path` (NULL: the
+ * option bsp_trace; nothing is written, and AUGUR_OK returned, when both are empty), replacing the
+ * file atomically. Returns AUGUR_OK or AUGUR_ERROR. */
+AUGUR_EXPORT int augur_bsp_write(const char* path, int ranks, const char* buffer, unsigned long length);
 
 #ifdef __cplusplus
 }

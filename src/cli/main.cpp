@@ -1,6 +1,8 @@
 // augur: one binary, one subcommand per tool. Each command parses, calls an engine, prints.
 #include <CLI/CLI.hpp>
 
+#include "bsp_command.hpp"
+#include "cc_command.hpp"
 #include "fit_command.hpp"
 #include "gen_tasks_command.hpp"
 #include "sim_command.hpp"
@@ -28,6 +30,10 @@ int main(int argc, char** argv) {
   CLI::App* plot_command = augur::cli::add_plot_command(app, plot);
   augur::cli::GenTasksOptions gen_tasks;
   CLI::App* gen_tasks_command = augur::cli::add_gen_tasks_command(app, gen_tasks);
+  augur::cli::BspOptions bsp;
+  CLI::App* bsp_command = augur::cli::add_bsp_command(app, bsp);
+  augur::cli::CcOptions cc;
+  CLI::App* cc_command = augur::cli::add_cc_command(app, cc);
 
   try {
     app.parse(argc, argv);
@@ -42,5 +48,7 @@ int main(int argc, char** argv) {
   if (predict_command->parsed()) return augur::cli::run_predict_command(predict);
   if (plot_command->parsed()) return augur::cli::run_plot_command(plot);
   if (gen_tasks_command->parsed()) return augur::cli::run_gen_tasks_command(gen_tasks);
+  if (bsp_command->parsed()) return augur::cli::run_bsp_command(bsp);
+  if (cc_command->parsed()) return augur::cli::run_cc_command(cc);
   return 2;
 }

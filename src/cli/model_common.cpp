@@ -137,8 +137,22 @@ std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
     FittedSeries result;
     result.region = series.region;
     result.metric = series.metric;
+    model::Series kept = series;
+    if (!options.exclude.empty()) {
+      kept.measurements.clear();
+      for (const model::Measurement& measurement : series.measurements) {
+        const bool left_out = std::any_of(options.exclude.begin(), options.exclude.end(), [&](const auto& assignment) {
+          for (const auto& [name, value] : assignment) {
+            const auto at = std::find(series.parameters.begin(), series.parameters.end(), name);
+            if (at == series.parameters.end() || measurement.point[static_cast<std::size_t>(at - series.parameters.begin())] != value) return false;
+          }
+          return true;
+        });
+        (left_out ? result.held_out : kept.measurements).push_back(measurement);
+      }
+    }
     try {
-      result.model = model::build_model(series, modeling);
+      result.model = model::build_model(kept, modeling);
     } catch (const core::InputError&) {
       throw;  // a bad formula or option: the whole command fails
     } catch (const std::exception& error) {
@@ -152,6 +166,17 @@ std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
     throw core::InputError({options.data, 0, 0}, "no series" + what + " in the data");
   }
   return fitted;
+}
+
+double measured_at(const FittedSeries& series, const std::vector<double>& point, const ModelCommandOptions& options) {
+  const model::SeriesModel& model = series.model;
+  for (std::size_t index = 0; index < model.points.size(); ++index) {
+    if (model.points[index] == point) return model.values[index];
+  }
+  for (const model::Measurement& measurement : series.held_out) {
+    if (measurement.point == point) return model::aggregate(measurement.values, model::parse_aggregate(options.aggregate));
+  }
+  return std::nan("");
 }
 
 std::string significant(double value, int digits) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct ModelCommandOptions {
   int max_terms = 3;
   std::string negative = "auto";
   bool json = false;
+  // Points left out of the fit (predict --exclude): a measurement is left out when its parameters have
+  // every value one of these assignments gives. Left-out points are kept in FittedSeries::held_out.
+  std::vector<std::map<std::string, double>> exclude;
 };
 
 // Declares the options every modeling command takes.
@@ -38,7 +42,12 @@ struct FittedSeries {
   std::string error;  // non-empty when this series could not be modeled
   std::string region;
   std::string metric;
+  std::vector<model::Measurement> held_out;  // measurements left out of the fit by `exclude`
 };
+
+// The aggregated measured value at `point` (in the order of model.parameters) among the fitted and the
+// held-out measurements; NaN when there is none.
+[[nodiscard]] double measured_at(const FittedSeries& series, const std::vector<double>& point, const ModelCommandOptions& options);
 
 // Reads the data and models each selected series. Throws core::InputError / std::runtime_error for
 // bad input (the data file, an option); a series that cannot be modeled gets its `error` instead.

@@ -18,8 +18,14 @@ CLI::App* add_predict_command(CLI::App& app, PredictOptions& options) {
   command->add_option("--grid", options.grid,
                       "Values of one parameter: 'P=1,2,4', 'P=64:1024:*2' (geometric) or 'N=100:500:+100' (arithmetic); "
                       "repeat for a grid; --at values complete each grid point");
+  command->add_option("--exclude", options.exclude,
+                      "Leave the measurements at these parameter values out of the fit, e.g. 'N=4194304' (repeatable): "
+                      "their points can then be predicted and compared with what was measured");
   command->add_option("--confidence", options.confidence, "Confidence of the prediction intervals")->default_val(0.95)->check(CLI::Range(0.5, 0.9999));
-  command->footer("Example:\n  augur predict fft.csv --formula 'f[0] + f[1]*log(P) + f[2]*(N/P)*log(N/P)' --at N=4194304 --grid P=1:64:*2");
+  command->footer("Examples:\n  augur predict fft.csv --formula 'f[0] + f[1]*log(P) + f[2]*(N/P)*log(N/P)' --at N=4194304 --grid P=1:64:*2\n"
+                  "  augur predict fft.cll.jsonl --region fft --exclude N=4194304 --at N=4194304 --grid P=1,2,4\n"
+                  "Where the data holds measurements at a predicted point, the measured value and the error of the "
+                  "prediction are shown beside it.");
   return command;
 }
 
@@ -36,16 +42,16 @@ double parse_number(const std::string& text, const std::string& origin, const st
   return value;
 }
 
-Assignment parse_point(const std::string& text) {
+Assignment parse_point(const std::string& text, const std::string& option = "--at") {
   Assignment point;
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t end = std::min(text.find(',', start), text.size());
     const std::string item = text.substr(start, end - start);
     const auto equals = item.find('=');
-    if (equals == std::string::npos || equals == 0) throw core::InputError({"--at " + text, 0, 0}, "expected NAME=VALUE, not '" + item + "'");
+    if (equals == std::string::npos || equals == 0) throw core::InputError({option + " " + text, 0, 0}, "expected NAME=VALUE, not '" + item + "'");
     const std::string name = item.substr(0, equals);
-    point[name] = parse_number(item.substr(equals + 1), "--at " + text, name);
+    point[name] = parse_number(item.substr(equals + 1), option + " " + text, name);
     start = end + 1;
   }
   return point;
@@ -130,9 +136,12 @@ int run_predict_command(const PredictOptions& options) {
   try {
     const std::vector<Assignment> points = points_of(options);
     if (points.empty()) throw core::InputError({"--at", 0, 0}, "give the points to predict with --at or --grid");
-    const std::vector<FittedSeries> fitted = fit_all(options.model);
+    ModelCommandOptions model_options = options.model;
+    for (const std::string& text : options.exclude) model_options.exclude.push_back(parse_point(text, "--exclude"));
+    const std::vector<FittedSeries> fitted = fit_all(model_options);
     nlohmann::json predictions = nlohmann::json::array();
-    core::TextTable table({"region", "metric", "at", "predicted", "lower", "upper", "segment"});
+    std::vector<std::vector<std::string>> rows;
+    bool any_measured = false;
     int failures = 0;
     for (const FittedSeries& series : fitted) {
       if (!series.error.empty()) {
@@ -160,21 +169,38 @@ int run_predict_command(const PredictOptions& options) {
         const model::Prediction prediction = model::predict(model, values, options.confidence, "--at " + describe(point));
         const double lower = prediction.interval.lower;
         const double upper = prediction.interval.upper;
+        const double measured = measured_at(series, values, options.model);
+        // error = (measured - predicted) / measured, the sign of the seed's Table 1
+        const double error = std::isfinite(measured) && measured != 0.0 ? 100.0 * (measured - prediction.interval.value) / measured : std::nan("");
+        any_measured = any_measured || std::isfinite(measured);
         predictions.push_back({{"region", model.region}, {"metric", model.metric}, {"at", point},
                                {"value", prediction.interval.value},
                                {"lower", std::isfinite(lower) ? nlohmann::json(lower) : nlohmann::json(nullptr)},
                                {"upper", std::isfinite(upper) ? nlohmann::json(upper) : nlohmann::json(nullptr)},
-                               {"confidence", options.confidence}, {"segment", prediction.segment}});
-        table.add_row({model.region, model.metric, describe(point), significant(prediction.interval.value, 6), significant(lower, 4),
-                       significant(upper, 4), std::to_string(prediction.segment + 1) + "/" + std::to_string(model.segmentation.segments.size())});
+                               {"confidence", options.confidence}, {"segment", prediction.segment},
+                               {"measured", std::isfinite(measured) ? nlohmann::json(measured) : nlohmann::json(nullptr)},
+                               {"error_percent", std::isfinite(error) ? nlohmann::json(error) : nlohmann::json(nullptr)}});
+        rows.push_back({model.region, model.metric, describe(point), significant(prediction.interval.value, 6), significant(lower, 4),
+                       significant(upper, 4), std::to_string(prediction.segment + 1) + "/" + std::to_string(model.segmentation.segments.size()),
+                       significant(measured, 6), std::isfinite(error) ? significant(error, 3) + "%" : "-"});
       }
     }
     if (options.model.json) {
       std::printf("%s\n", nlohmann::json{{"data", options.model.data}, {"predictions", predictions}}.dump(2).c_str());
     } else {
+      std::vector<std::string> header{"region", "metric", "at", "predicted", "lower", "upper", "segment"};
+      if (any_measured) header.insert(header.end(), {"measured", "error"});
+      core::TextTable table(header);
+      for (std::vector<std::string>& row : rows) {
+        if (!any_measured) row.resize(header.size());
+        table.add_row(row);
+      }
       std::printf("%s", table.render().c_str());
-      std::printf("(lower, upper: %s%% prediction interval for one new measurement; segment: the interval of validity used)\n",
+      std::printf("(lower, upper: %s%% prediction interval for one new measurement; segment: the interval of validity used",
                   significant(100.0 * options.confidence, 4).c_str());
+      if (any_measured) std::printf(";\n measured: the %s of the measurements at the point%s; error: (measured - predicted) / measured",
+                                    options.model.aggregate.c_str(), options.exclude.empty() ? "" : " (--exclude: left out of the fit)");
+      std::printf(")\n");
     }
     return failures == 0 ? 0 : 1;
   } catch (const std::exception& error) {

@@ -81,6 +81,11 @@ const std::vector<OptionInfo>& option_table() {
       {"watch_sigcont", "0",
        "install a SIGCONT handler (when the program has none) to discard iterations during which it was stopped; "
        "the program's blocking calls may then return early (EINTR) after a stop"},
+      {"experiment_file", "%n.cll.jsonl",
+       "CALL experiments: the file the records are appended to ('%n' becomes the program's name, '%p' the process id)"},
+      {"counters", "",
+       "CALL experiments: comma-separated PAPI events counted in each instance, e.g. PAPI_TOT_CYC,PAPI_L1_DCM; empty: none"},
+      {"bsp_trace", "", "superstep trace: the file augur_bsp_write (and augur_mpi_bsp_report) writes; empty: none"},
   };
   return table;
 }
@@ -155,6 +160,33 @@ std::optional<std::string> apply_option(Settings& settings, std::string_view key
     error = boolean(value, updated.summary);
   } else if (key == "watch_sigcont") {
     error = boolean(value, updated.watch_sigcont);
+  } else if (key == "experiment_file") {
+    if (value.empty()) {
+      error = "the experiment file may not be empty";
+    } else {
+      updated.experiment_file = std::string(value);
+    }
+  } else if (key == "counters") {
+    updated.counters.clear();
+    std::string_view rest = value;
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      const std::string_view item = rest.substr(0, comma);
+      const bool valid = !item.empty() && std::all_of(item.begin(), item.end(), [](unsigned char c) {
+        return std::isalnum(c) || c == '_' || c == ':' || c == '.' || c == '-' || c == '=';
+      });
+      if (!valid) {
+        error = quoted(value) + " is not a list of PAPI event names (e.g. PAPI_TOT_CYC,PAPI_L1_DCM)";
+        break;
+      }
+      updated.counters.emplace_back(item);
+      if (comma == std::string_view::npos) break;
+      rest = rest.substr(comma + 1);
+      if (rest.empty()) error = quoted(value) + " is not a list of PAPI event names (it ends with a comma)";
+    }
+    if (!error && updated.counters.size() > 8) error = quoted(value) + " names more than 8 events";
+  } else if (key == "bsp_trace") {
+    updated.bsp_trace = std::string(value);
   } else {
     std::string known;
     for (const OptionInfo& option : option_table()) known += std::string(known.empty() ? "" : ", ") + option.key;

@@ -21,6 +21,12 @@ struct Settings {
   std::string report_path;  // empty: no report file; "%p" is replaced by the process id
   bool summary = true;
   bool watch_sigcont = false;
+  // CALL experiments: the records file ("%n" the program's name, "%p" the process id), appended to.
+  std::string experiment_file = "%n.cll.jsonl";
+  // PAPI events counted during each experiment instance; empty: none.
+  std::vector<std::string> counters;
+  // Where augur_bsp_write puts the superstep trace when given no path; empty: nowhere.
+  std::string bsp_trace;
 };
 
 struct OptionInfo {

@@ -19,18 +19,43 @@
 #include "augur/core/files.hpp"
 #include "augur/selfanalysis.hpp"
 #include "augur/selfanalysis_report.hpp"
+#include "internal.hpp"
 #include "options.hpp"
 
 extern char** environ;
 
 namespace augur::runtime {
+
+void warn(const std::string& message) { std::fprintf(stderr, "augur: %s\n", message.c_str()); }
+
+double monotonic_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+std::string expand_path(const std::string& pattern) {
+  std::string path;
+  for (std::size_t index = 0; index < pattern.size(); ++index) {
+    const char next = index + 1 < pattern.size() ? pattern[index + 1] : '\0';
+    if (pattern[index] == '%' && next == 'p') {
+      path += std::to_string(::getpid());
+      ++index;
+    } else if (pattern[index] == '%' && next == 'n') {
+      path += program_invocation_short_name;
+      ++index;
+    } else {
+      path += pattern[index];
+    }
+  }
+  return path;
+}
+
 namespace {
 
 using selfanalysis::Misuse;
 
 std::atomic<bool> stopped_flag{false};
-
-void warn(const std::string& message) { std::fprintf(stderr, "augur: %s\n", message.c_str()); }
 
 double read_clock(clockid_t clock) {
   timespec now{};
@@ -82,22 +107,10 @@ std::string program_path() {
   return buffer;
 }
 
-std::string expand_report_path(const std::string& pattern) {
-  std::string path;
-  for (std::size_t index = 0; index < pattern.size(); ++index) {
-    if (pattern[index] == '%' && index + 1 < pattern.size() && pattern[index + 1] == 'p') {
-      path += std::to_string(::getpid());
-      ++index;
-    } else {
-      path += pattern[index];
-    }
-  }
-  return path;
-}
-
 struct Runtime {
   Settings settings;
   std::vector<std::pair<std::string, std::string>> api_options;
+  bool settings_loaded = false;
   bool started = false;
   bool finalized = false;
   SystemClock clock;
@@ -135,10 +148,12 @@ void forward_speedup(const selfanalysis::SpeedupEvent& event, void*) {
 void finalize_at_exit() { augur_finalize(); }
 
 
-void start() {
+}  // namespace
+
+const Settings& settings() {
   Runtime& runtime = state();
-  if (runtime.started) return;
-  runtime.started = true;
+  if (runtime.settings_loaded) return runtime.settings;
+  runtime.settings_loaded = true;
   std::vector<std::string> variables;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
     const char* equals = std::strchr(*entry, '=');
@@ -150,7 +165,16 @@ void start() {
     if (auto error = apply_option(runtime.settings, key, value)) warnings.push_back("augur_set_option(" + key + "): " + *error);
   }
   for (const std::string& warning : warnings) warn(warning);
+  return runtime.settings;
+}
 
+namespace {
+
+void start() {
+  Runtime& runtime = state();
+  if (runtime.started) return;
+  runtime.started = true;
+  (void)settings();
   runtime.initial_allocation = omp_get_max_threads();
   if (runtime.settings.mode == Mode::Off) return;
   std::atexit(finalize_at_exit);
@@ -304,8 +328,9 @@ int augur_set_option(const char* key, const char* value) {
       return AUGUR_ERROR;
     }
     Runtime& runtime = state();
-    if (runtime.started) {
-      warn(std::string("augur_set_option(") + key + "): options take effect when the first region starts, and it has; ignored");
+    if (runtime.settings_loaded) {
+      warn(std::string("augur_set_option(") + key + "): options take effect at augur's first use (a region, an "
+                       "experiment or a trace), and it has happened; ignored");
       return AUGUR_ERROR;
     }
     Settings probe;
@@ -395,7 +420,7 @@ void augur_finalize(void) {
       std::fputs(summary.c_str(), stderr);
     }
     if (!runtime.settings.report_path.empty()) {
-      const std::string path = expand_report_path(runtime.settings.report_path);
+      const std::string path = expand_path(runtime.settings.report_path);
       try {
         augur::core::write_file_atomically(path, augur::selfanalysis::render_report(context, regions));
       } catch (const std::exception& error) {

@@ -21,7 +21,8 @@ using selfanalysis::BaselinePolicy;
 // The keys include/augur/augur.h documents for augur_set_option.
 const std::vector<std::string> documented_keys = {"mode",        "baseline", "warmup_iterations", "baseline_iterations", "measure_iterations",
                                                   "history",     "sweep",    "sweep_every",         "self_tuning",
-                                                  "report",      "summary",  "watch_sigcont"};
+                                                  "report",      "summary",  "watch_sigcont",
+                                                  "experiment_file", "counters", "bsp_trace"};
 
 std::size_t count_occurrences(const std::string& text, const std::string& needle) {
   std::size_t count = 0;
@@ -50,6 +51,9 @@ void expect_same_settings(const Settings& actual, const Settings& expected) {
   EXPECT_EQ(actual.report_path, expected.report_path);
   EXPECT_EQ(actual.summary, expected.summary);
   EXPECT_EQ(actual.watch_sigcont, expected.watch_sigcont);
+  EXPECT_EQ(actual.experiment_file, expected.experiment_file);
+  EXPECT_EQ(actual.counters, expected.counters);
+  EXPECT_EQ(actual.bsp_trace, expected.bsp_trace);
 }
 
 // A fake environment: a map of variables, looked up by name.
@@ -388,6 +392,29 @@ TEST(RuntimeEnvironment, EveryOptionVariableIsKnown) {
   const Settings settings = environment.load(warnings);
   EXPECT_TRUE(warnings.empty()) << warnings.front();
   expect_same_settings(settings, Settings{});
+}
+
+TEST(RuntimeOptions, ExperimentOptions) {
+  Settings settings;
+  EXPECT_EQ(settings.experiment_file, "%n.cll.jsonl");
+  EXPECT_FALSE(apply_option(settings, "experiment_file", "runs/fft.%p.jsonl"));
+  EXPECT_EQ(settings.experiment_file, "runs/fft.%p.jsonl");
+  EXPECT_TRUE(apply_option(settings, "experiment_file", ""));
+  EXPECT_EQ(settings.experiment_file, "runs/fft.%p.jsonl");
+
+  EXPECT_FALSE(apply_option(settings, "counters", "PAPI_TOT_CYC,PAPI_L1_DCM"));
+  EXPECT_EQ(settings.counters, (std::vector<std::string>{"PAPI_TOT_CYC", "PAPI_L1_DCM"}));
+  EXPECT_FALSE(apply_option(settings, "counters", ""));
+  EXPECT_TRUE(settings.counters.empty());
+  for (const char* bad : {"PAPI_TOT_CYC,", ",PAPI_TOT_CYC", "PAPI TOT", "a,b,c,d,e,f,g,h,i"}) {
+    Settings unchanged;
+    unchanged.counters = {"X"};
+    const auto error = apply_option(unchanged, "counters", bad);
+    EXPECT_TRUE(error) << bad;
+    EXPECT_EQ(unchanged.counters, std::vector<std::string>{"X"}) << bad;
+  }
+  EXPECT_FALSE(apply_option(settings, "bsp_trace", "fft.bsp.jsonl"));
+  EXPECT_EQ(settings.bsp_trace, "fft.bsp.jsonl");
 }
 
 }  // namespace

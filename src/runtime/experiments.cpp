@@ -1,0 +1,500 @@
+// libaugur: CALL experiments (seed 001, section 3). One record per execution instance of an annotated
+// code segment: the experiment, the values of its formula's variables at entry, the elapsed seconds,
+// the thread count and the hardware counters; written as augur experiment records (JSON Lines,
+// docs/formats.md) for `augur fit`.
+//
+// Threads: each thread keeps its stack of open instances and its records (a log of its own, guarded by
+// a mutex that only a report contends for). Nothing throws across the C ABI; misuse is warned once.
+#include <fcntl.h>
+#include <omp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "augur/augur.h"
+#include "internal.hpp"
+
+namespace augur::runtime {
+namespace {
+
+constexpr std::size_t max_experiments = 4096;
+constexpr std::size_t initial_records = 1024;
+
+struct ExperimentInfo {
+  std::string name;
+  std::string formula;
+  std::string variable_list;            // as declared, "N,P"
+  std::vector<std::string> variables;   // split
+};
+
+struct OpenInstance {
+  int experiment = 0;
+  int threads = 1;
+  double start = 0.0;
+  std::size_t value_offset = 0;
+  long long counters[CounterSet::max_events] = {};
+  bool counted = false;
+};
+
+struct Record {
+  int experiment = 0;
+  int threads = 1;
+  double seconds = 0.0;
+  std::size_t value_offset = 0;
+  long long counters[CounterSet::max_events] = {};
+  bool counted = false;
+};
+
+struct ThreadLog {
+  std::mutex mutex;                 // guards records and values against a report from another thread
+  std::vector<Record> records;
+  std::vector<double> values;       // variable values of the records (and of the open instances)
+  std::vector<OpenInstance> open;   // touched by the owning thread only
+};
+
+enum Warning { BadId, EndWithoutBegin, EndSkipsInner, BadValues, UnknownReportName, WriteFailed, Unreported, WarningCount };
+
+struct Registry {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<ExperimentInfo>> experiments;  // capacity fixed: readers index without the lock
+  std::atomic<int> count{0};
+  std::vector<std::unique_ptr<ThreadLog>> logs;               // every thread's log, kept until exit
+  std::atomic<bool> warned[WarningCount] = {};
+  std::once_flag enabled_once;
+  bool enabled = true;
+  bool exit_handler = false;
+  Registry() { experiments.reserve(max_experiments); }
+};
+
+Registry& registry() {
+  static Registry* instance = new Registry;  // never destroyed: threads may record during exit
+  return *instance;
+}
+
+void warn_once(Warning kind, const std::string& message) {
+  if (registry().warned[kind].exchange(true)) return;
+  warn(message + " (warned once)");
+}
+
+void write_unreported_at_exit();
+
+bool enabled() {
+  Registry& state = registry();
+  std::call_once(state.enabled_once, [&] {
+    state.enabled = settings().mode != Mode::Off;
+    if (state.enabled) std::atexit(write_unreported_at_exit);
+  });
+  return state.enabled;
+}
+
+thread_local ThreadLog* this_thread_log = nullptr;
+
+ThreadLog& thread_log() {
+  if (this_thread_log != nullptr) return *this_thread_log;
+  Registry& state = registry();
+  auto log = std::make_unique<ThreadLog>();
+  log->records.reserve(initial_records);
+  log->values.reserve(initial_records * 4);
+  log->open.reserve(64);
+  this_thread_log = log.get();
+  std::lock_guard lock(state.mutex);
+  state.logs.push_back(std::move(log));
+  return *this_thread_log;
+}
+
+const ExperimentInfo* find_experiment(int id) {
+  if (id < 0 || id >= registry().count.load(std::memory_order_acquire)) return nullptr;
+  return registry().experiments[static_cast<std::size_t>(id)].get();
+}
+
+bool is_identifier(std::string_view text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text.front()))) return false;
+  return std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+}
+
+// Splits "a,b c" at commas and spaces, dropping empty pieces.
+std::vector<std::string> split_names(std::string_view text) {
+  std::vector<std::string> names;
+  std::string current;
+  for (char c : text) {
+    if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+      if (!current.empty()) names.push_back(std::move(current));
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) names.push_back(std::move(current));
+  return names;
+}
+
+int threads_here() { return omp_in_parallel() ? omp_get_num_threads() : omp_get_max_threads(); }
+
+// ---- JSON Lines output ------------------------------------------------------------------------
+
+void append_string(std::string& out, std::string_view text) {
+  out += '"';
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04x", byte);
+      out += escape;
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+// Locale-independent shortest form; JSON has no infinities or NaN: null.
+void append_number(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out += "null";
+    return;
+  }
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, result.ptr);
+}
+
+void append_integer(std::string& out, long long value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, result.ptr);
+}
+
+void append_record(std::string& out, const ExperimentInfo& info, const Record& record, const std::vector<double>& values,
+                   int rank, int ranks) {
+  out += "{\"experiment\":";
+  append_string(out, info.name);
+  if (!info.formula.empty()) {
+    out += ",\"formula\":";
+    append_string(out, info.formula);
+  }
+  out += ",\"variables\":{";
+  for (std::size_t index = 0; index < info.variables.size(); ++index) {
+    if (index > 0) out += ',';
+    append_string(out, info.variables[index]);
+    out += ':';
+    append_number(out, values[record.value_offset + index]);
+  }
+  out += "},\"time\":";
+  append_number(out, record.seconds);
+  if (rank >= 0) {
+    out += ",\"rank\":";
+    append_integer(out, rank);
+    out += ",\"ranks\":";
+    append_integer(out, ranks);
+  }
+  out += ",\"threads\":";
+  append_integer(out, record.threads);
+  if (record.counted) {
+    out += ",\"counters\":{";
+    for (int index = 0; index < CounterSet::event_count(); ++index) {
+      if (index > 0) out += ',';
+      append_string(out, CounterSet::event_name(index));
+      out += ':';
+      append_integer(out, record.counters[index]);
+    }
+    out += '}';
+  }
+  out += "}\n";
+}
+
+// Takes the records of the selected experiments out of every log and renders them. `selected` holds
+// experiment ids; empty means all. Returns the number of records.
+int take_records(const std::set<int>& selected, int rank, int ranks, std::string& out) {
+  Registry& state = registry();
+  std::lock_guard registry_lock(state.mutex);
+  int taken = 0;
+  for (const auto& log : state.logs) {
+    std::lock_guard log_lock(log->mutex);
+    std::vector<Record> kept;
+    for (const Record& record : log->records) {
+      if (!selected.empty() && selected.count(record.experiment) == 0) {
+        kept.push_back(record);
+        continue;
+      }
+      append_record(out, *state.experiments[static_cast<std::size_t>(record.experiment)], record, log->values, rank, ranks);
+      ++taken;
+    }
+    log->records.swap(kept);
+    // Values are kept while a record or an open instance may still point into them.
+    if (log->records.empty() && log->open.empty()) log->values.clear();
+  }
+  return taken;
+}
+
+// The ids named in `names` (NULL, "" or "all": every experiment, returned as the empty set).
+// Unknown names are warned about; `valid` is false when every name was unknown.
+std::set<int> select_experiments(const char* names, bool& valid) {
+  valid = true;
+  std::set<int> selected;
+  if (names == nullptr) return selected;
+  const std::vector<std::string> wanted = split_names(names);
+  if (wanted.empty() || (wanted.size() == 1 && wanted[0] == "all")) return selected;
+  Registry& state = registry();
+  std::lock_guard lock(state.mutex);
+  for (const std::string& name : wanted) {
+    bool found = false;
+    for (std::size_t id = 0; id < state.experiments.size(); ++id) {
+      if (state.experiments[id]->name != name) continue;
+      selected.insert(static_cast<int>(id));
+      found = true;
+    }
+    if (!found) warn_once(UnknownReportName, "augur_experiment_report(): no experiment named '" + name + "' was declared");
+  }
+  if (selected.empty()) valid = false;
+  return selected;
+}
+
+const char header_line[] = "{\"augur\":\"experiments\",\"version\":1}\n";
+
+// Appends `text` to the experiment file in one write; the header first when the file is new or empty.
+// On a short write the file is cut back to its former size, so that no half record is left.
+bool append_to_experiment_file(std::string_view text, std::string& error) {
+  const std::string path = expand_path(settings().experiment_file);
+  const int descriptor = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (descriptor < 0) {
+    error = path + ": cannot open for appending: " + std::strerror(errno);
+    return false;
+  }
+  struct stat status {};
+  const off_t former_size = ::fstat(descriptor, &status) == 0 ? status.st_size : 0;
+  std::string content;
+  if (former_size == 0) content = header_line;
+  content.append(text);
+  std::size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t result = ::write(descriptor, content.data() + written, content.size() - written);
+    if (result < 0 && errno == EINTR) continue;
+    if (result <= 0) {
+      error = path + ": write failed: " + std::strerror(errno) + "; the file is left as it was";
+      if (::ftruncate(descriptor, former_size) != 0) error += " (could not cut it back: it may end in a partial line)";
+      ::close(descriptor);
+      return false;
+    }
+    written += static_cast<std::size_t>(result);
+  }
+  if (::close(descriptor) != 0) {
+    error = path + ": close failed: " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+void write_unreported_at_exit() {
+  try {
+    std::string text;
+    const int count = take_records({}, -1, 0, text);
+    if (count == 0) return;
+    std::string error;
+    const std::string path = expand_path(settings().experiment_file);
+    if (append_to_experiment_file(text, error)) {
+      warn(std::to_string(count) + " experiment record" + (count == 1 ? " was" : "s were") +
+           " not reported (no report reached before exit); appended to " + path + " without a rank");
+    } else {
+      warn(std::to_string(count) + " unreported experiment records could not be written: " + error);
+    }
+  } catch (...) {
+  }
+}
+
+}  // namespace
+}  // namespace augur::runtime
+
+using namespace augur::runtime;
+
+extern "C" {
+
+int augur_experiment_declare(const char* name, const char* formula, const char* variables) {
+  try {
+    if (!enabled()) return AUGUR_NO_EXPERIMENT;
+    if (name == nullptr || !is_identifier(name)) {
+      warn(std::string("augur_experiment_declare(): '") + (name == nullptr ? "(null)" : name) +
+           "' is not an experiment name (letters, digits, '_', not starting with a digit)");
+      return AUGUR_NO_EXPERIMENT;
+    }
+    const std::string formula_text = formula == nullptr ? "" : formula;
+    const std::string variable_text = variables == nullptr ? "" : variables;
+    std::vector<std::string> variable_names = split_names(variable_text);
+    for (const std::string& variable : variable_names) {
+      if (!is_identifier(variable)) {
+        warn(std::string("augur_experiment_declare(") + name + "): '" + variable + "' is not a variable name");
+        return AUGUR_NO_EXPERIMENT;
+      }
+    }
+    Registry& state = registry();
+    std::lock_guard lock(state.mutex);
+    for (std::size_t id = 0; id < state.experiments.size(); ++id) {
+      const ExperimentInfo& info = *state.experiments[id];
+      if (info.name != name) continue;
+      if (info.formula == formula_text && info.variables == variable_names) return static_cast<int>(id);
+      warn(std::string("augur_experiment_declare(") + name + "): declared before with the formula '" + info.formula +
+           "' and the variables '" + info.variable_list + "'; this declaration ('" + formula_text + "', '" + variable_text +
+           "') is ignored");
+      return AUGUR_NO_EXPERIMENT;
+    }
+    if (state.experiments.size() >= max_experiments) {
+      warn(std::string("augur_experiment_declare(") + name + "): more than " + std::to_string(max_experiments) +
+           " experiments; ignored");
+      return AUGUR_NO_EXPERIMENT;
+    }
+    auto info = std::make_unique<ExperimentInfo>();
+    info->name = name;
+    info->formula = formula_text;
+    info->variable_list = variable_text;
+    info->variables = std::move(variable_names);
+    state.experiments.push_back(std::move(info));
+    const int id = static_cast<int>(state.experiments.size() - 1);
+    state.count.store(id + 1, std::memory_order_release);
+    return id;
+  } catch (const std::exception& error) {
+    warn(std::string("augur_experiment_declare(): ") + error.what());
+    return AUGUR_NO_EXPERIMENT;
+  }
+}
+
+void augur_experiment_begin(int experiment, const double* values) {
+  try {
+    if (!enabled()) return;
+    const ExperimentInfo* info = find_experiment(experiment);
+    if (info == nullptr) {
+      warn_once(BadId, "augur_experiment_begin(): invalid experiment id " + std::to_string(experiment) + "; ignored");
+      return;
+    }
+    if (values == nullptr && !info->variables.empty()) {
+      warn_once(BadValues, "augur_experiment_begin(" + info->name + "): values is NULL but the experiment has variables; ignored");
+      return;
+    }
+    ThreadLog& log = thread_log();
+    OpenInstance instance;
+    instance.experiment = experiment;
+    instance.threads = threads_here();
+    {
+      std::lock_guard lock(log.mutex);
+      instance.value_offset = log.values.size();
+      log.values.insert(log.values.end(), values, values + info->variables.size());
+    }
+    if (CounterSet::start_on_this_thread()) instance.counted = CounterSet::read(instance.counters);
+    instance.start = monotonic_seconds();
+    log.open.push_back(instance);
+  } catch (const std::exception& error) {
+    warn(std::string("augur_experiment_begin(): ") + error.what());
+  }
+}
+
+void augur_experiment_end(int experiment) {
+  const double now = monotonic_seconds();
+  try {
+    if (!enabled()) return;
+    const ExperimentInfo* info = find_experiment(experiment);
+    if (info == nullptr) {
+      warn_once(BadId, "augur_experiment_end(): invalid experiment id " + std::to_string(experiment) + "; ignored");
+      return;
+    }
+    ThreadLog& log = thread_log();
+    auto match = std::find_if(log.open.rbegin(), log.open.rend(), [&](const OpenInstance& open) { return open.experiment == experiment; });
+    if (match == log.open.rend()) {
+      warn_once(EndWithoutBegin, "augur_experiment_end(" + info->name + "): no open instance on this thread; ignored");
+      return;
+    }
+    if (match != log.open.rbegin()) {
+      const ExperimentInfo* inner = find_experiment(log.open.back().experiment);
+      warn_once(EndSkipsInner, "augur_experiment_end(" + info->name + ") while '" + (inner ? inner->name : "?") +
+                                   "' inside it is still open; the inner instances are dropped");
+    }
+    const OpenInstance instance = *match;
+    log.open.erase(std::next(match).base(), log.open.end());
+    Record record;
+    record.experiment = experiment;
+    record.threads = instance.threads;
+    record.seconds = now - instance.start;
+    record.value_offset = instance.value_offset;
+    if (instance.counted && CounterSet::read(record.counters)) {
+      for (int index = 0; index < CounterSet::event_count(); ++index) record.counters[index] -= instance.counters[index];
+      record.counted = true;
+    }
+    std::lock_guard lock(log.mutex);
+    log.records.push_back(record);
+  } catch (const std::exception& error) {
+    warn(std::string("augur_experiment_end(): ") + error.what());
+  }
+}
+
+int augur_experiment_serialize(const char* names, int rank, int ranks, char** buffer, unsigned long* length) {
+  try {
+    if (buffer == nullptr || length == nullptr) {
+      warn("augur_experiment_serialize(): buffer and length must not be NULL");
+      return AUGUR_ERROR;
+    }
+    *buffer = nullptr;
+    *length = 0;
+    if (!enabled()) return AUGUR_ERROR;
+    bool valid = true;
+    const std::set<int> selected = select_experiments(names, valid);
+    std::string text;
+    const int count = valid ? take_records(selected, rank, ranks, text) : 0;
+    *buffer = static_cast<char*>(std::malloc(text.size() + 1));
+    if (*buffer == nullptr) {
+      warn("augur_experiment_serialize(): out of memory; " + std::to_string(count) + " records lost");
+      return AUGUR_ERROR;
+    }
+    std::memcpy(*buffer, text.data(), text.size());
+    (*buffer)[text.size()] = '\0';
+    *length = text.size();
+    return count;
+  } catch (const std::exception& error) {
+    warn(std::string("augur_experiment_serialize(): ") + error.what());
+    return AUGUR_ERROR;
+  }
+}
+
+int augur_experiment_write(const char* buffer, unsigned long length) {
+  try {
+    if (!enabled()) return AUGUR_ERROR;
+    if (buffer == nullptr && length > 0) {
+      warn("augur_experiment_write(): buffer is NULL");
+      return AUGUR_ERROR;
+    }
+    if (length == 0) return AUGUR_OK;
+    std::string error;
+    if (append_to_experiment_file(std::string_view(buffer, length), error)) return AUGUR_OK;
+    warn_once(WriteFailed, "experiment records: " + error);
+    return AUGUR_ERROR;
+  } catch (const std::exception& error) {
+    warn(std::string("augur_experiment_write(): ") + error.what());
+    return AUGUR_ERROR;
+  }
+}
+
+int augur_experiment_report(const char* names) {
+  char* buffer = nullptr;
+  unsigned long length = 0;
+  const int count = augur_experiment_serialize(names, 0, 1, &buffer, &length);
+  if (count < 0) return AUGUR_ERROR;
+  const int status = augur_experiment_write(buffer, length);
+  std::free(buffer);
+  return status == AUGUR_OK ? count : AUGUR_ERROR;
+}
+
+void augur_free(void* buffer) { std::free(buffer); }
+
+}  // extern "C"

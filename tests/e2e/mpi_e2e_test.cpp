@@ -1,0 +1,201 @@
+// End-to-end tests of the CALL instrumentation on MPI programs: the seed's parallel FFT and the
+// h-relation benchmark, translated by `augur cc` at build time, run under mpirun on 1, 2 and 4 ranks
+// (4 oversubscribed on this 2-core machine), their records gathered to rank 0 and read by augur fit and
+// predict, their superstep traces by augur bsp; augur cc's wrapper mode around mpicc; the Table 1 script.
+// Timing only enters through "is positive"; nothing here depends on the machine's speed.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "augur/core/process.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using augur::core::ProcessOptions;
+using augur::core::ProcessResult;
+using Json = nlohmann::json;
+using Arguments = std::vector<std::string>;
+
+const std::string augur_exe = AUGUR_EXE;
+const std::string fft_exe = AUGUR_FFT_EXE;
+const std::string hrelation_exe = AUGUR_HRELATION_EXE;
+const std::string mpirun = AUGUR_MPIRUN;
+const std::string mpicc = AUGUR_MPICC;
+const std::string source_dir = AUGUR_SOURCE_DIR;
+const std::string build_dir = AUGUR_BUILD_DIR;
+
+std::string describe(const ProcessResult& result) {
+  return result.describe_status() + "\n--- stdout ---\n" + result.standard_output + "--- stderr ---\n" + result.standard_error;
+}
+
+bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+
+class TemporaryDirectory {
+public:
+  TemporaryDirectory() {
+    std::string pattern = (fs::temp_directory_path() / "augur_mpi_e2e_XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+private:
+  fs::path path_;
+};
+
+// mpirun as root (CI) needs both variables; more ranks than cores need --oversubscribe.
+ProcessResult run_mpi(int ranks, const Arguments& program, const ProcessOptions& extra = {}) {
+  Arguments argv{mpirun, "--oversubscribe", "-n", std::to_string(ranks)};
+  argv.insert(argv.end(), program.begin(), program.end());
+  ProcessOptions options = extra;
+  options.environment.emplace_back("OMPI_ALLOW_RUN_AS_ROOT", "1");
+  options.environment.emplace_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+  return augur::core::run_process(argv, options);
+}
+
+ProcessResult run_augur(const Arguments& arguments) {
+  Arguments argv{augur_exe};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  return augur::core::run_process(argv);
+}
+
+std::vector<Json> read_records(const fs::path& path) {
+  std::ifstream input(path);
+  std::vector<Json> records;
+  std::string line;
+  while (std::getline(input, line)) records.push_back(Json::parse(line));
+  return records;
+}
+
+class FftExample : public testing::TestWithParam<int> {};
+
+TEST_P(FftExample, MatchesTheSequentialFftAndGathersEveryRanksRecords) {
+  const int ranks = GetParam();
+  TemporaryDirectory directory;
+  const fs::path records = directory.path() / "fft.cll.jsonl";
+  ProcessOptions options;
+  options.environment.emplace_back("AUGUR_EXPERIMENT_FILE", records.string());
+  const ProcessResult result = run_mpi(ranks, {fft_exe, "12", "--repeat", "3", "--check"}, options);
+  ASSERT_TRUE(result.succeeded()) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "fft: check: largest error relative to the largest output")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "(passed)")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "N = 4096, P = " + std::to_string(ranks))) << describe(result);
+
+  const std::vector<Json> lines = read_records(records);
+  ASSERT_GT(lines.size(), 1U);
+  EXPECT_EQ(lines[0], Json::parse(R"({"augur":"experiments","version":1})"));
+  std::map<std::string, int> count;
+  std::set<int> fft_ranks;
+  for (std::size_t index = 1; index < lines.size(); ++index) {
+    const Json& record = lines[index];
+    const std::string name = record.at("experiment");
+    ++count[name];
+    EXPECT_EQ(record.at("ranks"), ranks) << record;
+    EXPECT_GE(record.at("time").get<double>(), 0.0) << record;
+    if (name == "fft") {
+      fft_ranks.insert(record.at("rank").get<int>());
+      EXPECT_EQ(record.at("variables"), Json::parse(R"({"N":4096,"P":)" + std::to_string(ranks) + "}")) << record;
+      EXPECT_EQ(record.at("formula"), "fft[0]+fft[1]*log(P)+fft[2]*(N/P)*log(N/P)+ fft[3]*N*(P-1)/P") << record;  // the continuation joined by one space
+    }
+    if (name == "G") {
+      EXPECT_EQ(record.at("variables").at("N"), 4096 / ranks) << record;  // each process's share
+    }
+    if (name == "D") {
+      EXPECT_TRUE(record.at("variables").contains("size")) << record;
+    }
+  }
+  EXPECT_EQ(count["fft"], 3 * ranks);                 // 3 measured transforms on every rank
+  EXPECT_EQ(fft_ranks.size(), static_cast<std::size_t>(ranks));
+  EXPECT_EQ(count["G"], 4 * ranks);                   // the warm-up too: one sequential FFT per process per transform
+  int levels = 0;
+  for (int p = ranks; p > 1; p /= 2) ++levels;
+  for (const char* name : {"A", "B", "C", "D", "E", "F"}) EXPECT_EQ(count[name], 4 * ranks * levels) << name;
+
+  // augur fit reads the file as written (one size here: a constant is all it can fit).
+  const ProcessResult fit = run_augur({"fit", records.string(), "--region", "G", "--formula", "G[0]", "--json"});
+  ASSERT_TRUE(fit.succeeded()) << describe(fit);
+  const Json fitted = Json::parse(fit.standard_output);
+  ASSERT_EQ(fitted.at("models").size(), 1U) << fit.standard_output;
+  EXPECT_EQ(fitted.at("models")[0].at("region"), "G");
+  EXPECT_GT(fitted.at("models")[0].at("constants")[0].at("value").get<double>(), 0.0) << fit.standard_output;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, FftExample, testing::Values(1, 2, 4), [](const testing::TestParamInfo<int>& parameter) { return std::to_string(parameter.param) + "Ranks"; });
+
+TEST(FftExample, BadArgumentsAreRefusedOnEveryRank) {
+  for (const Arguments& arguments : {Arguments{fft_exe, "40"}, Arguments{fft_exe, "2"}, Arguments{fft_exe, "10", "--repeat", "0"}}) {
+    const ProcessResult result = run_mpi(4, arguments);  // "2": N = 4 is fine for 4 ranks, but 40 is too large
+    if (arguments[1] == "2") {
+      EXPECT_TRUE(result.succeeded()) << describe(result);
+      continue;
+    }
+    EXPECT_FALSE(result.succeeded()) << describe(result);
+    EXPECT_TRUE(contains(result.standard_error, "fft: ")) << describe(result);
+  }
+  const ProcessResult three = run_mpi(3, {fft_exe, "10"});
+  EXPECT_FALSE(three.succeeded());
+  EXPECT_TRUE(contains(three.standard_error, "must be a power of 2")) << describe(three);
+}
+
+TEST(CcWrapper, BuildsTheFftWithMpicc) {
+  TemporaryDirectory directory;
+  const fs::path program = directory.path() / "fft-wrapped";
+  const ProcessResult build = augur::core::run_process(
+      {augur_exe, "cc", "--", mpicc, "-O2", source_dir + "/examples/fft/fft.c", "-o", program.string(), "-lm"});
+  ASSERT_TRUE(build.succeeded()) << describe(build);
+  ProcessOptions options;
+  options.environment.emplace_back("AUGUR_EXPERIMENT_FILE", (directory.path() / "records.jsonl").string());
+  const ProcessResult result = run_mpi(2, {program.string(), "10", "--repeat", "1", "--check"}, options);
+  ASSERT_TRUE(result.succeeded()) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "(passed)")) << describe(result);
+  EXPECT_TRUE(fs::exists(directory.path() / "records.jsonl"));
+}
+
+TEST(HrelationBenchmark, RecordsTheExchangesOfEveryRank) {
+  TemporaryDirectory directory;
+  const fs::path records = directory.path() / "hrelation.jsonl";
+  ProcessOptions options;
+  options.environment.emplace_back("AUGUR_EXPERIMENT_FILE", records.string());
+  const ProcessResult result = run_mpi(2, {hrelation_exe, "--max-bytes", "8192", "--repeat", "3"}, options);
+  ASSERT_TRUE(result.succeeded()) << describe(result);
+  const std::vector<Json> lines = read_records(records);
+  // h = 0, 1024, 2048, 4096, 8192: 5 sizes x 3 repetitions x 2 ranks
+  ASSERT_EQ(lines.size(), 1U + 5 * 3 * 2);
+  std::set<double> sizes;
+  for (std::size_t index = 1; index < lines.size(); ++index) sizes.insert(lines[index].at("variables").at("h").get<double>());
+  EXPECT_EQ(sizes, (std::set<double>{0, 1024, 2048, 4096, 8192}));
+  const ProcessResult odd = run_mpi(3, {hrelation_exe});
+  EXPECT_FALSE(odd.succeeded());
+  EXPECT_TRUE(contains(odd.standard_error, "needs an even number of processes")) << describe(odd);
+}
+
+TEST(Table1Script, RunsTheGridFitsAndPredicts) {
+  TemporaryDirectory directory;
+  const ProcessResult result = augur::core::run_process({"bash", source_dir + "/examples/fft/table1.sh", "--build", build_dir, "--out",
+                                                         directory.path().string(), "--min", "8", "--max", "12", "--repeat", "2"});
+  ASSERT_TRUE(result.succeeded()) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "== Table 1: N = 4096, predicted from the runs with N < 4096 ==")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "measured")) << describe(result);
+  if (std::thread::hardware_concurrency() < 4) {
+    EXPECT_TRUE(contains(result.standard_output, "oversubscribed: P = 4")) << describe(result);
+  }
+  for (const char* point : {"N=4096,P=1", "N=4096,P=2", "N=4096,P=4"}) EXPECT_TRUE(contains(result.standard_output, point)) << point;
+}
+
+}  // namespace
