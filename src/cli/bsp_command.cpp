@@ -63,9 +63,10 @@ ParameterSource cost_parameters(const BspOptions& options) {
   return source;
 }
 
+// (measured − predicted) / measured in percent, the sign of the seed's Table 1 (and of augur predict).
 double error_percent(double predicted, double measured) {
   if (!std::isfinite(predicted) || measured == 0.0) return std::nan("");
-  return 100.0 * (predicted - measured) / measured;
+  return 100.0 * (measured - predicted) / measured;
 }
 
 std::string seconds(double value) {
@@ -157,7 +158,7 @@ std::string render_table(const Report& report, bool supersteps) {
                  percent(error_percent(report.obsp.program, report.measured_program)), seconds(bsp_program),
                  percent(error_percent(bsp_program, report.measured_program))});
   out << table.render();
-  out << "(seconds; error = (predicted - measured) / measured; program = the largest over the ranks)\n";
+  out << "(seconds; error = (measured - predicted) / measured; program = the largest over the ranks)\n";
   if (!report.bsp.applicable) {
     out << "BSP: not applicable: " << report.bsp.reason << "\n";
   } else {

@@ -17,7 +17,6 @@ struct PredictOptions {
   std::vector<std::string> at;    // "p=256,n=1024"
   std::vector<std::string> grid;  // "p=64:1024:*2", "n=100,200"
   double confidence = 0.95;
-  std::vector<std::string> exclude;  // "N=4194304": left out of the fit, compared with the prediction
 };
 CLI::App* add_predict_command(CLI::App& app, PredictOptions& options);
 int run_predict_command(const PredictOptions& options);
@@ -28,7 +27,6 @@ struct PlotOptions {
   std::string x;  // the parameter on the x axis
   double extend = 2.0;
   double confidence = 0.95;
-  std::vector<std::string> exclude;  // "N=4194304": left out of the fit, compared with the prediction
 };
 CLI::App* add_plot_command(CLI::App& app, PlotOptions& options);
 int run_plot_command(const PlotOptions& options);

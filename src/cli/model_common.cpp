@@ -1,8 +1,10 @@
 #include "model_common.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include "augur/core/diagnostics.hpp"
@@ -84,8 +86,36 @@ void add_model_options(CLI::App& command, ModelCommandOptions& options) {
   command.add_option("--format", options.format, "Input format: auto, csv, extrap, jsonl")->default_val("auto");
   command.add_option("--value", options.value_column, "CSV: the column of the measured values (default: 'value', 'time', else the last)");
   command.add_option("--parameters", options.parameter_columns, "CSV: the parameter columns, comma-separated (default: all others)");
+  command.add_option("--exclude", options.exclude,
+                     "Leave the measurements at these parameter values out of the fit, e.g. 'N=4194304' or 'N=1024,P=4' "
+                     "(repeatable); predict still compares its predictions there with what was measured");
   command.add_flag("--json", options.json, "Write JSON instead of tables");
 }
+
+namespace {
+
+// "N=4194304,P=2" → {N: 4194304, P: 2}; an InputError under "--exclude TEXT" otherwise.
+std::map<std::string, double> parse_exclusion(const std::string& text) {
+  std::map<std::string, double> assignment;
+  const std::string origin = "--exclude " + text;
+  for (const std::string& item : split(text, ',')) {
+    const auto equals = item.find('=');
+    if (equals == std::string::npos || equals == 0 || !is_name(item.substr(0, equals))) {
+      throw core::InputError({origin, 0, 0}, "expected NAME=VALUE, not '" + item + "'");
+    }
+    const std::string value = item.substr(equals + 1);
+    double number = 0.0;
+    const auto result = std::from_chars(value.data(), value.data() + value.size(), number);
+    if (value.empty() || result.ec != std::errc() || result.ptr != value.data() + value.size() || !std::isfinite(number)) {
+      throw core::InputError({origin, 0, 0}, "'" + value + "' is not a number");
+    }
+    assignment[item.substr(0, equals)] = number;
+  }
+  if (assignment.empty()) throw core::InputError({origin, 0, 0}, "expected NAME=VALUE");
+  return assignment;
+}
+
+}  // namespace
 
 std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
   model::ReadOptions read;
@@ -129,6 +159,9 @@ std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
     modeling.derived.push_back({name, expression});
   }
 
+  std::vector<std::map<std::string, double>> exclusions;
+  for (const std::string& text : options.exclude) exclusions.push_back(parse_exclusion(text));
+
   const model::Dataset dataset = model::read_dataset(options.data, read);
   std::vector<FittedSeries> fitted;
   for (const model::Series& series : dataset.series) {
@@ -138,10 +171,10 @@ std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
     result.region = series.region;
     result.metric = series.metric;
     model::Series kept = series;
-    if (!options.exclude.empty()) {
+    if (!exclusions.empty()) {
       kept.measurements.clear();
       for (const model::Measurement& measurement : series.measurements) {
-        const bool left_out = std::any_of(options.exclude.begin(), options.exclude.end(), [&](const auto& assignment) {
+        const bool left_out = std::any_of(exclusions.begin(), exclusions.end(), [&](const auto& assignment) {
           for (const auto& [name, value] : assignment) {
             const auto at = std::find(series.parameters.begin(), series.parameters.end(), name);
             if (at == series.parameters.end() || measurement.point[static_cast<std::size_t>(at - series.parameters.begin())] != value) return false;

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -29,9 +28,9 @@ struct ModelCommandOptions {
   int max_terms = 3;
   std::string negative = "auto";
   bool json = false;
-  // Points left out of the fit (predict --exclude): a measurement is left out when its parameters have
-  // every value one of these assignments gives. Left-out points are kept in FittedSeries::held_out.
-  std::vector<std::map<std::string, double>> exclude;
+  // --exclude: points left out of the fit ("N=4194304", "N=1024,P=4"): a measurement is left out when
+  // its parameters have every value one of these gives. Left-out points are kept in FittedSeries::held_out.
+  std::vector<std::string> exclude;
 };
 
 // Declares the options every modeling command takes.

@@ -18,9 +18,6 @@ CLI::App* add_predict_command(CLI::App& app, PredictOptions& options) {
   command->add_option("--grid", options.grid,
                       "Values of one parameter: 'P=1,2,4', 'P=64:1024:*2' (geometric) or 'N=100:500:+100' (arithmetic); "
                       "repeat for a grid; --at values complete each grid point");
-  command->add_option("--exclude", options.exclude,
-                      "Leave the measurements at these parameter values out of the fit, e.g. 'N=4194304' (repeatable): "
-                      "their points can then be predicted and compared with what was measured");
   command->add_option("--confidence", options.confidence, "Confidence of the prediction intervals")->default_val(0.95)->check(CLI::Range(0.5, 0.9999));
   command->footer("Examples:\n  augur predict fft.csv --formula 'f[0] + f[1]*log(P) + f[2]*(N/P)*log(N/P)' --at N=4194304 --grid P=1:64:*2\n"
                   "  augur predict fft.cll.jsonl --region fft --exclude N=4194304 --at N=4194304 --grid P=1,2,4\n"
@@ -42,7 +39,8 @@ double parse_number(const std::string& text, const std::string& origin, const st
   return value;
 }
 
-Assignment parse_point(const std::string& text, const std::string& option = "--at") {
+Assignment parse_point(const std::string& text) {
+  const std::string option = "--at";
   Assignment point;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -136,9 +134,7 @@ int run_predict_command(const PredictOptions& options) {
   try {
     const std::vector<Assignment> points = points_of(options);
     if (points.empty()) throw core::InputError({"--at", 0, 0}, "give the points to predict with --at or --grid");
-    ModelCommandOptions model_options = options.model;
-    for (const std::string& text : options.exclude) model_options.exclude.push_back(parse_point(text, "--exclude"));
-    const std::vector<FittedSeries> fitted = fit_all(model_options);
+    const std::vector<FittedSeries> fitted = fit_all(options.model);
     nlohmann::json predictions = nlohmann::json::array();
     std::vector<std::vector<std::string>> rows;
     bool any_measured = false;
@@ -199,7 +195,7 @@ int run_predict_command(const PredictOptions& options) {
       std::printf("(lower, upper: %s%% prediction interval for one new measurement; segment: the interval of validity used",
                   significant(100.0 * options.confidence, 4).c_str());
       if (any_measured) std::printf(";\n measured: the %s of the measurements at the point%s; error: (measured - predicted) / measured",
-                                    options.model.aggregate.c_str(), options.exclude.empty() ? "" : " (--exclude: left out of the fit)");
+                                    options.model.aggregate.c_str(), options.model.exclude.empty() ? "" : " (those at --exclude points were left out of the fit)");
       std::printf(")\n");
     }
     return failures == 0 ? 0 : 1;

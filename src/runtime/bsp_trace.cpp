@@ -189,6 +189,12 @@ void augur_bsp_sync(int kind, long bytes_in, long bytes_out, int partner_count, 
       kind = AUGUR_BSP_BARRIER;
     }
     const Frame& frame = state.frames.back();
+    if (kind == AUGUR_BSP_NONE && (bytes_in != 0 || bytes_out != 0 || partner_count != 0)) {
+      misuse("augur_bsp_sync(AUGUR_BSP_NONE): a superstep without synchronisation has no communication; its bytes and "
+             "partners are recorded as none");
+      bytes_in = bytes_out = 0;
+      partner_count = 0;
+    }
     if (partner_count < 0 || (partner_count > 0 && partners == nullptr)) {
       misuse("augur_bsp_sync(): bad partner list; recorded without partners");
       partner_count = 0;

@@ -582,15 +582,42 @@ TEST(PredictCommand, HumanTablePrints) {
   std::string line;
   std::vector<std::string> all;
   while (std::getline(lines, line)) all.push_back(line);
-  ASSERT_EQ(all.size(), 8U) << result.standard_output;  // header, 6 rows, note
-  const std::regex header("region +metric +at +predicted +lower +upper +segment");
+  ASSERT_EQ(all.size(), 9U) << result.standard_output;  // header, 6 rows, note on two lines
+  // The data holds measurements at these points: the measured value and the error stand beside each prediction.
+  const std::regex header("region +metric +at +predicted +lower +upper +segment +measured +error");
   EXPECT_TRUE(std::regex_search(all[0], header)) << all[0];
   for (std::size_t i = 0; i < t3e_seconds.size(); ++i) {
     const std::string point = "N=2097152,P=" + std::to_string(static_cast<int>(t3e_seconds[i].first));
-    EXPECT_TRUE(std::regex_search(all[i + 1], std::regex("^main +time +" + point + " +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+ +1/1$")))
+    EXPECT_TRUE(std::regex_search(all[i + 1], std::regex("^main +time +" + point + " +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+ +1/1 +[0-9.e+-]+ +-?[0-9.e+-]+%$")))
         << all[i + 1];
   }
-  EXPECT_EQ(all[7], "(lower, upper: 95% prediction interval for one new measurement; segment: the interval of validity used)");
+  EXPECT_EQ(all[7], "(lower, upper: 95% prediction interval for one new measurement; segment: the interval of validity used;");
+  EXPECT_EQ(all[8], " measured: the mean of the measurements at the point; error: (measured - predicted) / measured)");
+
+  // Without measurements at the points, no such columns.
+  const ProcessResult unmeasured = run("predict", {fft_t3e, "--formula", fft_formula, "--grid", "P=64,128", "--at", "N=2097152"});
+  ASSERT_EQ(unmeasured.exit_code, 0) << describe(unmeasured);
+  EXPECT_TRUE(std::regex_search(unmeasured.standard_output, std::regex("region +metric +at +predicted +lower +upper +segment\n")))
+      << unmeasured.standard_output;
+  EXPECT_EQ(unmeasured.standard_output.find("measured:"), std::string::npos) << unmeasured.standard_output;
+}
+
+TEST(PredictCommand, ExcludeLeavesPointsOutOfTheFitAndComparesThem) {
+  // The seed's Table 1 the other way round: P = 32 predicted from the other five processor counts.
+  const Json all = run_json("predict", {fft_t3e, "--formula", fft_formula, "--at", "N=2097152,P=32", "--json"});
+  const Json left_out = run_json("predict", {fft_t3e, "--formula", fft_formula, "--exclude", "P=32", "--at", "N=2097152,P=32", "--json"});
+  ASSERT_EQ(left_out.at("predictions").size(), 1U) << left_out.dump(2);
+  const Json& prediction = left_out.at("predictions")[0];
+  EXPECT_DOUBLE_EQ(number(prediction.at("measured")), 0.9664);  // the T3E time, though left out of the fit
+  const double predicted = number(prediction.at("value"));
+  EXPECT_NEAR(number(prediction.at("error_percent")), 100.0 * (0.9664 - predicted) / 0.9664, 1e-9);
+  // A genuine prediction: not the value of the fit that saw the point.
+  EXPECT_NE(predicted, number(all.at("predictions")[0].at("value")));
+  EXPECT_TRUE(near_relative(predicted, 0.9664, 0.05)) << prediction.dump();
+
+  const ProcessResult bad = run("predict", {fft_t3e, "--formula", fft_formula, "--exclude", "P", "--at", "N=2097152,P=32"});
+  EXPECT_EQ(bad.exit_code, 1) << describe(bad);
+  EXPECT_NE(bad.standard_error.find("--exclude P"), std::string::npos) << describe(bad);
 }
 
 TEST(PredictCommand, ArithmeticAndListGridsFollowTheSegments) {

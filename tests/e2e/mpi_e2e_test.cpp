@@ -190,7 +190,9 @@ TEST(Table1Script, RunsTheGridFitsAndPredicts) {
   const ProcessResult result = augur::core::run_process({"bash", source_dir + "/examples/fft/table1.sh", "--build", build_dir, "--out",
                                                          directory.path().string(), "--min", "8", "--max", "12", "--repeat", "2"});
   ASSERT_TRUE(result.succeeded()) << describe(result);
-  EXPECT_TRUE(contains(result.standard_output, "== Table 1: N = 4096, predicted from the runs with N < 4096 ==")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "== Table 1: N = 4096, measured against formula (11) fitted to the runs ==")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "== N = 4096 predicted from the runs with N < 4096 only")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "== OBSP* and BSP against one traced transform: N = 4096, P = 2 ==")) << describe(result);
   EXPECT_TRUE(contains(result.standard_output, "measured")) << describe(result);
   if (std::thread::hardware_concurrency() < 4) {
     EXPECT_TRUE(contains(result.standard_output, "oversubscribed: P = 4")) << describe(result);
