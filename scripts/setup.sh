@@ -11,6 +11,7 @@ packages=(
   valgrind
   openmpi-bin libopenmpi-dev
   libpapi-dev
+  clang libomp-dev
 )
 
 if [ "$(id -u)" -ne 0 ]; then

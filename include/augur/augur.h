@@ -144,26 +144,36 @@ AUGUR_EXPORT void augur_finalize(void);
 #define AUGUR_NO_EXPERIMENT (-1)
 
 /* Declares the experiment `name` (letters, digits, '_'; not empty) with its formula (NULL or "" for
- * none) and the comma-separated names of its variables ("N,P"; NULL or "" for none), or finds it when
- * declared before with the same formula and variables. Returns its id (>= 0) or AUGUR_NO_EXPERIMENT
- * (with one message on stderr: bad name, or the name declared before with another formula or variables). */
+ * none; it must parse as an expression, docs/formats.md) and the comma-separated names of its variables
+ * ("N,P"; NULL or "" for none), or finds it when declared before with the same formula and variables.
+ * Returns its id (>= 0) or AUGUR_NO_EXPERIMENT (with one message on stderr: a bad name, formula or
+ * variable, or the name declared before with another formula or variables). Declaring reads no option,
+ * so it may run before main (as the code augur cc generates does). */
 AUGUR_EXPORT int augur_experiment_declare(const char* name, const char* formula, const char* variables);
 /* Begins an instance of the experiment: `values` holds the variables' values in their declared order
- * (NULL when it has none). An invalid id is reported once and ignored. */
+ * (NULL when it has none). An invalid id is reported once and ignored; values that are not finite
+ * numbers are reported once and the instance is not recorded. With the option mode=off, begin and
+ * end do nothing. */
 AUGUR_EXPORT void augur_experiment_begin(int experiment, const double* values);
+/* The same, with the number of values given: when it is not the experiment's number of variables, the
+ * mismatch is reported once and the instance is not recorded. */
+AUGUR_EXPORT void augur_experiment_begin_n(int experiment, int count, const double* values);
 /* Ends the innermost open instance of the experiment on this thread and records it. An end without
  * a begin, or one that skips an inner open experiment, is reported once; the inner ones are dropped. */
 AUGUR_EXPORT void augur_experiment_end(int experiment);
 /* Writes the records of the experiments named in `names` ("fft,A,B"; NULL or "all" for every one) to
- * the experiment file (option experiment_file, default "augur.cll.jsonl"; appended, one write) and
- * forgets them. Returns the number of records written, or AUGUR_ERROR (one message on stderr). */
+ * the experiment file (option experiment_file, default "%n.cll.jsonl", %n the program's name; appended
+ * in one write under a file lock) and forgets them. Returns the number of records written, or
+ * AUGUR_ERROR with a message on stderr; records whose write failed are kept and written with the next
+ * report, or at exit. */
 AUGUR_EXPORT int augur_experiment_report(const char* names);
 /* For MPI and other gatherers: the records of `names` as JSON Lines, each with "rank" and "ranks",
  * in a buffer from malloc (free it with augur_free); the records are forgotten. *length is the byte
  * count (no terminating zero counted). Returns the number of records, or AUGUR_ERROR. */
 AUGUR_EXPORT int augur_experiment_serialize(const char* names, int rank, int ranks, char** buffer, unsigned long* length);
 /* Appends JSON Lines gathered from several ranks to the experiment file in one write (the header
- * line first when the file is new or empty). Returns AUGUR_OK or AUGUR_ERROR. */
+ * line first when the file is new or empty). Returns AUGUR_OK or AUGUR_ERROR (the lines are then kept
+ * and written with the next write, or at exit). */
 AUGUR_EXPORT int augur_experiment_write(const char* buffer, unsigned long length);
 /* Frees a buffer returned by libaugur. */
 AUGUR_EXPORT void augur_free(void* buffer);
@@ -200,6 +210,22 @@ AUGUR_EXPORT int augur_bsp_serialize(char** buffer, unsigned long* length);
  * option bsp_trace; nothing is written, and AUGUR_OK returned, when both are empty), replacing the
  * file atomically. Returns AUGUR_OK or AUGUR_ERROR. */
 AUGUR_EXPORT int augur_bsp_write(const char* path, int ranks, const char* buffer, unsigned long length);
+
+/* ---- Dynamic periodicity detection (thesis Table 4.2; docs/dpd.md) ------------------------------
+ * The Dynamic Periodicity Detector of Freitag, Corbalan and Labarta: it reads a stream of samples (for
+ * the dynamic instrumentation, the address of the function of each parallel region, in the order the
+ * regions run) and finds the smallest period m <= N/2 such that every two samples m apart among the N
+ * most recent ones are equal (N: the window, 128 by default). One detector per process: call these
+ * from one thread only (they are not thread-safe). They allocate nothing per sample and never throw. */
+
+/* Reads the next sample. Returns 1 when `sample` starts a new period (the stream is periodic and the
+ * sample is at the phase of the first sample of its periodic part), else 0. When `period` is not NULL,
+ * *period receives the current period in samples, 0 while the stream shows none. */
+AUGUR_EXPORT int augur_DPD(long sample, int* period);
+/* Sets the window to `size` samples (thesis: DPDWindowSize; a smaller window costs less per sample
+ * and detects sooner but only periods up to size/2). Sizes outside [4, 1048576] are clamped, with one
+ * warning on stderr. The most recent samples are kept, and a period that still holds keeps its phase. */
+AUGUR_EXPORT void augur_DPDWindowSize(int size);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,9 @@
  *                                   writes the trace file (path NULL: the option bsp_trace). Collective.
  *
  * Each returns AUGUR_OK (or, for augur_mpi_report, the number of records gathered, on rank 0; 0 on the
- * others) or AUGUR_ERROR. They never abort the program: an MPI error is reported on stderr.
+ * others), or AUGUR_ERROR on every rank when any rank failed (a message on stderr says why). The MPI
+ * calls use the communicator's error handler (MPI_ERRORS_ARE_FATAL unless the program set another).
+ * The trace's ranks are the ranks in `comm`.
  */
 #ifndef AUGUR_AUGUR_MPI_H
 #define AUGUR_AUGUR_MPI_H
@@ -26,20 +28,18 @@ extern "C" {
 #endif
 
 /* Gathers `length` bytes of `local` from every rank to rank 0 of `comm`. On rank 0, *gathered is a
- * malloc'd buffer (free with free) of *total bytes; elsewhere NULL and 0. Returns 0 or -1. */
+ * malloc'd buffer (free with free) of *total bytes; elsewhere NULL and 0. Every rank returns 0, or -1
+ * on every rank when the text cannot be moved (more than 2^31 - 1 bytes on one rank or in all, or no
+ * memory on rank 0): rank 0's verdict is broadcast before any text moves, so that no rank is left
+ * waiting. Collective over `comm`. */
 static inline int augur_mpi_gather_text(MPI_Comm comm, const char* local, unsigned long length, char** gathered,
                                         unsigned long* total) {
-  int rank = 0, size = 1, status = 0, i = 0;
-  int my_length = (int)length;
+  int rank = 0, size = 1, i = 0, verdict = 0;
+  int my_length = length > 0x7fffffffUL ? -1 : (int)length;
   int* lengths = NULL;
   int* offsets = NULL;
   *gathered = NULL;
   *total = 0;
-  if (length > 0x7fffffffUL) {
-    fprintf(stderr, "augur: augur_mpi_gather_text(): %lu bytes on one rank is more than MPI_Gatherv can move\n", length);
-    my_length = 0;
-    status = -1;
-  }
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   if (rank == 0) {
@@ -49,71 +49,91 @@ static inline int augur_mpi_gather_text(MPI_Comm comm, const char* local, unsign
   MPI_Gather(&my_length, 1, MPI_INT, lengths, 1, MPI_INT, 0, comm);
   if (rank == 0) {
     unsigned long sum = 0;
-    for (i = 0; i < size; ++i) {
+    if (lengths == NULL || offsets == NULL) verdict = -1;
+    for (i = 0; verdict == 0 && i < size; ++i) {
+      if (lengths[i] < 0) {
+        fprintf(stderr, "augur: augur_mpi_gather_text(): rank %d holds more than 2^31 - 1 bytes; nothing gathered\n", i);
+        verdict = -1;
+        break;
+      }
       offsets[i] = (int)sum;
       sum += (unsigned long)lengths[i];
     }
-    if (sum > 0x7fffffffUL) {
-      fprintf(stderr, "augur: augur_mpi_gather_text(): %lu bytes in all is more than MPI_Gatherv can move\n", sum);
-      for (i = 0; i < size; ++i) lengths[i] = offsets[i] = 0;
-      sum = 0;
-      status = -1;
+    if (verdict == 0 && sum > 0x7fffffffUL) {
+      fprintf(stderr, "augur: augur_mpi_gather_text(): %lu bytes in all is more than MPI_Gatherv can move; nothing gathered\n", sum);
+      verdict = -1;
     }
-    *gathered = (char*)malloc(sum + 1);
-    *total = sum;
+    if (verdict == 0) {
+      *gathered = (char*)malloc(sum + 1);
+      if (*gathered == NULL) {
+        fprintf(stderr, "augur: augur_mpi_gather_text(): no memory for %lu bytes on rank 0; nothing gathered\n", sum);
+        verdict = -1;
+      }
+      *total = *gathered == NULL ? 0 : sum;
+    }
   }
-  MPI_Gatherv((void*)local, status == 0 ? my_length : 0, MPI_CHAR, rank == 0 ? *gathered : NULL, lengths, offsets,
-              MPI_CHAR, 0, comm);
+  MPI_Bcast(&verdict, 1, MPI_INT, 0, comm);
+  if (verdict == 0) {
+    MPI_Gatherv(local, my_length, MPI_CHAR, rank == 0 ? *gathered : NULL, lengths, offsets, MPI_CHAR, 0, comm);
+  } else if (rank == 0) {
+    free(*gathered);
+    *gathered = NULL;
+    *total = 0;
+  }
   free(lengths);
   free(offsets);
-  return status;
+  return verdict;
 }
 
 static inline int augur_mpi_report(MPI_Comm comm, const char* names) {
-  int rank = 0, size = 1, count = 0, result = 0;
+  int rank = 0, size = 1, count = 0, mine = 0, failed = 0, any_failed = 0, total_count = 0;
   char* local = NULL;
   char* gathered = NULL;
   unsigned long length = 0, total = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   count = augur_experiment_serialize(names, rank, size, &local, &length);
-  if (count < 0) length = 0;
-  augur_mpi_gather_text(comm, local, length, &gathered, &total);
-  augur_free(local);
-  MPI_Reduce(&count, &result, 1, MPI_INT, MPI_SUM, 0, comm);
-  if (rank == 0) {
-    if (augur_experiment_write(gathered, total) != AUGUR_OK) result = AUGUR_ERROR;
-    free(gathered);
-    return result;
+  if (count < 0) {
+    length = 0;
+    failed = 1;
   }
-  return count < 0 ? AUGUR_ERROR : 0;
+  mine = count < 0 ? 0 : count;
+  if (augur_mpi_gather_text(comm, local, length, &gathered, &total) != 0) failed = 1;
+  augur_free(local);
+  if (rank == 0 && !failed && augur_experiment_write(gathered, total) != AUGUR_OK) failed = 1;
+  free(gathered);
+  MPI_Reduce(&mine, &total_count, 1, MPI_INT, MPI_SUM, 0, comm);
+  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm);
+  if (any_failed) return AUGUR_ERROR;
+  return rank == 0 ? total_count : 0;
 }
 
 static inline int augur_mpi_bsp_start(MPI_Comm comm) {
-  int rank = 0, size = 1, world_rank = 0;
+  int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Barrier(comm);
-  return augur_bsp_start(world_rank, rank, size);
+  return augur_bsp_start(rank, rank, size); /* ranks of the trace: those of `comm` */
 }
 
 static inline int augur_mpi_bsp_report(MPI_Comm comm, const char* path) {
-  int rank = 0, size = 1, status = AUGUR_OK;
+  int rank = 0, size = 1, failed = 0, any_failed = 0;
   char* local = NULL;
   char* gathered = NULL;
   unsigned long length = 0, total = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   augur_bsp_stop();
-  if (augur_bsp_serialize(&local, &length) < 0) length = 0;
-  if (augur_mpi_gather_text(comm, local, length, &gathered, &total) != 0) status = AUGUR_ERROR;
-  augur_free(local);
-  if (rank == 0) {
-    if (augur_bsp_write(path, size, gathered, total) != AUGUR_OK) status = AUGUR_ERROR;
-    free(gathered);
+  if (augur_bsp_serialize(&local, &length) < 0) {
+    length = 0;
+    failed = 1;
   }
-  return status;
+  if (augur_mpi_gather_text(comm, local, length, &gathered, &total) != 0) failed = 1;
+  augur_free(local);
+  if (rank == 0 && !failed && augur_bsp_write(path, size, gathered, total) != AUGUR_OK) failed = 1;
+  free(gathered);
+  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm);
+  return any_failed ? AUGUR_ERROR : AUGUR_OK;
 }
 
 #ifdef __cplusplus

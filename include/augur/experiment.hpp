@@ -17,8 +17,9 @@ namespace augur {
 class ExperimentScope {
 public:
   // Begins an instance of `experiment` with the variables' values in their declared order.
+  // A count that is not the experiment's number of variables is reported and the instance not recorded.
   ExperimentScope(int experiment, std::initializer_list<double> values) noexcept : experiment_(experiment) {
-    augur_experiment_begin(experiment_, values.size() == 0 ? nullptr : values.begin());
+    augur_experiment_begin_n(experiment_, static_cast<int>(values.size()), values.size() == 0 ? nullptr : values.begin());
   }
   // Begins an instance of an experiment without variables, or with values in an array.
   explicit ExperimentScope(int experiment, const double* values = nullptr) noexcept : experiment_(experiment) {

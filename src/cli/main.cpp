@@ -5,6 +5,7 @@
 #include "cc_command.hpp"
 #include "fit_command.hpp"
 #include "gen_tasks_command.hpp"
+#include "run_command.hpp"
 #include "sim_command.hpp"
 #include "speedup_command.hpp"
 #include "tspp_command.hpp"
@@ -34,6 +35,8 @@ int main(int argc, char** argv) {
   CLI::App* bsp_command = augur::cli::add_bsp_command(app, bsp);
   augur::cli::CcOptions cc;
   CLI::App* cc_command = augur::cli::add_cc_command(app, cc);
+  augur::cli::RunOptions run;
+  CLI::App* run_command = augur::cli::add_run_command(app, run);
 
   try {
     app.parse(argc, argv);
@@ -50,5 +53,6 @@ int main(int argc, char** argv) {
   if (gen_tasks_command->parsed()) return augur::cli::run_gen_tasks_command(gen_tasks);
   if (bsp_command->parsed()) return augur::cli::run_bsp_command(bsp);
   if (cc_command->parsed()) return augur::cli::run_cc_command(cc);
+  if (run_command->parsed()) return augur::cli::run_run_command(run);
   return 2;
 }

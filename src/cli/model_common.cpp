@@ -163,6 +163,7 @@ std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
   for (const std::string& text : options.exclude) exclusions.push_back(parse_exclusion(text));
 
   const model::Dataset dataset = model::read_dataset(options.data, read);
+  std::vector<bool> excluded_something(exclusions.size(), false);
   std::vector<FittedSeries> fitted;
   for (const model::Series& series : dataset.series) {
     if (!options.region.empty() && series.region != options.region) continue;
@@ -172,15 +173,26 @@ std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
     result.metric = series.metric;
     model::Series kept = series;
     if (!exclusions.empty()) {
+      for (std::size_t index = 0; index < exclusions.size(); ++index) {
+        for (const auto& [name, value] : exclusions[index]) {
+          if (std::find(series.parameters.begin(), series.parameters.end(), name) != series.parameters.end()) continue;
+          std::string known;
+          for (const std::string& parameter : series.parameters) known += (known.empty() ? "" : ", ") + parameter;
+          throw core::InputError({"--exclude " + options.exclude[index], 0, 0},
+                                 "'" + name + "' is not a parameter of " + series.region + " (it has " + (known.empty() ? "none" : known) + ")");
+        }
+      }
       kept.measurements.clear();
       for (const model::Measurement& measurement : series.measurements) {
-        const bool left_out = std::any_of(exclusions.begin(), exclusions.end(), [&](const auto& assignment) {
-          for (const auto& [name, value] : assignment) {
-            const auto at = std::find(series.parameters.begin(), series.parameters.end(), name);
-            if (at == series.parameters.end() || measurement.point[static_cast<std::size_t>(at - series.parameters.begin())] != value) return false;
-          }
-          return true;
-        });
+        bool left_out = false;
+        for (std::size_t index = 0; index < exclusions.size(); ++index) {
+          const bool matches = std::all_of(exclusions[index].begin(), exclusions[index].end(), [&](const auto& item) {
+            const auto at = std::find(series.parameters.begin(), series.parameters.end(), item.first);
+            return measurement.point[static_cast<std::size_t>(at - series.parameters.begin())] == item.second;
+          });
+          if (matches) excluded_something[index] = true;
+          left_out = left_out || matches;
+        }
         (left_out ? result.held_out : kept.measurements).push_back(measurement);
       }
     }
@@ -192,6 +204,12 @@ std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
       result.error = error.what();
     }
     fitted.push_back(std::move(result));
+  }
+  for (std::size_t index = 0; index < exclusions.size(); ++index) {
+    if (!fitted.empty() && !excluded_something[index]) {
+      std::fprintf(stderr, "augur: --exclude %s: no measurement has these values; nothing was left out for it\n",
+                   options.exclude[index].c_str());
+    }
   }
   if (fitted.empty()) {
     std::string what = options.region.empty() ? "" : " region '" + options.region + "'";

@@ -47,13 +47,16 @@ struct SuperstepRecord {
   double before_child = 0.0;
 };
 
+enum Misuse { NotRunning, AlreadyRunning, BadArguments, BadKind, BadPartners, NoneWithCommunication, SecondPartition,
+              NothingToLeave, PartitionAfterCommunicate, MisuseCount };
+
 struct Trace {
   bool running = false;
   int rank = 0;
   double origin = 0.0;
   std::vector<Frame> frames;
   std::vector<SuperstepRecord> records;
-  std::atomic<bool> warned{false};
+  std::atomic<bool> warned[MisuseCount] = {};
 };
 
 Trace& trace() {
@@ -61,9 +64,16 @@ Trace& trace() {
   return instance;
 }
 
-void misuse(const std::string& message) {
-  if (trace().warned.exchange(true)) return;
+// One message per kind of misuse.
+void misuse(Misuse kind, const std::string& message) {
+  if (trace().warned[kind].exchange(true)) return;
   warn(message + " (warned once)");
+}
+
+// The message for a call made while no trace runs.
+void not_running(const char* function) {
+  misuse(NotRunning, std::string(function) + "(): no trace running (" +
+                         (settings().mode == Mode::Off ? "augur is off: AUGUR_MODE=off" : "augur_bsp_start first") + "); ignored");
 }
 
 double now() { return monotonic_seconds() - trace().origin; }
@@ -140,11 +150,11 @@ int augur_bsp_start(int rank, int pid, int nprocs) {
     if (settings().mode == Mode::Off) return AUGUR_ERROR;
     Trace& state = trace();
     if (state.running) {
-      misuse("augur_bsp_start(): the trace is already running; ignored");
+      misuse(AlreadyRunning, "augur_bsp_start(): the trace is already running; ignored");
       return AUGUR_ERROR;
     }
     if (rank < 0 || nprocs < 1 || pid < 0 || pid >= nprocs) {
-      misuse("augur_bsp_start(" + std::to_string(rank) + ", " + std::to_string(pid) + ", " + std::to_string(nprocs) +
+      misuse(BadArguments, "augur_bsp_start(" + std::to_string(rank) + ", " + std::to_string(pid) + ", " + std::to_string(nprocs) +
              "): needs rank >= 0 and 0 <= pid < nprocs; ignored");
       return AUGUR_ERROR;
     }
@@ -169,7 +179,7 @@ int augur_bsp_start(int rank, int pid, int nprocs) {
 void augur_bsp_communicate(void) {
   Trace& state = trace();
   if (!state.running) {
-    misuse("augur_bsp_communicate(): no trace running (augur_bsp_start first); ignored");
+    not_running("augur_bsp_communicate");
     return;
   }
   Frame& frame = state.frames.back();
@@ -181,27 +191,27 @@ void augur_bsp_sync(int kind, long bytes_in, long bytes_out, int partner_count, 
     const double at = now();
     Trace& state = trace();
     if (!state.running) {
-      misuse("augur_bsp_sync(): no trace running (augur_bsp_start first); ignored");
+      not_running("augur_bsp_sync");
       return;
     }
     if (kind != AUGUR_BSP_NONE && kind != AUGUR_BSP_OBLIVIOUS && kind != AUGUR_BSP_BARRIER) {
-      misuse("augur_bsp_sync(): kind " + std::to_string(kind) + " is not AUGUR_BSP_NONE, _OBLIVIOUS or _BARRIER; taken as a barrier");
+      misuse(BadKind, "augur_bsp_sync(): kind " + std::to_string(kind) + " is not AUGUR_BSP_NONE, _OBLIVIOUS or _BARRIER; taken as a barrier");
       kind = AUGUR_BSP_BARRIER;
     }
     const Frame& frame = state.frames.back();
     if (kind == AUGUR_BSP_NONE && (bytes_in != 0 || bytes_out != 0 || partner_count != 0)) {
-      misuse("augur_bsp_sync(AUGUR_BSP_NONE): a superstep without synchronisation has no communication; its bytes and "
+      misuse(NoneWithCommunication, "augur_bsp_sync(AUGUR_BSP_NONE): a superstep without synchronisation has no communication; its bytes and "
              "partners are recorded as none");
       bytes_in = bytes_out = 0;
       partner_count = 0;
     }
     if (partner_count < 0 || (partner_count > 0 && partners == nullptr)) {
-      misuse("augur_bsp_sync(): bad partner list; recorded without partners");
+      misuse(BadPartners, "augur_bsp_sync(): bad partner list; recorded without partners");
       partner_count = 0;
     }
     for (int index = 0; index < partner_count; ++index) {
       if (partners[index] < 0 || partners[index] >= frame.nprocs) {
-        misuse("augur_bsp_sync(): partner " + std::to_string(partners[index]) + " is not a pid of the current machine (0.." +
+        misuse(BadPartners, "augur_bsp_sync(): partner " + std::to_string(partners[index]) + " is not a pid of the current machine (0.." +
                std::to_string(frame.nprocs - 1) + "); recorded without partners");
         partner_count = 0;
         break;
@@ -218,21 +228,29 @@ int augur_bsp_partition(int group, int pid, int nprocs) {
     const double at = now();
     Trace& state = trace();
     if (!state.running) {
-      misuse("augur_bsp_partition(): no trace running (augur_bsp_start first); ignored");
+      not_running("augur_bsp_partition");
       return AUGUR_ERROR;
     }
     Frame& parent = state.frames.back();
     if (!parent.child.empty()) {
-      misuse("augur_bsp_partition(): a second partition in superstep " + std::to_string(parent.superstep) + " of machine " +
+      misuse(SecondPartition, "augur_bsp_partition(): a second partition in superstep " + std::to_string(parent.superstep) + " of machine " +
              parent.machine + " (one per superstep); ignored");
       return AUGUR_ERROR;
     }
     if (group < 0 || nprocs < 1 || pid < 0 || pid >= nprocs || nprocs > parent.nprocs) {
-      misuse("augur_bsp_partition(" + std::to_string(group) + ", " + std::to_string(pid) + ", " + std::to_string(nprocs) +
+      misuse(BadArguments, "augur_bsp_partition(" + std::to_string(group) + ", " + std::to_string(pid) + ", " + std::to_string(nprocs) +
              "): needs group >= 0, 0 <= pid < nprocs <= the parent's size; ignored");
       return AUGUR_ERROR;
     }
-    parent.before_child = std::max(0.0, (parent.communicate_at >= 0.0 ? parent.communicate_at : at) - parent.superstep_start);
+    if (parent.communicate_at >= 0.0) {
+      // A sub-machine after augur_bsp_communicate: its task is computation of this superstep, so the
+      // communication is taken to start after it (at the next augur_bsp_communicate, or at the sync).
+      misuse(PartitionAfterCommunicate, "augur_bsp_partition() after augur_bsp_communicate() in superstep " +
+                                            std::to_string(parent.superstep) + " of machine " + parent.machine +
+                                            ": the communication is taken to start after the sub-machine");
+      parent.communicate_at = -1.0;
+    }
+    parent.before_child = std::max(0.0, at - parent.superstep_start);
     parent.child = parent.machine + std::to_string(parent.superstep) + ":" + std::to_string(group) + "/";
     parent.child_entered = at;
     Frame child;
@@ -253,7 +271,11 @@ void augur_bsp_done(void) {
     const double at = now();
     Trace& state = trace();
     if (!state.running || state.frames.size() < 2) {
-      misuse("augur_bsp_done(): no sub-machine to leave (augur_bsp_partition first); ignored");
+      if (!state.running) {
+        not_running("augur_bsp_done");
+        return;
+      }
+      misuse(NothingToLeave, "augur_bsp_done(): no sub-machine to leave (augur_bsp_partition first); ignored");
       return;
     }
     leave_machine(at);

@@ -50,8 +50,8 @@ struct CounterState {
 };
 
 CounterState& counter_state() {
-  static CounterState state;
-  return state;
+  static CounterState* state = new CounterState;  // never destroyed: read by the exit handler that writes records
+  return *state;
 }
 
 thread_local int thread_event_set = -1;  // PAPI_NULL

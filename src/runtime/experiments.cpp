@@ -7,6 +7,8 @@
 // a mutex that only a report contends for). Nothing throws across the C ABI; misuse is warned once.
 #include <fcntl.h>
 #include <omp.h>
+#include <pthread.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "augur/augur.h"
+#include "augur/core/expression.hpp"
 #include "internal.hpp"
 
 namespace augur::runtime {
@@ -47,6 +50,7 @@ struct OpenInstance {
   std::size_t value_offset = 0;
   long long counters[CounterSet::max_events] = {};
   bool counted = false;
+  bool skipped = false;  // begun with bad values: its end records nothing
 };
 
 struct Record {
@@ -58,39 +62,75 @@ struct Record {
   bool counted = false;
 };
 
+// One thread's instances. Only the owning thread begins and ends instances; a report (from any thread)
+// takes the records. Everything here is guarded by `mutex`, which only a report contends for.
 struct ThreadLog {
-  std::mutex mutex;                 // guards records and values against a report from another thread
+  std::mutex mutex;
   std::vector<Record> records;
-  std::vector<double> values;       // variable values of the records (and of the open instances)
-  std::vector<OpenInstance> open;   // touched by the owning thread only
+  std::vector<double> values;       // variable values of the records and of the open instances
+  std::vector<OpenInstance> open;   // the stack of open instances
 };
 
-enum Warning { BadId, EndWithoutBegin, EndSkipsInner, BadValues, UnknownReportName, WriteFailed, Unreported, WarningCount };
+enum Warning { BadId, EndWithoutBegin, EndSkipsInner, BadValues, UnknownReportName, WarningCount };
 
 struct Registry {
-  std::mutex mutex;
+  std::mutex mutex;                                           // experiments, logs
   std::vector<std::unique_ptr<ExperimentInfo>> experiments;  // capacity fixed: readers index without the lock
   std::atomic<int> count{0};
   std::vector<std::unique_ptr<ThreadLog>> logs;               // every thread's log, kept until exit
   std::atomic<bool> warned[WarningCount] = {};
   std::once_flag enabled_once;
   bool enabled = true;
-  bool exit_handler = false;
+  std::mutex file_mutex;    // the experiment file and `unwritten`
+  std::string unwritten;    // records whose write failed, retried at the next write and at exit
   Registry() { experiments.reserve(max_experiments); }
 };
 
+Registry& registry();
+
+// fork(): the child starts with no records, so that the parent's are not written twice. The locks are
+// taken around the fork so that the child never inherits one held by another thread.
+void before_fork() {
+  Registry& state = registry();
+  state.file_mutex.lock();
+  state.mutex.lock();
+  for (const auto& log : state.logs) log->mutex.lock();
+}
+
+void after_fork_in_parent() {
+  Registry& state = registry();
+  for (auto log = state.logs.rbegin(); log != state.logs.rend(); ++log) (*log)->mutex.unlock();
+  state.mutex.unlock();
+  state.file_mutex.unlock();
+}
+
+void after_fork_in_child() {
+  Registry& state = registry();
+  for (const auto& log : state.logs) {
+    log->records.clear();
+    log->open.clear();
+    log->values.clear();
+  }
+  state.unwritten.clear();
+  after_fork_in_parent();
+}
+
 Registry& registry() {
-  static Registry* instance = new Registry;  // never destroyed: threads may record during exit
+  static Registry* instance = [] {
+    auto* created = new Registry;  // never destroyed: threads may record during exit
+    pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+    return created;
+  }();
   return *instance;
 }
 
-void warn_once(Warning kind, const std::string& message) {
-  if (registry().warned[kind].exchange(true)) return;
-  warn(message + " (warned once)");
-}
+// True the first time for each kind of warning: the message is built only then.
+bool first_warning(Warning kind) { return !registry().warned[kind].exchange(true); }
 
 void write_unreported_at_exit();
 
+// Experiments record unless augur is off. Decided at the first begin or report (not at declare, which
+// translated programs call before main), so that augur_set_option in main still applies.
 bool enabled() {
   Registry& state = registry();
   std::call_once(state.enabled_once, [&] {
@@ -236,7 +276,7 @@ int take_records(const std::set<int>& selected, int rank, int ranks, std::string
       ++taken;
     }
     log->records.swap(kept);
-    // Values are kept while a record or an open instance may still point into them.
+    // Values are kept while a record or an open instance points into them (both under the log's lock).
     if (log->records.empty() && log->open.empty()) log->values.clear();
   }
   return taken;
@@ -259,7 +299,9 @@ std::set<int> select_experiments(const char* names, bool& valid) {
       selected.insert(static_cast<int>(id));
       found = true;
     }
-    if (!found) warn_once(UnknownReportName, "augur_experiment_report(): no experiment named '" + name + "' was declared");
+    if (!found && first_warning(UnknownReportName)) {
+      warn("augur_experiment_report(): no experiment named '" + name + "' was declared (warned once)");
+    }
   }
   if (selected.empty()) valid = false;
   return selected;
@@ -267,14 +309,17 @@ std::set<int> select_experiments(const char* names, bool& valid) {
 
 const char header_line[] = "{\"augur\":\"experiments\",\"version\":1}\n";
 
-// Appends `text` to the experiment file in one write; the header first when the file is new or empty.
-// On a short write the file is cut back to its former size, so that no half record is left.
+// Appends `text` to the experiment file in one write, under an exclusive flock (other processes
+// appending through libaugur wait), with the header first when the file is new or empty. On a short
+// write the file is cut back to its former size, so that no half record is left.
 bool append_to_experiment_file(std::string_view text, std::string& error) {
   const std::string path = expand_path(settings().experiment_file);
   const int descriptor = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (descriptor < 0) {
     error = path + ": cannot open for appending: " + std::strerror(errno);
     return false;
+  }
+  while (::flock(descriptor, LOCK_EX) != 0 && errno == EINTR) {
   }
   struct stat status {};
   const off_t former_size = ::fstat(descriptor, &status) == 0 ? status.st_size : 0;
@@ -286,8 +331,8 @@ bool append_to_experiment_file(std::string_view text, std::string& error) {
     const ssize_t result = ::write(descriptor, content.data() + written, content.size() - written);
     if (result < 0 && errno == EINTR) continue;
     if (result <= 0) {
-      error = path + ": write failed: " + std::strerror(errno) + "; the file is left as it was";
-      if (::ftruncate(descriptor, former_size) != 0) error += " (could not cut it back: it may end in a partial line)";
+      error = path + ": write failed: " + std::strerror(errno);
+      if (::ftruncate(descriptor, former_size) != 0) error += " (could not cut the file back: it may end in a partial line)";
       ::close(descriptor);
       return false;
     }
@@ -300,18 +345,40 @@ bool append_to_experiment_file(std::string_view text, std::string& error) {
   return true;
 }
 
+long count_lines(std::string_view text) { return static_cast<long>(std::count(text.begin(), text.end(), '\n')); }
+
+// Writes `text` after whatever an earlier failed write left; on failure keeps it all for the next try
+// and says so (every time: records are at stake).
+bool write_records(std::string_view text, std::string& error) {
+  Registry& state = registry();
+  std::lock_guard lock(state.file_mutex);
+  std::string content = std::move(state.unwritten);
+  state.unwritten.clear();
+  content.append(text);
+  if (content.empty()) return true;
+  if (append_to_experiment_file(content, error)) return true;
+  const long kept = count_lines(content);
+  state.unwritten = std::move(content);
+  error += "; " + std::to_string(kept) + " record" + (kept == 1 ? " is" : "s are") +
+           " kept in memory and tried again at the next report and at exit";
+  return false;
+}
+
 void write_unreported_at_exit() {
   try {
     std::string text;
     const int count = take_records({}, -1, 0, text);
-    if (count == 0) return;
     std::string error;
     const std::string path = expand_path(settings().experiment_file);
-    if (append_to_experiment_file(text, error)) {
+    const long pending = count_lines(registry().unwritten);
+    if (count == 0 && pending == 0) return;
+    if (!write_records(text, error)) {
+      warn("at exit: " + error.substr(0, error.find("; ")) + "; " + std::to_string(count + pending) + " experiment records lost");
+      return;
+    }
+    if (count > 0) {
       warn(std::to_string(count) + " experiment record" + (count == 1 ? " was" : "s were") +
            " not reported (no report reached before exit); appended to " + path + " without a rank");
-    } else {
-      warn(std::to_string(count) + " unreported experiment records could not be written: " + error);
     }
   } catch (...) {
   }
@@ -326,13 +393,21 @@ extern "C" {
 
 int augur_experiment_declare(const char* name, const char* formula, const char* variables) {
   try {
-    if (!enabled()) return AUGUR_NO_EXPERIMENT;
     if (name == nullptr || !is_identifier(name)) {
       warn(std::string("augur_experiment_declare(): '") + (name == nullptr ? "(null)" : name) +
            "' is not an experiment name (letters, digits, '_', not starting with a digit)");
       return AUGUR_NO_EXPERIMENT;
     }
     const std::string formula_text = formula == nullptr ? "" : formula;
+    if (!formula_text.empty()) {
+      try {
+        (void)augur::core::parse_expression(augur::core::SourceText("formula", formula_text));
+      } catch (const augur::core::InputError& error) {
+        warn(std::string("augur_experiment_declare(") + name + "): the formula '" + formula_text + "' is not an expression (" +
+             error.what() + "); the experiment is not declared");
+        return AUGUR_NO_EXPERIMENT;
+      }
+    }
     const std::string variable_text = variables == nullptr ? "" : variables;
     std::vector<std::string> variable_names = split_names(variable_text);
     for (const std::string& variable : variable_names) {
@@ -372,28 +447,47 @@ int augur_experiment_declare(const char* name, const char* formula, const char* 
   }
 }
 
-void augur_experiment_begin(int experiment, const double* values) {
+void augur_experiment_begin_n(int experiment, int count, const double* values) {
   try {
     if (!enabled()) return;
     const ExperimentInfo* info = find_experiment(experiment);
     if (info == nullptr) {
-      warn_once(BadId, "augur_experiment_begin(): invalid experiment id " + std::to_string(experiment) + "; ignored");
+      if (first_warning(BadId)) warn("augur_experiment_begin(): invalid experiment id " + std::to_string(experiment) + "; ignored (warned once)");
       return;
     }
-    if (values == nullptr && !info->variables.empty()) {
-      warn_once(BadValues, "augur_experiment_begin(" + info->name + "): values is NULL but the experiment has variables; ignored");
-      return;
+    const std::size_t wanted = info->variables.size();
+    bool usable = true;
+    if (count >= 0 && static_cast<std::size_t>(count) != wanted) {
+      if (first_warning(BadValues)) {
+        warn("augur_experiment_begin(" + info->name + "): " + std::to_string(count) + " values for " + std::to_string(wanted) +
+             " variables (" + info->variable_list + "); the instance is not recorded (warned once)");
+      }
+      usable = false;
+    } else if (values == nullptr && wanted > 0) {
+      if (first_warning(BadValues)) {
+        warn("augur_experiment_begin(" + info->name + "): values is NULL but the experiment has variables; the instance is not recorded (warned once)");
+      }
+      usable = false;
+    } else {
+      for (std::size_t index = 0; index < wanted; ++index) {
+        if (std::isfinite(values[index])) continue;
+        if (first_warning(BadValues)) {
+          warn("augur_experiment_begin(" + info->name + "): variable " + info->variables[index] +
+               " is not a finite number; the instance is not recorded (warned once)");
+        }
+        usable = false;
+        break;
+      }
     }
     ThreadLog& log = thread_log();
     OpenInstance instance;
     instance.experiment = experiment;
+    instance.skipped = !usable;
     instance.threads = threads_here();
-    {
-      std::lock_guard lock(log.mutex);
-      instance.value_offset = log.values.size();
-      log.values.insert(log.values.end(), values, values + info->variables.size());
-    }
-    if (CounterSet::start_on_this_thread()) instance.counted = CounterSet::read(instance.counters);
+    if (usable && CounterSet::start_on_this_thread()) instance.counted = CounterSet::read(instance.counters);
+    std::lock_guard lock(log.mutex);
+    instance.value_offset = log.values.size();
+    if (usable) log.values.insert(log.values.end(), values, values + wanted);
     instance.start = monotonic_seconds();
     log.open.push_back(instance);
   } catch (const std::exception& error) {
@@ -401,38 +495,43 @@ void augur_experiment_begin(int experiment, const double* values) {
   }
 }
 
+void augur_experiment_begin(int experiment, const double* values) { augur_experiment_begin_n(experiment, -1, values); }
+
 void augur_experiment_end(int experiment) {
   const double now = monotonic_seconds();
   try {
     if (!enabled()) return;
     const ExperimentInfo* info = find_experiment(experiment);
     if (info == nullptr) {
-      warn_once(BadId, "augur_experiment_end(): invalid experiment id " + std::to_string(experiment) + "; ignored");
+      if (first_warning(BadId)) warn("augur_experiment_end(): invalid experiment id " + std::to_string(experiment) + "; ignored (warned once)");
       return;
     }
     ThreadLog& log = thread_log();
+    long long counters[CounterSet::max_events] = {};
+    const bool counted = CounterSet::event_count() > 0 && CounterSet::read(counters);
+    std::lock_guard lock(log.mutex);
     auto match = std::find_if(log.open.rbegin(), log.open.rend(), [&](const OpenInstance& open) { return open.experiment == experiment; });
     if (match == log.open.rend()) {
-      warn_once(EndWithoutBegin, "augur_experiment_end(" + info->name + "): no open instance on this thread; ignored");
+      if (first_warning(EndWithoutBegin)) warn("augur_experiment_end(" + info->name + "): no open instance on this thread; ignored (warned once)");
       return;
     }
-    if (match != log.open.rbegin()) {
+    if (match != log.open.rbegin() && first_warning(EndSkipsInner)) {
       const ExperimentInfo* inner = find_experiment(log.open.back().experiment);
-      warn_once(EndSkipsInner, "augur_experiment_end(" + info->name + ") while '" + (inner ? inner->name : "?") +
-                                   "' inside it is still open; the inner instances are dropped");
+      warn("augur_experiment_end(" + info->name + ") while '" + (inner ? inner->name : "?") +
+           "' inside it is still open; the inner instances are dropped (warned once)");
     }
     const OpenInstance instance = *match;
     log.open.erase(std::next(match).base(), log.open.end());
+    if (instance.skipped) return;
     Record record;
     record.experiment = experiment;
     record.threads = instance.threads;
     record.seconds = now - instance.start;
     record.value_offset = instance.value_offset;
-    if (instance.counted && CounterSet::read(record.counters)) {
-      for (int index = 0; index < CounterSet::event_count(); ++index) record.counters[index] -= instance.counters[index];
+    if (instance.counted && counted) {
+      for (int index = 0; index < CounterSet::event_count(); ++index) record.counters[index] = counters[index] - instance.counters[index];
       record.counted = true;
     }
-    std::lock_guard lock(log.mutex);
     log.records.push_back(record);
   } catch (const std::exception& error) {
     warn(std::string("augur_experiment_end(): ") + error.what());
@@ -474,10 +573,9 @@ int augur_experiment_write(const char* buffer, unsigned long length) {
       warn("augur_experiment_write(): buffer is NULL");
       return AUGUR_ERROR;
     }
-    if (length == 0) return AUGUR_OK;
     std::string error;
-    if (append_to_experiment_file(std::string_view(buffer, length), error)) return AUGUR_OK;
-    warn_once(WriteFailed, "experiment records: " + error);
+    if (write_records(std::string_view(buffer == nullptr ? "" : buffer, length), error)) return AUGUR_OK;
+    warn("experiment records: " + error);
     return AUGUR_ERROR;
   } catch (const std::exception& error) {
     warn(std::string("augur_experiment_write(): ") + error.what());

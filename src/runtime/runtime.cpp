@@ -12,6 +12,7 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -150,8 +151,13 @@ void finalize_at_exit() { augur_finalize(); }
 
 }  // namespace
 
+namespace {
+std::mutex settings_mutex;
+}  // namespace
+
 const Settings& settings() {
   Runtime& runtime = state();
+  std::lock_guard lock(settings_mutex);  // the first use may come from any thread
   if (runtime.settings_loaded) return runtime.settings;
   runtime.settings_loaded = true;
   std::vector<std::string> variables;
@@ -328,9 +334,10 @@ int augur_set_option(const char* key, const char* value) {
       return AUGUR_ERROR;
     }
     Runtime& runtime = state();
+    std::lock_guard lock(settings_mutex);
     if (runtime.settings_loaded) {
       warn(std::string("augur_set_option(") + key + "): options take effect at augur's first use (a region, an "
-                       "experiment or a trace), and it has happened; ignored");
+                       "experiment instance, a report or a trace), and it has happened; ignored");
       return AUGUR_ERROR;
     }
     Settings probe;

@@ -618,6 +618,13 @@ TEST(PredictCommand, ExcludeLeavesPointsOutOfTheFitAndComparesThem) {
   const ProcessResult bad = run("predict", {fft_t3e, "--formula", fft_formula, "--exclude", "P", "--at", "N=2097152,P=32"});
   EXPECT_EQ(bad.exit_code, 1) << describe(bad);
   EXPECT_NE(bad.standard_error.find("--exclude P"), std::string::npos) << describe(bad);
+  const ProcessResult unknown = run("fit", {fft_t3e, "--formula", fft_formula, "--exclude", "n=16384"});
+  EXPECT_EQ(unknown.exit_code, 1) << describe(unknown);
+  EXPECT_NE(unknown.standard_error.find("--exclude n=16384: 'n' is not a parameter of main (it has N, P)"), std::string::npos)
+      << describe(unknown);
+  const ProcessResult unmatched = run("fit", {fft_t3e, "--formula", fft_formula, "--exclude", "P=3"});
+  EXPECT_EQ(unmatched.exit_code, 0) << describe(unmatched);
+  EXPECT_NE(unmatched.standard_error.find("--exclude P=3: no measurement has these values"), std::string::npos) << describe(unmatched);
 }
 
 TEST(PredictCommand, ArithmeticAndListGridsFollowTheSegments) {

@@ -139,10 +139,11 @@ TEST_P(FftExample, MatchesTheSequentialFftAndGathersEveryRanksRecords) {
 INSTANTIATE_TEST_SUITE_P(Ranks, FftExample, testing::Values(1, 2, 4), [](const testing::TestParamInfo<int>& parameter) { return std::to_string(parameter.param) + "Ranks"; });
 
 TEST(FftExample, BadArgumentsAreRefusedOnEveryRank) {
-  for (const Arguments& arguments : {Arguments{fft_exe, "40"}, Arguments{fft_exe, "2"}, Arguments{fft_exe, "10", "--repeat", "0"}}) {
-    const ProcessResult result = run_mpi(4, arguments);  // "2": N = 4 is fine for 4 ranks, but 40 is too large
+  for (const Arguments& arguments : {Arguments{fft_exe, "40"}, Arguments{fft_exe, "2", "--check"}, Arguments{fft_exe, "10", "--repeat", "0"}}) {
+    const ProcessResult result = run_mpi(4, arguments);  // "2": N = 4 = P is the smallest case, and right; 40 is too large
     if (arguments[1] == "2") {
       EXPECT_TRUE(result.succeeded()) << describe(result);
+      EXPECT_TRUE(contains(result.standard_output, "(passed)")) << describe(result);
       continue;
     }
     EXPECT_FALSE(result.succeeded()) << describe(result);

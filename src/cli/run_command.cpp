@@ -1,0 +1,435 @@
+// augur run: runs an unmodified program with LD_PRELOAD=libaugur_preload.so and prints what the
+// self-analyzer measured of the iterative parallel region the periodicity detector found.
+// Guide: docs/run.md.
+#include "run_command.hpp"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "augur/core/files.hpp"
+#include "augur/core/process.hpp"
+#include "augur/selfanalysis_report.hpp"
+#include "options.hpp"
+
+extern char** environ;
+
+namespace augur::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The libaugur options `augur run` mirrors: flag name and option key (AUGUR_<KEY>).
+struct MirroredOption {
+  const char* flag;
+  const char* key;
+  const char* help;
+};
+constexpr MirroredOption mirrored_options[] = {
+    {"--mode", "mode", "analyze (default) or time (only time the region: no baseline, no thread changes)"},
+    {"--baseline", "baseline", "Processors B of the baseline iterations: a count or 'half' (default 4, never above P)"},
+    {"--warmup-iterations", "warmup_iterations", "Iterations run on P, unmeasured, before the baseline (default 1)"},
+    {"--baseline-iterations", "baseline_iterations", "Iterations averaged into T(B) (default 3)"},
+    {"--measure-iterations", "measure_iterations", "Iterations averaged into each T(p) (default 3)"},
+    {"--history", "history", "Weight of the previous speedup, in [0, 1) (default 0.6)"},
+    {"--sweep", "sweep", "SA(1 exec): comma-separated processor counts visited after the baseline"},
+    {"--sweep-every", "sweep_every", "Iterations on each count of the sweep (default 10)"},
+    {"--self-tuning", "self_tuning", "1: measure ST' (default), 0: not"},
+};
+
+class ScratchFolder {
+public:
+  ScratchFolder() {
+    std::string pattern = core::temporary_directory() + "/augur-run-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a folder in " + pattern);
+    path_ = pattern;
+  }
+  ~ScratchFolder() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+private:
+  fs::path path_;
+};
+
+// PROGRAM as the shell would find it: itself when it has a '/', else the first match in PATH.
+std::string find_program(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::stringstream folders(path == nullptr ? "/usr/bin:/bin" : path);
+  std::string folder;
+  while (std::getline(folders, folder, ':')) {
+    const fs::path candidate = fs::path(folder.empty() ? "." : folder) / program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  return "";
+}
+
+enum class OpenMpRuntime { Gomp, LlvmOmp, None, Static };
+
+// Which OpenMP runtime the program loads, from its dependencies (ldd lists them transitively).
+OpenMpRuntime detect_runtime(const std::string& program, std::string& detail) {
+  core::ProcessResult result = core::run_process({"ldd", program});
+  const std::string& text = result.standard_output;
+  if (text.find("libgomp") != std::string::npos) return OpenMpRuntime::Gomp;
+  if (text.find("libomp.so") != std::string::npos || text.find("libiomp5") != std::string::npos) return OpenMpRuntime::LlvmOmp;
+  if (!result.succeeded() || text.find("not a dynamic executable") != std::string::npos ||
+      text.find("statically linked") != std::string::npos) {
+    detail = "ldd: " + (text.empty() ? result.standard_error : text);
+    while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ' || detail.back() == '\t')) detail.pop_back();
+    return OpenMpRuntime::Static;
+  }
+  return OpenMpRuntime::None;
+}
+
+struct Child {
+  int exit_code = -1;
+  int signal = 0;
+  double wall_seconds = 0.0;
+};
+
+double now_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+// Runs the program with its output on ours; augur ignores SIGINT/SIGQUIT while it waits, so that
+// Ctrl-C stops the program and augur still cleans up and reports.
+Child run_child(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& environment) {
+  std::map<std::string, std::string> variables;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const char* equals = std::strchr(*entry, '=');
+    if (equals == nullptr) continue;
+    variables[std::string(*entry, static_cast<std::size_t>(equals - *entry))] = equals + 1;
+  }
+  for (const auto& [name, value] : environment) variables[name] = value;
+  std::vector<std::string> entries;
+  for (const auto& [name, value] : variables) entries.push_back(name + "=" + value);
+  std::vector<char*> envp;
+  for (std::string& entry : entries) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> arguments = argv;
+  std::vector<char*> args;
+  for (std::string& argument : arguments) args.push_back(argument.data());
+  args.push_back(nullptr);
+
+  struct sigaction ignore {}, old_interrupt {}, old_quit {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGINT, &ignore, &old_interrupt);
+  sigaction(SIGQUIT, &ignore, &old_quit);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGQUIT);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+  Child child;
+  pid_t pid = 0;
+  const double start = now_seconds();
+  const int error = posix_spawn(&pid, args[0], nullptr, &attributes, args.data(), envp.data());
+  posix_spawnattr_destroy(&attributes);
+  if (error != 0) {
+    sigaction(SIGINT, &old_interrupt, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+    throw std::runtime_error("cannot run " + argv[0] + ": " + std::strerror(error));
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  child.wall_seconds = now_seconds() - start;
+  sigaction(SIGINT, &old_interrupt, nullptr);
+  sigaction(SIGQUIT, &old_quit, nullptr);
+  if (WIFEXITED(status)) child.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) child.signal = WTERMSIG(status);
+  return child;
+}
+
+// ELF e_type: 2 for a fixed-address executable (addr2line wants the address), 3 for PIE and
+// shared objects (it wants the offset in the file).
+int elf_type(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  unsigned char header[18] = {};
+  if (!file.read(reinterpret_cast<char*>(header), sizeof header)) return 0;
+  if (std::memcmp(header, "\x7f" "ELF", 4) != 0) return 0;
+  return header[16] | (header[17] << 8);
+}
+
+// Names (and source lines when the program has debug information) of the loops, with addr2line;
+// "" when unknown. Adds "name" and "source" to each loop of the interposition file.
+void resolve_names(json& info) {
+  std::map<std::string, std::vector<json*>> by_module;
+  for (json& region : info["regions"]) {
+    for (json& loop : region["loops"]) {
+      if (loop.contains("module") && loop["module"].is_string()) by_module[loop["module"].get<std::string>()].push_back(&loop);
+    }
+  }
+  for (auto& [module, loops] : by_module) {
+    const bool fixed = elf_type(module) == 2;
+    std::vector<std::string> argv = {"addr2line", "-f", "-C", "-e", module};
+    for (json* loop : loops) argv.push_back((*loop)[fixed ? "address" : "offset"].get<std::string>());
+    core::ProcessResult result;
+    try {
+      result = core::run_process(argv);
+    } catch (const std::exception&) {
+      continue;  // no addr2line: dynamic symbols only
+    }
+    if (!result.succeeded()) continue;
+    std::stringstream lines(result.standard_output);
+    for (json* loop : loops) {
+      std::string name, source;
+      if (!std::getline(lines, name) || !std::getline(lines, source)) break;
+      if (name != "??") (*loop)["name"] = name;
+      if (source.rfind("??", 0) != 0 && source.find(":0") == std::string::npos && source.find(":?") == std::string::npos) {
+        (*loop)["source"] = source;
+      }
+    }
+  }
+  for (json& region : info["regions"]) {
+    for (json& loop : region["loops"]) {
+      if (!loop.contains("name")) loop["name"] = loop.value("symbol", json()).is_string() ? loop["symbol"] : loop["address"];
+    }
+  }
+}
+
+std::string format_seconds(double seconds) {
+  char buffer[64];
+  if (seconds < 1e-3) {
+    std::snprintf(buffer, sizeof buffer, "%.1f us", seconds * 1e6);
+  } else if (seconds < 1.0) {
+    std::snprintf(buffer, sizeof buffer, "%.3f ms", seconds * 1e3);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.3f s", seconds);
+  }
+  return buffer;
+}
+
+const json* info_region(const json& info, std::uint64_t id) {
+  for (const json& region : info["regions"]) {
+    if (region.value("id", std::uint64_t{0}) == id) return &region;
+  }
+  return nullptr;
+}
+
+std::string region_name(const json* region) {
+  if (region == nullptr || region->at("loops").empty()) return "?";
+  const json& first = region->at("loops")[0];
+  std::string name = first.value("name", std::string("?"));
+  if (first.contains("source")) name += " (" + first["source"].get<std::string>() + ")";
+  return name;
+}
+
+void print_report(const selfanalysis::Report& report, const json& info, const Child& child, const RunOptions& options) {
+  std::printf("augur run: %zu iterative parallel region%s found by the periodicity detector (window %d samples)\n",
+              report.regions.size(), report.regions.size() == 1 ? "" : "s", info.value("dpd_window", 0));
+  const selfanalysis::ReportRegion* main = report.main_region();
+  for (const selfanalysis::ReportRegion& region : report.regions) {
+    const json* found = info_region(info, region.id);
+    std::string loops;
+    if (found != nullptr) {
+      for (const json& loop : found->at("loops")) loops += (loops.empty() ? "" : ", ") + loop.value("name", std::string("?"));
+    }
+    std::printf("  %s region %s: period %d (%s), %ld iterations, %s%s\n", &region == main ? "*" : " ",
+                region_name(found).c_str(), region.length, loops.c_str(), region.iterations,
+                format_seconds(region.elapsed).c_str(), &region == main ? "  <- main region" : "");
+  }
+  if (main == nullptr) return;
+  std::printf("main region %s:\n", region_name(info_region(info, main->id)).c_str());
+  if (report.mode == "time") {
+    std::printf("  mode time: the region was only timed (%s)\n", format_seconds(main->elapsed).c_str());
+  } else if (main->baseline <= 0) {
+    std::printf("  no baseline: too few iterations after detection (%ld)\n", main->iterations);
+  } else {
+    std::printf("  baseline B=%d  T(B)=%s  f=%s  AF(B)=%.3f\n", main->baseline, format_seconds(main->baseline_time).c_str(),
+                main->sequential_fraction < 0.0 ? "unknown" : std::to_string(main->sequential_fraction).substr(0, 6).c_str(),
+                main->amdahl_factor);
+    std::printf("  %4s  %8s  %5s  %12s  %8s\n", "p", "S(p)", "state", "T(p)", "ST'");
+    for (const selfanalysis::ReportPoint& point : main->points) {
+      std::printf("  %4d  %8s  %5s  %12s  %8s\n", point.processors,
+                  point.calculated ? std::to_string(point.speedup).substr(0, 6).c_str() : "-", point.calculated ? "PC" : "PNC",
+                  point.iteration_time > 0.0 ? format_seconds(point.iteration_time).c_str() : "-",
+                  point.self_tuning > 0.0 ? std::to_string(point.self_tuning).substr(0, 6).c_str() : "-");
+    }
+  }
+  if (main->estimated_time >= 0.0) {
+    const double error = main->elapsed > 0.0 ? (main->estimated_time - main->elapsed) / main->elapsed * 100.0 : 0.0;
+    std::printf("  execution time of the region on P=%d: estimated %s (at iteration %ld), actual %s (%+.1f%%)\n",
+                main->estimate_processors, format_seconds(main->estimated_time).c_str(), main->estimated_at_iteration,
+                format_seconds(main->elapsed).c_str(), error);
+  } else if (options.iterations <= 0) {
+    std::printf("  execution time of the region: actual %s; no estimate without the iteration count (--iterations N)\n",
+                format_seconds(main->elapsed).c_str());
+  } else {
+    std::printf("  execution time of the region: actual %s; no estimate (the speedup on P was not calculated)\n",
+                format_seconds(main->elapsed).c_str());
+  }
+  std::printf("program: %s wall time\n", format_seconds(child.wall_seconds).c_str());
+  for (const std::string& note : report.notes) std::printf("note: %s\n", note.c_str());
+  for (const std::string& note : main->notes) std::printf("note: %s\n", note.c_str());
+}
+
+}  // namespace
+
+CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "run",
+      "Run an unmodified OpenMP program (gcc -fopenmp, libgomp) under libaugur_preload.so: find its iterative parallel "
+      "region by itself, measure its speedup and predict its execution time.");
+  for (const MirroredOption& mirrored : mirrored_options) {
+    command->add_option_function<std::string>(
+               mirrored.flag, [&options, key = std::string(mirrored.key)](const std::string& value) {
+                 options.augur_options.emplace_back(key, value);
+               },
+               std::string(mirrored.help) + " [" + runtime::environment_name(mirrored.key) + "]")
+        ->check([key = std::string(mirrored.key)](const std::string& value) -> std::string {
+          runtime::Settings settings;  // the library's own rule for AUGUR_<KEY>
+          return runtime::apply_option(settings, key, value).value_or("");
+        });
+  }
+  command->add_option("-p,--threads", options.threads, "OMP_NUM_THREADS for the program (default: as set, or all processors)")
+      ->check(CLI::Range(1, 4096));
+  command->add_option("--iterations", options.iterations,
+                      "Iterations of the program's main loop, when known: gives the estimate of the execution time "
+                      "[AUGUR_RUN_ITERATIONS]")
+      ->check(CLI::Range(1L, 1L << 40));
+  command->add_option("--dpd-window", options.dpd_window, "Samples in the periodicity detector's window (default 128) [AUGUR_DPD_WINDOW]")
+      ->check(CLI::Range(4, 1 << 20));
+  command->add_option("--json", options.json, "Also write the report (the static report's fields and 'interpose') to FILE");
+  command->add_option("--preload", options.preload, "The interposition library (default: this build's libaugur_preload.so)");
+  command->add_option("program", options.command, "The program and its arguments, after --")->required();
+  command->footer(
+      "OMP_WAIT_POLICY is set to passive unless already set. The program's output is its own; augur's report\n"
+      "follows it on standard output. Guide: docs/run.md. Example:\n"
+      "  augur run -p 2 --baseline 1 -- build/bin/swim-plain 512 400");
+  return command;
+}
+
+int run_run_command(const RunOptions& options) {
+  try {
+    const std::string program = find_program(options.command[0]);
+    if (program.empty() || ::access(program.c_str(), X_OK) != 0) {
+      std::fprintf(stderr, "augur run: %s: no such program (or not executable)\n", options.command[0].c_str());
+      return 2;
+    }
+    std::string detail;
+    switch (detect_runtime(program, detail)) {
+      case OpenMpRuntime::Gomp: break;
+      case OpenMpRuntime::LlvmOmp:
+        std::fprintf(stderr,
+                     "augur run: %s uses LLVM's OpenMP runtime (libomp): augur run supports GCC's libgomp only so far; "
+                     "the OMPT tool for libomp is a later part of issue 6 (rebuild with gcc -fopenmp, or instrument "
+                     "the program with augur.h)\n",
+                     program.c_str());
+        return 1;
+      case OpenMpRuntime::Static:
+        std::fprintf(stderr,
+                     "augur run: not an OpenMP program linked to libgomp: %s is not dynamically linked (%s); "
+                     "LD_PRELOAD cannot interpose on it\n",
+                     program.c_str(), detail.c_str());
+        return 1;
+      case OpenMpRuntime::None:
+        std::fprintf(stderr,
+                     "augur run: not an OpenMP program linked to libgomp: %s does not load libgomp.so.1 (ldd); "
+                     "augur run measures programs built with gcc -fopenmp\n",
+                     program.c_str());
+        return 1;
+    }
+    const std::string preload = options.preload.empty() ? std::string(AUGUR_PRELOAD_LIBRARY) : options.preload;
+    if (::access(preload.c_str(), R_OK) != 0) {
+      std::fprintf(stderr, "augur run: %s: cannot read the interposition library (--preload)\n", preload.c_str());
+      return 2;
+    }
+    ScratchFolder scratch;
+    const std::string report_path = (scratch.path() / "report.json").string();
+    const std::string info_path = (scratch.path() / "interpose.json").string();
+    std::vector<std::pair<std::string, std::string>> environment;
+    const char* previous_preload = std::getenv("LD_PRELOAD");
+    environment.emplace_back("LD_PRELOAD", previous_preload != nullptr && *previous_preload != '\0'
+                                               ? fs::absolute(preload).string() + ":" + previous_preload
+                                               : fs::absolute(preload).string());
+    environment.emplace_back("AUGUR_REPORT", report_path);
+    environment.emplace_back("AUGUR_RUN_INFO", info_path);
+    environment.emplace_back("AUGUR_SUMMARY", "0");
+    if (std::getenv("OMP_WAIT_POLICY") == nullptr) environment.emplace_back("OMP_WAIT_POLICY", "passive");
+    if (options.threads > 0) environment.emplace_back("OMP_NUM_THREADS", std::to_string(options.threads));
+    if (options.iterations > 0) environment.emplace_back("AUGUR_RUN_ITERATIONS", std::to_string(options.iterations));
+    if (options.dpd_window > 0) environment.emplace_back("AUGUR_DPD_WINDOW", std::to_string(options.dpd_window));
+    for (const auto& [key, value] : options.augur_options) environment.emplace_back(runtime::environment_name(key), value);
+
+    std::vector<std::string> argv = options.command;
+    argv[0] = program;
+    const Child child = run_child(argv, environment);
+    std::fflush(stdout);
+    if (child.signal != 0) {
+      std::fprintf(stderr, "augur run: %s was killed by signal %d (%s); no report\n", program.c_str(), child.signal,
+                   strsignal(child.signal));
+      return 1;
+    }
+    if (!fs::exists(info_path)) {
+      std::fprintf(stderr, "augur run: %s exited with status %d without going through libaugur_preload's exit (it "
+                           "may have called _exit, or exec'd another program); no report\n",
+                   program.c_str(), child.exit_code);
+      return 1;
+    }
+    json info = json::parse(core::read_file(info_path));
+    resolve_names(info);
+    const std::string problem = !info["disabled"].is_null()            ? info["disabled"].get<std::string>()
+                                : info.value("intercepted", 0L) == 0    ? "no OpenMP parallel region ran"
+                                : info["regions"].empty()
+                                    ? std::to_string(info.value("intercepted", 0L)) + " parallel regions ran (" +
+                                          std::to_string(info.value("distinct_loops", 0)) + " distinct) without a periodic pattern"
+                                    : "";
+    if (!problem.empty() || !fs::exists(report_path)) {
+      std::string message = problem.empty() ? "no report was written" : problem;
+      if (info.value("intercepted", 0L) == 1 && info.value("distinct_loops", 0) == 1) {
+        message = "one parallel region ran, once: a program with one parallel region around its time loop (orphaned "
+                  "worksharing loops inside it) is not measured by augur run yet";
+      }
+      std::fprintf(stderr, "augur run: no iterative parallel region found in %s: %s; nothing measured\n", program.c_str(),
+                   message.c_str());
+      return 1;
+    }
+    const std::string report_text = core::read_file(report_path);
+    const selfanalysis::Report report = selfanalysis::parse_report(report_text, report_path);
+    print_report(report, info, child, options);
+    if (!options.json.empty()) {
+      json out = json::parse(report_text);
+      out["interpose"] = info;
+      out["program_wall_time_s"] = child.wall_seconds;
+      out["exit_code"] = child.exit_code;
+      core::write_file_atomically(options.json, out.dump(2) + "\n");
+    }
+    if (child.exit_code != 0) {
+      std::fprintf(stderr, "augur run: %s exited with status %d\n", program.c_str(), child.exit_code);
+      return child.exit_code;
+    }
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "augur run: %s\n", error.what());
+    return 1;
+  }
+}
+
+}  // namespace augur::cli

@@ -1,0 +1,164 @@
+// End-to-end tests of `augur run`: unmodified programs under libaugur_preload.so (docs/run.md).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "augur/core/files.hpp"
+#include "augur/core/process.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using augur::core::ProcessOptions;
+using augur::core::ProcessResult;
+using augur::core::run_process;
+using nlohmann::json;
+
+// A scratch file name, removed at the end of the test.
+class TemporaryFile {
+public:
+  explicit TemporaryFile(const std::string& name)
+      : path_(fs::temp_directory_path() / ("augur-run-e2e-" + std::to_string(::getpid()) + "-" + name)) {}
+  ~TemporaryFile() {
+    std::error_code ignored;
+    fs::remove(path_, ignored);
+  }
+  [[nodiscard]] std::string path() const { return path_.string(); }
+
+private:
+  fs::path path_;
+};
+
+ProcessOptions clean_environment() {
+  ProcessOptions options;
+  options.unset = {"AUGUR_MODE", "AUGUR_REPORT", "AUGUR_SWEEP", "AUGUR_BASELINE", "LD_PRELOAD", "OMP_NUM_THREADS"};
+  options.environment = {{"OMP_WAIT_POLICY", "passive"}};
+  return options;
+}
+
+// The region that ran longest in a report.
+const json& main_region(const json& report) {
+  const json* best = nullptr;
+  for (const json& region : report.at("regions")) {
+    if (best == nullptr || region.at("elapsed_s").get<double>() > best->at("elapsed_s").get<double>()) best = &region;
+  }
+  if (best == nullptr) throw std::runtime_error("the report has no region");
+  return *best;
+}
+
+double speedup_at(const json& region, int processors) {
+  for (const json& point : region.at("speedup")) {
+    if (point.at("p").get<int>() == processors && point.at("state") == "PC") return point.at("mean_value").get<double>();
+  }
+  return 0.0;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+const std::vector<std::string> swim_arguments = {"256", "400"};
+
+json run_dynamic(const std::string& name) {
+  TemporaryFile report(name);
+  std::vector<std::string> argv = {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--json", report.path(), "--", AUGUR_SWIM_PLAIN_EXE};
+  argv.insert(argv.end(), swim_arguments.begin(), swim_arguments.end());
+  const ProcessResult result = run_process(argv, clean_environment());
+  EXPECT_TRUE(result.succeeded()) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
+  return json::parse(augur::core::read_file(report.path()));
+}
+
+json run_static(const std::string& name) {
+  TemporaryFile report(name);
+  ProcessOptions options = clean_environment();
+  options.environment.emplace_back("OMP_NUM_THREADS", "2");
+  options.environment.emplace_back("AUGUR_BASELINE", "1");
+  options.environment.emplace_back("AUGUR_SUMMARY", "0");
+  options.environment.emplace_back("AUGUR_REPORT", report.path());
+  std::vector<std::string> argv = {AUGUR_SWIM_EXE};
+  argv.insert(argv.end(), swim_arguments.begin(), swim_arguments.end());
+  const ProcessResult result = run_process(argv, options);
+  EXPECT_TRUE(result.succeeded()) << result.describe_status() << "\n" << result.standard_error;
+  return json::parse(augur::core::read_file(report.path()));
+}
+
+TEST(AugurRun, SwimPeriodIsTheParallelLoopsOfOneTimeStep) {
+  const json report = run_dynamic("period.json");
+  const json& region = main_region(report);
+  EXPECT_EQ(region.at("length").get<int>(), 3);  // calc1, calc2, calc3 per time step
+  EXPECT_GT(region.at("iterations").get<long>(), 200);
+  // The interposition part names the three loops (outlined functions of calc1..calc3).
+  const json& interpose = report.at("interpose");
+  const json* found = nullptr;
+  for (const json& candidate : interpose.at("regions")) {
+    if (candidate.at("id") == region.at("id")) found = &candidate;
+  }
+  ASSERT_NE(found, nullptr);
+  ASSERT_EQ(found->at("loops").size(), 3u);
+  std::vector<std::string> names;
+  for (const json& loop : found->at("loops")) names.push_back(loop.at("name").get<std::string>());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names[0].rfind("calc1", 0), 0u) << names[0];
+  EXPECT_EQ(names[1].rfind("calc2", 0), 0u) << names[1];
+  EXPECT_EQ(names[2].rfind("calc3", 0), 0u) << names[2];
+  // The static report's fields are there.
+  EXPECT_EQ(report.at("augur_report").get<int>(), 1);
+  EXPECT_EQ(region.at("baseline").get<int>(), 1);
+  EXPECT_GT(speedup_at(region, 2), 0.0);
+}
+
+TEST(AugurRun, SpeedupOnTwoThreadsAgreesWithTheStaticInstrumentation) {
+  std::vector<double> dynamic_speedups, static_speedups;
+  for (int run = 0; run < 5; ++run) {  // interleaved, so that both see the same machine
+    dynamic_speedups.push_back(speedup_at(main_region(run_dynamic("dynamic.json")), 2));
+    static_speedups.push_back(speedup_at(main_region(run_static("static.json")), 2));
+  }
+  const double dynamic_median = median(dynamic_speedups);
+  const double static_median = median(static_speedups);
+  std::printf("S(2): augur run %.3f, static instrumentation %.3f (medians of 5)\n", dynamic_median, static_median);
+  ASSERT_GT(static_median, 0.0);
+  EXPECT_NEAR(dynamic_median / static_median, 1.0, 0.2);
+}
+
+TEST(AugurRun, PrintsTheRegionAndTheSpeedups) {
+  std::vector<std::string> argv = {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--iterations", "400", "--", AUGUR_SWIM_PLAIN_EXE};
+  argv.insert(argv.end(), swim_arguments.begin(), swim_arguments.end());
+  const ProcessResult result = run_process(argv, clean_environment());
+  ASSERT_TRUE(result.succeeded()) << result.describe_status() << "\n" << result.standard_error;
+  const std::string& out = result.standard_output;
+  EXPECT_NE(out.find("swim: checksum"), std::string::npos) << out;  // the program's own output
+  EXPECT_NE(out.find("period 3"), std::string::npos) << out;
+  EXPECT_NE(out.find("baseline B=1"), std::string::npos) << out;
+  EXPECT_NE(out.find("execution time of the region on P=2: estimated"), std::string::npos) << out;
+}
+
+TEST(AugurRun, NonOpenMpProgramGetsAClearMessage) {
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "--", "/bin/true"}, clean_environment());
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.standard_error.find("not an OpenMP program linked to libgomp"), std::string::npos) << result.standard_error;
+}
+
+TEST(AugurRun, NonIterativeProgramGetsAClearMessage) {
+  // Two different regions, once each: no period.
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "--", AUGUR_EMPTY_REGIONS_EXE, "1"}, clean_environment());
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.standard_error.find("no iterative parallel region found"), std::string::npos) << result.standard_error;
+}
+
+TEST(AugurRun, BadOptionsAndMissingProgram) {
+  ProcessResult result = run_process({AUGUR_EXE, "run", "--baseline", "0", "--", AUGUR_SWIM_PLAIN_EXE}, clean_environment());
+  EXPECT_EQ(result.exit_code, 2) << result.standard_error;
+  result = run_process({AUGUR_EXE, "run", "--", "/nonexistent/program"}, clean_environment());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.standard_error.find("no such program"), std::string::npos) << result.standard_error;
+}
+
+}  // namespace
