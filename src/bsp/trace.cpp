@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "augur/bsp.hpp"
+#include "augur/core/lines.hpp"
 #include "augur/core/files.hpp"
 
 namespace augur::bsp {
@@ -22,29 +23,11 @@ using core::InputError;
 using core::SourceLocation;
 using Json = nlohmann::json;
 
-// A line that carries data: neither blank nor a '#' comment.
-struct Line {
-  std::string_view text;  // without the line break
-  long number = 0;        // 1-based
-};
+using Line = core::TextLine;
+using core::significant_lines;
 
 bool is_blank(char character) {
   return character == ' ' || character == '\t' || character == '\r';
-}
-
-std::vector<Line> significant_lines(std::string_view text) {
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte order mark
-  std::vector<Line> lines;
-  for (long number = 1; !text.empty(); ++number) {
-    const std::size_t end = std::min(text.find('\n'), text.size());
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(std::min(end + 1, text.size()));
-    if (line.ends_with('\r')) line.remove_suffix(1);
-    std::size_t first = 0;
-    while (first < line.size() && is_blank(line[first])) ++first;
-    if (first < line.size() && line[first] != '#') lines.push_back({line, number});
-  }
-  return lines;
 }
 
 // Where the value of each top-level key of a JSON object starts on its line (0-based offsets), found by

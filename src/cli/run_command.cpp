@@ -52,25 +52,6 @@ constexpr MirroredOption mirrored_options[] = {
     {"--self-tuning", "self_tuning", "1: measure ST' (default), 0: not"},
 };
 
-class ScratchFolder {
-public:
-  ScratchFolder() {
-    std::string pattern = core::temporary_directory() + "/augur-run-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a folder in " + pattern);
-    path_ = pattern;
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
-private:
-  fs::path path_;
-};
-
 // PROGRAM as the shell would find it: itself when it has a '/', else the first match in PATH.
 std::string find_program(const std::string& program) {
   if (program.find('/') != std::string::npos) return program;
@@ -361,7 +342,7 @@ int run_run_command(const RunOptions& options) {
       std::fprintf(stderr, "augur run: %s: cannot read the interposition library (--preload)\n", preload.c_str());
       return 2;
     }
-    ScratchFolder scratch;
+    core::TemporaryFolder scratch("augur-run");
     const std::string report_path = (scratch.path() / "report.json").string();
     const std::string info_path = (scratch.path() / "interpose.json").string();
     std::vector<std::pair<std::string, std::string>> environment;

@@ -29,26 +29,6 @@ int machine_processors() {
   return count == 0 ? 1 : static_cast<int>(count);
 }
 
-// A private folder for the runs' reports, removed at the end.
-class ScratchFolder {
-public:
-  ScratchFolder() {
-    std::string pattern = core::temporary_directory() + "/augur-speedup-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a folder in " + pattern);
-    path_ = pattern;
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
-private:
-  fs::path path_;
-};
-
 struct RunPlan {
   const char* kind;  // "time", "analyze", "sweep"
   int processors;
@@ -127,7 +107,7 @@ public:
 private:
   const SpeedupOptions& options_;
   int max_threads_;
-  ScratchFolder scratch_;
+  core::TemporaryFolder scratch_{"augur-speedup"};  // the runs' reports
   std::string wait_policy_;
 };
 

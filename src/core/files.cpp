@@ -1,5 +1,6 @@
 #include "augur/core/files.hpp"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,8 +9,22 @@
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <system_error>
+
+#include "augur/core/process.hpp"
 
 namespace augur::core {
+
+TemporaryFolder::TemporaryFolder(const std::string& prefix) {
+  std::string pattern = temporary_directory() + "/" + prefix + "-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a folder " + pattern + ": " + std::strerror(errno));
+  path_ = pattern;
+}
+
+TemporaryFolder::~TemporaryFolder() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
 
 void write_file_atomically(const std::string& path, std::string_view content) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());

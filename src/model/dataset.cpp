@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "augur/core/files.hpp"
+#include "augur/core/lines.hpp"
 #include "augur/core/stats.hpp"
 
 namespace augur::model {
@@ -22,11 +23,8 @@ namespace {
 using core::InputError;
 using core::SourceLocation;
 
-// A line that carries data: not blank, not a '#' comment.
-struct Line {
-  std::string_view text;  // without the line break
-  long number = 0;        // 1-based
-};
+using Line = core::TextLine;
+using core::significant_lines;
 
 bool is_blank(char character) {
   return character == ' ' || character == '\t' || character == '\r';
@@ -54,21 +52,6 @@ std::string join(const std::vector<std::string>& names) {
 
 SourceLocation at(const std::string& file, const Line& line, std::size_t index = 0) {
   return {file, line.number, static_cast<long>(index) + 1};
-}
-
-// The lines of `text` that are neither blank nor comments (first non-blank character '#').
-std::vector<Line> significant_lines(std::string_view text) {
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte order mark
-  std::vector<Line> lines;
-  for (long number = 1; !text.empty(); ++number) {
-    const std::size_t end = std::min(text.find('\n'), text.size());
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(std::min(end + 1, text.size()));
-    if (line.ends_with('\r')) line.remove_suffix(1);
-    const std::string_view content = trim(line);
-    if (!content.empty() && content.front() != '#') lines.push_back({line, number});
-  }
-  return lines;
 }
 
 // The finite number that the whole of `text` spells (as std::from_chars reads it); an InputError at

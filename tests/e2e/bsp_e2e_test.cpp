@@ -15,8 +15,16 @@
 #include <vector>
 
 #include "augur/core/process.hpp"
+#include "e2e_support.hpp"
 
 namespace {
+
+using augur::e2e::contains;
+using augur::e2e::describe;
+using augur::e2e::read_text;
+using augur::e2e::starts_with;
+using augur::e2e::TemporaryDirectory;
+using augur::e2e::write_text;
 
 namespace fs = std::filesystem;
 using augur::core::ProcessResult;
@@ -33,41 +41,8 @@ ProcessResult run(const Arguments& arguments) {
   return augur::core::run_process(argv);
 }
 
-std::string describe(const ProcessResult& result) {
-  return result.describe_status() + "\n--- stdout ---\n" + result.standard_output + "--- stderr ---\n" +
-         result.standard_error;
-}
 
-bool contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
-// A fresh directory under the system's temporary directory, removed with everything in it.
-class TemporaryDirectory {
- public:
-  TemporaryDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "augur-bsp-e2e-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr)
-      throw std::runtime_error("cannot create a temporary directory from " + pattern);
-    path_ = pattern;
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TemporaryDirectory(const TemporaryDirectory&) = delete;
-  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
-
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream stream(path_ / name, std::ios::binary);
-    stream << text;
-    if (!stream) throw std::runtime_error("cannot write " + (path_ / name).string());
-    return (path_ / name).string();
-  }
-
- private:
-  fs::path path_;
-};
 
 Json run_json(const Arguments& arguments) {
   const ProcessResult result = run(arguments);

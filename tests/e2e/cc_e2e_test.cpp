@@ -18,8 +18,16 @@
 #include <vector>
 
 #include "augur/core/process.hpp"
+#include "e2e_support.hpp"
 
 namespace {
+
+using augur::e2e::contains;
+using augur::e2e::describe;
+using augur::e2e::read_text;
+using augur::e2e::starts_with;
+using augur::e2e::TemporaryDirectory;
+using augur::e2e::write_text;
 
 namespace fs = std::filesystem;
 using augur::core::ProcessOptions;
@@ -38,56 +46,11 @@ ProcessResult run(const Arguments& arguments, const ProcessOptions& options = {}
   return augur::core::run_process(argv, options);
 }
 
-std::string describe(const ProcessResult& result) {
-  return result.describe_status() + "\n--- stdout ---\n" + result.standard_output + "--- stderr ---\n" + result.standard_error;
-}
 
-bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream stream(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
-}
 
 bool have_program(const std::string& name) { return augur::core::run_process({"sh", "-c", "command -v " + name}).succeeded(); }
 
-// A fresh directory under the system's temporary directory, removed with everything in it.
-class TemporaryDirectory {
-public:
-  TemporaryDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "augur-cc-e2e-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory from " + pattern);
-    path_ = pattern;
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TemporaryDirectory(const TemporaryDirectory&) = delete;
-  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
-
-  [[nodiscard]] std::string file(const std::string& name) const { return (path_ / name).string(); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path path = path_ / name;
-    fs::create_directories(path.parent_path());
-    std::ofstream stream(path, std::ios::binary);
-    stream << text;
-    if (!stream) throw std::runtime_error("cannot write " + path.string());
-    return path.string();
-  }
-  // Every file under the directory, relative, sorted.
-  [[nodiscard]] std::vector<std::string> names() const {
-    std::set<std::string> sorted;
-    for (const auto& entry : fs::recursive_directory_iterator(path_)) {
-      if (entry.is_regular_file()) sorted.insert(fs::relative(entry.path(), path_).string());
-    }
-    return {sorted.begin(), sorted.end()};
-  }
-
-private:
-  fs::path path_;
-};
 
 // The environment of an instrumented run: the records go to `records`, nothing else from the caller.
 ProcessOptions records_to(const std::string& records) {
@@ -225,7 +188,7 @@ TEST(CcCommand, TranslatesToStandardOutputOrToAFile) {
   ASSERT_EQ(written.exit_code, 0) << describe(written);
   EXPECT_TRUE(written.standard_output.empty());
   EXPECT_EQ(read_text(output), printed.standard_output);
-  EXPECT_EQ(directory.names(), (std::vector<std::string>{"prog.c", "prog.cll.c"}));
+  EXPECT_EQ(directory.files(), (std::vector<std::string>{"prog.c", "prog.cll.c"}));
 }
 
 TEST(CcCommand, ChecksFilesWithOneLinePerFile) {
@@ -252,7 +215,7 @@ TEST(CcCommand, AnUnbalancedPragmaIsAnErrorAtItsPlaceAndWritesNothing) {
   const ProcessResult compiled = compile({"cc", source, "-o", directory.file("bad")});
   EXPECT_EQ(compiled.exit_code, 1) << describe(compiled);
   EXPECT_TRUE(starts_with(compiled.standard_error, source + ":2:15: ")) << describe(compiled);
-  EXPECT_EQ(directory.names(), (std::vector<std::string>{"bad.c"}));
+  EXPECT_EQ(directory.files(), (std::vector<std::string>{"bad.c"}));
 
   const std::string crossed = directory.write("crossed.c", "void f(void) {\n#pragma cll a a[0]\n#pragma cll b b[0]\n#pragma cll end a\n"
                                                            "#pragma cll end b\n}\n#pragma cll end c\n");
@@ -305,7 +268,7 @@ TEST(CcWrapper, ACProgramCompilesCleanRunsAndRecordsItsExperiments) {
   // The named report wrote outer first; 'report all' the rest.
   EXPECT_EQ(all.back().at("experiment"), "setup");
   // No translated source is left behind.
-  EXPECT_EQ(directory.names(), (std::vector<std::string>{"prog", "records.jsonl", "src/local.h", "src/prog.c"}));
+  EXPECT_EQ(directory.files(), (std::vector<std::string>{"prog", "records.jsonl", "src/local.h", "src/prog.c"}));
 }
 
 TEST(CcWrapper, ACppProgramCompilesAsCpp17AndCpp20InSeparateSteps) {

@@ -21,8 +21,16 @@
 #include <vector>
 
 #include "augur/core/process.hpp"
+#include "e2e_support.hpp"
 
 namespace {
+
+using augur::e2e::contains;
+using augur::e2e::describe;
+using augur::e2e::read_text;
+using augur::e2e::starts_with;
+using augur::e2e::TemporaryDirectory;
+using augur::e2e::write_text;
 
 namespace fs = std::filesystem;
 using augur::core::ProcessOptions;
@@ -44,56 +52,10 @@ ProcessResult run(const std::string& command, const Arguments& arguments, const 
   return augur::core::run_process(argv, options);
 }
 
-std::string describe(const ProcessResult& result) {
-  return result.describe_status() + "\n--- stdout ---\n" + result.standard_output + "--- stderr ---\n" + result.standard_error;
-}
 
-bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream stream(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
-}
 
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream stream(path, std::ios::binary);
-  stream << text;
-  if (!stream) throw std::runtime_error("cannot write " + path.string());
-}
 
-// A fresh directory under the system's temporary directory, removed with everything in it.
-class TemporaryDirectory {
-public:
-  TemporaryDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "augur-model-e2e-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory from " + pattern);
-    path_ = pattern;
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TemporaryDirectory(const TemporaryDirectory&) = delete;
-  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
-
-  [[nodiscard]] const fs::path& path() const { return path_; }
-  [[nodiscard]] std::string file(const std::string& name) const { return (path_ / name).string(); }
-  // Writes `text` to the file `name` in the directory and returns its path.
-  std::string write(const std::string& name, const std::string& text) const {
-    write_text(path_ / name, text);
-    return file(name);
-  }
-  // The names of the files in the directory, sorted.
-  [[nodiscard]] std::vector<std::string> names() const {
-    std::set<std::string> sorted;
-    for (const auto& entry : fs::directory_iterator(path_)) sorted.insert(entry.path().filename().string());
-    return {sorted.begin(), sorted.end()};
-  }
-
-private:
-  fs::path path_;
-};
 
 ::testing::AssertionResult parse_json(const ProcessResult& result, Json& json) {
   try {

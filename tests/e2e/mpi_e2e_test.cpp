@@ -19,8 +19,16 @@
 #include <nlohmann/json.hpp>
 
 #include "augur/core/process.hpp"
+#include "e2e_support.hpp"
 
 namespace {
+
+using augur::e2e::contains;
+using augur::e2e::describe;
+using augur::e2e::read_text;
+using augur::e2e::starts_with;
+using augur::e2e::TemporaryDirectory;
+using augur::e2e::write_text;
 
 namespace fs = std::filesystem;
 using augur::core::ProcessOptions;
@@ -36,28 +44,8 @@ const std::string mpicc = AUGUR_MPICC;
 const std::string source_dir = AUGUR_SOURCE_DIR;
 const std::string build_dir = AUGUR_BUILD_DIR;
 
-std::string describe(const ProcessResult& result) {
-  return result.describe_status() + "\n--- stdout ---\n" + result.standard_output + "--- stderr ---\n" + result.standard_error;
-}
 
-bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
 
-class TemporaryDirectory {
-public:
-  TemporaryDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "augur_mpi_e2e_XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
-private:
-  fs::path path_;
-};
 
 // mpirun as root (CI) needs both variables; more ranks than cores need --oversubscribe.
 ProcessResult run_mpi(int ranks, const Arguments& program, const ProcessOptions& extra = {}) {

@@ -1,6 +1,7 @@
 // Files: written whole or not at all.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -13,5 +14,19 @@ void write_file_atomically(const std::string& path, std::string_view content);
 
 // Reads a whole file; throws std::runtime_error naming the path when it cannot.
 [[nodiscard]] std::string read_file(const std::string& path);
+
+// A fresh private folder, $TMPDIR/PREFIX-XXXXXX (or /tmp), removed with its contents at destruction.
+// Throws std::runtime_error when it cannot be made.
+class TemporaryFolder {
+public:
+  explicit TemporaryFolder(const std::string& prefix);
+  ~TemporaryFolder();
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+private:
+  std::filesystem::path path_;
+};
 
 }  // namespace augur::core
