@@ -34,6 +34,7 @@
 #include "augur/selfanalysis_report.hpp"
 #include "dynamic_regions.hpp"
 #include "options.hpp"
+#include "system_clock.hpp"
 
 #define AUGUR_PRELOAD_EXPORT __attribute__((visibility("default")))
 
@@ -95,18 +96,6 @@ int nesting_level() { return resolve<int (*)()>(real.omp_get_level, "omp_get_lev
 
 // ---- The engine's edges: clock, thread control, listener ---------------------------------------
 
-double read_clock(clockid_t clock) {
-  timespec now{};
-  clock_gettime(clock, &now);
-  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
-
-class SystemClock final : public selfanalysis::Clock {
-public:
-  double wall_seconds() override { return read_clock(CLOCK_MONOTONIC); }
-  double process_cpu_seconds() override { return read_clock(CLOCK_PROCESS_CPUTIME_ID); }
-};
-
 // The processors are set per region through GOMP's num_threads argument, not omp_set_num_threads:
 // the program's own setting (its allocation) stays untouched and readable with omp_get_max_threads.
 class ArgumentThreadControl final : public selfanalysis::ThreadControl {
@@ -157,7 +146,7 @@ struct Preload {
   std::string info_path;
   std::string disabled_reason;  // why nothing is measured (empty: measuring)
   int initial_allocation = 0;
-  SystemClock clock;
+  runtime::SystemClock clock;
   ArgumentThreadControl threads;
   std::unique_ptr<selfanalysis::Analyzer> analyzer;
   std::unique_ptr<AnalyzerListener> listener;

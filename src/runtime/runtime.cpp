@@ -22,6 +22,7 @@
 #include "augur/selfanalysis_report.hpp"
 #include "internal.hpp"
 #include "options.hpp"
+#include "system_clock.hpp"
 
 extern char** environ;
 
@@ -57,18 +58,6 @@ namespace {
 using selfanalysis::Misuse;
 
 std::atomic<bool> stopped_flag{false};
-
-double read_clock(clockid_t clock) {
-  timespec now{};
-  clock_gettime(clock, &now);
-  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
-
-class SystemClock final : public selfanalysis::Clock {
-public:
-  double wall_seconds() override { return read_clock(CLOCK_MONOTONIC); }
-  double process_cpu_seconds() override { return read_clock(CLOCK_PROCESS_CPUTIME_ID); }
-};
 
 // The processors of an OpenMP program: the allocation is what the program (or its user, through
 // OMP_NUM_THREADS) last set with omp_set_num_threads; augur's own settings are told apart by

@@ -23,12 +23,7 @@
 
 namespace {
 
-using augur::e2e::contains;
-using augur::e2e::describe;
-using augur::e2e::read_text;
-using augur::e2e::starts_with;
-using augur::e2e::TemporaryDirectory;
-using augur::e2e::write_text;
+using namespace augur::e2e;  // describe, contains, read_text, TemporaryDirectory, ...
 
 namespace fs = std::filesystem;
 using augur::core::ProcessOptions;
