@@ -1,5 +1,6 @@
-// augur run: runs an unmodified program with LD_PRELOAD=libaugur_preload.so and prints what the
-// self-analyzer measured of the iterative parallel region the periodicity detector found.
+// augur run: runs an unmodified program with LD_PRELOAD=libaugur_preload.so (libgomp) or
+// OMP_TOOL_LIBRARIES=libaugur_ompt.so (LLVM's libomp) and prints what the self-analyzer measured of the
+// iterative parallel region the periodicity detector found.
 // Guide: docs/run.md.
 #include "run_command.hpp"
 
@@ -27,6 +28,10 @@
 #include "options.hpp"
 
 extern char** environ;
+
+#ifndef AUGUR_OMPT_LIBRARY
+#define AUGUR_OMPT_LIBRARY ""  // not built (no omp-tools.h): libomp programs are refused
+#endif
 
 namespace augur::cli {
 namespace {
@@ -276,8 +281,8 @@ void print_report(const selfanalysis::Report& report, const json& info, const Ch
 CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
   CLI::App* command = app.add_subcommand(
       "run",
-      "Run an unmodified OpenMP program (gcc -fopenmp, libgomp) under libaugur_preload.so: find its iterative parallel "
-      "region by itself, measure its speedup and predict its execution time.");
+      "Run an unmodified OpenMP program (gcc -fopenmp: under libaugur_preload.so; clang -fopenmp: under the OMPT tool "
+      "libaugur_ompt.so): find its iterative parallel region by itself, measure its speedup and predict its execution time.");
   for (const MirroredOption& mirrored : mirrored_options) {
     command->add_option_function<std::string>(
                mirrored.flag, [&options, key = std::string(mirrored.key)](const std::string& value) {
@@ -298,7 +303,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
   command->add_option("--dpd-window", options.dpd_window, "Samples in the periodicity detector's window (default 128) [AUGUR_DPD_WINDOW]")
       ->check(CLI::Range(4, 1 << 20));
   command->add_option("--json", options.json, "Also write the report (the static report's fields and 'interpose') to FILE");
-  command->add_option("--preload", options.preload, "The interposition library (default: this build's libaugur_preload.so)");
+  command->add_option("--preload", options.preload, "The interposition library (default: this build's libaugur_preload.so, or libaugur_ompt.so for libomp)");
   command->add_option("program", options.command, "The program and its arguments, after --")->required();
   command->footer(
       "OMP_WAIT_POLICY is set to passive unless already set. The program's output is its own; augur's report\n"
@@ -315,41 +320,58 @@ int run_run_command(const RunOptions& options) {
       return 2;
     }
     std::string detail;
-    switch (detect_runtime(program, detail)) {
+    const OpenMpRuntime runtime = detect_runtime(program, detail);
+    switch (runtime) {
       case OpenMpRuntime::Gomp: break;
       case OpenMpRuntime::LlvmOmp:
-        std::fprintf(stderr,
-                     "augur run: %s uses LLVM's OpenMP runtime (libomp): augur run supports GCC's libgomp only so far; "
-                     "the OMPT tool for libomp is a later part of issue 6 (rebuild with gcc -fopenmp, or instrument "
-                     "the program with augur.h)\n",
-                     program.c_str());
-        return 1;
+        if (options.preload.empty() && std::string(AUGUR_OMPT_LIBRARY).empty()) {
+          std::fprintf(stderr,
+                       "augur run: %s uses LLVM's OpenMP runtime (libomp), and this build of augur has no OMPT tool "
+                       "(libaugur_ompt: omp-tools.h was not found when it was built); rebuild with gcc -fopenmp, or "
+                       "give the tool with --preload\n",
+                       program.c_str());
+          return 1;
+        }
+        break;
       case OpenMpRuntime::Static:
         std::fprintf(stderr,
-                     "augur run: not an OpenMP program linked to libgomp: %s is not dynamically linked (%s); "
+                     "augur run: not an OpenMP program linked to libgomp or libomp: %s is not dynamically linked (%s); "
                      "LD_PRELOAD cannot interpose on it\n",
                      program.c_str(), detail.c_str());
         return 1;
       case OpenMpRuntime::None:
         std::fprintf(stderr,
-                     "augur run: not an OpenMP program linked to libgomp: %s does not load libgomp.so.1 (ldd); "
-                     "augur run measures programs built with gcc -fopenmp\n",
+                     "augur run: not an OpenMP program linked to libgomp or libomp: %s loads neither libgomp.so.1 nor "
+                     "libomp.so (ldd); augur run measures programs built with gcc -fopenmp or clang -fopenmp\n",
                      program.c_str());
         return 1;
     }
-    const std::string preload = options.preload.empty() ? std::string(AUGUR_PRELOAD_LIBRARY) : options.preload;
+    const bool ompt = runtime == OpenMpRuntime::LlvmOmp;
+    const std::string preload = !options.preload.empty() ? options.preload
+                                : ompt                   ? std::string(AUGUR_OMPT_LIBRARY)
+                                                         : std::string(AUGUR_PRELOAD_LIBRARY);
     if (::access(preload.c_str(), R_OK) != 0) {
-      std::fprintf(stderr, "augur run: %s: cannot read the interposition library (--preload)\n", preload.c_str());
+      std::fprintf(stderr, "augur run: %s: cannot read the %s (--preload)\n", preload.c_str(),
+                   ompt ? "OMPT tool" : "interposition library");
       return 2;
     }
     core::TemporaryFolder scratch("augur-run");
     const std::string report_path = (scratch.path() / "report.json").string();
     const std::string info_path = (scratch.path() / "interpose.json").string();
     std::vector<std::pair<std::string, std::string>> environment;
-    const char* previous_preload = std::getenv("LD_PRELOAD");
-    environment.emplace_back("LD_PRELOAD", previous_preload != nullptr && *previous_preload != '\0'
-                                               ? fs::absolute(preload).string() + ":" + previous_preload
-                                               : fs::absolute(preload).string());
+    if (ompt) {
+      // libomp loads the tool itself (OMPT, OpenMP 5.0 section 4.2.1); a tool already named is kept, after ours.
+      const char* previous_tools = std::getenv("OMP_TOOL_LIBRARIES");
+      environment.emplace_back("OMP_TOOL_LIBRARIES", previous_tools != nullptr && *previous_tools != '\0'
+                                                         ? fs::absolute(preload).string() + ":" + previous_tools
+                                                         : fs::absolute(preload).string());
+      environment.emplace_back("OMP_TOOL", "enabled");
+    } else {
+      const char* previous_preload = std::getenv("LD_PRELOAD");
+      environment.emplace_back("LD_PRELOAD", previous_preload != nullptr && *previous_preload != '\0'
+                                                 ? fs::absolute(preload).string() + ":" + previous_preload
+                                                 : fs::absolute(preload).string());
+    }
     environment.emplace_back("AUGUR_REPORT", report_path);
     environment.emplace_back("AUGUR_RUN_INFO", info_path);
     environment.emplace_back("AUGUR_SUMMARY", "0");
@@ -369,9 +391,9 @@ int run_run_command(const RunOptions& options) {
       return 1;
     }
     if (!fs::exists(info_path)) {
-      std::fprintf(stderr, "augur run: %s exited with status %d without going through libaugur_preload's exit (it "
+      std::fprintf(stderr, "augur run: %s exited with status %d without going through %s's exit (it "
                            "may have called _exit, or exec'd another program); no report\n",
-                   program.c_str(), child.exit_code);
+                   program.c_str(), child.exit_code, ompt ? "libaugur_ompt" : "libaugur_preload");
       return 1;
     }
     json info = json::parse(core::read_file(info_path));

@@ -22,6 +22,7 @@
 #include "augur/selfanalysis_report.hpp"
 #include "internal.hpp"
 #include "options.hpp"
+#include "process_info.hpp"
 #include "system_clock.hpp"
 
 extern char** environ;
@@ -88,14 +89,6 @@ private:
 };
 
 void on_sigcont(int) { stopped_flag.store(true, std::memory_order_relaxed); }
-
-std::string program_path() {
-  char buffer[4096];
-  const ssize_t length = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-  if (length <= 0) return "";
-  buffer[length] = '\0';
-  return buffer;
-}
 
 struct Runtime {
   Settings settings;

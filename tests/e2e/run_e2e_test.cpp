@@ -1,4 +1,5 @@
-// End-to-end tests of `augur run`: unmodified programs under libaugur_preload.so (docs/run.md).
+// End-to-end tests of `augur run`: unmodified programs under libaugur_preload.so (gcc) and the OMPT tool
+// libaugur_ompt.so (clang) (docs/run.md).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -147,6 +148,30 @@ TEST(AugurRun, PrintsTheRegionAndTheSpeedups) {
   EXPECT_NE(out.find("baseline B=1"), std::string::npos) << out;
   EXPECT_NE(out.find("execution time of the region on P=2: estimated"), std::string::npos) << out;
 }
+
+#ifdef AUGUR_SWIM_CLANG_EXE
+// swim.c built by clang -fopenmp (LLVM's libomp): augur run loads the OMPT tool libaugur_ompt.
+TEST(AugurRun, ClangSwimUnderTheOmptTool) {
+  TemporaryFile report("clang.json");
+  std::vector<std::string> argv = {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--iterations", "400", "--json", report.path(),
+                                   "--", AUGUR_SWIM_CLANG_EXE};
+  argv.insert(argv.end(), swim_arguments.begin(), swim_arguments.end());
+  const ProcessResult result = run_process(argv, clean_environment());
+  ASSERT_TRUE(result.succeeded()) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
+  const std::string& out = result.standard_output;
+  EXPECT_NE(out.find("swim: checksum"), std::string::npos) << out;
+  EXPECT_NE(out.find("period 3"), std::string::npos) << out;
+  EXPECT_NE(out.find("baseline B=1"), std::string::npos) << out;
+  EXPECT_NE(out.find("libaugur_ompt, libomp"), std::string::npos) << out;
+  const json report_json = json::parse(augur::core::read_file(report.path()));
+  EXPECT_EQ(report_json.at("interpose").at("runtime"), "libomp");
+  const json& region = main_region(report_json);
+  EXPECT_EQ(region.at("length").get<int>(), 3);  // the three parallel loops of a time step
+  EXPECT_GT(region.at("iterations").get<long>(), 200);
+  EXPECT_EQ(region.at("baseline").get<int>(), 1);
+  EXPECT_GT(speedup_at(region, 2), 0.0);
+}
+#endif
 
 TEST(AugurRun, NonOpenMpProgramGetsAClearMessage) {
   const ProcessResult result = run_process({AUGUR_EXE, "run", "--", "/bin/true"}, clean_environment());

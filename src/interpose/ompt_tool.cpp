@@ -1,0 +1,181 @@
+// libaugur_ompt.so: the OMPT tool that does for LLVM's OpenMP runtime (libomp, clang -fopenmp) what
+// libaugur_preload does for libgomp. libomp loads it from OMP_TOOL_LIBRARIES (or finds ompt_start_tool
+// in a preloaded library) and calls ompt_start_tool; the tool registers parallel_begin and
+// parallel_end. Each parallel region started at level 0 by the first thread that starts one is a
+// sample of the periodicity detector: its codeptr_ra, the return address of the runtime call in the
+// program, which identifies the region's call site. The samples drive the Figure 4.11 engine
+// (dynamic_regions.hpp) and the self-analysis engine through the session shared with libaugur_preload
+// (session.hpp), which writes the same report and interposition file at exit. The baseline's thread
+// count goes through the ICV nthreads-var (icv_threads.hpp). Method and limits: docs/run.md.
+//
+// It goes into the user's process: C ABI, only ompt_start_tool exported, nothing thrown across the
+// callbacks, the program never stopped, no link to libomp (omp_* come from dlsym), no SQLite, no Eigen.
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <string>
+
+#include AUGUR_OMPT_HEADER  // omp-tools.h of the LLVM release that provides libomp
+
+#include "augur/core/files.hpp"
+#include "icv_threads.hpp"
+#include "session.hpp"
+
+#define AUGUR_OMPT_EXPORT __attribute__((visibility("default")))
+
+namespace {
+
+using namespace augur;
+
+struct OmpFunctions {
+  int (*get_max_threads)() = nullptr;
+  void (*set_num_threads)(int) = nullptr;
+  int (*get_level)() = nullptr;
+};
+
+struct Tool {
+  interpose::Session session;
+  interpose::IcvThreadControl threads;
+  Tool() {
+    session.runtime = "libomp";
+    session.library = "libaugur_ompt";
+  }
+};
+
+OmpFunctions omp;
+Tool* tool = nullptr;              // set once, by the first region at level 0
+std::atomic<bool> started{false};
+std::atomic<bool> active{false};   // the engine may be driven
+pthread_t owner{};                 // the thread that drives the engine
+
+// The marker in ompt_data_t of a region that drives the engine.
+constexpr std::uint64_t instrumented = 0x61756775u;  // "augu"
+
+void finish_at_exit() {
+  if (tool == nullptr) return;
+  active.store(false, std::memory_order_relaxed);
+  interpose::finish_session(tool->session);
+}
+
+void start_once() {
+  Tool* state = new Tool();
+  const int allocation = omp.get_max_threads();
+  state->threads = interpose::IcvThreadControl(allocation);
+  interpose::start_session(state->session, state->threads, allocation);
+  tool = state;
+  owner = pthread_self();
+  std::atexit(finish_at_exit);
+  active.store(state->session.engine != nullptr, std::memory_order_release);
+}
+
+void disable_after(const char* what) {
+  active.store(false, std::memory_order_relaxed);
+  if (tool != nullptr) tool->session.disabled_reason = std::string("measurement stopped: ") + what;
+  interpose::warn(std::string("libaugur_ompt: ") + what + "; the program goes on unmeasured");
+}
+
+// True when this region drives the engine: the first thread that runs a region at level 0 owns it.
+bool owns_region(int flags) {
+  if ((flags & ompt_parallel_league) != 0) return false;  // a teams construct, not a parallel region
+  if (!started.load(std::memory_order_acquire)) {
+    static std::atomic_flag once = ATOMIC_FLAG_INIT;
+    if (omp.get_level() != 0 || once.test_and_set()) return false;
+    try {
+      start_once();
+    } catch (const std::exception& error) {
+      interpose::warn(std::string("libaugur_ompt: cannot start: ") + error.what() + "; the program goes on unmeasured");
+    } catch (...) {
+      interpose::warn("libaugur_ompt: cannot start; the program goes on unmeasured");
+    }
+    started.store(true, std::memory_order_release);
+  }
+  if (tool == nullptr) return false;
+  if (!pthread_equal(owner, pthread_self()) || omp.get_level() != 0) {
+    tool->session.passed_through.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  ++tool->session.intercepted;
+  return active.load(std::memory_order_relaxed);
+}
+
+// DI_event_pre of Figure 4.11. libomp sizes the team after this callback, from the encountering
+// thread's nthreads-var unless the region has a num_threads clause.
+void on_parallel_begin(ompt_data_t* /*encountering_task_data*/, const ompt_frame_t* /*encountering_task_frame*/,
+                       ompt_data_t* parallel_data, unsigned int /*requested_parallelism*/, int flags, const void* codeptr_ra) {
+  if (!owns_region(flags)) return;
+  try {
+    const int current = omp.get_max_threads();
+    tool->threads.observe(current);
+    tool->session.engine->before_region(reinterpret_cast<std::uint64_t>(codeptr_ra));
+    const int threads = tool->threads.decide(current, tool->session.engine->regions().in_iteration());
+    if (threads > 0) omp.set_num_threads(threads);
+    parallel_data->value = instrumented;
+  } catch (const std::exception& error) {
+    disable_after(error.what());
+  } catch (...) {
+    disable_after("unknown exception");
+  }
+}
+
+// DI_event_post of Figure 4.11.
+void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* /*encountering_task_data*/, int /*flags*/,
+                     const void* /*codeptr_ra*/) {
+  if (parallel_data == nullptr || parallel_data->value != instrumented) return;
+  parallel_data->value = 0;
+  if (!active.load(std::memory_order_relaxed)) return;
+  try {
+    tool->session.engine->after_region();
+  } catch (const std::exception& error) {
+    disable_after(error.what());
+  } catch (...) {
+    disable_after("unknown exception");
+  }
+}
+
+int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/, ompt_data_t* /*tool_data*/) {
+  omp.get_max_threads = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+  omp.set_num_threads = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  omp.get_level = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_level"));
+  const auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
+  if (omp.get_max_threads == nullptr || omp.set_num_threads == nullptr || omp.get_level == nullptr || set_callback == nullptr) {
+    interpose::warn("libaugur_ompt: the OpenMP runtime lacks omp_get_max_threads, omp_set_num_threads, omp_get_level or "
+                    "ompt_set_callback; the program goes on unmeasured");
+    return 0;  // the runtime then calls no callback of the tool
+  }
+  const bool begin = set_callback(ompt_callback_parallel_begin, reinterpret_cast<ompt_callback_t>(&on_parallel_begin)) ==
+                     ompt_set_always;
+  const bool end = set_callback(ompt_callback_parallel_end, reinterpret_cast<ompt_callback_t>(&on_parallel_end)) ==
+                   ompt_set_always;
+  if (!begin || !end) {
+    interpose::warn("libaugur_ompt: the OpenMP runtime does not always dispatch parallel_begin/parallel_end; the program "
+                    "goes on unmeasured");
+    return 0;
+  }
+  return 1;
+}
+
+void finalize(ompt_data_t* /*tool_data*/) {}
+
+// A program that never ran a parallel region still gets its information file.
+__attribute__((destructor)) void write_info_at_unload() {
+  if (tool != nullptr) return;
+  const char* info = std::getenv("AUGUR_RUN_INFO");
+  if (info == nullptr || *info == '\0') return;
+  try {
+    Tool empty;
+    core::write_file_atomically(interpose::expand_path(info), interpose::render_info(empty.session));
+  } catch (...) {
+  }
+}
+
+}  // namespace
+
+extern "C" AUGUR_OMPT_EXPORT ompt_start_tool_result_t* ompt_start_tool(unsigned int /*omp_version*/,
+                                                                        const char* /*runtime_version*/) {
+  static ompt_start_tool_result_t result = {&initialize, &finalize, ompt_data_t{0}};
+  return &result;
+}

@@ -1,0 +1,223 @@
+// The shared part of libaugur_preload and libaugur_ompt: options, engine, report at exit (session.hpp).
+#include "session.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "augur/core/files.hpp"
+#include "augur/selfanalysis_report.hpp"
+#include "process_info.hpp"
+
+extern char** environ;
+
+namespace augur::interpose {
+
+void warn(const std::string& message) { std::fprintf(stderr, "augur: %s\n", message.c_str()); }
+
+namespace {
+
+constexpr const char* own_variables[] = {"AUGUR_DPD_WINDOW", "AUGUR_RUN_ITERATIONS", "AUGUR_RUN_INFO"};
+
+long parse_long(const char* name, const char* text, long low, long high, long fallback) {
+  if (text == nullptr || *text == '\0') return fallback;
+  errno = 0;
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || value < low || value > high) {
+    warn(std::string(name) + "='" + text + "': expected an integer in [" + std::to_string(low) + ", " +
+         std::to_string(high) + "]; using " + std::to_string(fallback));
+    return fallback;
+  }
+  return value;
+}
+
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buffer[8];
+      std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += buffer;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string hex(std::uint64_t value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "\"0x%" PRIx64 "\"", value);
+  return buffer;
+}
+
+// One loop: its address, the module that holds it and the offset there, and the dynamic symbol
+// when there is one (outlined functions are local symbols: `augur run` resolves them with addr2line).
+std::string describe_loop(std::uint64_t address) {
+  std::string out = "{\"address\": " + hex(address);
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(address), &info) != 0) {
+    out += ", \"module\": " + json_string(info.dli_fname != nullptr ? info.dli_fname : "");
+    out += ", \"offset\": " + hex(address - reinterpret_cast<std::uint64_t>(info.dli_fbase));
+    out += ", \"symbol\": " + (info.dli_sname != nullptr && info.dli_saddr == reinterpret_cast<void*>(address)
+                                   ? json_string(info.dli_sname)
+                                   : std::string("null"));
+  }
+  return out + "}";
+}
+
+// What the run found when there is no measurement to show.
+std::string diagnosis(const Session& state) {
+  if (!state.disabled_reason.empty()) return state.disabled_reason;
+  if (state.intercepted == 0) return "no OpenMP parallel region ran";
+  const DynamicRegions& regions = state.engine->regions();
+  if (regions.region_count() > 0) return "";
+  if (regions.distinct_loops() == 1 && state.intercepted == 1) {
+    return "one parallel region ran, once: a program with one parallel region around its time loop (orphaned "
+           "worksharing loops inside it) is not measured by " + std::string(state.library) + " yet";
+  }
+  return std::to_string(state.intercepted) + " parallel regions ran (" + std::to_string(regions.distinct_loops()) +
+         " distinct) without a periodic pattern: no iterative parallel region, nothing measured";
+}
+
+}  // namespace
+
+void start_session(Session& session, selfanalysis::ThreadControl& threads, int initial_allocation) {
+  Session* state = &session;
+  std::vector<std::string> variables;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const char* equals = std::strchr(*entry, '=');
+    std::string name(*entry, equals == nullptr ? std::strlen(*entry) : static_cast<std::size_t>(equals - *entry));
+    bool own = false;
+    for (const char* variable : own_variables) own = own || name == variable;
+    if (!own) variables.push_back(std::move(name));
+  }
+  std::vector<std::string> warnings;
+  state->settings = runtime::settings_from_environment([](const char* name) { return std::getenv(name); }, variables, warnings);
+  for (const std::string& warning : warnings) warn(warning);
+  state->dpd_window = static_cast<int>(parse_long("AUGUR_DPD_WINDOW", std::getenv("AUGUR_DPD_WINDOW"), dpd::Detector::min_window,
+                                                  dpd::Detector::max_window, dpd::Detector::default_window));
+  state->expected_iterations = parse_long("AUGUR_RUN_ITERATIONS", std::getenv("AUGUR_RUN_ITERATIONS"), 1, 1L << 40, -1);
+  if (const char* info = std::getenv("AUGUR_RUN_INFO")) state->info_path = info;
+  state->initial_allocation = initial_allocation;
+  if (dlsym(RTLD_DEFAULT, "augur_init_parallel_region") != nullptr) {
+    state->disabled_reason = std::string("the program is linked to libaugur (static instrumentation): ") + state->library +
+                             " only forwards its parallel regions";
+  }
+  if (state->settings.mode == runtime::Mode::Off) state->disabled_reason = "AUGUR_MODE=off";
+  state->settings.engine.analyze = state->settings.mode == runtime::Mode::Analyze;
+  if (state->disabled_reason.empty()) {
+    const int processors = std::max(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)), state->initial_allocation);
+    state->analyzer = std::make_unique<selfanalysis::Analyzer>(state->settings.engine, state->clock, threads, processors);
+    state->listener = std::make_unique<AnalyzerListener>(*state->analyzer);
+    state->engine = std::make_unique<DetectingRegions<dpd::Detector>>(*state->listener, dpd::Detector(state->dpd_window),
+                                                                      state->expected_iterations);
+  }
+}
+
+std::string render_info(const Session& state) {
+  std::string out = "{\n  \"augur_interpose\": 1,\n";
+  out += "  \"runtime\": " + json_string(state.runtime) + ",\n";
+  out += "  \"intercepted\": " + std::to_string(state.intercepted) + ",\n";
+  out += "  \"passed_through\": " + std::to_string(state.passed_through.load()) + ",\n";
+  out += "  \"dpd_window\": " + std::to_string(state.dpd_window) + ",\n";
+  out += "  \"disabled\": " + (state.disabled_reason.empty() ? std::string("null") : json_string(state.disabled_reason)) + ",\n";
+  if (state.engine == nullptr) return out + "  \"distinct_loops\": 0,\n  \"detections\": 0,\n  \"breaks\": 0,\n  \"regions\": []\n}\n";
+  const DynamicRegions& regions = state.engine->regions();
+  out += "  \"distinct_loops\": " + std::to_string(regions.distinct_loops()) + ",\n";
+  out += "  \"detections\": " + std::to_string(regions.detections()) + ",\n";
+  out += "  \"breaks\": " + std::to_string(regions.breaks()) + ",\n";
+  out += "  \"regions\": [";
+  for (int index = 0; index < regions.region_count(); ++index) {
+    const DetectedRegion& region = regions.region(index);
+    out += index == 0 ? "\n" : ",\n";
+    out += "    {\"id\": " + std::to_string(region.ipr) + ", \"length\": " + std::to_string(region.length) +
+           ", \"entries\": " + std::to_string(region.entries) + ", \"iterations\": " + std::to_string(region.iterations_closed) +
+           ", \"loops\": [";
+    for (int loop = 0; loop < region.loops_known; ++loop) {
+      out += (loop == 0 ? "" : ", ") + describe_loop(region.loops[static_cast<std::size_t>(loop)]);
+    }
+    out += "]}";
+  }
+  return out + "\n  ]\n}\n";
+}
+
+std::string expand_path(const std::string& pattern) {
+  std::string path;
+  for (std::size_t index = 0; index < pattern.size(); ++index) {
+    if (pattern[index] == '%' && index + 1 < pattern.size() && pattern[index + 1] == 'p') {
+      path += std::to_string(::getpid());
+      ++index;
+    } else {
+      path += pattern[index];
+    }
+  }
+  return path;
+}
+
+void finish_session(Session& session) {
+  Session* state = &session;
+  if (state->finished) return;
+  state->finished = true;
+    try {
+    if (state->engine != nullptr) state->engine->finish();
+    if (state->analyzer != nullptr) state->analyzer->finish();
+    const std::string problem = diagnosis(state[0]);
+    std::vector<selfanalysis::Region> none;
+    const std::vector<selfanalysis::Region>& regions = state->analyzer != nullptr ? state->analyzer->regions() : none;
+    selfanalysis::RunContext context;
+    context.mode = runtime::mode_name(state->settings.mode);
+    context.program = runtime::program_path();
+    context.process_id = static_cast<long>(::getpid());
+    context.allocated_processors = state->initial_allocation;
+    context.available_processors = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+    const char* wait_policy = std::getenv("OMP_WAIT_POLICY");
+    context.wait_policy = wait_policy == nullptr ? "" : wait_policy;
+    context.config = state->settings.engine;
+    context.notes.push_back(std::string("dynamic instrumentation (") + state->library + ", " + state->runtime +
+                            "): regions found by the periodicity detector");
+    if (!problem.empty()) context.notes.push_back(problem);
+    if (state->settings.summary) {
+      std::fflush(stdout);
+      if (!problem.empty()) warn(problem);
+      if (state->settings.mode != runtime::Mode::Off) std::fputs(selfanalysis::render_summary(context, regions).c_str(), stderr);
+    }
+    if (!state->settings.report_path.empty()) {
+      const std::string path = expand_path(state->settings.report_path);
+      try {
+        core::write_file_atomically(path, selfanalysis::render_report(context, regions));
+      } catch (const std::exception& error) {
+        warn(std::string("AUGUR_REPORT: ") + error.what() + "; no report written");
+      }
+    }
+    if (!state->info_path.empty()) {
+      const std::string path = expand_path(state->info_path);
+      try {
+        core::write_file_atomically(path, render_info(*state));
+      } catch (const std::exception& error) {
+        warn(std::string("AUGUR_RUN_INFO: ") + error.what() + "; not written");
+      }
+    }
+  } catch (const std::exception& error) {
+    warn(std::string(state->library) + " at exit: " + error.what());
+  } catch (...) {
+    warn(std::string(state->library) + " at exit: unknown exception");
+  }
+}
+
+
+}  // namespace augur::interpose
