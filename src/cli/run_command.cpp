@@ -166,16 +166,33 @@ int elf_type(const std::string& path) {
 // Names (and source lines when the program has debug information) of the loops, with addr2line;
 // "" when unknown. Adds "name" and "source" to each loop of the interposition file.
 void resolve_names(json& info) {
-  std::map<std::string, std::vector<json*>> by_module;
+  // The loops of the regions, and the outer region and the worksharing constructs of one (call sites:
+  // return addresses, looked up one byte back, at the call).
+  std::vector<json*> all;
   for (json& region : info["regions"]) {
-    for (json& loop : region["loops"]) {
-      if (loop.contains("module") && loop["module"].is_string()) by_module[loop["module"].get<std::string>()].push_back(&loop);
-    }
+    for (json& loop : region["loops"]) all.push_back(&loop);
+  }
+  if (info.contains("worksharing") && info["worksharing"].is_object() && info["worksharing"].value("found", false)) {
+    json& worksharing = info["worksharing"];
+    if (worksharing.contains("region")) all.push_back(&worksharing["region"]);
+    for (json& construct : worksharing["constructs"]) all.push_back(&construct);
+  }
+  std::map<std::string, std::vector<json*>> by_module;
+  for (json* loop : all) {
+    if (loop->contains("module") && (*loop)["module"].is_string()) by_module[(*loop)["module"].get<std::string>()].push_back(loop);
   }
   for (auto& [module, loops] : by_module) {
     const bool fixed = elf_type(module) == 2;
     std::vector<std::string> argv = {"addr2line", "-f", "-C", "-e", module};
-    for (json* loop : loops) argv.push_back((*loop)[fixed ? "address" : "offset"].get<std::string>());
+    for (json* loop : loops) {
+      std::string where = (*loop)[fixed ? "address" : "offset"].get<std::string>();
+      if (loop->contains("kind")) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "0x%llx", std::stoull(where, nullptr, 16) - 1);
+        where = buffer;
+      }
+      argv.push_back(where);
+    }
     core::ProcessResult result;
     try {
       result = core::run_process(argv);
@@ -187,16 +204,16 @@ void resolve_names(json& info) {
     for (json* loop : loops) {
       std::string name, source;
       if (!std::getline(lines, name) || !std::getline(lines, source)) break;
+      const std::size_t discriminator = source.find(" (discriminator");
+      if (discriminator != std::string::npos) source.erase(discriminator);
       if (name != "??") (*loop)["name"] = name;
       if (source.rfind("??", 0) != 0 && source.find(":0") == std::string::npos && source.find(":?") == std::string::npos) {
         (*loop)["source"] = source;
       }
     }
   }
-  for (json& region : info["regions"]) {
-    for (json& loop : region["loops"]) {
-      if (!loop.contains("name")) loop["name"] = loop.value("symbol", json()).is_string() ? loop["symbol"] : loop["address"];
-    }
+  for (json* loop : all) {
+    if (!loop->contains("name")) (*loop)["name"] = loop->value("symbol", json()).is_string() ? (*loop)["symbol"] : (*loop)["address"];
   }
 }
 
@@ -274,6 +291,42 @@ void print_report(const selfanalysis::Report& report, const json& info, const Ch
   std::printf("program: %s wall time\n", format_seconds(child.wall_seconds).c_str());
   for (const std::string& note : report.notes) std::printf("note: %s\n", note.c_str());
   for (const std::string& note : main->notes) std::printf("note: %s\n", note.c_str());
+}
+
+std::string loop_name(const json& loop) {
+  std::string name = loop.value("name", std::string("?"));
+  if (loop.contains("source")) name += " (" + loop["source"].get<std::string>() + ")";
+  return name;
+}
+
+// One outer parallel region: the period found in its worksharing constructs (docs/run.md).
+void print_worksharing(const json& info, const Child& child, const std::vector<std::string>& notes) {
+  const json& found = info.at("worksharing");
+  const long intercepted = info.value("intercepted", 0L);
+  std::printf("augur run: no iterative parallel region (%ld parallel region%s ran); the periodicity detector found the time "
+              "loop inside one, in its worksharing constructs (window %d samples)\n",
+              intercepted, intercepted == 1 ? "" : "s", info.value("dpd_window", 0));
+  std::string constructs;
+  for (const json& construct : found.at("constructs")) {
+    constructs += (constructs.empty() ? "" : ", ") + loop_name(construct) + " " + construct.value("kind", std::string("?"));
+  }
+  const int length = found.value("length", 0);
+  std::printf("  * region %s: period %d (worksharing construct%s per iteration: %s), %ld iterations\n",
+              loop_name(found.at("region")).c_str(), length, length == 1 ? "" : "s", constructs.c_str(),
+              found.value("iterations", 0L));
+  const int team = found.value("team_size", 0);
+  if (found.contains("iteration_time_median_s") && found["iteration_time_median_s"].is_number()) {
+    std::printf("  time per iteration on %d thread%s: %s (median of %ld measured iterations)\n", team, team == 1 ? "" : "s",
+                format_seconds(found["iteration_time_median_s"].get<double>()).c_str(), found.value("measured_iterations", 0L));
+  } else {
+    std::printf("  time per iteration: not measured (no two consecutive iterations in one region)\n");
+  }
+  std::printf("  speedup: cannot be measured in one run: a team keeps its size for the whole parallel region, so every "
+              "iteration ran on %d thread%s; run the program again on another thread count (augur run -p 1, or augur "
+              "speedup) and divide the times per iteration\n",
+              team, team == 1 ? "" : "s");
+  std::printf("program: %s wall time\n", format_seconds(child.wall_seconds).c_str());
+  for (const std::string& note : notes) std::printf("note: %s\n", note.c_str());
 }
 
 }  // namespace
@@ -404,11 +457,34 @@ int run_run_command(const RunOptions& options) {
                                     ? std::to_string(info.value("intercepted", 0L)) + " parallel regions ran (" +
                                           std::to_string(info.value("distinct_loops", 0)) + " distinct) without a periodic pattern"
                                     : "";
+    const bool worksharing = info["disabled"].is_null() && info["regions"].empty() && info.contains("worksharing") &&
+                             info["worksharing"].is_object() && info["worksharing"].value("found", false);
+    if (worksharing && fs::exists(report_path)) {
+      const std::string report_text = core::read_file(report_path);
+      const selfanalysis::Report report = selfanalysis::parse_report(report_text, report_path);
+      print_worksharing(info, child, {report.notes.empty() ? std::string() : report.notes.front()});
+      if (!options.json.empty()) {
+        json out = json::parse(report_text);
+        out["interpose"] = info;
+        out["program_wall_time_s"] = child.wall_seconds;
+        out["exit_code"] = child.exit_code;
+        core::write_file_atomically(options.json, out.dump(2) + "\n");
+      }
+      if (child.exit_code != 0) {
+        std::fprintf(stderr, "augur run: %s exited with status %d\n", program.c_str(), child.exit_code);
+        return child.exit_code;
+      }
+      return 0;
+    }
     if (!problem.empty() || !fs::exists(report_path)) {
       std::string message = problem.empty() ? "no report was written" : problem;
       if (info.value("intercepted", 0L) == 1 && info.value("distinct_loops", 0) == 1) {
-        message = "one parallel region ran, once: a program with one parallel region around its time loop (orphaned "
-                  "worksharing loops inside it) is not measured by augur run yet";
+        const json constructs = info.value("worksharing", json());
+        message = constructs.is_object()
+                      ? "one parallel region ran, once, and its " + std::to_string(constructs.value("samples", 0L)) +
+                            " worksharing constructs (barriers, loop ends on its master thread) showed no periodic pattern"
+                      : "one parallel region ran, once: a program with one parallel region around its time loop (orphaned "
+                        "worksharing loops inside it) is not measured by this runtime's tool yet";
       }
       std::fprintf(stderr, "augur run: no iterative parallel region found in %s: %s; nothing measured\n", program.c_str(),
                    message.c_str());

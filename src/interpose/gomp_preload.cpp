@@ -1,7 +1,10 @@
 // libaugur_preload.so: loaded with LD_PRELOAD into an unmodified program built with gcc -fopenmp, it
 // wraps libgomp's entry points of parallel regions, feeds the address of each region's outlined
 // function to the periodicity detector (augur_dpd), and drives the self-analysis engine with the
-// logic of the thesis' Figure 4.11 (dynamic_regions.hpp). Method and limits: docs/run.md.
+// logic of the thesis' Figure 4.11 (dynamic_regions.hpp). It also wraps the calls that end worksharing
+// constructs (GOMP_barrier, GOMP_loop_end, ...): on the master thread of a measured region their call
+// sites feed a second detector (worksharing_periods.hpp), for a program with one parallel region around
+// its time loop. Method and limits: docs/run.md.
 //
 // It goes into the user's process: C ABI, hidden symbols except the GOMP_* wrappers, nothing thrown
 // across them, the program never stopped (one warning, then the calls are only forwarded), no
@@ -64,8 +67,14 @@ struct RealGomp {
   std::atomic<void*> sections{nullptr};
   std::atomic<void*> sections_start{nullptr};
   std::atomic<void*> reductions{nullptr};
+  std::atomic<void*> barrier{nullptr};
+  std::atomic<void*> loop_end{nullptr};
+  std::atomic<void*> loop_end_nowait{nullptr};
+  std::atomic<void*> sections_end{nullptr};
+  std::atomic<void*> sections_end_nowait{nullptr};
   std::atomic<void*> omp_get_max_threads{nullptr};
   std::atomic<void*> omp_get_level{nullptr};
+  std::atomic<void*> omp_get_num_threads{nullptr};
 };
 
 RealGomp real;
@@ -89,6 +98,7 @@ Function resolve(std::atomic<void*>& slot, const char* name) {
 
 int max_threads() { return resolve<int (*)()>(real.omp_get_max_threads, "omp_get_max_threads")(); }
 int nesting_level() { return resolve<int (*)()>(real.omp_get_level, "omp_get_level")(); }
+int team_size() { return resolve<int (*)()>(real.omp_get_num_threads, "omp_get_num_threads")(); }
 
 // ---- The engine's edges: clock, thread control, listener ---------------------------------------
 
@@ -136,7 +146,7 @@ void finish_at_exit();
 
 void start_once() {
   Preload* state = new Preload();
-  interpose::start_session(state->session, state->threads, max_threads());
+  interpose::start_session(state->session, state->threads, max_threads(), /*worksharing=*/true);
   preload = state;
   owner = pthread_self();
   std::atexit(finish_at_exit);
@@ -175,6 +185,7 @@ bool owns_region() {
 // DI_event_pre of Figure 4.11: returns the num_threads to pass on.
 unsigned before_region(OutlinedFunction function, unsigned requested) {
   try {
+    if (preload->session.worksharing != nullptr) preload->session.worksharing->enter_region(reinterpret_cast<std::uint64_t>(function));
     preload->session.engine->before_region(reinterpret_cast<std::uint64_t>(function));
     return preload->session.engine->regions().in_iteration() ? preload->threads.threads_for(requested) : requested;
   } catch (const std::exception& error) {
@@ -189,7 +200,24 @@ unsigned before_region(OutlinedFunction function, unsigned requested) {
 void after_region() {
   if (!active.load(std::memory_order_relaxed)) return;
   try {
+    if (preload->session.worksharing != nullptr) preload->session.worksharing->leave_region();
     preload->session.engine->after_region();
+  } catch (const std::exception& error) {
+    disable_after(error.what());
+  } catch (...) {
+    disable_after("unknown exception");
+  }
+}
+
+// The end of a worksharing construct (`site`: the call's return address in the program), a sample of
+// the second detector when it runs on the master thread of a measured region: the owner thread at
+// level 1 (the owner started that region at level 0, so it is thread 0 of its team).
+void worksharing_end(void* site, interpose::ConstructEnd kind) {
+  if (preload == nullptr || !active.load(std::memory_order_relaxed) || !pthread_equal(owner, pthread_self())) return;
+  if (preload->session.worksharing == nullptr || nesting_level() != 1) return;
+  try {
+    preload->session.worksharing->sample(reinterpret_cast<std::uint64_t>(site), kind, team_size(),
+                                         runtime::read_clock(CLOCK_MONOTONIC));
   } catch (const std::exception& error) {
     disable_after(error.what());
   } catch (...) {
@@ -213,6 +241,7 @@ __attribute__((constructor)) void resolve_at_load() {
   look_up(real.parallel, "GOMP_parallel");
   look_up(real.omp_get_max_threads, "omp_get_max_threads");
   look_up(real.omp_get_level, "omp_get_level");
+  look_up(real.omp_get_num_threads, "omp_get_num_threads");
 }
 
 // A program that never ran a parallel region still gets its information file.
@@ -335,5 +364,22 @@ AUGUR_PRELOAD_EXPORT void GOMP_parallel_end(void) {
     after_region();
   }
 }
+
+// The ends of worksharing constructs, the samples of one outer parallel region (docs/run.md, "One outer
+// parallel region"): an orphaned `#pragma omp for` with a static schedule calls only GOMP_barrier at its
+// end (nothing with nowait), a dynamic, guided or runtime one GOMP_loop_*_start, _next and GOMP_loop_end
+// (GOMP_loop_end_nowait with nowait), sections GOMP_sections_end(_nowait), single GOMP_barrier.
+// noinline: __builtin_return_address(0) must be the program's call site.
+#define AUGUR_CONSTRUCT_END_WRAPPER(function, slot, kind)                                        \
+  AUGUR_PRELOAD_EXPORT __attribute__((noinline)) void function(void) {                          \
+    worksharing_end(__builtin_return_address(0), interpose::ConstructEnd::kind);                \
+    resolve<void (*)()>(real.slot, #function)();                                                 \
+  }
+AUGUR_CONSTRUCT_END_WRAPPER(GOMP_barrier, barrier, Barrier)
+AUGUR_CONSTRUCT_END_WRAPPER(GOMP_loop_end, loop_end, LoopEnd)
+AUGUR_CONSTRUCT_END_WRAPPER(GOMP_loop_end_nowait, loop_end_nowait, LoopEndNowait)
+AUGUR_CONSTRUCT_END_WRAPPER(GOMP_sections_end, sections_end, SectionsEnd)
+AUGUR_CONSTRUCT_END_WRAPPER(GOMP_sections_end_nowait, sections_end_nowait, SectionsEndNowait)
+#undef AUGUR_CONSTRUCT_END_WRAPPER
 
 }  // extern "C"

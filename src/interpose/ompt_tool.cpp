@@ -1,8 +1,9 @@
 // libaugur_ompt.so: the OMPT tool that does for LLVM's OpenMP runtime (libomp, clang -fopenmp) what
 // libaugur_preload does for libgomp. libomp loads it from OMP_TOOL_LIBRARIES (or finds ompt_start_tool
-// in a preloaded library) and calls ompt_start_tool; the tool registers parallel_begin and
-// parallel_end. Each parallel region started at level 0 by the first thread that starts one is a
-// sample of the periodicity detector: its codeptr_ra, the return address of the runtime call in the
+// in a preloaded library) and calls ompt_start_tool; the tool registers parallel_begin, parallel_end
+// and work (the ends of worksharing constructs, for a program with one outer parallel region; a second
+// detector, as in libaugur_preload). Each parallel region started at level 0 by the first thread that
+// starts one is a sample of the periodicity detector: its codeptr_ra, the return address of the runtime call in the
 // program, which identifies the region's call site. The samples drive the Figure 4.11 engine
 // (dynamic_regions.hpp) and the self-analysis engine through the session shared with libaugur_preload
 // (session.hpp), which writes the same report and interposition file at exit. The baseline's thread
@@ -35,6 +36,7 @@ struct OmpFunctions {
   int (*get_max_threads)() = nullptr;
   void (*set_num_threads)(int) = nullptr;
   int (*get_level)() = nullptr;
+  int (*get_num_threads)() = nullptr;
 };
 
 struct Tool {
@@ -65,7 +67,7 @@ void start_once() {
   Tool* state = new Tool();
   const int allocation = omp.get_max_threads();
   state->threads = interpose::IcvThreadControl(allocation);
-  interpose::start_session(state->session, state->threads, allocation);
+  interpose::start_session(state->session, state->threads, allocation, /*worksharing=*/true);
   tool = state;
   owner = pthread_self();
   std::atexit(finish_at_exit);
@@ -111,6 +113,7 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/, const ompt_frame
     const int current = omp.get_max_threads();
     tool->threads.observe(current);
     tool->session.engine->before_region(reinterpret_cast<std::uint64_t>(codeptr_ra));
+    if (tool->session.worksharing != nullptr) tool->session.worksharing->enter_region(reinterpret_cast<std::uint64_t>(codeptr_ra));
     const int threads = tool->threads.decide(current, tool->session.engine->regions().in_iteration());
     if (threads > 0) omp.set_num_threads(threads);
     parallel_data->value = instrumented;
@@ -128,7 +131,39 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* /*encountering_tas
   parallel_data->value = 0;
   if (!active.load(std::memory_order_relaxed)) return;
   try {
+    if (tool->session.worksharing != nullptr) tool->session.worksharing->leave_region();
     tool->session.engine->after_region();
+  } catch (const std::exception& error) {
+    disable_after(error.what());
+  } catch (...) {
+    disable_after("unknown exception");
+  }
+}
+
+// The end of a worksharing construct (one outer parallel region around the time loop; docs/run.md): a
+// sample of the second detector when it runs on the master thread of a measured region, the owner
+// thread at level 1. `codeptr_ra` is the construct's call site in the program. libomp reports static
+// loops too (__kmpc_for_static_fini), and a single on every thread (executor or not): at its begin.
+void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/, ompt_data_t* /*task_data*/,
+             std::uint64_t /*count*/, const void* codeptr_ra) {
+  if (tool == nullptr || !active.load(std::memory_order_relaxed)) return;
+  interpose::ConstructEnd kind = interpose::ConstructEnd::Loop;
+  switch (work_type) {
+    case ompt_work_loop: kind = interpose::ConstructEnd::Loop; break;
+    case ompt_work_sections: kind = interpose::ConstructEnd::Sections; break;
+    case ompt_work_single_executor:
+    case ompt_work_single_other: kind = interpose::ConstructEnd::Single; break;
+    default: return;  // workshare, distribute, taskloop, scope: not samples
+  }
+  // A single's end is reported from __kmpc_end_single by the thread that ran it and from __kmpc_single
+  // by the others: two call sites, depending on which thread won. Its begin (__kmpc_single) is one.
+  const ompt_scope_endpoint_t sampled = kind == interpose::ConstructEnd::Single ? ompt_scope_begin : ompt_scope_end;
+  if (endpoint != sampled) return;
+  if (!pthread_equal(owner, pthread_self()) || tool->session.worksharing == nullptr || omp.get_level() != 1) return;
+  try {
+    tool->session.worksharing->sample(reinterpret_cast<std::uint64_t>(codeptr_ra), kind,
+                                      omp.get_num_threads != nullptr ? omp.get_num_threads() : 0,
+                                      runtime::read_clock(CLOCK_MONOTONIC));
   } catch (const std::exception& error) {
     disable_after(error.what());
   } catch (...) {
@@ -140,6 +175,7 @@ int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/, ompt_d
   omp.get_max_threads = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
   omp.set_num_threads = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
   omp.get_level = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_level"));
+  omp.get_num_threads = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_num_threads"));
   const auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
   if (omp.get_max_threads == nullptr || omp.set_num_threads == nullptr || omp.get_level == nullptr || set_callback == nullptr) {
     interpose::warn("libaugur_ompt: the OpenMP runtime lacks omp_get_max_threads, omp_set_num_threads, omp_get_level or "
@@ -155,6 +191,9 @@ int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/, ompt_d
                     "goes on unmeasured");
     return 0;
   }
+  // The worksharing constructs, for a program with one parallel region around its time loop: optional
+  // (without them such a program is only told that nothing was found).
+  (void)set_callback(ompt_callback_work, reinterpret_cast<ompt_callback_t>(&on_work));
   return 1;
 }
 

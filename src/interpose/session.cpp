@@ -86,6 +86,15 @@ std::string diagnosis(const Session& state) {
   if (state.intercepted == 0) return "no OpenMP parallel region ran";
   const DynamicRegions& regions = state.engine->regions();
   if (regions.region_count() > 0) return "";
+  if (state.worksharing != nullptr && state.worksharing->periods().found()) {
+    return "no iterative parallel region, but a period of " + std::to_string(state.worksharing->periods().pattern().length) +
+           " worksharing constructs inside one parallel region: its time per iteration is measured, its speedup cannot be "
+           "in one run (augur run reports it)";
+  }
+  if (regions.distinct_loops() == 1 && state.intercepted == 1 && state.worksharing != nullptr) {
+    return "one parallel region ran, once, and its " + std::to_string(state.worksharing->periods().samples()) +
+           " worksharing constructs (barriers, loop ends) showed no periodic pattern: nothing measured";
+  }
   if (regions.distinct_loops() == 1 && state.intercepted == 1) {
     return "one parallel region ran, once: a program with one parallel region around its time loop (orphaned "
            "worksharing loops inside it) is not measured by " + std::string(state.library) + " yet";
@@ -94,9 +103,37 @@ std::string diagnosis(const Session& state) {
          " distinct) without a periodic pattern: no iterative parallel region, nothing measured";
 }
 
+// The period found in the worksharing constructs of one parallel region (docs/run.md), or null.
+std::string render_worksharing(const Session& state) {
+  if (state.worksharing == nullptr) return "null";
+  const WorksharingPeriods& periods = state.worksharing->periods();
+  std::string out = "{\"samples\": " + std::to_string(periods.samples()) + ", \"distinct_sites\": " +
+                    std::to_string(periods.distinct_sites()) + ", \"found\": " + (periods.found() ? "true" : "false");
+  if (!periods.found()) return out + "}";
+  const WorksharingPattern& pattern = periods.pattern();
+  char number[64];
+  const double median = periods.median_time();
+  std::snprintf(number, sizeof number, "%.9g", median);
+  out += ", \"region\": " + describe_loop(pattern.region) + ", \"length\": " + std::to_string(pattern.length) +
+         ", \"team_size\": " + std::to_string(pattern.team_size) + ", \"iterations\": " + std::to_string(periods.iterations()) +
+         ", \"measured_iterations\": " + std::to_string(periods.measured_iterations()) +
+         ", \"iteration_time_median_s\": " + (median < 0.0 ? std::string("null") : std::string(number)) +
+         ", \"speedup\": null, \"speedup_note\": " +
+         json_string("not measurable in one run: a team keeps its size for the whole parallel region; time an iteration "
+                     "on another thread count in a second run") +
+         ", \"constructs\": [";
+  for (int index = 0; index < pattern.constructs_known; ++index) {
+    std::string construct = describe_loop(pattern.constructs[static_cast<std::size_t>(index)]);
+    construct.pop_back();  // the closing brace
+    construct += ", \"kind\": " + json_string(construct_end_name(pattern.kinds[static_cast<std::size_t>(index)])) + "}";
+    out += (index == 0 ? "" : ", ") + construct;
+  }
+  return out + "]}";
+}
+
 }  // namespace
 
-void start_session(Session& session, selfanalysis::ThreadControl& threads, int initial_allocation) {
+void start_session(Session& session, selfanalysis::ThreadControl& threads, int initial_allocation, bool worksharing) {
   Session* state = &session;
   std::vector<std::string> variables;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
@@ -126,6 +163,7 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
     state->listener = std::make_unique<AnalyzerListener>(*state->analyzer);
     state->engine = std::make_unique<DetectingRegions<dpd::Detector>>(*state->listener, dpd::Detector(state->dpd_window),
                                                                       state->expected_iterations);
+    if (worksharing) state->worksharing = std::make_unique<DetectingWorksharing<dpd::Detector>>(dpd::Detector(state->dpd_window));
   }
 }
 
@@ -141,6 +179,7 @@ std::string render_info(const Session& state) {
   out += "  \"distinct_loops\": " + std::to_string(regions.distinct_loops()) + ",\n";
   out += "  \"detections\": " + std::to_string(regions.detections()) + ",\n";
   out += "  \"breaks\": " + std::to_string(regions.breaks()) + ",\n";
+  out += "  \"worksharing\": " + render_worksharing(state) + ",\n";
   out += "  \"regions\": [";
   for (int index = 0; index < regions.region_count(); ++index) {
     const DetectedRegion& region = regions.region(index);

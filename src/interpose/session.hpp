@@ -15,6 +15,7 @@
 #include "augur/dpd.hpp"
 #include "augur/selfanalysis.hpp"
 #include "dynamic_regions.hpp"
+#include "worksharing_periods.hpp"
 #include "options.hpp"
 #include "system_clock.hpp"
 
@@ -51,6 +52,10 @@ struct Session {
   std::unique_ptr<selfanalysis::Analyzer> analyzer;
   std::unique_ptr<AnalyzerListener> listener;
   std::unique_ptr<DetectingRegions<dpd::Detector>> engine;
+  // The second detector: the ends of worksharing constructs on the master thread of the measured
+  // parallel regions (one outer region around the time loop; docs/run.md). Null where the event
+  // source has none.
+  std::unique_ptr<DetectingWorksharing<dpd::Detector>> worksharing;
   long intercepted = 0;                 // parallel regions seen on the owner thread at level 0
   std::atomic<long> passed_through{0};  // nested, or from another thread
   bool finished = false;
@@ -61,7 +66,8 @@ void warn(const std::string& message);
 // Reads the options (AUGUR_* of libaugur, AUGUR_DPD_WINDOW, AUGUR_RUN_ITERATIONS, AUGUR_RUN_INFO) and
 // builds the engine on `threads`, unless the program is linked to libaugur or AUGUR_MODE=off.
 // May throw (allocation); the caller warns and goes on unmeasured.
-void start_session(Session& session, selfanalysis::ThreadControl& threads, int initial_allocation);
+// `worksharing`: also build the second detector, for the ends of worksharing constructs.
+void start_session(Session& session, selfanalysis::ThreadControl& threads, int initial_allocation, bool worksharing = false);
 
 // At exit: closes the engine, writes the summary (AUGUR_SUMMARY), the report (AUGUR_REPORT) and the
 // interposition file (AUGUR_RUN_INFO). Runs once; never throws.

@@ -173,6 +173,80 @@ TEST(AugurRun, ClangSwimUnderTheOmptTool) {
 }
 #endif
 
+// One parallel region around the whole time loop, orphaned worksharing loops inside it: the period is
+// found in the ends of the worksharing constructs on the master thread, the speedup is said to need
+// another run.
+TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
+  TemporaryFile report("outer.json");
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--json", report.path(), "--", AUGUR_OUTER_REGION_EXE,
+                                            "100000", "300"},
+                                           clean_environment());
+  ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
+  const std::string& out = result.standard_output;
+  EXPECT_NE(out.find("outer_region: checksum"), std::string::npos) << out;  // the program's own output
+  // Per time step: smooth's barrier, relax's barrier (static schedules), source's GOMP_loop_end (dynamic
+  // schedule) and the barrier of the single: 4 constructs.
+  EXPECT_NE(out.find("period 4"), std::string::npos) << out;
+  EXPECT_NE(out.find("300 iterations"), std::string::npos) << out;
+  EXPECT_NE(out.find("time per iteration on 2 threads"), std::string::npos) << out;
+  EXPECT_NE(out.find("speedup: cannot be measured in one run"), std::string::npos) << out;
+  const json info = json::parse(augur::core::read_file(report.path())).at("interpose");
+  EXPECT_TRUE(info.at("regions").empty());
+  EXPECT_EQ(info.at("intercepted").get<long>(), 1);
+  const json& worksharing = info.at("worksharing");
+  ASSERT_TRUE(worksharing.at("found").get<bool>()) << worksharing.dump();
+  EXPECT_EQ(worksharing.at("length").get<int>(), 4);
+  EXPECT_EQ(worksharing.at("iterations").get<long>(), 300);
+  EXPECT_EQ(worksharing.at("team_size").get<int>(), 2);
+  EXPECT_GT(worksharing.at("measured_iterations").get<long>(), 200);
+  EXPECT_GT(worksharing.at("iteration_time_median_s").get<double>(), 0.0);
+  EXPECT_TRUE(worksharing.at("speedup").is_null());
+  EXPECT_EQ(worksharing.at("region").at("name").get<std::string>().rfind("main._omp_fn", 0), 0u) << worksharing.dump();
+  std::vector<std::string> kinds, names;
+  for (const json& construct : worksharing.at("constructs")) {
+    kinds.push_back(construct.at("kind").get<std::string>());
+    names.push_back(construct.at("name").get<std::string>());
+  }
+  std::sort(kinds.begin(), kinds.end());
+  EXPECT_EQ(kinds, (std::vector<std::string>{"barrier", "barrier", "barrier", "loop_end"}));
+  for (const char* name : {"smooth", "relax", "source"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name << " in " << worksharing.dump();
+  }
+}
+
+#ifdef AUGUR_OUTER_REGION_CLANG_EXE
+// The same program built by clang -fopenmp: the OMPT tool's work callbacks give the constructs (the three
+// loops, static ones too, and the single: 4 per time step).
+TEST(AugurRun, ClangOneOuterRegionUnderTheOmptTool) {
+  TemporaryFile report("outer-clang.json");
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--json", report.path(), "--",
+                                            AUGUR_OUTER_REGION_CLANG_EXE, "100000", "300"},
+                                           clean_environment());
+  ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
+  EXPECT_NE(result.standard_output.find("period 4"), std::string::npos) << result.standard_output;
+  EXPECT_NE(result.standard_output.find("speedup: cannot be measured in one run"), std::string::npos) << result.standard_output;
+  const json info = json::parse(augur::core::read_file(report.path())).at("interpose");
+  EXPECT_EQ(info.at("runtime"), "libomp");
+  const json& worksharing = info.at("worksharing");
+  ASSERT_TRUE(worksharing.at("found").get<bool>()) << worksharing.dump();
+  EXPECT_EQ(worksharing.at("length").get<int>(), 4);
+  EXPECT_EQ(worksharing.at("iterations").get<long>(), 300);
+  std::vector<std::string> kinds;
+  for (const json& construct : worksharing.at("constructs")) kinds.push_back(construct.at("kind").get<std::string>());
+  std::sort(kinds.begin(), kinds.end());
+  EXPECT_EQ(kinds, (std::vector<std::string>{"loop", "loop", "loop", "single"}));
+}
+#endif
+
+TEST(AugurRun, OneOuterRegionTooShortGetsAClearMessage) {
+  // 5 time steps: too few for the detector's window, nothing measured, said plainly.
+  const ProcessResult result =
+      run_process({AUGUR_EXE, "run", "-p", "2", "--", AUGUR_OUTER_REGION_EXE, "1000", "5"}, clean_environment());
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.standard_error.find("worksharing constructs"), std::string::npos) << result.standard_error;
+  EXPECT_NE(result.standard_error.find("showed no periodic pattern"), std::string::npos) << result.standard_error;
+}
+
 TEST(AugurRun, NonOpenMpProgramGetsAClearMessage) {
   const ProcessResult result = run_process({AUGUR_EXE, "run", "--", "/bin/true"}, clean_environment());
   EXPECT_EQ(result.exit_code, 1);

@@ -1,0 +1,110 @@
+// The period of the worksharing constructs inside one parallel region. See worksharing_periods.hpp.
+#include "worksharing_periods.hpp"
+
+#include <algorithm>
+
+namespace augur::interpose {
+
+const char* construct_end_name(ConstructEnd kind) {
+  switch (kind) {
+    case ConstructEnd::Barrier: return "barrier";
+    case ConstructEnd::LoopEnd: return "loop_end";
+    case ConstructEnd::LoopEndNowait: return "loop_end_nowait";
+    case ConstructEnd::SectionsEnd: return "sections_end";
+    case ConstructEnd::SectionsEndNowait: return "sections_end_nowait";
+    case ConstructEnd::Loop: return "loop";
+    case ConstructEnd::Sections: return "sections";
+    case ConstructEnd::Single: return "single";
+  }
+  return "?";
+}
+
+WorksharingPeriods::WorksharingPeriods() : times_(max_times, 0.0) {}
+
+void WorksharingPeriods::enter_region(std::uint64_t region) {
+  in_region_ = true;
+  region_ = region;
+  timing_ = false;
+}
+
+void WorksharingPeriods::leave_region() {
+  in_region_ = false;
+  timing_ = false;
+}
+
+long WorksharingPeriods::count_address(std::uint64_t address) {
+  // Open addressing on a fixed table (Fibonacci hashing); when full, new addresses are not counted.
+  std::size_t slot = static_cast<std::size_t>((address * 0x9E3779B97F4A7C15ULL) >> 56) % max_addresses;
+  for (int probe = 0; probe < max_addresses; ++probe) {
+    if (address_counts_[slot] == 0) {
+      addresses_[slot] = address;
+      address_counts_[slot] = 1;
+      ++distinct_;
+      return 0;
+    }
+    if (addresses_[slot] == address) return address_counts_[slot]++;
+    slot = (slot + 1) % max_addresses;
+  }
+  return 0;
+}
+
+long WorksharingPeriods::count_of(std::uint64_t address) const {
+  std::size_t slot = static_cast<std::size_t>((address * 0x9E3779B97F4A7C15ULL) >> 56) % max_addresses;
+  for (int probe = 0; probe < max_addresses; ++probe) {
+    if (address_counts_[slot] == 0) return 0;
+    if (addresses_[slot] == address) return address_counts_[slot];
+    slot = (slot + 1) % max_addresses;
+  }
+  return 0;
+}
+
+long WorksharingPeriods::iterations() const { return found() ? count_of(pattern_.constructs[0]) : 0; }
+
+void WorksharingPeriods::sample(std::uint64_t address, ConstructEnd kind, int team_size, double seconds, bool period_start,
+                                int period) {
+  if (!in_region_) return;
+  ++samples_;
+  (void)count_address(address);
+  ++since_start_;
+  if (filling_) {
+    const int known = pattern_.constructs_known;
+    pattern_.constructs[static_cast<std::size_t>(known)] = address;
+    pattern_.kinds[static_cast<std::size_t>(known)] = kind;
+    pattern_.constructs_known = known + 1;
+    filling_ = pattern_.constructs_known < std::min(pattern_.length, WorksharingPattern::max_constructs);
+  }
+  if (period_start && period > 0) {
+    if (period > pattern_.length) {
+      // The first period, or a longer one (the shorter was an inner loop of the time step). Its
+      // constructs are this sample and the next ones, up to max_constructs.
+      pattern_ = WorksharingPattern{};
+      pattern_.region = region_;
+      pattern_.length = period;
+      pattern_.team_size = team_size;
+      pattern_.constructs[0] = address;
+      pattern_.kinds[0] = kind;
+      pattern_.constructs_known = 1;
+      filling_ = period > 1;
+      times_used_ = 0;
+      timing_ = false;
+    }
+    if (period == pattern_.length && address == pattern_.constructs[0]) {
+      if (timing_ && since_start_ == pattern_.length && times_used_ < times_.size()) {
+        times_[times_used_++] = seconds - last_start_;
+      }
+      timing_ = true;
+      last_start_ = seconds;
+      since_start_ = 0;
+    }
+  }
+}
+
+double WorksharingPeriods::median_time() const {
+  if (times_used_ == 0) return -1.0;
+  std::vector<double> sorted(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(times_used_));
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t middle = sorted.size() / 2;
+  return sorted.size() % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2.0;
+}
+
+}  // namespace augur::interpose

@@ -1,0 +1,126 @@
+// The period of the worksharing constructs inside one parallel region (src/interpose/worksharing_periods.*):
+// scripted detector answers and injected times in, the pattern, the time steps and the iteration times out.
+#include "worksharing_periods.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "augur/dpd.hpp"
+
+namespace {
+
+using augur::interpose::ConstructEnd;
+using augur::interpose::DetectingWorksharing;
+using augur::interpose::WorksharingPeriods;
+
+TEST(WorksharingPeriods, NothingOutsideARegionNorBeforeADetection) {
+  WorksharingPeriods periods;
+  periods.sample(10, ConstructEnd::Barrier, 2, 0.0, true, 1);  // outside a region: ignored
+  EXPECT_EQ(periods.samples(), 0);
+  periods.enter_region(7);
+  periods.sample(10, ConstructEnd::Barrier, 2, 1.0, false, 0);
+  EXPECT_EQ(periods.samples(), 1);
+  EXPECT_FALSE(periods.found());
+  EXPECT_EQ(periods.iterations(), 0);
+  EXPECT_EQ(periods.median_time(), -1.0);
+}
+
+TEST(WorksharingPeriods, PeriodConstructsStepsAndTimes) {
+  WorksharingPeriods periods;
+  periods.enter_region(7);
+  // Two time steps before the detection, then the detector marks 100 as the start of a period of 3.
+  double now = 0.0;
+  for (int step = 0; step < 2; ++step) {
+    periods.sample(100, ConstructEnd::Barrier, 2, now += 1.0, false, 0);
+    periods.sample(200, ConstructEnd::LoopEnd, 2, now += 1.0, false, 0);
+    periods.sample(300, ConstructEnd::Barrier, 2, now += 1.0, false, 0);
+  }
+  // Steps of 3, 4, 5 and 6 seconds (the first construct's time is what counts).
+  const std::vector<double> step_lengths = {3.0, 4.0, 5.0, 6.0};
+  double start = 10.0;
+  for (const double length : step_lengths) {
+    periods.sample(100, ConstructEnd::Barrier, 2, start, true, 3);
+    periods.sample(200, ConstructEnd::LoopEnd, 2, start + 0.5, false, 3);
+    periods.sample(300, ConstructEnd::Barrier, 2, start + 1.0, false, 3);
+    start += length;
+  }
+  periods.sample(100, ConstructEnd::Barrier, 2, start, true, 3);
+  periods.leave_region();
+  ASSERT_TRUE(periods.found());
+  const auto& pattern = periods.pattern();
+  EXPECT_EQ(pattern.region, 7u);
+  EXPECT_EQ(pattern.length, 3);
+  EXPECT_EQ(pattern.team_size, 2);
+  ASSERT_EQ(pattern.constructs_known, 3);
+  EXPECT_EQ(pattern.constructs[0], 100u);
+  EXPECT_EQ(pattern.constructs[1], 200u);
+  EXPECT_EQ(pattern.constructs[2], 300u);
+  EXPECT_EQ(pattern.kinds[1], ConstructEnd::LoopEnd);
+  EXPECT_EQ(periods.iterations(), 7);  // 100 ran 2 + 5 times
+  ASSERT_EQ(periods.measured_iterations(), 4);
+  EXPECT_DOUBLE_EQ(periods.time(0), 3.0);
+  EXPECT_DOUBLE_EQ(periods.time(3), 6.0);
+  EXPECT_DOUBLE_EQ(periods.median_time(), 4.5);
+}
+
+TEST(WorksharingPeriods, NoIterationTimedAcrossRegionsOrBrokenSteps) {
+  WorksharingPeriods periods;
+  periods.enter_region(7);
+  periods.sample(1, ConstructEnd::Barrier, 4, 0.0, true, 2);
+  periods.sample(2, ConstructEnd::Barrier, 4, 1.0, false, 2);
+  periods.leave_region();
+  periods.enter_region(7);
+  periods.sample(1, ConstructEnd::Barrier, 4, 50.0, true, 2);  // a new region: not timed from 0.0
+  EXPECT_EQ(periods.measured_iterations(), 0);
+  periods.sample(2, ConstructEnd::Barrier, 4, 51.0, false, 2);
+  periods.sample(3, ConstructEnd::Barrier, 4, 52.0, false, 2);  // an extra construct: 3 samples apart
+  periods.sample(1, ConstructEnd::Barrier, 4, 53.0, true, 2);
+  EXPECT_EQ(periods.measured_iterations(), 0);
+  periods.sample(2, ConstructEnd::Barrier, 4, 54.0, false, 2);
+  periods.sample(1, ConstructEnd::Barrier, 4, 55.0, true, 2);
+  ASSERT_EQ(periods.measured_iterations(), 1);
+  EXPECT_DOUBLE_EQ(periods.median_time(), 2.0);
+}
+
+TEST(WorksharingPeriods, ALongerPeriodReplacesAnInnerOneAndAShorterIsIgnored) {
+  WorksharingPeriods periods;
+  periods.enter_region(9);
+  periods.sample(1, ConstructEnd::Barrier, 2, 0.0, true, 1);
+  periods.sample(1, ConstructEnd::Barrier, 2, 1.0, true, 1);
+  EXPECT_EQ(periods.measured_iterations(), 1);
+  periods.sample(1, ConstructEnd::Barrier, 2, 2.0, true, 2);
+  periods.sample(5, ConstructEnd::LoopEndNowait, 2, 3.0, false, 2);
+  EXPECT_EQ(periods.pattern().length, 2);
+  EXPECT_EQ(periods.measured_iterations(), 0);  // the inner period's times are dropped
+  periods.sample(1, ConstructEnd::Barrier, 2, 4.0, true, 1);  // a shorter period: ignored
+  EXPECT_EQ(periods.pattern().length, 2);
+  EXPECT_EQ(periods.pattern().constructs[1], 5u);
+}
+
+TEST(DetectingWorksharing, RealDetectorFindsThePeriodOfATimeLoop) {
+  // Per step: two static loops (barriers), a dynamic loop (loop_end) and a single (barrier): period 4.
+  DetectingWorksharing<augur::dpd::Detector> engine(augur::dpd::Detector(32));
+  engine.enter_region(0x400);
+  engine.sample(0x10, ConstructEnd::Barrier, 2, 0.0);  // the initial single's barrier, once
+  double now = 1.0;
+  for (int step = 0; step < 100; ++step) {
+    engine.sample(0x20, ConstructEnd::Barrier, 2, now);
+    engine.sample(0x30, ConstructEnd::Barrier, 2, now + 0.1);
+    engine.sample(0x40, ConstructEnd::LoopEnd, 2, now + 0.2);
+    engine.sample(0x50, ConstructEnd::Barrier, 2, now + 0.3);
+    now += 1.0;
+  }
+  engine.leave_region();
+  const WorksharingPeriods& periods = engine.periods();
+  ASSERT_TRUE(periods.found());
+  EXPECT_EQ(periods.pattern().length, 4);
+  EXPECT_EQ(periods.pattern().region, 0x400u);
+  EXPECT_EQ(periods.iterations(), 100);
+  EXPECT_GT(periods.measured_iterations(), 80);
+  EXPECT_NEAR(periods.median_time(), 1.0, 1e-9);
+  EXPECT_EQ(periods.samples(), 401);
+}
+
+}  // namespace
