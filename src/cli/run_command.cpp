@@ -299,9 +299,11 @@ std::string loop_name(const json& loop) {
   return name;
 }
 
-// One outer parallel region: the period found in its worksharing constructs (docs/run.md).
-void print_worksharing(const json& info, const Child& child, const std::vector<std::string>& notes) {
-  const json& found = info.at("worksharing");
+// One outer parallel region: the period found in its worksharing constructs (docs/run.md). `found` is the
+// interposition file's `worksharing`, with `baseline_run` and a numeric `speedup` when a second run measured
+// the baseline; `second_run_problem` says why a second run gave no speedup ("" when none was tried or it did).
+void print_worksharing(const json& info, const json& found, const Child& child, const std::string& second_run_problem,
+                       const std::vector<std::string>& notes) {
   const long intercepted = info.value("intercepted", 0L);
   std::printf("augur run: no iterative parallel region (%ld parallel region%s ran); the periodicity detector found the time "
               "loop inside one, in its worksharing constructs (window %d samples)\n",
@@ -321,12 +323,68 @@ void print_worksharing(const json& info, const Child& child, const std::vector<s
   } else {
     std::printf("  time per iteration: not measured (no two consecutive iterations in one region)\n");
   }
-  std::printf("  speedup: cannot be measured in one run: a team keeps its size for the whole parallel region, so every "
-              "iteration ran on %d thread%s; run the program again on another thread count (augur run -p 1, or augur "
-              "speedup) and divide the times per iteration\n",
-              team, team == 1 ? "" : "s");
+  const json baseline_run = found.value("baseline_run", json());
+  if (baseline_run.is_object() && baseline_run.value("iteration_time_median_s", json()).is_number()) {
+    const int threads = baseline_run.value("threads", 0);
+    std::printf("  time per iteration on %d thread%s (second run): %s (median of %ld measured iterations)\n", threads,
+                threads == 1 ? "" : "s", format_seconds(baseline_run["iteration_time_median_s"].get<double>()).c_str(),
+                baseline_run.value("measured_iterations", 0L));
+  }
+  if (found.value("speedup", json()).is_number()) {
+    const int threads = baseline_run.value("threads", 0);
+    std::printf("  speedup from two runs: T(%d)/T(%d) per iteration, medians: %.4f%s\n", threads, team,
+                found["speedup"].get<double>(),
+                threads == 1 ? "" : (" (relative to " + std::to_string(threads) + " threads, not to 1)").c_str());
+  } else if (!second_run_problem.empty()) {
+    std::printf("  speedup: not measured: %s\n", second_run_problem.c_str());
+  } else {
+    std::printf("  speedup: cannot be measured in one run: a team keeps its size for the whole parallel region, so every "
+                "iteration ran on %d thread%s; run the program again on another thread count (augur run -p 1, or augur "
+                "speedup) and divide the times per iteration\n",
+                team, team == 1 ? "" : "s");
+  }
   std::printf("program: %s wall time\n", format_seconds(child.wall_seconds).c_str());
   for (const std::string& note : notes) std::printf("note: %s\n", note.c_str());
+}
+
+// The baseline B of the second run for a team of `team` threads: --baseline (else AUGUR_BASELINE, else
+// libaugur's default), resolved as libaugur does (never above the team); when that is the team's own size,
+// 1 if the team has more than one thread. 0: no other count to run on.
+int second_run_threads(const RunOptions& options, int team) {
+  runtime::Settings settings;
+  if (const char* variable = std::getenv(runtime::environment_name("baseline").c_str()); variable != nullptr && *variable != '\0') {
+    (void)runtime::apply_option(settings, "baseline", variable);  // an invalid value leaves the default, as libaugur warns
+  }
+  for (const auto& [key, value] : options.augur_options) {
+    if (key == "baseline") (void)runtime::apply_option(settings, key, value);
+  }
+  int baseline = settings.engine.baseline.resolve(team);
+  if (baseline == team) baseline = team > 1 ? 1 : 0;
+  return baseline;
+}
+
+// The constructs of one iteration as (offset, kind), which do not move between runs (addresses may).
+std::vector<std::string> construct_keys(const json& worksharing) {
+  std::vector<std::string> keys;
+  for (const json& construct : worksharing.at("constructs")) {
+    keys.push_back(construct.value("module", std::string()) + "+" + construct.value("offset", std::string()) + " " +
+                   construct.value("kind", std::string()));
+  }
+  return keys;
+}
+
+// Same constructs in the same cyclic order (the detector may mark the period at another construct).
+bool same_cycle(const std::vector<std::string>& first, const std::vector<std::string>& second) {
+  if (first.size() != second.size()) return false;
+  if (first.empty()) return true;
+  for (std::size_t shift = 0; shift < first.size(); ++shift) {
+    bool equal = true;
+    for (std::size_t index = 0; index < first.size() && equal; ++index) {
+      equal = first[index] == second[(index + shift) % second.size()];
+    }
+    if (equal) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -357,6 +415,9 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
       ->check(CLI::Range(4, 1 << 20));
   command->add_option("--json", options.json, "Also write the report (the static report's fields and 'interpose') to FILE");
   command->add_option("--preload", options.preload, "The interposition library (default: this build's libaugur_preload.so, or libaugur_ompt.so for libomp)");
+  command->add_flag("--one-run", options.one_run,
+                   "One outer parallel region: do not run the program a second time on the baseline's thread count "
+                   "(report the time per iteration only, no speedup)");
   command->add_option("program", options.command, "The program and its arguments, after --")->required();
   command->footer(
       "OMP_WAIT_POLICY is set to passive unless already set. The program's output is its own; augur's report\n"
@@ -412,6 +473,7 @@ int run_run_command(const RunOptions& options) {
     const std::string report_path = (scratch.path() / "report.json").string();
     const std::string info_path = (scratch.path() / "interpose.json").string();
     std::vector<std::pair<std::string, std::string>> environment;
+    environment.reserve(32);  // (also keeps gcc 12's -Warray-bounds from a false positive on the emplace_backs below)
     if (ompt) {
       // libomp loads the tool itself (OMPT, OpenMP 5.0 section 4.2.1); a tool already named is kept, after ours.
       const char* previous_tools = std::getenv("OMP_TOOL_LIBRARIES");
@@ -462,7 +524,72 @@ int run_run_command(const RunOptions& options) {
     if (worksharing && fs::exists(report_path)) {
       const std::string report_text = core::read_file(report_path);
       const selfanalysis::Report report = selfanalysis::parse_report(report_text, report_path);
-      print_worksharing(info, child, {report.notes.empty() ? std::string() : report.notes.front()});
+      json& found = info["worksharing"];
+      const int team = found.value("team_size", 0);
+      const int baseline = second_run_threads(options, team);
+      std::string second_run_problem;
+      if (!options.one_run && baseline > 0 && found.value("iteration_time_median_s", json()).is_number()) {
+        if (child.exit_code != 0) {
+          second_run_problem = "the program exited with status " + std::to_string(child.exit_code) + ", so it was not run again";
+        } else {
+          // Same program, arguments and environment, OMP_NUM_THREADS=B, its own files (later entries win).
+          const std::string second_info_path = (scratch.path() / "interpose-baseline.json").string();
+          std::vector<std::pair<std::string, std::string>> second_environment = environment;
+          second_environment.emplace_back("OMP_NUM_THREADS", std::to_string(baseline));
+          second_environment.emplace_back("AUGUR_REPORT", (scratch.path() / "report-baseline.json").string());
+          second_environment.emplace_back("AUGUR_RUN_INFO", second_info_path);
+          std::fprintf(stderr, "augur run: second run on %d thread%s for the baseline of the worksharing region\n", baseline,
+                       baseline == 1 ? "" : "s");
+          std::fflush(stderr);
+          const Child second = run_child(argv, second_environment);
+          std::fflush(stdout);
+          json baseline_run = {{"threads", baseline}, {"iteration_time_median_s", nullptr}, {"iterations", nullptr}};
+          if (second.signal != 0) {
+            second_run_problem = "the second run, on " + std::to_string(baseline) + " threads, was killed by signal " +
+                                 std::to_string(second.signal);
+          } else if (second.exit_code != 0) {
+            second_run_problem = "the second run, on " + std::to_string(baseline) + " threads, exited with status " +
+                                 std::to_string(second.exit_code);
+          } else if (!fs::exists(second_info_path)) {
+            second_run_problem = "the second run wrote no interposition file";
+          } else {
+            const json second_info = json::parse(core::read_file(second_info_path));
+            const json other = second_info.value("worksharing", json());
+            if (!other.is_object() || !other.value("found", false)) {
+              second_run_problem = "the second run, on " + std::to_string(baseline) + " threads, found no worksharing period";
+            } else {
+              baseline_run["iteration_time_median_s"] = other.value("iteration_time_median_s", json());
+              baseline_run["iterations"] = other.value("iterations", json());
+              baseline_run["measured_iterations"] = other.value("measured_iterations", json());
+              baseline_run["team_size"] = other.value("team_size", json());
+              if (other.value("length", 0) != found.value("length", 0) || other.value("iterations", 0L) != found.value("iterations", 0L) ||
+                  !same_cycle(construct_keys(found), construct_keys(other))) {
+                second_run_problem = "the second run found another period (" + std::to_string(other.value("length", 0)) +
+                                     " constructs, " + std::to_string(other.value("iterations", 0L)) + " iterations; the first: " +
+                                     std::to_string(found.value("length", 0)) + ", " + std::to_string(found.value("iterations", 0L)) + ")";
+              } else if (other.value("team_size", 0) != baseline) {
+                second_run_problem = "the second run's team had " + std::to_string(other.value("team_size", 0)) +
+                                     " threads, not the " + std::to_string(baseline) + " asked for (a num_threads clause?)";
+              } else if (!other.value("iteration_time_median_s", json()).is_number() ||
+                         other["iteration_time_median_s"].get<double>() <= 0.0 ||
+                         found["iteration_time_median_s"].get<double>() <= 0.0) {
+                second_run_problem = "the second run measured no time per iteration";
+              } else {
+                const double ratio =
+                    other["iteration_time_median_s"].get<double>() / found["iteration_time_median_s"].get<double>();
+                found["speedup"] = ratio;
+                found["speedup_note"] =
+                    "from two runs: T(" + std::to_string(baseline) + ")/T(" + std::to_string(team) +
+                    ") per iteration, medians of each run's measured iterations (the second run on OMP_NUM_THREADS=" +
+                    std::to_string(baseline) + ")" + (baseline == 1 ? std::string() : "; relative to " + std::to_string(baseline) + " threads, not to 1");
+              }
+            }
+          }
+          found["baseline_run"] = baseline_run;
+          if (!second_run_problem.empty()) found["speedup_note"] = "not measured: " + second_run_problem;
+        }
+      }
+      print_worksharing(info, found, child, second_run_problem, {report.notes.empty() ? std::string() : report.notes.front()});
       if (!options.json.empty()) {
         json out = json::parse(report_text);
         out["interpose"] = info;

@@ -20,6 +20,7 @@ struct RunOptions {
   int threads = 0;      // OMP_NUM_THREADS for the program (0: leave it)
   long iterations = 0;  // iterations of the program's main loop, when known (0: unknown)
   int dpd_window = 0;   // samples of the periodicity detector's window (0: its default)
+  bool one_run = false; // one outer parallel region: no second run on the baseline thread count
   // libaugur's options given on the command line, as (key, value): AUGUR_<KEY>=value.
   std::vector<std::pair<std::string, std::string>> augur_options;
 };

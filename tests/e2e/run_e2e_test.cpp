@@ -174,12 +174,12 @@ TEST(AugurRun, ClangSwimUnderTheOmptTool) {
 #endif
 
 // One parallel region around the whole time loop, orphaned worksharing loops inside it: the period is
-// found in the ends of the worksharing constructs on the master thread, the speedup is said to need
-// another run.
+// found in the ends of the worksharing constructs on the master thread; with --one-run, the speedup is said
+// to need another run.
 TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
   TemporaryFile report("outer.json");
-  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--json", report.path(), "--", AUGUR_OUTER_REGION_EXE,
-                                            "100000", "300"},
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--one-run", "--json", report.path(), "--",
+                                            AUGUR_OUTER_REGION_EXE, "100000", "300"},
                                            clean_environment());
   ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
   const std::string& out = result.standard_output;
@@ -201,6 +201,8 @@ TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
   EXPECT_GT(worksharing.at("measured_iterations").get<long>(), 200);
   EXPECT_GT(worksharing.at("iteration_time_median_s").get<double>(), 0.0);
   EXPECT_TRUE(worksharing.at("speedup").is_null());
+  EXPECT_FALSE(worksharing.contains("baseline_run"));
+  EXPECT_EQ(result.standard_error.find("second run"), std::string::npos) << result.standard_error;
   EXPECT_EQ(worksharing.at("region").at("name").get<std::string>().rfind("main._omp_fn", 0), 0u) << worksharing.dump();
   std::vector<std::string> kinds, names;
   for (const json& construct : worksharing.at("constructs")) {
@@ -214,12 +216,43 @@ TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
   }
 }
 
+// Without --one-run, augur run runs the program a second time on the baseline's thread count (B = 1 here:
+// the default baseline resolves to the team's 2 threads) and divides the medians of the times per iteration.
+TEST(AugurRun, OneOuterRegionSpeedupFromASecondRun) {
+  TemporaryFile report("outer-two-runs.json");
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--json", report.path(), "--", AUGUR_OUTER_REGION_EXE,
+                                            "100000", "300"},
+                                           clean_environment());
+  ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
+  const std::string& out = result.standard_output;
+  // Both runs' own output passes through, the second announced on stderr.
+  EXPECT_NE(out.find("outer_region: N=100000 steps=300 threads=2"), std::string::npos) << out;
+  EXPECT_NE(out.find("outer_region: N=100000 steps=300 threads=1"), std::string::npos) << out;
+  EXPECT_NE(result.standard_error.find("augur run: second run on 1 thread for the baseline of the worksharing region"),
+            std::string::npos)
+      << result.standard_error;
+  EXPECT_NE(out.find("period 4"), std::string::npos) << out;
+  EXPECT_NE(out.find("time per iteration on 1 thread (second run)"), std::string::npos) << out;
+  EXPECT_NE(out.find("speedup from two runs: T(1)/T(2) per iteration, medians: "), std::string::npos) << out;
+  EXPECT_EQ(out.find("cannot be measured in one run"), std::string::npos) << out;
+  const json worksharing = json::parse(augur::core::read_file(report.path())).at("interpose").at("worksharing");
+  ASSERT_TRUE(worksharing.at("found").get<bool>()) << worksharing.dump();
+  EXPECT_EQ(worksharing.at("team_size").get<int>(), 2);
+  const json& baseline_run = worksharing.at("baseline_run");
+  EXPECT_EQ(baseline_run.at("threads").get<int>(), 1);
+  EXPECT_EQ(baseline_run.at("iterations").get<long>(), 300);
+  EXPECT_GT(baseline_run.at("iteration_time_median_s").get<double>(), 0.0);
+  ASSERT_TRUE(worksharing.at("speedup").is_number()) << worksharing.dump();
+  EXPECT_GT(worksharing.at("speedup").get<double>(), 0.0);
+  EXPECT_NE(worksharing.at("speedup_note").get<std::string>().find("from two runs"), std::string::npos) << worksharing.dump();
+}
+
 #ifdef AUGUR_OUTER_REGION_CLANG_EXE
 // The same program built by clang -fopenmp: the OMPT tool's work callbacks give the constructs (the three
 // loops, static ones too, and the single: 4 per time step).
 TEST(AugurRun, ClangOneOuterRegionUnderTheOmptTool) {
   TemporaryFile report("outer-clang.json");
-  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--json", report.path(), "--",
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--one-run", "--json", report.path(), "--",
                                             AUGUR_OUTER_REGION_CLANG_EXE, "100000", "300"},
                                            clean_environment());
   ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
