@@ -565,16 +565,7 @@ Trace read_trace(const std::string& path) {
     const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     return parse_trace("<stdin>", text);
   }
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) throw std::runtime_error(path + ": cannot read: it is a directory");
-  std::string text;
-  try {
-    text = core::read_file(path);
-  } catch (const std::exception& failure) {
-    const std::string message = failure.what();
-    throw std::runtime_error(message.find(path) == std::string::npos ? path + ": cannot read: " + message : message);
-  }
-  return parse_trace(path, text);
+  return parse_trace(path, core::read_file(path));
 }
 
 }  // namespace augur::bsp

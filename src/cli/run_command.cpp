@@ -513,6 +513,20 @@ int run_run_command(const RunOptions& options) {
     }
     json info = json::parse(core::read_file(info_path));
     resolve_names(info);
+    // The end of every measured run: the --json file (the report with what the interposition saw) and
+    // the program's exit status passed on.
+    const auto finish = [&](const std::string& report_text) {
+      if (!options.json.empty()) {
+        json out = json::parse(report_text);
+        out["interpose"] = info;
+        out["program_wall_time_s"] = child.wall_seconds;
+        out["exit_code"] = child.exit_code;
+        core::write_file_atomically(options.json, out.dump(2) + "\n");
+      }
+      if (child.exit_code == 0) return 0;
+      std::fprintf(stderr, "augur run: %s exited with status %d\n", program.c_str(), child.exit_code);
+      return child.exit_code;
+    };
     const std::string problem = !info["disabled"].is_null()            ? info["disabled"].get<std::string>()
                                 : info.value("intercepted", 0L) == 0    ? "no OpenMP parallel region ran"
                                 : info["regions"].empty()
@@ -590,18 +604,7 @@ int run_run_command(const RunOptions& options) {
         }
       }
       print_worksharing(info, found, child, second_run_problem, {report.notes.empty() ? std::string() : report.notes.front()});
-      if (!options.json.empty()) {
-        json out = json::parse(report_text);
-        out["interpose"] = info;
-        out["program_wall_time_s"] = child.wall_seconds;
-        out["exit_code"] = child.exit_code;
-        core::write_file_atomically(options.json, out.dump(2) + "\n");
-      }
-      if (child.exit_code != 0) {
-        std::fprintf(stderr, "augur run: %s exited with status %d\n", program.c_str(), child.exit_code);
-        return child.exit_code;
-      }
-      return 0;
+      return finish(report_text);
     }
     if (!problem.empty() || !fs::exists(report_path)) {
       std::string message = problem.empty() ? "no report was written" : problem;
@@ -620,18 +623,7 @@ int run_run_command(const RunOptions& options) {
     const std::string report_text = core::read_file(report_path);
     const selfanalysis::Report report = selfanalysis::parse_report(report_text, report_path);
     print_report(report, info, child, options);
-    if (!options.json.empty()) {
-      json out = json::parse(report_text);
-      out["interpose"] = info;
-      out["program_wall_time_s"] = child.wall_seconds;
-      out["exit_code"] = child.exit_code;
-      core::write_file_atomically(options.json, out.dump(2) + "\n");
-    }
-    if (child.exit_code != 0) {
-      std::fprintf(stderr, "augur run: %s exited with status %d\n", program.c_str(), child.exit_code);
-      return child.exit_code;
-    }
-    return 0;
+    return finish(report_text);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "augur run: %s\n", error.what());
     return 1;

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -45,6 +46,8 @@ void write_file_atomically(const std::string& path, std::string_view content) {
 }
 
 std::string read_file(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw std::runtime_error(path + ": cannot read: it is a directory");
   std::ifstream stream(path, std::ios::binary);
   if (!stream) throw std::runtime_error(path + ": cannot read: " + std::strerror(errno));
   return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};

@@ -595,16 +595,7 @@ Dataset parse_dataset(const std::string& file, const std::string& text, const Re
 }
 
 Dataset read_dataset(const std::string& path, const ReadOptions& options) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) throw std::runtime_error(path + ": cannot read: it is a directory");
-  std::string text;
-  try {
-    text = core::read_file(path);
-  } catch (const std::exception& failure) {
-    const std::string message = failure.what();
-    throw std::runtime_error(message.find(path) == std::string::npos ? path + ": cannot read: " + message : message);
-  }
-  return parse_dataset(path, text, options);
+  return parse_dataset(path, core::read_file(path), options);
 }
 
 double aggregate(const std::vector<double>& values, Aggregate how) {

@@ -12,7 +12,8 @@ namespace augur::core {
 // the path on failure.
 void write_file_atomically(const std::string& path, std::string_view content);
 
-// Reads a whole file; throws std::runtime_error naming the path when it cannot.
+// Reads a whole file; throws std::runtime_error "PATH: cannot read: why" when it cannot (a directory
+// included).
 [[nodiscard]] std::string read_file(const std::string& path);
 
 // A fresh private folder, $TMPDIR/PREFIX-XXXXXX (or /tmp), removed with its contents at destruction.
