@@ -3,6 +3,7 @@
 
 #include "bsp_command.hpp"
 #include "cc_command.hpp"
+#include "couple_command.hpp"
 #include "fit_command.hpp"
 #include "gen_tasks_command.hpp"
 #include "run_command.hpp"
@@ -37,6 +38,8 @@ int main(int argc, char** argv) {
   CLI::App* cc_command = augur::cli::add_cc_command(app, cc);
   augur::cli::RunOptions run;
   CLI::App* run_command = augur::cli::add_run_command(app, run);
+  augur::cli::CoupleOptions couple;
+  CLI::App* couple_command = augur::cli::add_couple_command(app, couple);
 
   try {
     app.parse(argc, argv);
@@ -54,5 +57,6 @@ int main(int argc, char** argv) {
   if (bsp_command->parsed()) return augur::cli::run_bsp_command(bsp);
   if (cc_command->parsed()) return augur::cli::run_cc_command(cc);
   if (run_command->parsed()) return augur::cli::run_run_command(run);
+  if (couple_command->parsed()) return augur::cli::run_couple_command(*couple_command, couple);
   return 2;
 }

@@ -57,19 +57,6 @@ constexpr MirroredOption mirrored_options[] = {
     {"--self-tuning", "self_tuning", "1: measure ST' (default), 0: not"},
 };
 
-// PROGRAM as the shell would find it: itself when it has a '/', else the first match in PATH.
-std::string find_program(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
-  const char* path = std::getenv("PATH");
-  std::stringstream folders(path == nullptr ? "/usr/bin:/bin" : path);
-  std::string folder;
-  while (std::getline(folders, folder, ':')) {
-    const fs::path candidate = fs::path(folder.empty() ? "." : folder) / program;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
-  }
-  return "";
-}
-
 enum class OpenMpRuntime { Gomp, LlvmOmp, None, Static };
 
 // Which OpenMP runtime the program loads, from its dependencies (ldd lists them transitively).
@@ -87,71 +74,8 @@ OpenMpRuntime detect_runtime(const std::string& program, std::string& detail) {
   return OpenMpRuntime::None;
 }
 
-struct Child {
-  int exit_code = -1;
-  int signal = 0;
-  double wall_seconds = 0.0;
-};
-
-double now_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
-
-// Runs the program with its output on ours; augur ignores SIGINT/SIGQUIT while it waits, so that
-// Ctrl-C stops the program and augur still cleans up and reports.
-Child run_child(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& environment) {
-  std::map<std::string, std::string> variables;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-    const char* equals = std::strchr(*entry, '=');
-    if (equals == nullptr) continue;
-    variables[std::string(*entry, static_cast<std::size_t>(equals - *entry))] = equals + 1;
-  }
-  for (const auto& [name, value] : environment) variables[name] = value;
-  std::vector<std::string> entries;
-  for (const auto& [name, value] : variables) entries.push_back(name + "=" + value);
-  std::vector<char*> envp;
-  for (std::string& entry : entries) envp.push_back(entry.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> arguments = argv;
-  std::vector<char*> args;
-  for (std::string& argument : arguments) args.push_back(argument.data());
-  args.push_back(nullptr);
-
-  struct sigaction ignore {}, old_interrupt {}, old_quit {};
-  ignore.sa_handler = SIG_IGN;
-  sigemptyset(&ignore.sa_mask);
-  sigaction(SIGINT, &ignore, &old_interrupt);
-  sigaction(SIGQUIT, &ignore, &old_quit);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGQUIT);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-  Child child;
-  pid_t pid = 0;
-  const double start = now_seconds();
-  const int error = posix_spawn(&pid, args[0], nullptr, &attributes, args.data(), envp.data());
-  posix_spawnattr_destroy(&attributes);
-  if (error != 0) {
-    sigaction(SIGINT, &old_interrupt, nullptr);
-    sigaction(SIGQUIT, &old_quit, nullptr);
-    throw std::runtime_error("cannot run " + argv[0] + ": " + std::strerror(error));
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  child.wall_seconds = now_seconds() - start;
-  sigaction(SIGINT, &old_interrupt, nullptr);
-  sigaction(SIGQUIT, &old_quit, nullptr);
-  if (WIFEXITED(status)) child.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) child.signal = WTERMSIG(status);
-  return child;
-}
+using Child = core::ProcessResult;
+using core::find_program;
 
 // ELF e_type: 2 for a fixed-address executable (addr2line wants the address), 3 for PIE and
 // shared objects (it wants the offset in the file).
@@ -498,7 +422,7 @@ int run_run_command(const RunOptions& options) {
 
     std::vector<std::string> argv = options.command;
     argv[0] = program;
-    const Child child = run_child(argv, environment);
+    const Child child = core::run_attached(argv, environment);
     std::fflush(stdout);
     if (child.signal != 0) {
       std::fprintf(stderr, "augur run: %s was killed by signal %d (%s); no report\n", program.c_str(), child.signal,
@@ -555,7 +479,7 @@ int run_run_command(const RunOptions& options) {
           std::fprintf(stderr, "augur run: second run on %d thread%s for the baseline of the worksharing region\n", baseline,
                        baseline == 1 ? "" : "s");
           std::fflush(stderr);
-          const Child second = run_child(argv, second_environment);
+          const Child second = core::run_attached(argv, second_environment);
           std::fflush(stdout);
           json baseline_run = {{"threads", baseline}, {"iteration_time_median_s", nullptr}, {"iterations", nullptr}};
           if (second.signal != 0) {

@@ -1,6 +1,7 @@
 #include "augur/core/process.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,7 +12,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
@@ -136,6 +139,73 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   if (!options.discard_output) result.standard_output = output.read();
   result.standard_error = error.read();
   return result;
+}
+
+
+std::string find_program(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::stringstream folders(path == nullptr ? "/usr/bin:/bin" : path);
+  std::string folder;
+  while (std::getline(folders, folder, ':')) {
+    const std::filesystem::path candidate = std::filesystem::path(folder.empty() ? "." : folder) / program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  return "";
+}
+
+ProcessResult run_attached(const std::vector<std::string>& argv,
+                           const std::vector<std::pair<std::string, std::string>>& environment) {
+  if (argv.empty()) throw std::runtime_error("no program to run");
+  std::map<std::string, std::string> variables;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const char* equals = std::strchr(*entry, '=');
+    if (equals == nullptr) continue;
+    variables[std::string(*entry, static_cast<std::size_t>(equals - *entry))] = equals + 1;
+  }
+  for (const auto& [name, value] : environment) variables[name] = value;
+  std::vector<std::string> entries;
+  for (const auto& [name, value] : variables) entries.push_back(name + "=" + value);
+  std::vector<char*> envp;
+  for (std::string& entry : entries) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> arguments = argv;
+  std::vector<char*> args;
+  for (std::string& argument : arguments) args.push_back(argument.data());
+  args.push_back(nullptr);
+
+  struct sigaction ignore {}, old_interrupt {}, old_quit {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGINT, &ignore, &old_interrupt);
+  sigaction(SIGQUIT, &ignore, &old_quit);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGQUIT);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+  ProcessResult child;
+  pid_t pid = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const int error = posix_spawn(&pid, args[0], nullptr, &attributes, args.data(), envp.data());
+  posix_spawnattr_destroy(&attributes);
+  if (error != 0) {
+    sigaction(SIGINT, &old_interrupt, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+    throw std::runtime_error("cannot run " + argv[0] + ": " + std::strerror(error));
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  child.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  sigaction(SIGINT, &old_interrupt, nullptr);
+  sigaction(SIGQUIT, &old_quit, nullptr);
+  if (WIFEXITED(status)) child.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) child.signal = WTERMSIG(status);
+  return child;
 }
 
 }  // namespace augur::core

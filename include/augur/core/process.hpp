@@ -32,6 +32,15 @@ struct ProcessOptions {
 // wall time and captured output. Throws std::runtime_error when the program cannot be started.
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
+// PROGRAM as the shell would find it: itself when it has a '/', else the first match in PATH ("" if none).
+[[nodiscard]] std::string find_program(const std::string& program);
+
+// Runs argv[0] (a path) with the environment plus `environment`, its output on ours, and waits for it.
+// SIGINT and SIGQUIT are ignored while it runs, so that Ctrl-C stops the program and the caller still
+// cleans up and reports. The result has no captured output. Throws std::runtime_error when it cannot start.
+ProcessResult run_attached(const std::vector<std::string>& argv,
+                           const std::vector<std::pair<std::string, std::string>>& environment);
+
 // From now on SIGINT, SIGTERM and SIGHUP are passed on to the program run_process is waiting for and
 // remembered, instead of ending this process at once: the caller checks interrupted() after each run
 // and leaves cleanly (its temporary files removed).

@@ -1,0 +1,60 @@
+// One JSON object on one line of a JSON Lines file, with the place of each of its values, so that
+// readers of line-based formats report errors at file:line:column.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "augur/core/diagnostics.hpp"
+#include "augur/core/lines.hpp"
+
+namespace augur::core {
+
+class JsonLine {
+public:
+  using Json = nlohmann::json;
+
+  // Parses the line; throws InputError at the column at fault when it is not a JSON object.
+  JsonLine(std::string file, const TextLine& line);
+
+  [[nodiscard]] const Json& json() const { return json_; }
+  [[nodiscard]] long line() const { return number_; }
+  [[nodiscard]] const std::string& file() const { return file_; }
+  [[nodiscard]] SourceLocation line_location() const { return {file_, number_, 1}; }
+
+  // Where the value of `key` starts (the line, column 1, when it cannot be found).
+  [[nodiscard]] SourceLocation at(const std::string& key) const;
+  [[nodiscard]] bool has(const std::string& key) const { return json_.contains(key); }
+  // The value of `key`; throws "missing key 'KEY'" when absent.
+  [[nodiscard]] const Json& field(const std::string& key) const;
+  // Throws "unknown key 'K' in WHAT (expected ...)" at the first key not in `allowed`.
+  void check_keys(std::initializer_list<std::string_view> allowed, const std::string& what) const;
+  [[nodiscard]] InputError unknown_key(const std::string& key, std::initializer_list<std::string_view> allowed,
+                                       const std::string& what) const;
+
+  [[nodiscard]] std::string string_of(const std::string& key) const;
+  // A whole number from `minimum` to `maximum`.
+  [[nodiscard]] std::int64_t integer_of(const std::string& key, std::int64_t minimum, std::int64_t maximum,
+                                        const std::string& range_note = "") const;
+  [[nodiscard]] static std::int64_t integer_value(const Json& value, const std::string& what, std::int64_t minimum,
+                                                  std::int64_t maximum, const std::string& range_note,
+                                                  const SourceLocation& location);
+  // A finite number ≥ 0.
+  [[nodiscard]] double seconds_of(const std::string& key) const;
+  // A finite number ≥ 0 inside an array or object value (`what` names it in messages).
+  [[nodiscard]] static double non_negative_value(const Json& value, const std::string& what,
+                                                 const SourceLocation& location);
+
+private:
+  std::string file_;
+  long number_;
+  Json json_;
+  std::vector<std::pair<std::string, std::size_t>> offsets_;
+};
+
+}  // namespace augur::core

@@ -1,0 +1,46 @@
+// augur couple: kernel coupling (seed 002). `measure` runs a program that declares its kernels to the
+// harness (augur/coupling.h) and reports; `report` reads measurement files; `predict` reuses coupling
+// values of other configurations (isocoupling); `transitions` follows coupling values along problem
+// size. Guide: docs/couple.md; method: docs/coupling.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace augur::cli {
+
+struct CoupleOptions {
+  // measure
+  std::vector<std::string> command;  // PROGRAM ARGS
+  std::string save;                  // keep the measurement file here
+  std::optional<double> min_time;
+  std::optional<int> samples;
+  std::optional<int> warmup;
+  std::optional<int> application_samples;
+  std::string chains;  // "", all, none, K, K1-K2
+  bool quiet = false;
+  // report, predict, transitions
+  std::vector<std::string> files;
+  std::string target;              // predict: the target's measurement file
+  std::optional<long long> run;    // predict: the target's run id in the database
+  std::vector<long long> from_runs;  // predict: only these stored runs as sources
+  std::optional<int> length;       // chain length k
+  double threshold = 0.05;         // transitions
+  bool all_chains = false;         // report: every length's couplings
+  // the database
+  std::string db;       // empty: $AUGUR_DB or the default path
+  bool no_db = false;   // measure: do not store
+  bool use_db = false;  // report/predict/transitions: read the database (set when --db is given or no files)
+  std::string application;  // database filters
+  bool json = false;
+};
+
+CLI::App* add_couple_command(CLI::App& app, CoupleOptions& options);
+int run_couple_command(const CLI::App& command, const CoupleOptions& options);
+
+}  // namespace augur::cli

@@ -1,0 +1,458 @@
+// The kernel coupling harness (include/augur/coupling.h; seed 002; docs/coupling.md): times each
+// kernel alone, each chain of adjacent kernels along the cyclic loop, and the whole loop, then writes
+// the measurement file (augur::coupling::write_run). Nothing throws across the C ABI.
+#include <omp.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <exception>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "augur/core/files.hpp"
+#include "augur/core/stats.hpp"
+#include "augur/coupling.h"
+#include "augur/coupling.hpp"
+#include "internal.hpp"
+
+namespace {
+
+using augur::runtime::monotonic_seconds;
+using augur::runtime::warn;
+
+struct KernelEntry {
+  std::string name;
+  augur_kernel_fn function = nullptr;
+  void* data = nullptr;
+  int calls = 1;
+};
+
+// The option keys, their defaults and their checks.
+struct OptionSpec {
+  const char* key;
+  const char* fallback;
+};
+constexpr OptionSpec kOptions[] = {{"output", "%a.coupling.jsonl"}, {"min_time", "0.05"}, {"samples", "5"},
+                                   {"warmup", "1"},  {"chains", "all"}, {"application_samples", "3"},
+                                   {"progress", "0"}};
+
+std::string environment_name(const std::string& key) {
+  std::string name = "AUGUR_COUPLING_";
+  for (const char character : key) name += static_cast<char>(std::toupper(static_cast<unsigned char>(character)));
+  return name;
+}
+
+// Empty when `value` is valid for `key`, else why not.
+std::string check_option(const std::string& key, const std::string& value) {
+  const auto number = [&](double minimum, bool whole) -> std::string {
+    char* end = nullptr;
+    const double parsed = std::strtod(value.c_str(), &end);
+    if (value.empty() || end == nullptr || *end != '\0' || !std::isfinite(parsed)) return "'" + value + "' is not a number";
+    if (whole && parsed != std::floor(parsed)) return "'" + value + "' is not a whole number";
+    if (parsed < minimum) return "'" + value + "' is below " + std::to_string(static_cast<long>(minimum));
+    return "";
+  };
+  if (key == "output") return value.empty() ? "the path is empty" : "";
+  if (key == "min_time") {
+    std::string why = number(0, false);
+    if (why.empty() && std::strtod(value.c_str(), nullptr) <= 0) why = "'" + value + "' must be positive";
+    return why;
+  }
+  if (key == "samples" || key == "application_samples") return number(1, true);
+  if (key == "warmup") return number(0, true);
+  if (key == "progress") return value == "0" || value == "1" ? "" : "'" + value + "' must be 0 or 1";
+  if (key == "chains") {
+    if (value == "all" || value == "none") return "";
+    const auto dash = value.find('-');
+    const auto part = [](const std::string& text) {
+      return !text.empty() && text.size() < 6 && std::all_of(text.begin(), text.end(), ::isdigit);
+    };
+    if (dash == std::string::npos ? part(value) : part(value.substr(0, dash)) && part(value.substr(dash + 1))) {
+      return "";
+    }
+    return "'" + value + "' must be all, none, K or K1-K2";
+  }
+  return "unknown option (expected output, min_time, samples, warmup, chains, application_samples, progress)";
+}
+
+std::string read_cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) {
+        std::string model = line.substr(colon + 1);
+        model.erase(0, model.find_first_not_of(" \t"));
+        return model;
+      }
+    }
+  }
+  utsname name{};
+  return uname(&name) == 0 ? std::string(name.machine) : std::string();
+}
+
+std::int64_t sysconf_bytes(int name) {
+  const long value = ::sysconf(name);
+  return value > 0 ? value : 0;
+}
+
+augur::coupling::Machine describe_machine() {
+  augur::coupling::Machine machine;
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) machine.hostname = host;
+  machine.cpu_model = read_cpu_model();
+  machine.cores = static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+  machine.l1d_bytes = sysconf_bytes(_SC_LEVEL1_DCACHE_SIZE);
+  machine.l2_bytes = sysconf_bytes(_SC_LEVEL2_CACHE_SIZE);
+  machine.l3_bytes = sysconf_bytes(_SC_LEVEL3_CACHE_SIZE);
+#endif
+  machine.memory_bytes = sysconf_bytes(_SC_PHYS_PAGES) * sysconf_bytes(_SC_PAGESIZE);
+  return machine;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm parts{};
+  gmtime_r(&now, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return text;
+}
+
+}  // namespace
+
+struct augur_coupling_app {
+  std::string name;
+  long iterations = 1;
+  std::vector<KernelEntry> kernels;
+  augur_kernel_fn setup = nullptr;
+  augur_kernel_fn reset = nullptr;
+  void* hook_data = nullptr;
+  std::string dataset;
+  double size = 0;
+  double footprint = 0;
+  std::map<std::string, std::string> options;
+  int rank = 0;
+  int ranks = 1;
+  augur_barrier_fn barrier = nullptr;
+  augur_max_fn maximum = nullptr;
+  void* context = nullptr;
+
+  void sync() const {
+    if (barrier != nullptr) barrier(context);
+  }
+  double max_over_ranks(double value) const { return maximum != nullptr ? maximum(value, context) : value; }
+  void reset_data() const {
+    if (reset != nullptr) reset(hook_data);
+  }
+  void run_chain(const std::vector<int>& chain) const {
+    for (const int index : chain) {
+      const KernelEntry& kernel = kernels[static_cast<std::size_t>(index)];
+      kernel.function(kernel.data);
+    }
+  }
+  // The options in force: the program's, then the environment's over them (bad values warned, ignored).
+  std::map<std::string, std::string> effective_options() const {
+    std::map<std::string, std::string> effective;
+    for (const OptionSpec& spec : kOptions) effective[spec.key] = spec.fallback;
+    for (const auto& [key, value] : options) effective[key] = value;
+    for (const OptionSpec& spec : kOptions) {
+      const std::string variable = environment_name(spec.key);
+      const char* value = std::getenv(variable.c_str());
+      if (value == nullptr) continue;
+      const std::string why = check_option(spec.key, value);
+      if (why.empty()) {
+        effective[spec.key] = value;
+      } else if (rank == 0) {
+        warn(variable + ": " + why + "; using " + effective[spec.key]);
+      }
+    }
+    return effective;
+  }
+};
+
+namespace {
+
+// The chain lengths to measure, from the option `chains`, for n kernels.
+std::vector<int> chain_lengths(const std::string& option, int n) {
+  std::vector<int> lengths;
+  int low = 2;
+  int high = n - 1;
+  if (option == "none") return lengths;
+  if (option != "all") {
+    const auto dash = option.find('-');
+    low = std::stoi(option.substr(0, dash));
+    high = dash == std::string::npos ? low : std::stoi(option.substr(dash + 1));
+  }
+  for (int length = std::max(2, low); length <= std::min(high, n - 1); ++length) lengths.push_back(length);
+  return lengths;
+}
+
+std::string expand_output(const std::string& pattern, const std::string& application) {
+  std::string expanded;
+  for (std::size_t index = 0; index < pattern.size(); ++index) {
+    if (pattern[index] == '%' && index + 1 < pattern.size() && pattern[index + 1] == 'a') {
+      expanded += application;
+      ++index;
+    } else {
+      expanded += pattern[index];
+    }
+  }
+  return augur::runtime::expand_path(expanded);
+}
+
+augur::coupling::Timing summarize(std::vector<double> samples, std::int64_t repetitions) {
+  augur::coupling::Timing timing;
+  timing.seconds = augur::core::median(samples);
+  const auto interval = augur::core::median_interval(samples);
+  timing.ci_low = interval.low;
+  timing.ci_high = interval.high;
+  timing.samples = std::move(samples);
+  timing.repetitions = repetitions;
+  return timing;
+}
+
+// Times a chain: repetitions calibrated so that a sample lasts at least min_time (the same count on
+// every rank), then `samples` samples, each after a reset and `warmup` untimed executions.
+augur::coupling::Timing time_chain(const augur_coupling_app& app, const std::vector<int>& chain, double min_time,
+                                   int samples, int warmup) {
+  app.reset_data();
+  app.run_chain(chain);  // first touch
+  std::int64_t repetitions = 1;
+  while (true) {  // double until a timing lasts a tenth of min_time, then extrapolate
+    app.sync();
+    const double start = monotonic_seconds();
+    for (std::int64_t r = 0; r < repetitions; ++r) app.run_chain(chain);
+    const double elapsed = app.max_over_ranks(monotonic_seconds() - start);
+    if (elapsed >= min_time / 10 || repetitions >= (std::int64_t{1} << 40)) {
+      const double per_execution = elapsed / static_cast<double>(repetitions);
+      repetitions = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(min_time / std::max(per_execution, 1e-12))));
+      break;
+    }
+    repetitions *= 2;
+  }
+  repetitions = static_cast<std::int64_t>(app.max_over_ranks(static_cast<double>(repetitions)));
+  std::vector<double> times;
+  for (int sample = 0; sample < samples; ++sample) {
+    app.reset_data();
+    for (int w = 0; w < warmup; ++w) app.run_chain(chain);
+    app.sync();
+    const double start = monotonic_seconds();
+    for (std::int64_t r = 0; r < repetitions; ++r) app.run_chain(chain);
+    const double elapsed = app.max_over_ranks(monotonic_seconds() - start);
+    times.push_back(elapsed / static_cast<double>(repetitions));
+  }
+  return summarize(std::move(times), repetitions);
+}
+
+augur::coupling::Timing time_loop(const augur_coupling_app& app, int samples) {
+  std::vector<double> times;
+  for (int sample = 0; sample < samples; ++sample) {
+    app.reset_data();
+    app.sync();
+    const double start = monotonic_seconds();
+    for (long iteration = 0; iteration < app.iterations; ++iteration) {
+      for (const KernelEntry& kernel : app.kernels) {
+        for (int call = 0; call < kernel.calls; ++call) kernel.function(kernel.data);
+      }
+    }
+    times.push_back(app.max_over_ranks(monotonic_seconds() - start));
+  }
+  return summarize(std::move(times), 1);
+}
+
+int measure(augur_coupling_app& app) {
+  if (app.kernels.empty()) {
+    warn("augur_coupling_measure(): '" + app.name + "' has no kernels; nothing measured");
+    return AUGUR_ERROR;
+  }
+  const auto options = app.effective_options();
+  const double min_time = std::strtod(options.at("min_time").c_str(), nullptr);
+  const int samples = std::stoi(options.at("samples"));
+  const int warmup = std::stoi(options.at("warmup"));
+  const int loop_samples = std::stoi(options.at("application_samples"));
+  const bool progress = options.at("progress") == "1" && app.rank == 0;
+  const int n = static_cast<int>(app.kernels.size());
+
+  augur::coupling::Run run;
+  run.application = app.name;
+  run.dataset = app.dataset;
+  run.problem_size = app.size;
+  run.footprint_bytes = app.footprint;
+  run.iterations = app.iterations;
+  run.threads = omp_get_max_threads();
+  run.ranks = app.ranks;
+  run.machine = describe_machine();
+  run.started = utc_now();
+  run.options = options;
+  for (const KernelEntry& kernel : app.kernels) run.kernels.push_back({kernel.name, kernel.calls});
+
+  std::vector<std::vector<int>> chains;
+  for (int kernel = 0; kernel < n; ++kernel) chains.push_back({kernel});
+  for (const int length : chain_lengths(options.at("chains"), n)) {
+    for (int first = 0; first < n; ++first) chains.push_back(augur::coupling::cyclic_chain(first, length, n));
+  }
+  if (app.setup != nullptr) app.setup(app.hook_data);
+  const std::size_t total = chains.size() + 1;
+  for (std::size_t index = 0; index < chains.size(); ++index) {
+    auto timing = time_chain(app, chains[index], min_time, samples, warmup);
+    if (progress) {
+      std::fprintf(stderr, "augur: coupling %zu/%zu %s: %.6g s (%lld repetitions per sample)\n", index + 1, total,
+                   augur::coupling::chain_name(run, chains[index]).c_str(), timing.seconds,
+                   static_cast<long long>(timing.repetitions));
+    }
+    run.chains.emplace_back(chains[index], std::move(timing));
+  }
+  run.loop = time_loop(app, loop_samples);
+  if (progress) {
+    std::fprintf(stderr, "augur: coupling %zu/%zu whole loop (%ld iterations): %.6g s\n", total, total, app.iterations,
+                 run.loop->seconds);
+  }
+  if (app.rank != 0) return AUGUR_OK;
+  const std::string path = expand_output(options.at("output"), app.name);
+  try {
+    augur::core::write_file_atomically(path, augur::coupling::write_run(run));
+  } catch (const std::exception& error) {
+    warn(std::string("augur_coupling_measure(): ") + error.what() + "; no measurement file written");
+    return AUGUR_ERROR;
+  }
+  if (progress) std::fprintf(stderr, "augur: coupling measurements written to %s\n", path.c_str());
+  return AUGUR_OK;
+}
+
+bool valid_name(const char* name) { return name != nullptr && name[0] != '\0' && std::strchr(name, '\n') == nullptr; }
+
+}  // namespace
+
+extern "C" {
+
+augur_coupling_app* augur_coupling_create(const char* name, long iterations) {
+  if (!valid_name(name) || iterations < 1) {
+    warn(std::string("augur_coupling_create(): ") + (!valid_name(name) ? "the name must be a non-empty line" :
+                                                                         "iterations must be at least 1 (got " + std::to_string(iterations) + ")"));
+    return nullptr;
+  }
+  try {
+    auto* app = new augur_coupling_app;
+    app->name = name;
+    app->iterations = iterations;
+    return app;
+  } catch (const std::exception& error) {
+    warn(std::string("augur_coupling_create(): ") + error.what());
+    return nullptr;
+  }
+}
+
+int augur_coupling_add_kernel(augur_coupling_app* app, const char* name, augur_kernel_fn kernel, void* data,
+                              int calls) {
+  if (app == nullptr) {
+    warn("augur_coupling_add_kernel(): no application (augur_coupling_create failed?)");
+    return AUGUR_ERROR;
+  }
+  if (!valid_name(name) || kernel == nullptr || calls < 1) {
+    warn(std::string("augur_coupling_add_kernel(): ") +
+         (!valid_name(name) ? "the name must be a non-empty line"
+                            : kernel == nullptr ? "kernel '" + std::string(name) + "' has no function"
+                                                : "kernel '" + std::string(name) + "': calls must be at least 1"));
+    return AUGUR_ERROR;
+  }
+  for (const KernelEntry& other : app->kernels) {
+    if (other.name == name) {
+      warn("augur_coupling_add_kernel(): kernel '" + std::string(name) + "' is already declared");
+      return AUGUR_ERROR;
+    }
+  }
+  try {
+    app->kernels.push_back({name, kernel, data, calls});
+  } catch (const std::exception& error) {
+    warn(std::string("augur_coupling_add_kernel(): ") + error.what());
+    return AUGUR_ERROR;
+  }
+  return static_cast<int>(app->kernels.size()) - 1;
+}
+
+int augur_coupling_set_hooks(augur_coupling_app* app, augur_kernel_fn setup, augur_kernel_fn reset, void* data) {
+  if (app == nullptr) return AUGUR_ERROR;
+  app->setup = setup;
+  app->reset = reset;
+  app->hook_data = data;
+  return AUGUR_OK;
+}
+
+int augur_coupling_set_problem(augur_coupling_app* app, const char* dataset, double size, double footprint_bytes) {
+  if (app == nullptr) return AUGUR_ERROR;
+  if (!(size > 0) || !std::isfinite(size) || !(footprint_bytes >= 0) || !std::isfinite(footprint_bytes) ||
+      (dataset != nullptr && std::strchr(dataset, '\n') != nullptr)) {
+    warn("augur_coupling_set_problem(): the size must be positive and finite, the footprint non-negative, the "
+         "label one line");
+    return AUGUR_ERROR;
+  }
+  try {
+    app->dataset = dataset == nullptr ? "" : dataset;
+  } catch (const std::exception&) {
+    return AUGUR_ERROR;
+  }
+  app->size = size;
+  app->footprint = footprint_bytes;
+  return AUGUR_OK;
+}
+
+int augur_coupling_set_option(augur_coupling_app* app, const char* key, const char* value) {
+  if (app == nullptr || key == nullptr || value == nullptr) return AUGUR_ERROR;
+  try {
+    const std::string why = check_option(key, value);
+    if (!why.empty()) {
+      warn(std::string("augur_coupling_set_option(\"") + key + "\"): " + why);
+      return AUGUR_ERROR;
+    }
+    app->options[key] = value;
+  } catch (const std::exception& error) {
+    warn(std::string("augur_coupling_set_option(): ") + error.what());
+    return AUGUR_ERROR;
+  }
+  return AUGUR_OK;
+}
+
+int augur_coupling_set_communicator(augur_coupling_app* app, int rank, int ranks, augur_barrier_fn barrier,
+                                    augur_max_fn maximum, void* context) {
+  if (app == nullptr) return AUGUR_ERROR;
+  if (ranks < 1 || rank < 0 || rank >= ranks || barrier == nullptr || maximum == nullptr) {
+    warn("augur_coupling_set_communicator(): need 0 <= rank < ranks, a barrier and a maximum");
+    return AUGUR_ERROR;
+  }
+  app->rank = rank;
+  app->ranks = ranks;
+  app->barrier = barrier;
+  app->maximum = maximum;
+  app->context = context;
+  return AUGUR_OK;
+}
+
+int augur_coupling_measure(augur_coupling_app* app) {
+  if (app == nullptr) {
+    warn("augur_coupling_measure(): no application (augur_coupling_create failed?)");
+    return AUGUR_ERROR;
+  }
+  try {
+    return measure(*app);
+  } catch (const std::exception& error) {
+    warn(std::string("augur_coupling_measure(): ") + error.what());
+  } catch (...) {
+    warn("augur_coupling_measure(): a kernel or hook threw an exception; nothing written");
+  }
+  return AUGUR_ERROR;
+}
+
+void augur_coupling_destroy(augur_coupling_app* app) { delete app; }
+
+}  // extern "C"

@@ -1,0 +1,172 @@
+// libaugur's coupling harness through its C API, on kernels that do known amounts of work: kernel b is
+// cheap right after a (their data "stays in cache"), so the pair a→b couples below 1 and the coupling
+// predictor must beat the summation predictor on the whole loop.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "augur/core/files.hpp"
+#include "augur/coupling.h"
+#include "augur/coupling.hpp"
+#include "augur/coupling_app.hpp"
+
+namespace {
+
+// Work in proportion to `units` (a dependent chain of floating-point operations): on a loaded machine
+// every kernel slows down alike, where a spin on the clock would not.
+void spin(double units) {
+  volatile double x = 1.0;
+  const auto steps = static_cast<long>(units * 1e9);
+  for (long i = 0; i < steps; ++i) x = x * 1.0000001 + 1e-9;
+}
+
+struct Toy {
+  int last = -1;  // the kernel that ran last
+  int resets = 0;
+  int setups = 0;
+};
+
+// Work units: 1e-6 is a thousand dependent multiply-adds, about a microsecond.
+constexpr double kA = 200e-6;
+constexpr double kB = 400e-6;
+constexpr double kBAfterA = 100e-6;
+constexpr double kC = 300e-6;
+
+void kernel_a(void* data) {
+  spin(kA);
+  static_cast<Toy*>(data)->last = 0;
+}
+void kernel_b(void* data) {
+  auto* toy = static_cast<Toy*>(data);
+  spin(toy->last == 0 ? kBAfterA : kB);
+  toy->last = 1;
+}
+void kernel_c(void* data) {
+  spin(kC);
+  static_cast<Toy*>(data)->last = 2;
+}
+void setup(void* data) { ++static_cast<Toy*>(data)->setups; }
+void reset(void* data) {
+  auto* toy = static_cast<Toy*>(data);
+  toy->last = -1;
+  ++toy->resets;
+}
+
+class Harness : public ::testing::Test {
+protected:
+  void SetUp() override {
+    for (const char* name : {"AUGUR_COUPLING_OUTPUT", "AUGUR_COUPLING_MIN_TIME", "AUGUR_COUPLING_SAMPLES",
+                             "AUGUR_COUPLING_WARMUP", "AUGUR_COUPLING_CHAINS", "AUGUR_COUPLING_APPLICATION_SAMPLES",
+                             "AUGUR_COUPLING_PROGRESS"}) {
+      unsetenv(name);
+    }
+  }
+  augur::core::TemporaryFolder folder{"coupling-harness"};
+  std::string output = (folder.path() / "toy.jsonl").string();
+};
+
+// What the designed interaction must show; empty when it does, else what went wrong.
+std::string check_interaction(const augur::coupling::Run& run) {
+  const auto values = augur::coupling::couplings(run, 2);
+  const auto sum = augur::coupling::summation(run);
+  const auto coupled = augur::coupling::predict(run, 2);
+  std::string problems;
+  if (!(run.alone(0) < run.alone(1) && run.alone(0) < run.alone(2))) problems += " kernel a is not the cheapest alone;";
+  if (!(values[0].value < 0.8)) problems += " a→b couples at " + std::to_string(values[0].value) + ", not ~0.5;";
+  if (!(values[2].value > values[0].value + 0.2)) problems += " c→a couples as much as a→b;";
+  if (!(std::abs(*sum.error) > 0.15)) problems += " summation error " + std::to_string(*sum.error) + ", not ~+50%;";
+  if (!(std::abs(*coupled.error) < std::abs(*sum.error))) problems += " coupling no better than summation;";
+  return problems;
+}
+
+TEST_F(Harness, MeasuresKernelsChainsAndLoopAndCouplingBeatsSummation) {
+  // Timing-dependent: up to 3 attempts, for a machine busy with other work (each takes ~0.4 s).
+  std::string problems;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    Toy toy;
+    augur_coupling_app* app = augur_coupling_create("toy", 50);
+    ASSERT_NE(app, nullptr);
+    EXPECT_EQ(augur_coupling_add_kernel(app, "a", kernel_a, &toy, 1), 0);
+    EXPECT_EQ(augur_coupling_add_kernel(app, "b", kernel_b, &toy, 1), 1);
+    EXPECT_EQ(augur_coupling_add_kernel(app, "c", kernel_c, &toy, 1), 2);
+    EXPECT_EQ(augur_coupling_set_hooks(app, setup, reset, &toy), AUGUR_OK);
+    EXPECT_EQ(augur_coupling_set_problem(app, "tiny", 64, 4096), AUGUR_OK);
+    EXPECT_EQ(augur_coupling_set_option(app, "output", output.c_str()), AUGUR_OK);
+    EXPECT_EQ(augur_coupling_set_option(app, "min_time", "0.01"), AUGUR_OK);
+    EXPECT_EQ(augur_coupling_set_option(app, "samples", "5"), AUGUR_OK);
+    ASSERT_EQ(augur_coupling_measure(app), AUGUR_OK);
+    augur_coupling_destroy(app);
+    EXPECT_EQ(toy.setups, 1);
+    EXPECT_GE(toy.resets, 5 * 6 + 3);  // before every sample of 3 kernels + 3 pairs, and every loop run
+
+    const auto run = augur::coupling::read_run(augur::core::read_file(output), output);
+    EXPECT_EQ(run.application, "toy");
+    EXPECT_EQ(run.dataset, "tiny");
+    EXPECT_EQ(run.iterations, 50);
+    EXPECT_DOUBLE_EQ(run.footprint_bytes, 4096);
+    EXPECT_GE(run.threads, 1);
+    EXPECT_FALSE(run.machine.cpu_model.empty());
+    EXPECT_GT(run.machine.cores, 0);
+    ASSERT_EQ(run.kernels.size(), 3U);
+    EXPECT_EQ(run.chains.size(), 3U + 3U);  // alone, and the 3 chains of length 2 (n − 1 = 2)
+    EXPECT_EQ(run.complete_lengths(), (std::vector<int>{2}));
+    EXPECT_EQ(run.find({0})->samples.size(), 5U);
+    EXPECT_GE(run.find({0})->repetitions, 1);
+    ASSERT_TRUE(run.loop.has_value());
+    problems = check_interaction(run);
+    if (problems.empty()) return;
+  }
+  ADD_FAILURE() << "in 3 attempts, the last:" << problems;
+}
+
+TEST_F(Harness, EnvironmentOverridesTheProgramsOptions) {
+  Toy toy;
+  augur::CouplingApplication app("toy", 5);
+  ASSERT_TRUE(app.valid());
+  app.kernel("a", [&] { kernel_a(&toy); });
+  app.kernel("b", [&] { kernel_b(&toy); });
+  app.kernel("c", [&] { kernel_c(&toy); }, 2);
+  app.hooks(nullptr, [&] { toy.last = -1; });
+  ASSERT_TRUE(app.problem("", 1, 0));
+  ASSERT_TRUE(app.option("output", "/nonexistent/never.jsonl"));
+  ASSERT_TRUE(app.option("chains", "all"));
+  setenv("AUGUR_COUPLING_OUTPUT", output.c_str(), 1);
+  setenv("AUGUR_COUPLING_CHAINS", "none", 1);
+  setenv("AUGUR_COUPLING_MIN_TIME", "0.002", 1);
+  setenv("AUGUR_COUPLING_SAMPLES", "bad", 1);  // warned, the default kept
+  ASSERT_TRUE(app.measure());
+  const auto run = augur::coupling::read_run(augur::core::read_file(output), output);
+  EXPECT_EQ(run.chains.size(), 3U);  // kernels alone only
+  EXPECT_EQ(run.options.at("samples"), "5");
+  EXPECT_EQ(run.options.at("min_time"), "0.002");
+  EXPECT_EQ(run.invocations(2), 10);
+}
+
+TEST_F(Harness, MisuseIsRefusedWithoutAborting) {
+  EXPECT_EQ(augur_coupling_create("", 5), nullptr);
+  EXPECT_EQ(augur_coupling_create("x", 0), nullptr);
+  EXPECT_EQ(augur_coupling_add_kernel(nullptr, "a", kernel_a, nullptr, 1), AUGUR_ERROR);
+  EXPECT_EQ(augur_coupling_measure(nullptr), AUGUR_ERROR);
+  augur_coupling_app* app = augur_coupling_create("x", 1);
+  Toy toy;
+  EXPECT_EQ(augur_coupling_add_kernel(app, "a", nullptr, &toy, 1), AUGUR_ERROR);
+  EXPECT_EQ(augur_coupling_add_kernel(app, "a", kernel_a, &toy, 0), AUGUR_ERROR);
+  EXPECT_EQ(augur_coupling_add_kernel(app, "a", kernel_a, &toy, 1), 0);
+  EXPECT_EQ(augur_coupling_add_kernel(app, "a", kernel_a, &toy, 1), AUGUR_ERROR);  // twice
+  EXPECT_EQ(augur_coupling_set_option(app, "samples", "0"), AUGUR_ERROR);
+  EXPECT_EQ(augur_coupling_set_option(app, "chains", "2-x"), AUGUR_ERROR);
+  EXPECT_EQ(augur_coupling_set_option(app, "colour", "red"), AUGUR_ERROR);
+  EXPECT_EQ(augur_coupling_set_problem(app, "W", -1, 0), AUGUR_ERROR);
+  // An output that cannot be written: an error, no file.
+  EXPECT_EQ(augur_coupling_set_option(app, "output", (output + "/sub/x.jsonl").c_str()), AUGUR_OK);
+  EXPECT_EQ(augur_coupling_set_option(app, "min_time", "0.001"), AUGUR_OK);
+  EXPECT_EQ(augur_coupling_measure(app), AUGUR_ERROR);
+  EXPECT_FALSE(std::filesystem::exists(output));
+  augur_coupling_destroy(app);
+  augur_coupling_destroy(nullptr);
+}
+
+}  // namespace
