@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
+  libsqlite3-dev
   libeigen3-dev gnuplot-nox
   valgrind
   openmpi-bin libopenmpi-dev

@@ -9,6 +9,11 @@
  *   augur_mpi_bsp_report(comm, path) ends the trace and gathers every rank's supersteps to rank 0, which
  *                                   writes the trace file (path NULL: the option bsp_trace). Collective.
  *
+ *   augur_mpi_coupling(app, &comm)  the coupling harness (augur/coupling.h) measures across the ranks of
+ *                                   `comm`: barriers before each timing, the maximum over ranks as the
+ *                                   time, rank 0 writes the file. `comm` must outlive
+ *                                   augur_coupling_measure, which every rank then calls.
+ *
  * Each returns AUGUR_OK (or, for augur_mpi_report, the number of records gathered, on rank 0; 0 on the
  * others), or AUGUR_ERROR on every rank when any rank failed (a message on stderr says why). The MPI
  * calls use the communicator's error handler (MPI_ERRORS_ARE_FATAL unless the program set another).
@@ -22,6 +27,7 @@
 #include <stdlib.h>
 
 #include "augur/augur.h"
+#include "augur/coupling.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -134,6 +140,22 @@ static inline int augur_mpi_bsp_report(MPI_Comm comm, const char* path) {
   free(gathered);
   MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm);
   return any_failed ? AUGUR_ERROR : AUGUR_OK;
+}
+
+static inline void augur_mpi_coupling_barrier(void* context) { MPI_Barrier(*(MPI_Comm*)context); }
+
+static inline double augur_mpi_coupling_max(double value, void* context) {
+  double maximum = value;
+  MPI_Allreduce(&value, &maximum, 1, MPI_DOUBLE, MPI_MAX, *(MPI_Comm*)context);
+  return maximum;
+}
+
+static inline int augur_mpi_coupling(augur_coupling_app* app, MPI_Comm* comm) {
+  int rank = 0, size = 1;
+  if (comm == NULL) return AUGUR_ERROR;
+  MPI_Comm_rank(*comm, &rank);
+  MPI_Comm_size(*comm, &size);
+  return augur_coupling_set_communicator(app, rank, size, augur_mpi_coupling_barrier, augur_mpi_coupling_max, comm);
 }
 
 #ifdef __cplusplus

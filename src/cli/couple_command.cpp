@@ -13,6 +13,7 @@
 #include "augur/core/process.hpp"
 #include "augur/core/table.hpp"
 #include "augur/coupling.hpp"
+#include "augur/store.hpp"
 #include "model_common.hpp"
 
 namespace augur::cli {
@@ -208,10 +209,88 @@ SourcedRun load_file(const std::string& path) {
   return {coupling::read_run(core::read_file(path), path), path};
 }
 
+std::string run_label(std::int64_t id) { return "run " + std::to_string(id); }
+
+// The runs of the files, or, when no file is given, the stored runs (those of --run, else every run
+// of --application).
+std::vector<SourcedRun> load_runs(const CoupleOptions& options, const std::vector<std::string>& files,
+                                  const std::vector<long long>& ids, std::optional<std::int64_t> excluded = {}) {
+  std::vector<SourcedRun> runs;
+  for (const std::string& path : files) runs.push_back(load_file(path));
+  if (!files.empty()) return runs;
+  const auto store = store::open_store(options.db, store::OpenMode::ReadOnly);
+  if (!ids.empty()) {
+    for (const long long id : ids) {
+      auto stored = store->load_run(id);
+      if (!stored) throw std::runtime_error(store->location() + ": no run " + std::to_string(id) + " (augur db list)");
+      runs.push_back({std::move(stored->run), run_label(stored->id)});
+    }
+    return runs;
+  }
+  store::RunFilter filter;
+  filter.application = options.application;
+  for (auto& stored : store->load_runs(filter)) {
+    if (excluded && stored.id == *excluded) continue;
+    runs.push_back({std::move(stored.run), run_label(stored.id)});
+  }
+  if (runs.empty()) {
+    throw std::runtime_error(store->location() + ": no stored run" +
+                             (options.application.empty() ? "" : " of '" + options.application + "'") +
+                             " (augur couple measure stores them; augur db list shows them)");
+  }
+  return runs;
+}
+
 // Writes the output whole to stdout.
 void emit(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
+// One line per run: the errors of summation and of the coupling predictor, and their mean magnitudes.
+int report_summary(const std::vector<SourcedRun>& runs, const CoupleOptions& options) {
+  core::TextTable table({"run", "dataset", "procs", "measured (s)", "summation", "coupling", "k"});
+  Json list = Json::array();
+  double sum_total = 0;
+  double coupling_total = 0;
+  int counted = 0;
+  for (const SourcedRun& sourced : runs) {
+    const Run& run = sourced.run;
+    const auto sum = coupling::summation(run);
+    const int length = chosen_length(run, options, sourced.source);
+    std::optional<coupling::Prediction> coupled;
+    if (length > 0) coupled = coupling::predict(run, length);
+    table.add_row({sourced.source, run.dataset, std::to_string(run.processors()),
+                   run.loop ? seconds_text(run.loop->seconds) : "-", percent(sum.error),
+                   coupled ? percent(coupled->error) : "-", length > 0 ? std::to_string(length) : "-"});
+    Json entry = run_json(run);
+    entry["source"] = sourced.source;
+    entry["measured"] = run.loop ? Json(run.loop->seconds) : Json(nullptr);
+    entry["summation"] = prediction_json(sum);
+    entry["coupling"] = coupled ? prediction_json(*coupled) : Json(nullptr);
+    list.push_back(entry);
+    if (sum.error && coupled && coupled->error) {
+      sum_total += std::abs(*sum.error);
+      coupling_total += std::abs(*coupled->error);
+      ++counted;
+    }
+  }
+  if (options.json) {
+    Json out = {{"runs", list}};
+    out["mean_abs_error"] = counted > 0 ? Json({{"summation", sum_total / counted}, {"coupling", coupling_total / counted},
+                                                {"runs", counted}})
+                                        : Json(nullptr);
+    emit(out.dump(2) + "\n");
+    return 0;
+  }
+  std::string out = table.render();
+  if (counted > 0) {
+    out += "\nmean |error| over " + std::to_string(counted) + " runs: summation " + percent(sum_total / counted).substr(1) +
+           ", coupling " + percent(coupling_total / counted).substr(1) + "\n";
+  }
+  emit(out);
+  return 0;
+}
+
 int report_runs(const std::vector<SourcedRun>& runs, const CoupleOptions& options) {
+  if (options.summary) return report_summary(runs, options);
   Json documents = Json::array();
   std::string text;
   for (const SourcedRun& sourced : runs) {
@@ -260,25 +339,46 @@ int measure(const CoupleOptions& options) {
     return 1;
   }
   const std::string text = core::read_file(file);
-  SourcedRun sourced{coupling::read_run(text, file), program};
+  std::string command_line;
+  for (const std::string& word : options.command) command_line += (command_line.empty() ? "" : " ") + word;
+  SourcedRun sourced{coupling::read_run(text, file), command_line};
   if (!options.save.empty()) {
     core::write_file_atomically(options.save, text);
     sourced.source = options.save;
   }
-  return report_runs({sourced}, options);
+  const int status = report_runs({sourced}, options);
+  if (options.no_db) return status;
+  try {
+    const auto store = store::open_store(options.db, store::OpenMode::ReadWrite);
+    const auto id = store->add_run(sourced.run, options.save.empty() ? sourced.source : fs::absolute(options.save).string());
+    std::fprintf(stderr, "augur couple measure: stored as run %lld in %s\n", static_cast<long long>(id),
+                 store->location().c_str());
+  } catch (const std::exception& error) {
+    // The measurements must not be lost with the database: keep them in a file here.
+    if (options.save.empty()) {
+      const std::string kept = sourced.run.application + "-" + std::to_string(::getpid()) + ".coupling.jsonl";
+      core::write_file_atomically(kept, text);
+      std::fprintf(stderr, "augur couple measure: the measurements are kept in %s (augur db add %s stores them)\n",
+                   kept.c_str(), kept.c_str());
+    }
+    throw;
+  }
+  return status;
 }
 
 // ---- predict (isocoupling) ---------------------------------------------------------------------------
 
 int predict(const CoupleOptions& options) {
-  if (options.target.empty()) throw std::runtime_error("give the target configuration with --target FILE");
-  const SourcedRun target = load_file(options.target);
+  if (options.target.empty() == !options.target_run) {
+    throw std::runtime_error("give the target configuration: --target FILE or --target-run ID");
+  }
+  const SourcedRun target = options.target_run ? load_runs(options, {}, {*options.target_run}).front()
+                                               : load_file(options.target);
   std::vector<Run> sources;
   std::vector<std::string> names;
-  for (const std::string& path : options.files) {
-    SourcedRun sourced = load_file(path);
+  for (SourcedRun& sourced : load_runs(options, options.files, {}, options.target_run)) {
     sources.push_back(std::move(sourced.run));
-    names.push_back(path);
+    names.push_back(sourced.source);
   }
   int length = options.length.value_or(0);
   if (length == 0) {
@@ -365,10 +465,9 @@ int predict(const CoupleOptions& options) {
 int transitions(const CoupleOptions& options) {
   std::vector<Run> runs;
   std::vector<std::string> names;
-  for (const std::string& path : options.files) {
-    SourcedRun sourced = load_file(path);
+  for (SourcedRun& sourced : load_runs(options, options.files, options.runs)) {
     runs.push_back(std::move(sourced.run));
-    names.push_back(path);
+    names.push_back(sourced.source);
   }
   int length = options.length.value_or(0);
   if (length == 0) {
@@ -453,6 +552,14 @@ CLI::App* add_couple_command(CLI::App& app, CoupleOptions& options) {
         ->check(CLI::Range(2, 1000000));
   };
   const auto add_json = [&](CLI::App* sub) { sub->add_flag("--json", options.json, "Write JSON instead of tables"); };
+  const auto add_db = [&](CLI::App* sub, const char* help) {
+    sub->add_option("--db", options.db, help)->type_name("FILE");
+  };
+  const auto add_stored = [&](CLI::App* sub) {
+    add_db(sub, "The performance database read when no files are given (default: $AUGUR_DB, else "
+                "~/.local/share/augur/performance.db)");
+    sub->add_option("--application", options.application, "Only the stored runs of this application")->type_name("NAME");
+  };
 
   CLI::App* measure_command = command->add_subcommand(
       "measure", "Run PROGRAM, which declares its kernels to libaugur's coupling harness (augur/coupling.h), and report "
@@ -478,6 +585,9 @@ CLI::App* add_couple_command(CLI::App& app, CoupleOptions& options) {
         return "expected all, none, K or K1-K2, not '" + value + "'";
       });
   measure_command->add_flag("--quiet,-q", options.quiet, "No progress lines while measuring");
+  add_db(measure_command, "Store the run in this performance database (default: $AUGUR_DB, else "
+                          "~/.local/share/augur/performance.db)");
+  measure_command->add_flag("--no-db", options.no_db, "Do not store the run");
   add_length(measure_command);
   measure_command->add_flag("--all-chains", options.all_chains, "Show the coupling values of every chain length");
   add_json(measure_command);
@@ -487,24 +597,30 @@ CLI::App* add_couple_command(CLI::App& app, CoupleOptions& options) {
 
   CLI::App* report_command =
       command->add_subcommand("report", "Coupling values and predictions of measurement files already taken.");
-  report_command->add_option("FILES", options.files, "Measurement files (augur couple measure --save)")->required();
+  report_command->add_option("FILES", options.files, "Measurement files (augur couple measure --save); none: the stored runs");
+  report_command->add_option("--run", options.runs, "Stored runs to report (augur db list)")->type_name("ID");
+  add_stored(report_command);
   add_length(report_command);
   report_command->add_flag("--all-chains", options.all_chains, "Show the coupling values of every chain length");
+  report_command->add_flag("--summary", options.summary,
+                           "One line per run: the errors of the summation and coupling predictors, and their means");
   add_json(report_command);
 
   CLI::App* predict_command = command->add_subcommand(
       "predict", "Isocoupling: predict a configuration's time from the coupling values measured for others, choosing "
                  "the nearest (same machine class, closest problem size per processor), with the error of each.");
   predict_command->add_option("--target", options.target, "The configuration to predict: its measurement file (its kernels alone suffice)")
-      ->type_name("FILE")
-      ->required();
-  predict_command->add_option("FROM", options.files, "Measurement files of other configurations")->required();
+      ->type_name("FILE");
+  predict_command->add_option("--target-run", options.target_run, "... or its stored run")->type_name("ID");
+  predict_command->add_option("FROM", options.files, "Measurement files of other configurations; none: the stored runs");
+  add_stored(predict_command);
   add_length(predict_command);
   add_json(predict_command);
 
   CLI::App* transitions_command = command->add_subcommand(
       "transitions", "Coupling values along problem size, and where they jump (data leaving a level of the memory hierarchy).");
-  transitions_command->add_option("FILES", options.files, "Measurement files")->required();
+  transitions_command->add_option("FILES", options.files, "Measurement files; none: the stored runs");
+  add_stored(transitions_command);
   add_length(transitions_command);
   transitions_command->add_option("--threshold", options.threshold, "Mean |change| of C_W that makes a transition (default 0.05)")
       ->check(CLI::PositiveNumber);
@@ -516,11 +632,7 @@ CLI::App* add_couple_command(CLI::App& app, CoupleOptions& options) {
 int run_couple_command(const CLI::App& command, const CoupleOptions& options) {
   try {
     if (command.got_subcommand("measure")) return measure(options);
-    if (command.got_subcommand("report")) {
-      std::vector<SourcedRun> runs;
-      for (const std::string& path : options.files) runs.push_back(load_file(path));
-      return report_runs(runs, options);
-    }
+    if (command.got_subcommand("report")) return report_runs(load_runs(options, options.files, options.runs), options);
     if (command.got_subcommand("predict")) return predict(options);
     if (command.got_subcommand("transitions")) return transitions(options);
   } catch (const std::exception& error) {

@@ -26,17 +26,18 @@ struct CoupleOptions {
   bool quiet = false;
   // report, predict, transitions
   std::vector<std::string> files;
-  std::string target;              // predict: the target's measurement file
-  std::optional<long long> run;    // predict: the target's run id in the database
-  std::vector<long long> from_runs;  // predict: only these stored runs as sources
+  std::string target;                  // predict: the target's measurement file
+  std::optional<long long> target_run; // predict: the target's run id in the database
+  std::vector<long long> runs;         // report: stored runs
   std::optional<int> length;       // chain length k
   double threshold = 0.05;         // transitions
   bool all_chains = false;         // report: every length's couplings
-  // the database
-  std::string db;       // empty: $AUGUR_DB or the default path
-  bool no_db = false;   // measure: do not store
-  bool use_db = false;  // report/predict/transitions: read the database (set when --db is given or no files)
-  std::string application;  // database filters
+  bool summary = false;            // report: one line per run
+  // the performance database (docs/db.md): measure stores there; report, predict and transitions read
+  // it when no files are given
+  std::string db;           // empty: $AUGUR_DB or the default path
+  bool no_db = false;       // measure: do not store
+  std::string application;  // filter of the stored runs
   bool json = false;
 };
 

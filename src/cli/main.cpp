@@ -4,6 +4,7 @@
 #include "bsp_command.hpp"
 #include "cc_command.hpp"
 #include "couple_command.hpp"
+#include "db_command.hpp"
 #include "fit_command.hpp"
 #include "gen_tasks_command.hpp"
 #include "run_command.hpp"
@@ -40,6 +41,8 @@ int main(int argc, char** argv) {
   CLI::App* run_command = augur::cli::add_run_command(app, run);
   augur::cli::CoupleOptions couple;
   CLI::App* couple_command = augur::cli::add_couple_command(app, couple);
+  augur::cli::DbOptions db;
+  CLI::App* db_command = augur::cli::add_db_command(app, db);
 
   try {
     app.parse(argc, argv);
@@ -58,5 +61,6 @@ int main(int argc, char** argv) {
   if (cc_command->parsed()) return augur::cli::run_cc_command(cc);
   if (run_command->parsed()) return augur::cli::run_run_command(run);
   if (couple_command->parsed()) return augur::cli::run_couple_command(*couple_command, couple);
+  if (db_command->parsed()) return augur::cli::run_db_command(db);
   return 2;
 }

@@ -120,12 +120,15 @@ augur::coupling::Machine describe_machine() {
   return machine;
 }
 
+// ISO 8601 UTC with milliseconds: two runs started in the same second stay apart in the database.
 std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
   std::tm parts{};
-  gmtime_r(&now, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+  gmtime_r(&now.tv_sec, &parts);
+  char text[48];
+  const std::size_t length = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &parts);
+  std::snprintf(text + length, sizeof text - length, ".%03ldZ", now.tv_nsec / 1000000);
   return text;
 }
 
@@ -228,19 +231,24 @@ augur::coupling::Timing time_chain(const augur_coupling_app& app, const std::vec
                                    int samples, int warmup) {
   app.reset_data();
   app.run_chain(chain);  // first touch
-  std::int64_t repetitions = 1;
-  while (true) {  // double until a timing lasts a tenth of min_time, then extrapolate
-    app.sync();
-    const double start = monotonic_seconds();
-    for (std::int64_t r = 0; r < repetitions; ++r) app.run_chain(chain);
-    const double elapsed = app.max_over_ranks(monotonic_seconds() - start);
-    if (elapsed >= min_time / 10 || repetitions >= (std::int64_t{1} << 40)) {
-      const double per_execution = elapsed / static_cast<double>(repetitions);
-      repetitions = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(min_time / std::max(per_execution, 1e-12))));
-      break;
+  // Calibration, twice (the first pass may include one-time costs such as a connection's set-up): double
+  // the repetitions until a timing lasts a tenth of min_time; the faster pass sets the count.
+  double per_execution = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::int64_t count = 1;; count *= 2) {
+      app.sync();
+      const double start = monotonic_seconds();
+      for (std::int64_t r = 0; r < count; ++r) app.run_chain(chain);
+      const double elapsed = app.max_over_ranks(monotonic_seconds() - start);
+      if (elapsed >= min_time / 10 || count >= (std::int64_t{1} << 40)) {
+        const double measured = elapsed / static_cast<double>(count);
+        per_execution = pass == 0 ? measured : std::min(per_execution, measured);
+        break;
+      }
     }
-    repetitions *= 2;
   }
+  auto repetitions =
+      std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(min_time / std::max(per_execution, 1e-12))));
   repetitions = static_cast<std::int64_t>(app.max_over_ranks(static_cast<double>(repetitions)));
   std::vector<double> times;
   for (int sample = 0; sample < samples; ++sample) {

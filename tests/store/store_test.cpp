@@ -1,0 +1,608 @@
+// The performance database: round trips, schema migrations, bad and locked files, filters, deletion,
+// and the exported tables.
+#include "augur/store.hpp"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "augur/core/files.hpp"
+#include "augur/coupling.hpp"
+
+namespace {
+
+using MeasuredRun = augur::coupling::Run;
+using augur::coupling::Timing;
+using augur::store::ErrorKind;
+using augur::store::OpenMode;
+using augur::store::StoreError;
+
+augur::coupling::Machine test_machine(const std::string& hostname = "node1", const std::string& cpu = "Test CPU 3000") {
+  augur::coupling::Machine machine;
+  machine.hostname = hostname;
+  machine.cpu_model = cpu;
+  machine.cores = 2;
+  machine.l1d_bytes = 32768;
+  machine.l2_bytes = 1048576;
+  machine.l3_bytes = 33554432;
+  machine.memory_bytes = 25769803776;
+  return machine;
+}
+
+Timing timing(double seconds, std::vector<double> samples, std::int64_t repetitions = 1) {
+  Timing result;
+  result.seconds = seconds;
+  result.ci_low = seconds * 0.9;
+  result.ci_high = seconds * 1.1 + 1e-17;
+  result.samples = std::move(samples);
+  result.repetitions = repetitions;
+  return result;
+}
+
+// Four kernels, alone, in every chain of length 2 and 3, and the whole loop.
+MeasuredRun test_run(const std::string& application = "sp", const std::string& dataset = "W", int threads = 2,
+                     const std::string& started = "2024-05-01T10:00:00Z") {
+  MeasuredRun run;
+  run.application = application;
+  run.dataset = dataset;
+  run.problem_size = 36.0 * 36 * 36;
+  run.footprint_bytes = 1.0 / 3.0 * 1e7;
+  run.iterations = 400;
+  run.threads = threads;
+  run.ranks = 1;
+  run.machine = test_machine();
+  run.started = started;
+  run.options = {{"samples", "7"}, {"min_time", "0.2"}, {"note", "comma, \"quote\""}};
+  run.kernels = {{"copy_faces", 1}, {"txinvr", 1}, {"x_solve", 2}, {"add", 1}};
+  const double alone[] = {0.1 / 3, 0.0123456789, 0.25, 1e-7};
+  for (int kernel = 0; kernel < 4; ++kernel) {
+    run.chains.push_back(
+        {{kernel}, timing(alone[kernel], {alone[kernel], alone[kernel] * 1.01, alone[kernel] * 0.99}, 1000)});
+  }
+  for (int length = 2; length <= 3; ++length) {
+    for (int first = 0; first < 4; ++first) {
+      const auto chain = augur::coupling::cyclic_chain(first, length, 4);
+      double sum = 0;
+      for (const int kernel : chain) sum += alone[kernel];
+      run.chains.push_back({chain, timing(sum * (0.9 + 0.01 * first + 0.02 * length), {sum}, 100 + first)});
+    }
+  }
+  run.loop = timing(123.456789, {123.456789, 124.0, 122.5, 123.0, 125.1, 121.9});
+  return run;
+}
+
+void expect_equal(const Timing& actual, const Timing& expected, const std::string& what) {
+  SCOPED_TRACE(what);
+  EXPECT_EQ(actual.seconds, expected.seconds);
+  EXPECT_EQ(actual.ci_low, expected.ci_low);
+  EXPECT_EQ(actual.ci_high, expected.ci_high);
+  EXPECT_EQ(actual.samples, expected.samples);
+  EXPECT_EQ(actual.repetitions, expected.repetitions);
+}
+
+void expect_equal(const MeasuredRun& actual, const MeasuredRun& expected) {
+  EXPECT_EQ(actual.application, expected.application);
+  EXPECT_EQ(actual.dataset, expected.dataset);
+  EXPECT_EQ(actual.problem_size, expected.problem_size);
+  EXPECT_EQ(actual.footprint_bytes, expected.footprint_bytes);
+  EXPECT_EQ(actual.iterations, expected.iterations);
+  EXPECT_EQ(actual.threads, expected.threads);
+  EXPECT_EQ(actual.ranks, expected.ranks);
+  EXPECT_EQ(actual.machine.hostname, expected.machine.hostname);
+  EXPECT_EQ(actual.machine.cpu_model, expected.machine.cpu_model);
+  EXPECT_EQ(actual.machine.cores, expected.machine.cores);
+  EXPECT_EQ(actual.machine.l1d_bytes, expected.machine.l1d_bytes);
+  EXPECT_EQ(actual.machine.l2_bytes, expected.machine.l2_bytes);
+  EXPECT_EQ(actual.machine.l3_bytes, expected.machine.l3_bytes);
+  EXPECT_EQ(actual.machine.memory_bytes, expected.machine.memory_bytes);
+  EXPECT_EQ(actual.started, expected.started);
+  EXPECT_EQ(actual.options, expected.options);
+  ASSERT_EQ(actual.kernels.size(), expected.kernels.size());
+  for (std::size_t index = 0; index < expected.kernels.size(); ++index) {
+    EXPECT_EQ(actual.kernels[index].name, expected.kernels[index].name);
+    EXPECT_EQ(actual.kernels[index].calls, expected.kernels[index].calls);
+  }
+  ASSERT_EQ(actual.chains.size(), expected.chains.size());
+  for (std::size_t index = 0; index < expected.chains.size(); ++index) {
+    EXPECT_EQ(actual.chains[index].first, expected.chains[index].first);
+    expect_equal(actual.chains[index].second, expected.chains[index].second, "chain " + std::to_string(index));
+  }
+  ASSERT_EQ(actual.loop.has_value(), expected.loop.has_value());
+  if (expected.loop) expect_equal(*actual.loop, *expected.loop, "loop");
+}
+
+std::int64_t rows_of(augur::store::PerformanceStore& database, const std::string& table) {
+  for (const auto& [name, rows] : database.counts()) {
+    if (name == table) return rows;
+  }
+  ADD_FAILURE() << "no table " << table;
+  return -1;
+}
+
+class StoreTest : public ::testing::Test {
+ protected:
+  augur::core::TemporaryFolder folder{"augur-store-test"};
+  [[nodiscard]] std::string path(const std::string& name = "performance.db") const {
+    return (folder.path() / name).string();
+  }
+};
+
+// Runs SQL on the file through a connection of its own; returns that connection (closed by the caller).
+sqlite3* raw_connection(const std::string& path) {
+  sqlite3* database = nullptr;
+  EXPECT_EQ(sqlite3_open(path.c_str(), &database), SQLITE_OK);
+  return database;
+}
+
+void raw_execute(sqlite3* database, const std::string& sql) {
+  char* message = nullptr;
+  const int code = sqlite3_exec(database, sql.c_str(), nullptr, nullptr, &message);
+  EXPECT_EQ(code, SQLITE_OK) << (message != nullptr ? message : "");
+  sqlite3_free(message);
+}
+
+// Expects `action` to throw a StoreError of `kind` whose message names `file`.
+template <typename Action>
+void expect_store_error(Action action, ErrorKind kind, const std::string& file, const std::string& fragment = "") {
+  try {
+    action();
+    ADD_FAILURE() << "no StoreError";
+  } catch (const StoreError& error) {
+    EXPECT_EQ(static_cast<int>(error.kind()), static_cast<int>(kind)) << error.what();
+    EXPECT_NE(std::string(error.what()).find(file), std::string::npos) << error.what();
+    if (!fragment.empty()) {
+      EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+    }
+  }
+}
+
+TEST_F(StoreTest, RoundTripGivesTheRunThatWasStored) {
+  const MeasuredRun run = test_run();
+  MeasuredRun without_loop = test_run("sp", "A", 1, "2024-05-02T08:00:00Z");
+  without_loop.loop.reset();
+  without_loop.options.clear();
+  without_loop.started.clear();
+  std::int64_t first = 0;
+  std::int64_t second = 0;
+  {
+    auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
+    first = database->add_run(run, "/data/sp-W.coupling.jsonl");
+    second = database->add_run(without_loop);
+    EXPECT_NE(first, second);
+  }
+  auto database = augur::store::open_store(path(), OpenMode::ReadOnly);
+  const auto runs = database->load_runs();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].id, first);
+  EXPECT_EQ(runs[0].source, "/data/sp-W.coupling.jsonl");
+  EXPECT_FALSE(runs[0].added.empty());
+  expect_equal(runs[0].run, run);
+  EXPECT_EQ(runs[1].id, second);
+  EXPECT_EQ(runs[1].source, "");
+  expect_equal(runs[1].run, without_loop);
+  const auto one = database->load_run(second);
+  ASSERT_TRUE(one.has_value());
+  expect_equal(one->run, without_loop);
+  EXPECT_FALSE(database->load_run(second + 100).has_value());
+}
+
+TEST_F(StoreTest, RoundTripThroughTheMeasurementFile) {
+  const MeasuredRun run = test_run();
+  const MeasuredRun read = augur::coupling::read_run(augur::coupling::write_run(run), "sp.coupling.jsonl");
+  auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
+  const std::int64_t id = database->add_run(read, "sp.coupling.jsonl");
+  const auto loaded = database->load_run(id);
+  ASSERT_TRUE(loaded.has_value());
+  expect_equal(loaded->run, read);
+  EXPECT_EQ(augur::coupling::write_run(loaded->run), augur::coupling::write_run(read));
+}
+
+TEST_F(StoreTest, CouplingValuesOfEveryCompleteLengthAreStored) {
+  const MeasuredRun run = test_run();
+  auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
+  database->add_run(run);
+  const augur::store::Table table = database->export_table("couplings");
+  ASSERT_EQ(table.columns, (std::vector<std::string>{"id", "run_id", "chain", "kernels", "length", "value",
+                                                     "chain_seconds", "sum_alone_seconds"}));
+  std::size_t row = 0;
+  for (const int length : run.complete_lengths()) {
+    for (const auto& expected : augur::coupling::couplings(run, length)) {
+      ASSERT_LT(row, table.rows.size());
+      const auto& values = table.rows[row++];
+      std::string chain;
+      for (const int kernel : expected.chain) chain += (chain.empty() ? "" : ",") + std::to_string(kernel);
+      EXPECT_EQ(std::get<std::string>(values[2]), chain);
+      EXPECT_EQ(std::get<std::int64_t>(values[4]), length);
+      EXPECT_EQ(std::get<double>(values[5]), expected.value);
+      EXPECT_EQ(std::get<double>(values[6]), expected.time);
+      EXPECT_EQ(std::get<double>(values[7]), expected.sum_alone);
+    }
+  }
+  EXPECT_EQ(row, table.rows.size());
+  EXPECT_EQ(row, 8u);  // lengths 2 and 3 of a 4-kernel loop
+  EXPECT_EQ(std::get<std::string>(table.rows[0][3]), "copy_faces→txinvr");
+}
+
+TEST_F(StoreTest, AnEmptyFileIsMigratedToTheCurrentSchema) {
+  augur::core::write_file_atomically(path(), "");
+  auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
+  EXPECT_EQ(database->schema_version(), augur::store::current_schema_version());
+  const auto counts = database->counts();
+  ASSERT_EQ(counts.size(), augur::store::table_names().size());
+  for (const auto& [table, rows] : counts) EXPECT_EQ(rows, 0) << table;
+  database.reset();
+  sqlite3* raw = raw_connection(path());
+  sqlite3_stmt* statement = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(raw, "PRAGMA journal_mode", -1, &statement, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(statement), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0)), "wal");
+  sqlite3_finalize(statement);
+  sqlite3_close(raw);
+  // Opened again: nothing to migrate, same version.
+  EXPECT_EQ(augur::store::open_store(path(), OpenMode::ReadOnly)->schema_version(),
+            augur::store::current_schema_version());
+}
+
+TEST_F(StoreTest, FoldersOfANewDatabaseAreCreated) {
+  const std::string nested = path("deeper/still/perf.db");
+  auto database = augur::store::open_store(nested, OpenMode::ReadWrite);
+  EXPECT_EQ(database->location(), nested);
+  EXPECT_TRUE(std::filesystem::exists(nested));
+}
+
+TEST_F(StoreTest, ReadOnlyOpeningNeitherCreatesNorMigrates) {
+  expect_store_error([&] { (void)augur::store::open_store(path("missing.db"), OpenMode::ReadOnly); },
+                     ErrorKind::NotFound, path("missing.db"));
+  EXPECT_FALSE(std::filesystem::exists(path("missing.db")));
+  augur::core::write_file_atomically(path("empty.db"), "");
+  expect_store_error([&] { (void)augur::store::open_store(path("empty.db"), OpenMode::ReadOnly); },
+                     ErrorKind::OlderSchema, path("empty.db"));
+  EXPECT_EQ(std::filesystem::file_size(path("empty.db")), 0u);
+}
+
+TEST_F(StoreTest, AReadOnlyStoreRefusesToWrite) {
+  augur::store::open_store(path(), OpenMode::ReadWrite)->add_run(test_run());
+  auto database = augur::store::open_store(path(), OpenMode::ReadOnly);
+  expect_store_error([&] { database->add_run(test_run("sp", "B")); }, ErrorKind::ReadOnly, path());
+  EXPECT_EQ(database->load_runs().size(), 1u);
+}
+
+TEST_F(StoreTest, AnUnwritableLocationIsAClearError) {
+  const std::string inside_a_file = path("plain-file") + "/perf.db";
+  augur::core::write_file_atomically(path("plain-file"), "not a folder");
+  try {
+    (void)augur::store::open_store(inside_a_file, OpenMode::ReadWrite);
+    ADD_FAILURE() << "no StoreError";
+  } catch (const StoreError& error) {
+    EXPECT_TRUE(error.kind() == ErrorKind::CannotOpen || error.kind() == ErrorKind::ReadOnly) << error.what();
+    EXPECT_NE(std::string(error.what()).find(inside_a_file), std::string::npos) << error.what();
+  }
+  try {
+    (void)augur::store::open_store("/proc/augur-store-test/perf.db", OpenMode::ReadWrite);
+    ADD_FAILURE() << "no StoreError";
+  } catch (const StoreError& error) {
+    EXPECT_TRUE(error.kind() == ErrorKind::CannotOpen || error.kind() == ErrorKind::ReadOnly) << error.what();
+    EXPECT_NE(std::string(error.what()).find("/proc/augur-store-test/perf.db"), std::string::npos) << error.what();
+  }
+  expect_store_error([&] { (void)augur::store::open_store(folder.path().string(), OpenMode::ReadWrite); },
+                     ErrorKind::CannotOpen, folder.path().string(), "directory");
+  // A folder that exists but cannot be written (even by root).
+  if (::access("/proc/self", W_OK) != 0) {
+    expect_store_error([&] { (void)augur::store::open_store("/proc/self/augur-store-test.db", OpenMode::ReadWrite); },
+                       ErrorKind::ReadOnly, "/proc/self/augur-store-test.db", "cannot write in the folder /proc/self");
+  }
+}
+
+TEST_F(StoreTest, ADatabaseInAFolderThatCannotBeWrittenIsReadButNotWritten) {
+  const std::string locked_folder = path("archive");
+  std::filesystem::create_directories(locked_folder);
+  const std::string file = locked_folder + "/perf.db";
+  augur::store::open_store(file, OpenMode::ReadWrite)->add_run(test_run());
+  std::filesystem::permissions(locked_folder, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  if (::access(locked_folder.c_str(), W_OK) == 0) {  // root writes anyway
+    std::filesystem::permissions(locked_folder, std::filesystem::perms::owner_all);
+    GTEST_SKIP() << "permissions do not apply to this user";
+  }
+  const std::string before = augur::core::read_file(file);
+  expect_store_error([&] { (void)augur::store::open_store(file, OpenMode::ReadWrite); }, ErrorKind::ReadOnly, file,
+                     "cannot write in the folder");
+  const auto runs = augur::store::open_store(file, OpenMode::ReadOnly)->load_runs();
+  EXPECT_EQ(runs.size(), 1u);
+  EXPECT_EQ(augur::core::read_file(file), before);
+  std::filesystem::permissions(locked_folder, std::filesystem::perms::owner_all);
+}
+
+TEST_F(StoreTest, ANewerSchemaIsRefusedAndLeftUnchanged) {
+  augur::store::open_store(path(), OpenMode::ReadWrite)->add_run(test_run());
+  sqlite3* raw = raw_connection(path());
+  raw_execute(raw, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 99");
+  sqlite3_close(raw);
+  const std::string before = augur::core::read_file(path());
+  for (const OpenMode mode : {OpenMode::ReadWrite, OpenMode::ReadOnly}) {
+    expect_store_error([&] { (void)augur::store::open_store(path(), mode); }, ErrorKind::NewerSchema, path(),
+                       "schema version 99");
+  }
+  EXPECT_EQ(augur::core::read_file(path()), before);
+  EXPECT_FALSE(std::filesystem::exists(path() + "-wal"));
+}
+
+TEST_F(StoreTest, AFileThatIsNotADatabaseIsRefusedAndLeftUnchanged) {
+  const std::string text = "application,threads,seconds\nsp,2,1.5\n";
+  augur::core::write_file_atomically(path("runs.csv"), text);
+  for (const OpenMode mode : {OpenMode::ReadWrite, OpenMode::ReadOnly}) {
+    expect_store_error([&] { (void)augur::store::open_store(path("runs.csv"), mode); }, ErrorKind::NotADatabase,
+                       path("runs.csv"), "not an SQLite database");
+  }
+  EXPECT_EQ(augur::core::read_file(path("runs.csv")), text);
+  EXPECT_FALSE(std::filesystem::exists(path("runs.csv") + "-wal"));
+}
+
+TEST_F(StoreTest, AnotherProgramsDatabaseIsRefusedAndLeftUnchanged) {
+  sqlite3* raw = raw_connection(path("other.db"));
+  raw_execute(raw, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep me')");
+  sqlite3_close(raw);
+  const std::string before = augur::core::read_file(path("other.db"));
+  expect_store_error([&] { (void)augur::store::open_store(path("other.db"), OpenMode::ReadWrite); },
+                     ErrorKind::NotAugur, path("other.db"));
+  EXPECT_EQ(augur::core::read_file(path("other.db")), before);
+}
+
+TEST_F(StoreTest, ACorruptDatabaseIsAClearError) {
+  {
+    auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
+    database->add_run(test_run());
+    database->add_run(test_run("sp", "B"));
+  }
+  ASSERT_FALSE(std::filesystem::exists(path() + "-wal"));  // checkpointed when the last connection closed
+  std::string bytes = augur::core::read_file(path());
+  ASSERT_GT(bytes.size(), 8192u);
+  for (std::size_t at = 4096; at < bytes.size(); ++at) bytes[at] = static_cast<char>(0xA5 ^ (at * 7));
+  augur::core::write_file_atomically(path(), bytes);
+  expect_store_error(
+      [&] {
+        auto database = augur::store::open_store(path(), OpenMode::ReadOnly);
+        (void)database->load_runs();
+      },
+      ErrorKind::Corrupt, path(), "corrupt");
+}
+
+TEST_F(StoreTest, ALockedDatabaseIsAClearErrorAndNothingIsHalfAdded) {
+  augur::store::OpenOptions options;
+  options.busy_timeout_milliseconds = 100;
+  auto database = augur::store::open_store(path(), OpenMode::ReadWrite, options);
+  database->add_run(test_run());
+
+  sqlite3* other = raw_connection(path());
+  raw_execute(other, "BEGIN EXCLUSIVE; INSERT INTO applications (name) VALUES ('held')");
+  expect_store_error([&] { database->add_run(test_run("sp", "B")); }, ErrorKind::Locked, path(), "locked");
+  expect_store_error([&] { (void)database->delete_run(1); }, ErrorKind::Locked, path());
+  // Another process opening it while the lock is held: also a clear error, or (WAL) reading still works.
+  auto reader = augur::store::open_store(path(), OpenMode::ReadOnly, options);
+  EXPECT_EQ(reader->load_runs().size(), 1u);
+  raw_execute(other, "ROLLBACK");
+  sqlite3_close(other);
+
+  EXPECT_EQ(database->load_runs().size(), 1u);
+  EXPECT_EQ(database->export_table("measurements").rows.size(), test_run().chains.size());
+  database->add_run(test_run("sp", "B"));
+  EXPECT_EQ(database->load_runs().size(), 2u);
+}
+
+TEST_F(StoreTest, ADatabaseLockedInRollbackModeCannotBeOpened) {
+  // A database left in rollback-journal mode (e.g. by another tool) whose lock is held: even opening
+  // waits, then fails clearly, and nothing changes.
+  augur::store::open_store(path(), OpenMode::ReadWrite)->add_run(test_run());
+  sqlite3* other = raw_connection(path());
+  raw_execute(other, "PRAGMA journal_mode = DELETE");
+  raw_execute(other, "BEGIN EXCLUSIVE; INSERT INTO applications (name) VALUES ('held')");
+  augur::store::OpenOptions options;
+  options.busy_timeout_milliseconds = 100;
+  expect_store_error([&] { (void)augur::store::open_store(path(), OpenMode::ReadWrite, options); }, ErrorKind::Locked,
+                     path(), "waited 100 ms");
+  raw_execute(other, "ROLLBACK");
+  sqlite3_close(other);
+  EXPECT_EQ(augur::store::open_store(path(), OpenMode::ReadWrite)->applications().size(), 1u);
+}
+
+TEST_F(StoreTest, AddingSeveralRunsIsAllOrNothing) {
+  auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
+  database->add_run(test_run());
+  MeasuredRun other_kernels = test_run("sp", "B", 2, "2024-05-03T00:00:00Z");
+  other_kernels.kernels[2].calls = 3;
+  expect_store_error(
+      [&] {
+        database->add_runs({{test_run("sp", "C"), "c"}, {other_kernels, "b"}});
+      },
+      ErrorKind::Invalid, path(), "x_solve ×2");
+  expect_store_error(
+      [&] {
+        database->add_runs({{test_run("bt", "C"), "c"}, {test_run(), "again"}});
+      },
+      ErrorKind::Duplicate, path(), "already stored as run 1");
+  EXPECT_EQ(database->load_runs().size(), 1u);
+  EXPECT_EQ(database->applications().size(), 1u);  // "bt" rolled back too
+  EXPECT_EQ(rows_of(*database, "measurements"), static_cast<std::int64_t>(test_run().chains.size()));
+  EXPECT_EQ(rows_of(*database, "runs"), 1);
+  EXPECT_EQ(rows_of(*database, "datasets"), 1);
+  // A run with no start time is never taken for a duplicate.
+  MeasuredRun unstamped = test_run();
+  unstamped.started.clear();
+  database->add_run(unstamped);
+  database->add_run(unstamped);
+  EXPECT_EQ(database->load_runs().size(), 3u);
+}
+
+TEST_F(StoreTest, RunsThatCannotBeStoredAreRefused) {
+  auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
+  MeasuredRun twice = test_run();
+  twice.chains.push_back(twice.chains.front());
+  expect_store_error([&] { database->add_run(twice, "twice.jsonl"); }, ErrorKind::Invalid, path(),
+                     "from twice.jsonl: chain 0 is measured twice");
+  MeasuredRun outside = test_run();
+  outside.chains.push_back({{1, 9}, timing(1.0, {})});
+  expect_store_error([&] { database->add_run(outside); }, ErrorKind::Invalid, path(), "outside 0..3");
+  MeasuredRun nameless = test_run("");
+  expect_store_error([&] { database->add_run(nameless); }, ErrorKind::Invalid, path(), "no application");
+  EXPECT_TRUE(database->load_runs().empty());
+  EXPECT_TRUE(database->applications().empty());
+}
+
+TEST_F(StoreTest, AnApplicationWithoutRunsTakesNewKernels) {
+  auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
+  const std::int64_t id = database->add_run(test_run());
+  MeasuredRun changed = test_run("sp", "W", 2, "2024-06-01T00:00:00Z");
+  changed.kernels[3].name = "add_all";
+  expect_store_error([&] { database->add_run(changed); }, ErrorKind::Invalid, path(), "delete the 1 stored runs");
+  ASSERT_TRUE(database->delete_run(id));
+  const std::int64_t again = database->add_run(changed);
+  expect_equal(database->load_run(again)->run, changed);
+  EXPECT_EQ(database->kernels("sp").back().name, "add_all");
+}
+
+TEST_F(StoreTest, FiltersSelectRuns) {
+  auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
+  MeasuredRun other_machine = test_run("sp", "W", 2, "2024-05-05T00:00:00Z");
+  other_machine.machine = test_machine("node9", "Other CPU");
+  database->add_runs({{test_run("sp", "W", 1), ""},
+                      {test_run("sp", "W", 2), ""},
+                      {test_run("sp", "A", 2), ""},
+                      {test_run("bt", "W", 1), ""},
+                      {other_machine, ""}});
+  const auto count = [&](const augur::store::RunFilter& filter) {
+    const auto loaded = database->load_runs(filter);
+    EXPECT_EQ(loaded.size(), database->runs(filter).size());
+    return loaded.size();
+  };
+  EXPECT_EQ(count({}), 5u);
+  EXPECT_EQ(count({"sp", "", "", std::nullopt}), 4u);
+  EXPECT_EQ(count({"bt", "", "", std::nullopt}), 1u);
+  EXPECT_EQ(count({"", "", "A", std::nullopt}), 1u);
+  EXPECT_EQ(count({"", "", "", 2}), 3u);
+  EXPECT_EQ(count({"sp", "", "W", 2}), 2u);
+  EXPECT_EQ(count({"", test_machine().machine_class(), "", std::nullopt}), 4u);
+  EXPECT_EQ(count({"", other_machine.machine.machine_class(), "", std::nullopt}), 1u);
+  EXPECT_EQ(count({"lu", "", "", std::nullopt}), 0u);
+  const auto two = database->load_runs({"sp", "", "W", 2});
+  expect_equal(two[0].run, test_run("sp", "W", 2));
+  EXPECT_EQ(database->machines().size(), 2u);
+  EXPECT_EQ(database->machines()[0].runs, 4);
+  const auto applications = database->applications();
+  ASSERT_EQ(applications.size(), 2u);
+  EXPECT_EQ(applications[0].name, "bt");
+  EXPECT_EQ(applications[1].name, "sp");
+  EXPECT_EQ(applications[1].runs, 4);
+  EXPECT_EQ(applications[1].datasets, 2);
+  EXPECT_EQ(applications[1].kernels, 4);
+  EXPECT_EQ(database->kernels().size(), 8u);
+  EXPECT_EQ(database->kernels("sp").size(), 4u);
+  const auto summaries = database->runs({"sp", "", "A", std::nullopt});
+  ASSERT_EQ(summaries.size(), 1u);
+  EXPECT_EQ(summaries[0].processors, 2);
+  EXPECT_EQ(summaries[0].measurements, 12);
+  EXPECT_EQ(summaries[0].couplings, 8);
+  ASSERT_TRUE(summaries[0].loop_seconds.has_value());
+  EXPECT_EQ(*summaries[0].loop_seconds, 123.456789);
+}
+
+TEST_F(StoreTest, DeletingARunRemovesItsMeasurementsAndCouplings) {
+  auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
+  const std::int64_t first = database->add_run(test_run("sp", "W"));
+  const std::int64_t second = database->add_run(test_run("sp", "A"));
+  EXPECT_TRUE(database->delete_run(first));
+  EXPECT_FALSE(database->delete_run(first));
+  EXPECT_FALSE(database->delete_run(999));
+  const auto runs = database->load_runs();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].id, second);
+  EXPECT_EQ(rows_of(*database, "measurements"), 12);
+  EXPECT_EQ(rows_of(*database, "couplings"), 8);
+  EXPECT_EQ(rows_of(*database, "runs"), 1);
+  EXPECT_EQ(rows_of(*database, "machines"), 1);
+  EXPECT_EQ(rows_of(*database, "applications"), 1);
+  EXPECT_EQ(rows_of(*database, "datasets"), 2);  // datasets stay
+  EXPECT_TRUE(database->check_integrity().empty());
+}
+
+TEST(StoreFormats, CsvQuotesWhatNeedsQuoting) {
+  augur::store::Table table;
+  table.columns = {"id", "name", "value", "note"};
+  table.rows.push_back({std::int64_t{1}, std::string("plain"), 0.1, std::monostate{}});
+  table.rows.push_back({std::int64_t{-2}, std::string("a,b"), 1e-300, std::string("say \"hi\"")});
+  table.rows.push_back({std::int64_t{3}, std::string("two\nlines"), 123456789.0, std::string(" padded ")});
+  table.rows.push_back({std::int64_t{4}, std::string(""), 1.0 / 3.0, std::string("crlf\r\n")});
+  EXPECT_EQ(augur::store::to_csv(table),
+            "id,name,value,note\r\n"
+            "1,plain,0.1,\r\n"
+            "-2,\"a,b\",1e-300,\"say \"\"hi\"\"\"\r\n"
+            "3,\"two\nlines\",123456789,\" padded \"\r\n"
+            "4,,0.3333333333333333,\"crlf\r\n\"\r\n");
+}
+
+TEST(StoreFormats, JsonKeepsTypesAndEmbedsJsonColumns) {
+  augur::store::Table table;
+  table.columns = {"id", "samples", "name", "missing"};
+  table.json_columns = {"samples"};
+  table.rows.push_back({std::int64_t{1}, std::string("[1.5,2]"), std::string("[not json]"), std::monostate{}});
+  const auto json = nlohmann::json::parse(augur::store::to_json(table));
+  ASSERT_EQ(json.size(), 1u);
+  EXPECT_EQ(json[0]["id"], 1);
+  EXPECT_EQ(json[0]["samples"], nlohmann::json::parse("[1.5,2]"));
+  EXPECT_EQ(json[0]["name"], "[not json]");
+  EXPECT_TRUE(json[0]["missing"].is_null());
+}
+
+TEST_F(StoreTest, ExportedTablesQuoteNamesAndEmbedSamples) {
+  auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
+  database->add_run(test_run("sp, \"class W\""), "/runs/a,b.jsonl");
+  const std::string applications = augur::store::to_csv(database->export_table("applications"));
+  EXPECT_EQ(applications, "id,name\r\n1,\"sp, \"\"class W\"\"\"\r\n");
+  const auto runs = nlohmann::json::parse(augur::store::to_json(database->export_table("runs")));
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0]["application"], "sp, \"class W\"");
+  EXPECT_EQ(runs[0]["options"]["samples"], "7");
+  EXPECT_EQ(runs[0]["application_samples"].size(), 6u);
+  EXPECT_EQ(runs[0]["source"], "/runs/a,b.jsonl");
+  EXPECT_EQ(runs[0]["processors"], 2);
+  for (const std::string& name : augur::store::table_names()) {
+    EXPECT_FALSE(database->export_table(name).columns.empty()) << name;
+  }
+  expect_store_error([&] { (void)database->export_table("sqlite_master"); }, ErrorKind::Invalid, path(), "no table");
+}
+
+TEST(StorePath, DefaultPathFollowsTheEnvironment) {
+  const auto saved = [](const char* name) -> std::optional<std::string> {
+    const char* value = std::getenv(name);
+    return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+  };
+  const auto restore = [](const char* name, const std::optional<std::string>& value) {
+    if (value) {
+      ::setenv(name, value->c_str(), 1);
+    } else {
+      ::unsetenv(name);
+    }
+  };
+  const auto augur_db = saved("AUGUR_DB");
+  const auto xdg = saved("XDG_DATA_HOME");
+  const auto home = saved("HOME");
+  ::setenv("AUGUR_DB", "/somewhere/perf.db", 1);
+  EXPECT_EQ(augur::store::default_store_path(), "/somewhere/perf.db");
+  ::setenv("AUGUR_DB", "", 1);
+  ::setenv("XDG_DATA_HOME", "/xdg", 1);
+  EXPECT_EQ(augur::store::default_store_path(), "/xdg/augur/performance.db");
+  ::unsetenv("XDG_DATA_HOME");
+  ::setenv("HOME", "/home/someone", 1);
+  EXPECT_EQ(augur::store::default_store_path(), "/home/someone/.local/share/augur/performance.db");
+  ::unsetenv("HOME");
+  EXPECT_THROW((void)augur::store::default_store_path(), StoreError);
+  restore("AUGUR_DB", augur_db);
+  restore("XDG_DATA_HOME", xdg);
+  restore("HOME", home);
+}
+
+}  // namespace
