@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "augur/core/files.hpp"
@@ -68,27 +70,96 @@ double median(std::vector<double> values) {
 
 const std::vector<std::string> swim_arguments = {"256", "400"};
 
-json run_dynamic(const std::string& name) {
+json run_dynamic(const std::string& name, const std::string& program = AUGUR_SWIM_PLAIN_EXE,
+                 const std::vector<std::string>& arguments = swim_arguments, const std::vector<std::string>& options = {}) {
   TemporaryFile report(name);
-  std::vector<std::string> argv = {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--json", report.path(), "--", AUGUR_SWIM_PLAIN_EXE};
-  argv.insert(argv.end(), swim_arguments.begin(), swim_arguments.end());
+  std::vector<std::string> argv = {AUGUR_EXE, "run", "-p", "2", "--baseline", "1"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.insert(argv.end(), {"--json", report.path(), "--", program});
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
   const ProcessResult result = run_process(argv, clean_environment());
   EXPECT_TRUE(result.succeeded()) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
   return json::parse(augur::core::read_file(report.path()));
 }
 
-json run_static(const std::string& name) {
+json run_static(const std::string& name, const std::vector<std::string>& arguments = swim_arguments,
+                const std::vector<std::pair<std::string, std::string>>& variables = {}) {
   TemporaryFile report(name);
   ProcessOptions options = clean_environment();
   options.environment.emplace_back("OMP_NUM_THREADS", "2");
   options.environment.emplace_back("AUGUR_BASELINE", "1");
   options.environment.emplace_back("AUGUR_SUMMARY", "0");
   options.environment.emplace_back("AUGUR_REPORT", report.path());
+  options.environment.insert(options.environment.end(), variables.begin(), variables.end());
   std::vector<std::string> argv = {AUGUR_SWIM_EXE};
-  argv.insert(argv.end(), swim_arguments.begin(), swim_arguments.end());
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
   const ProcessResult result = run_process(argv, options);
   EXPECT_TRUE(result.succeeded()) << result.describe_status() << "\n" << result.standard_error;
   return json::parse(augur::core::read_file(report.path()));
+}
+
+// The time of swim's time loop (its own `time_s=`) in a plain run on `threads` threads, or 0.
+double loop_time(const std::string& program, const std::vector<std::string>& arguments, const char* threads) {
+  ProcessOptions options = clean_environment();
+  options.environment.emplace_back("OMP_NUM_THREADS", threads);
+  std::vector<std::string> argv = {program};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  const ProcessResult result = run_process(argv, options);
+  EXPECT_TRUE(result.succeeded()) << result.describe_status() << "\n" << result.standard_error;
+  const std::size_t at = result.standard_output.find("time_s=");
+  EXPECT_NE(at, std::string::npos) << result.standard_output;
+  return at == std::string::npos ? 0.0 : std::strtod(result.standard_output.c_str() + at + 7, nullptr);
+}
+
+// S(2) of an unmodified swim (built by gcc or by clang) under `augur run`, against the statically
+// instrumented swim and against the traditional speedup T(1)/T(2) of the same unmodified binary, timed by
+// plain runs with OMP_NUM_THREADS=1 and 2 (the time loop's own time). Timing on a shared 2-core machine:
+//   - a round is 5 interleaved sets of the four runs (augur run, static, plain on 1 thread, on 2); the
+//     medians of the round are compared (the traditional speedup: the median of the 5 sets' T(1)/T(2),
+//     each from two runs next to each other);
+//   - a neighbour's burst can spoil a round: up to 3 rounds; each comparison passes when one round agrees
+//     within 20%, and every round's figures are printed;
+//   - the baseline runs 50 iterations (--baseline-iterations, AUGUR_BASELINE_ITERATIONS) instead of the
+//     default 3: T(B) from 3 iterations (2 ms) rarely contains a preemption while the mean T(2) over the run
+//     does, so on a loaded machine the default S(2) comes out low (docs/run.md, "What the tests check").
+// swim 256 300: the detector needs 43 time steps, then 1 warm-up, 50 baseline and about 200 on 2 threads.
+const std::vector<std::string> speedup_arguments = {"256", "300"};
+constexpr const char* speedup_baseline_iterations = "50";
+
+void expect_speedups_agree(const std::string& program, const std::string& label) {
+  std::string tag = label;  // for the report files' names
+  std::replace(tag.begin(), tag.end(), ' ', '-');
+  double static_gap = 1e9, traditional_gap = 1e9;
+  for (int round = 0; round < 3 && (static_gap > 0.2 || traditional_gap > 0.2); ++round) {
+    std::vector<double> dynamic_speedups, static_speedups, traditional_speedups, one_thread, two_threads;
+    for (int run = 0; run < 5; ++run) {
+      const json dynamic = run_dynamic(tag + "-dynamic.json", program, speedup_arguments,
+                                       {"--baseline-iterations", speedup_baseline_iterations});
+      const json& region = main_region(dynamic);
+      EXPECT_EQ(region.at("length").get<int>(), 3) << label;  // calc1, calc2, calc3: the period
+      dynamic_speedups.push_back(speedup_at(region, 2));
+      static_speedups.push_back(speedup_at(
+          main_region(run_static(tag + "-static.json", speedup_arguments,
+                                 {{"AUGUR_BASELINE_ITERATIONS", speedup_baseline_iterations}})),
+          2));
+      one_thread.push_back(loop_time(program, speedup_arguments, "1"));
+      two_threads.push_back(loop_time(program, speedup_arguments, "2"));
+      traditional_speedups.push_back(two_threads.back() > 0.0 ? one_thread.back() / two_threads.back() : 0.0);
+    }
+    const double dynamic_median = median(dynamic_speedups);
+    const double static_median = median(static_speedups);
+    const double traditional_median = median(traditional_speedups);
+    std::printf("%s, round %d: S(2): augur run %.3f, static instrumentation %.3f, traditional T(1)/T(2) %.3f "
+                "(T(1) %.4f s, T(2) %.4f s) (medians of 5)\n",
+                label.c_str(), round + 1, dynamic_median, static_median, traditional_median, median(one_thread),
+                median(two_threads));
+    ASSERT_GT(static_median, 0.0);
+    ASSERT_GT(traditional_median, 0.0);
+    static_gap = std::min(static_gap, std::fabs(dynamic_median / static_median - 1.0));
+    traditional_gap = std::min(traditional_gap, std::fabs(dynamic_median / traditional_median - 1.0));
+  }
+  EXPECT_LE(static_gap, 0.2) << label << ": augur run's S(2) against the static instrumentation's, best round";
+  EXPECT_LE(traditional_gap, 0.2) << label << ": augur run's S(2) against T(1)/T(2) of plain runs, best round";
 }
 
 TEST(AugurRun, SwimPeriodIsTheParallelLoopsOfOneTimeStep) {
@@ -116,25 +187,19 @@ TEST(AugurRun, SwimPeriodIsTheParallelLoopsOfOneTimeStep) {
   EXPECT_GT(speedup_at(region, 2), 0.0);
 }
 
-TEST(AugurRun, SpeedupOnTwoThreadsAgreesWithTheStaticInstrumentation) {
-  // A timing comparison on a shared 2-core machine: a round is 5 interleaved runs of each (both see the
-  // same machine), compared by their medians; a neighbour's burst can spoil a round, so up to 3 rounds
-  // are run and the test passes when one agrees within 20%. Every round's figures are printed.
-  double best_gap = 1e9;
-  for (int round = 0; round < 3 && best_gap > 0.2; ++round) {
-    std::vector<double> dynamic_speedups, static_speedups;
-    for (int run = 0; run < 5; ++run) {
-      dynamic_speedups.push_back(speedup_at(main_region(run_dynamic("dynamic.json")), 2));
-      static_speedups.push_back(speedup_at(main_region(run_static("static.json")), 2));
-    }
-    const double dynamic_median = median(dynamic_speedups);
-    const double static_median = median(static_speedups);
-    std::printf("round %d: S(2): augur run %.3f, static instrumentation %.3f (medians of 5)\n", round + 1, dynamic_median,
-                static_median);
-    ASSERT_GT(static_median, 0.0);
-    best_gap = std::min(best_gap, std::fabs(dynamic_median / static_median - 1.0));
-  }
-  EXPECT_LE(best_gap, 0.2);
+// swim.c built by gcc without instrumentation (swim-plain), under libaugur_preload.
+TEST(AugurRun, SpeedupOnTwoThreadsAgreesWithStaticAndTraditional) {
+  expect_speedups_agree(AUGUR_SWIM_PLAIN_EXE, "gcc swim-plain");
+}
+
+// swim.c built by clang -fopenmp (swim-clang), under the OMPT tool; the statically instrumented build is
+// gcc's (libaugur links libgomp), the traditional speedup swim-clang's own.
+TEST(AugurRun, ClangSpeedupOnTwoThreadsAgreesWithStaticAndTraditional) {
+#ifdef AUGUR_SWIM_CLANG_EXE
+  expect_speedups_agree(AUGUR_SWIM_CLANG_EXE, "clang swim-clang");
+#else
+  GTEST_SKIP() << "swim-clang was not built (clang -fopenmp with libomp-dev, or libaugur_ompt, not found)";
+#endif
 }
 
 TEST(AugurRun, PrintsTheRegionAndTheSpeedups) {
@@ -149,9 +214,11 @@ TEST(AugurRun, PrintsTheRegionAndTheSpeedups) {
   EXPECT_NE(out.find("execution time of the region on P=2: estimated"), std::string::npos) << out;
 }
 
-#ifdef AUGUR_SWIM_CLANG_EXE
 // swim.c built by clang -fopenmp (LLVM's libomp): augur run loads the OMPT tool libaugur_ompt.
 TEST(AugurRun, ClangSwimUnderTheOmptTool) {
+#ifndef AUGUR_SWIM_CLANG_EXE
+  GTEST_SKIP() << "swim-clang was not built (clang -fopenmp with libomp-dev, or libaugur_ompt, not found)";
+#else
   TemporaryFile report("clang.json");
   std::vector<std::string> argv = {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--iterations", "400", "--json", report.path(),
                                    "--", AUGUR_SWIM_CLANG_EXE};
@@ -170,8 +237,8 @@ TEST(AugurRun, ClangSwimUnderTheOmptTool) {
   EXPECT_GT(region.at("iterations").get<long>(), 200);
   EXPECT_EQ(region.at("baseline").get<int>(), 1);
   EXPECT_GT(speedup_at(region, 2), 0.0);
-}
 #endif
+}
 
 // One parallel region around the whole time loop, orphaned worksharing loops inside it: the period is
 // found in the ends of the worksharing constructs on the master thread; with --one-run, the speedup is said
@@ -247,10 +314,12 @@ TEST(AugurRun, OneOuterRegionSpeedupFromASecondRun) {
   EXPECT_NE(worksharing.at("speedup_note").get<std::string>().find("from two runs"), std::string::npos) << worksharing.dump();
 }
 
-#ifdef AUGUR_OUTER_REGION_CLANG_EXE
 // The same program built by clang -fopenmp: the OMPT tool's work callbacks give the constructs (the three
 // loops, static ones too, and the single: 4 per time step).
 TEST(AugurRun, ClangOneOuterRegionUnderTheOmptTool) {
+#ifndef AUGUR_OUTER_REGION_CLANG_EXE
+  GTEST_SKIP() << "outer_region-clang was not built (clang -fopenmp with libomp-dev, or libaugur_ompt, not found)";
+#else
   TemporaryFile report("outer-clang.json");
   const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--one-run", "--json", report.path(), "--",
                                             AUGUR_OUTER_REGION_CLANG_EXE, "100000", "300"},
@@ -268,8 +337,8 @@ TEST(AugurRun, ClangOneOuterRegionUnderTheOmptTool) {
   for (const json& construct : worksharing.at("constructs")) kinds.push_back(construct.at("kind").get<std::string>());
   std::sort(kinds.begin(), kinds.end());
   EXPECT_EQ(kinds, (std::vector<std::string>{"loop", "loop", "loop", "single"}));
-}
 #endif
+}
 
 TEST(AugurRun, OneOuterRegionTooShortGetsAClearMessage) {
   // 5 time steps: too few for the detector's window, nothing measured, said plainly.
