@@ -106,6 +106,37 @@ Json run_json(const Run& run) {
 
 // ---- report ----------------------------------------------------------------------------------------
 
+// The widest confidence interval of a run's timings relative to its median, and where: timings this
+// spread mean a busy machine, and coupling values (ratios of two timings) spread more.
+struct Noise {
+  double width = 0;  // (ci_high − ci_low) / median
+  std::string where;
+};
+
+Noise noise(const Run& run) {
+  Noise widest;
+  const auto consider = [&](const coupling::Timing& timing, const std::string& where) {
+    if (timing.seconds <= 0) return;
+    const double width = (timing.ci_high - timing.ci_low) / timing.seconds;
+    if (width > widest.width) widest = {width, where};
+  };
+  for (const auto& [chain, timing] : run.chains) consider(timing, coupling::chain_name(run, chain));
+  if (run.loop) consider(*run.loop, "the whole loop");
+  return widest;
+}
+
+constexpr double kNoisy = 0.10;  // a confidence interval wider than 10% of the median
+
+std::string noise_note(const Run& run) {
+  const Noise widest = noise(run);
+  if (widest.width <= kNoisy) return "";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.0f%%", 100 * widest.width);
+  return "  note: noisy timings: the confidence interval of " + widest.where + " spans " + text +
+         " of its median; on a busy machine the predictions are not reliable (measure on an idle machine, or "
+         "raise --samples)\n";
+}
+
 struct Analysis {
   int length = 0;
   std::vector<coupling::ChainCoupling> chains;  // of `length`
@@ -168,7 +199,7 @@ std::string render_report(const SourcedRun& sourced, const Analysis& analysis, c
   if (analysis.predictions.empty()) {
     out += "  (no complete set of chains: only the summation predictor; measure chains with --chains all)\n";
   }
-  return out;
+  return out + noise_note(run);
 }
 
 Json report_json(const SourcedRun& sourced, const Analysis& analysis) {
@@ -199,6 +230,8 @@ Json report_json(const SourcedRun& sourced, const Analysis& analysis) {
   out["couplings"] = couplings;
   out["length"] = analysis.length;
   out["measured"] = run.loop ? timing_json(*run.loop) : Json(nullptr);
+  const Noise widest = noise(run);
+  out["widest_interval"] = {{"relative_width", widest.width}, {"where", widest.where}, {"noisy", widest.width > kNoisy}};
   Json predictions = Json::array({prediction_json(analysis.sum)});
   for (const auto& prediction : analysis.predictions) predictions.push_back(prediction_json(prediction));
   out["predictions"] = predictions;
@@ -246,7 +279,7 @@ void emit(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
 // One line per run: the errors of summation and of the coupling predictor, and their mean magnitudes.
 int report_summary(const std::vector<SourcedRun>& runs, const CoupleOptions& options) {
-  core::TextTable table({"run", "dataset", "procs", "measured (s)", "summation", "coupling", "k"});
+  core::TextTable table({"run", "dataset", "procs", "measured (s)", "summation", "coupling", "k", "widest CI"});
   Json list = Json::array();
   double sum_total = 0;
   double coupling_total = 0;
@@ -259,12 +292,14 @@ int report_summary(const std::vector<SourcedRun>& runs, const CoupleOptions& opt
     if (length > 0) coupled = coupling::predict(run, length);
     table.add_row({sourced.source, run.dataset, std::to_string(run.processors()),
                    run.loop ? seconds_text(run.loop->seconds) : "-", percent(sum.error),
-                   coupled ? percent(coupled->error) : "-", length > 0 ? std::to_string(length) : "-"});
+                   coupled ? percent(coupled->error) : "-", length > 0 ? std::to_string(length) : "-",
+                   percent(noise(run).width).substr(1)});
     Json entry = run_json(run);
     entry["source"] = sourced.source;
     entry["measured"] = run.loop ? Json(run.loop->seconds) : Json(nullptr);
     entry["summation"] = prediction_json(sum);
     entry["coupling"] = coupled ? prediction_json(*coupled) : Json(nullptr);
+    entry["widest_interval"] = noise(run).width;
     list.push_back(entry);
     if (sum.error && coupled && coupled->error) {
       sum_total += std::abs(*sum.error);

@@ -62,6 +62,8 @@ TEST(CoupleE2e, MeasuresSpReportsStoresAndReusesAcrossSizes) {
   EXPECT_EQ(out["couplings"].size(), 24U);
   ASSERT_EQ(out["predictions"].size(), 5U);
   EXPECT_EQ(out["run"]["processors"], 1);
+  EXPECT_TRUE(out["widest_interval"]["relative_width"].is_number());
+  EXPECT_TRUE(out["widest_interval"]["noisy"].is_boolean());
   double predicted = 0;
   for (const Json& kernel : out["kernels"]) {
     predicted += kernel["alpha"].get<double>() * kernel["invocations"].get<double>() * kernel["alone"]["seconds"].get<double>();
