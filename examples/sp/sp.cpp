@@ -6,9 +6,10 @@
 // conserved components per point, u = (rho, rho*u, rho*v, rho*w, rho*E), fixed (Dirichlet) values on the
 // boundary. The right-hand side is R(u) = forcing - div F(u) + nu * Laplacian(u) - dssp * D4(u): the Euler
 // fluxes by central differences, an artificial viscosity and SP's fourth-order dissipation (its modified
-// stencils next to the boundary included). The forcing is -R(u_exact) without it, for a known smooth flow
-// u_exact, so that u_exact is the discrete steady state. u starts from u_exact plus a perturbation; every
-// time step removes part of it (the verification below). One step, in delta form, is six kernels:
+// stencils next to the boundary included). The forcing is minus the other terms evaluated at a known smooth
+// flow u_exact, so that u_exact is exactly the discrete steady state. u starts from u_exact plus a
+// perturbation; every time step removes part of it (the verification below). One step, in delta form, is six
+// kernels:
 //
 //   copy_faces  phase one of the right-hand side (SP's compute_rhs; on one node copy_faces is just that):
 //               the auxiliary arrays rho_i, us, vs, ws, square, qs, speed, ainv from u, then
@@ -108,9 +109,9 @@ struct Grid {
   double h = 0, dt = 0, nu = 0, dssp = 0;
 
   // What the time loop touches (the footprint).
-  std::vector<double> u, rhs, forcing;                          // 5 doubles per point, component fastest
+  std::vector<double> u, rhs, forcing;                             // 5 doubles per point, component fastest
   std::vector<double> rho_i, us, vs, ws, square, qs, speed, ainv;  // 1 per point
-  std::vector<std::vector<double>> work;                        // per thread: the diagonals of a plane
+  std::vector<std::vector<double>> work;                           // per thread: the diagonals of a plane
   std::vector<double> d4;  // n x 5: the fourth-difference stencil of every row (SP's, boundary rows included)
 
   // Verification and the reset hook only.
@@ -147,7 +148,7 @@ struct Grid {
     return doubles * static_cast<double>(sizeof(double));
   }
 
-private:
+ private:
   // SP's fourth difference along a line with n points, 1..n-2 inside: D4 = B^T B, B the second difference on
   // the inside points (the boundary values left out), which gives the rows [5 -4 1], [-4 6 -4 1],
   // [1 -4 6 -4 1], ..., [1 -4 6 -4], [1 -4 5]. Row i, column i+o (o = -2..2) at d4[5i + o + 2].
@@ -291,7 +292,9 @@ void compute_rhs(Grid& g, const double* solution, const double* forcing, double 
   }
 }
 
-void copy_faces(Grid& g) { compute_rhs(g, g.u.data(), g.forcing.data(), g.dt, g.rhs.data()); }
+void copy_faces(Grid& g) {
+  compute_rhs(g, g.u.data(), g.forcing.data(), g.dt, g.rhs.data());
+}
 
 // ---- txinvr: phase two, the block-diagonal transform ----------------------------------------------------
 
@@ -386,10 +389,10 @@ void solve_lines(Grid& g, double* work, std::size_t p_base, std::size_t row_step
   const double* const speed = g.speed.data();
   double* const rhs = g.rhs.data();
   auto diagonal = [&](int family, int diag, int row) {
-    return work + ((static_cast<std::size_t>(family) * 5 + static_cast<std::size_t>(diag)) *
-                       static_cast<std::size_t>(m) +
-                   static_cast<std::size_t>(row)) *
-                      nl;
+    return work +
+           ((static_cast<std::size_t>(family) * 5 + static_cast<std::size_t>(diag)) * static_cast<std::size_t>(m) +
+            static_cast<std::size_t>(row)) *
+               nl;
   };
   auto point = [&](int row, std::size_t l) { return p_base + static_cast<std::size_t>(row + 1) * row_step + l; };
   constexpr double kSign[3] = {0.0, 1.0, -1.0};
@@ -520,12 +523,24 @@ void add(Grid& g) {
 
 void run_kernel(Grid& g, int kernel) {
   switch (kernel) {
-    case 0: copy_faces(g); break;
-    case 1: txinvr(g); break;
-    case 2: x_solve(g); break;
-    case 3: y_solve(g); break;
-    case 4: z_solve(g); break;
-    default: add(g); break;
+    case 0:
+      copy_faces(g);
+      break;
+    case 1:
+      txinvr(g);
+      break;
+    case 2:
+      x_solve(g);
+      break;
+    case 3:
+      y_solve(g);
+      break;
+    case 4:
+      z_solve(g);
+      break;
+    default:
+      add(g);
+      break;
   }
 }
 
@@ -606,7 +621,9 @@ double rms_inside(const Grid& g, const double* a, const double* b, double scale)
   return std::sqrt(sum / count);
 }
 
-double error_rms(const Grid& g) { return rms_inside(g, g.u.data(), g.exact.data(), 1.0); }
+double error_rms(const Grid& g) {
+  return rms_inside(g, g.u.data(), g.exact.data(), 1.0);
+}
 
 // R(u): the right-hand side of the current u, divided by dt (overwrites rhs and the auxiliary arrays).
 double residual_rms(Grid& g) {
@@ -635,7 +652,8 @@ void usage(std::FILE* out) {
                "  --kernel-times    also print the time of every kernel (timers around each call)\n"
                "  --measure         declare the kernels to augur's coupling harness (application \"sp\",\n"
                "                    dataset N, problem size N^3, footprint in bytes) and measure them:\n"
-               "                    kernels alone, chains and the whole loop (AUGUR_COUPLING_* options apply)\n"
+               "                    kernels alone, chains and the whole loop; writes the measurement file\n"
+               "                    (default sp.coupling.jsonl; AUGUR_COUPLING_* variables set the options)\n"
                "  --chain LIST      what the harness does to a chain: set up, reset, then run the listed\n"
                "                    kernels --count times (default %ld); checks that the data stay finite\n"
                "  --help            this text\n"
@@ -643,8 +661,7 @@ void usage(std::FILE* out) {
                "Without --measure or --chain: runs the time loop, prints its time and the verification norms\n"
                "(root mean square of u - u_exact and of the residual); exit status 1 if they are not finite or\n"
                "the error grew. Bad arguments: exit status 2.\n",
-               kSizeMin, kSizeMax, kSizeDefault, kIterationsMin, kIterationsMax, kIterationsDefault,
-               kCountDefault);
+               kSizeMin, kSizeMax, kSizeDefault, kIterationsMin, kIterationsMax, kIterationsDefault, kCountDefault);
 }
 
 struct Options {
@@ -815,8 +832,8 @@ int run_plain(Grid& g, const Options& options, int threads) {
   const bool passed = finite_u && std::isfinite(error) && std::isfinite(residual) && error <= initial_error;
   std::printf("sp: verification=%s\n", passed ? "passed" : "failed");
   if (!passed) {
-    std::fprintf(stderr, "sp: verification failed: error_rms %g (initial %g), residual_rms %g\n", error,
-                 initial_error, residual);
+    std::fprintf(stderr, "sp: verification failed: error_rms %g (initial %g), residual_rms %g\n", error, initial_error,
+                 residual);
     return 1;
   }
   return 0;
@@ -852,9 +869,8 @@ int run_measure(Grid& g, const Options& options) {
     std::fprintf(stderr, "sp: the coupling harness refused the application\n");
     return 1;
   }
-  const std::function<void()> bodies[kKernels] = {[&g] { copy_faces(g); }, [&g] { txinvr(g); },
-                                                  [&g] { x_solve(g); },    [&g] { y_solve(g); },
-                                                  [&g] { z_solve(g); },    [&g] { add(g); }};
+  const std::function<void()> bodies[kKernels] = {[&g] { copy_faces(g); }, [&g] { txinvr(g); },  [&g] { x_solve(g); },
+                                                  [&g] { y_solve(g); },    [&g] { z_solve(g); }, [&g] { add(g); }};
   for (int k = 0; k < kKernels; ++k) {
     if (app.kernel(kKernelNames[k], bodies[k]) < 0) {
       std::fprintf(stderr, "sp: the coupling harness refused the kernel %s\n", kKernelNames[k]);

@@ -77,8 +77,10 @@ std::map<std::string, std::string> run_verified(const Arguments& arguments, int 
 // The program refuses its arguments: status 2, nothing on stdout, one line on stderr that names `name`.
 ::testing::AssertionResult refuses(const Arguments& arguments, const std::string& name) {
   const ProcessResult result = run_sp(arguments);
-  if (result.signal != 0 || result.exit_code != 2) return ::testing::AssertionFailure() << "expected status 2\n" << describe(result);
-  if (!result.standard_output.empty()) return ::testing::AssertionFailure() << "expected nothing on stdout\n" << describe(result);
+  if (result.signal != 0 || result.exit_code != 2)
+    return ::testing::AssertionFailure() << "expected status 2\n" << describe(result);
+  if (!result.standard_output.empty())
+    return ::testing::AssertionFailure() << "expected nothing on stdout\n" << describe(result);
   if (!starts_with(result.standard_error, "sp: ") || !contains(result.standard_error, name)) {
     return ::testing::AssertionFailure() << "expected a message naming '" << name << "'\n" << describe(result);
   }
@@ -156,8 +158,8 @@ TEST(SpExample, KernelTimesDoNotChangeTheResult) {
 
 // What the coupling harness does between two resets: a kernel or chain repeated on its own stays finite.
 TEST(SpExample, RepeatedKernelsAndChainsStayFinite) {
-  for (const char* chain : {"add", "txinvr", "x_solve,y_solve", "add,copy_faces", "z_solve,add,copy_faces,txinvr,x_solve",
-                            "add,copy_faces,txinvr,x_solve,y_solve"}) {
+  for (const char* chain : {"add", "txinvr", "x_solve,y_solve", "add,copy_faces",
+                            "z_solve,add,copy_faces,txinvr,x_solve", "add,copy_faces,txinvr,x_solve,y_solve"}) {
     SCOPED_TRACE(chain);
     const ProcessResult result = run_sp({"--size", "6", "--chain", chain, "--count", "3000"}, 2);
     ASSERT_TRUE(result.succeeded()) << describe(result);
