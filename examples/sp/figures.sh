@@ -12,7 +12,7 @@
 #   --sizes       grid points per side (default "8 12 16 24 32")
 #   --threads     OpenMP thread counts (default "1 2")
 #   --iterations  time steps of the loop (default 100)
-#   --min-time, --samples   the harness's timing (defaults 0.05 s, 5)
+#   --min-time, --samples   the harness's timing (defaults 0.03 s, 9)
 set -euo pipefail
 
 build=build
@@ -20,8 +20,8 @@ out=sp-coupling
 sizes="8 12 16 24 32"
 threads="1 2"
 iterations=100
-min_time=0.05
-samples=5
+min_time=0.03
+samples=9
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;

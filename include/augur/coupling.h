@@ -20,8 +20,8 @@
  * Options (augur_coupling_set_option; the environment variables AUGUR_COUPLING_<KEY>, set by
  * `augur couple`, override the program's values):
  *   output     measurement file (default "%a.coupling.jsonl"; %a: application name, %p: pid)
- *   min_time   seconds per sample of a kernel or chain (default 0.05)
- *   samples    samples per kernel or chain (default 5)
+ *   min_time   seconds per sample of a kernel or chain (default 0.03)
+ *   samples    samples per kernel or chain (default 9)
  *   warmup     untimed repetitions before each sample (default 1)
  *   chains     chain lengths to measure: "all" (2 .. n-1), "none", "K" or "K1-K2" (default "all")
  *   application_samples  timed runs of the whole loop (default 3)

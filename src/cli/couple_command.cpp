@@ -600,9 +600,9 @@ CLI::App* add_couple_command(CLI::App& app, CoupleOptions& options) {
       "measure", "Run PROGRAM, which declares its kernels to libaugur's coupling harness (augur/coupling.h), and report "
                  "its coupling values and predictions.");
   measure_command->add_option("--save", options.save, "Keep the measurement file here (JSON Lines)")->type_name("FILE");
-  measure_command->add_option("--min-time", options.min_time, "Seconds per sample of a kernel or chain (default 0.05)")
+  measure_command->add_option("--min-time", options.min_time, "Seconds per sample of a kernel or chain (default 0.03)")
       ->check(CLI::PositiveNumber);
-  measure_command->add_option("--samples", options.samples, "Samples per kernel or chain (default 5)")->check(CLI::Range(1, 1000000));
+  measure_command->add_option("--samples", options.samples, "Samples per kernel or chain (default 9)")->check(CLI::Range(1, 1000000));
   measure_command->add_option("--warmup", options.warmup, "Untimed executions before each sample (default 1)")
       ->check(CLI::Range(0, 1000000));
   measure_command->add_option("--application-samples", options.application_samples, "Timed runs of the whole loop (default 3)")

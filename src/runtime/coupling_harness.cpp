@@ -40,7 +40,7 @@ struct OptionSpec {
   const char* key;
   const char* fallback;
 };
-constexpr OptionSpec kOptions[] = {{"output", "%a.coupling.jsonl"}, {"min_time", "0.05"}, {"samples", "5"},
+constexpr OptionSpec kOptions[] = {{"output", "%a.coupling.jsonl"}, {"min_time", "0.03"}, {"samples", "9"},
                                    {"warmup", "1"},  {"chains", "all"}, {"application_samples", "3"},
                                    {"progress", "0"}};
 
@@ -225,14 +225,12 @@ augur::coupling::Timing summarize(std::vector<double> samples, std::int64_t repe
   return timing;
 }
 
-// Times a chain: repetitions calibrated so that a sample lasts at least min_time (the same count on
-// every rank), then `samples` samples, each after a reset and `warmup` untimed executions.
-augur::coupling::Timing time_chain(const augur_coupling_app& app, const std::vector<int>& chain, double min_time,
-                                   int samples, int warmup) {
+// The repetitions of a chain for a sample of at least min_time (the same count on every rank).
+// Calibration, twice (the first pass may include one-time costs such as a connection's set-up): double
+// the repetitions until a timing lasts a tenth of min_time; the faster pass sets the count.
+std::int64_t calibrate(const augur_coupling_app& app, const std::vector<int>& chain, double min_time) {
   app.reset_data();
   app.run_chain(chain);  // first touch
-  // Calibration, twice (the first pass may include one-time costs such as a connection's set-up): double
-  // the repetitions until a timing lasts a tenth of min_time; the faster pass sets the count.
   double per_execution = 0;
   for (int pass = 0; pass < 2; ++pass) {
     for (std::int64_t count = 1;; count *= 2) {
@@ -247,20 +245,22 @@ augur::coupling::Timing time_chain(const augur_coupling_app& app, const std::vec
       }
     }
   }
-  auto repetitions =
+  const auto repetitions =
       std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(min_time / std::max(per_execution, 1e-12))));
-  repetitions = static_cast<std::int64_t>(app.max_over_ranks(static_cast<double>(repetitions)));
-  std::vector<double> times;
-  for (int sample = 0; sample < samples; ++sample) {
-    app.reset_data();
-    for (int w = 0; w < warmup; ++w) app.run_chain(chain);
-    app.sync();
-    const double start = monotonic_seconds();
-    for (std::int64_t r = 0; r < repetitions; ++r) app.run_chain(chain);
-    const double elapsed = app.max_over_ranks(monotonic_seconds() - start);
-    times.push_back(elapsed / static_cast<double>(repetitions));
-  }
-  return summarize(std::move(times), repetitions);
+  return static_cast<std::int64_t>(app.max_over_ranks(static_cast<double>(repetitions)));
+}
+
+// One sample of a chain: reset, `warmup` untimed executions, then the timed repetitions; seconds per
+// execution.
+double sample_chain(const augur_coupling_app& app, const std::vector<int>& chain, std::int64_t repetitions,
+                    int warmup) {
+  app.reset_data();
+  for (int w = 0; w < warmup; ++w) app.run_chain(chain);
+  app.sync();
+  const double start = monotonic_seconds();
+  for (std::int64_t r = 0; r < repetitions; ++r) app.run_chain(chain);
+  const double elapsed = app.max_over_ranks(monotonic_seconds() - start);
+  return elapsed / static_cast<double>(repetitions);
 }
 
 augur::coupling::Timing time_loop(const augur_coupling_app& app, int samples) {
@@ -311,20 +311,27 @@ int measure(augur_coupling_app& app) {
     for (int first = 0; first < n; ++first) chains.push_back(augur::coupling::cyclic_chain(first, length, n));
   }
   if (app.setup != nullptr) app.setup(app.hook_data);
-  const std::size_t total = chains.size() + 1;
-  for (std::size_t index = 0; index < chains.size(); ++index) {
-    auto timing = time_chain(app, chains[index], min_time, samples, warmup);
-    if (progress) {
-      std::fprintf(stderr, "augur: coupling %zu/%zu %s: %.6g s (%lld repetitions per sample)\n", index + 1, total,
-                   augur::coupling::chain_name(run, chains[index]).c_str(), timing.seconds,
-                   static_cast<long long>(timing.repetitions));
+  // Calibrate every chain, then take the samples in rounds (one sample of every chain per round), so
+  // that a burst of other work on the machine falls on one sample of many chains, which their medians
+  // discard, rather than on every sample of one chain.
+  std::vector<std::int64_t> repetitions;
+  for (const auto& chain : chains) repetitions.push_back(calibrate(app, chain, min_time));
+  std::vector<std::vector<double>> times(chains.size());
+  for (int sample = 0; sample < samples; ++sample) {
+    for (std::size_t index = 0; index < chains.size(); ++index) {
+      times[index].push_back(sample_chain(app, chains[index], repetitions[index], warmup));
     }
-    run.chains.emplace_back(chains[index], std::move(timing));
+    if (progress) {
+      std::fprintf(stderr, "augur: coupling: round %d of %d done (%zu kernels and chains)\n", sample + 1, samples,
+                   chains.size());
+    }
+  }
+  for (std::size_t index = 0; index < chains.size(); ++index) {
+    run.chains.emplace_back(chains[index], summarize(std::move(times[index]), repetitions[index]));
   }
   run.loop = time_loop(app, loop_samples);
   if (progress) {
-    std::fprintf(stderr, "augur: coupling %zu/%zu whole loop (%ld iterations): %.6g s\n", total, total, app.iterations,
-                 run.loop->seconds);
+    std::fprintf(stderr, "augur: coupling: whole loop (%ld iterations): %.6g s\n", app.iterations, run.loop->seconds);
   }
   if (app.rank != 0) return AUGUR_OK;
   const std::string path = expand_output(options.at("output"), app.name);

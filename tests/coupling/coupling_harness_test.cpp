@@ -140,7 +140,7 @@ TEST_F(Harness, EnvironmentOverridesTheProgramsOptions) {
   ASSERT_TRUE(app.measure());
   const auto run = augur::coupling::read_run(augur::core::read_file(output), output);
   EXPECT_EQ(run.chains.size(), 3U);  // kernels alone only
-  EXPECT_EQ(run.options.at("samples"), "5");
+  EXPECT_EQ(run.options.at("samples"), "9");  // the default
   EXPECT_EQ(run.options.at("min_time"), "0.002");
   EXPECT_EQ(run.invocations(2), 10);
 }
