@@ -46,12 +46,25 @@ void DynamicRegions::begin(std::uint64_t loop, int period) {
   long iterations = -1;
   if (expected_iterations_ > 0) iterations = expected_iterations_ > seen_before_ ? expected_iterations_ - seen_before_ : 1;
   listener_.init_parallel_region(loop, period, iterations);
+  open_next();
+}
+
+void DynamicRegions::open_next() {
   listener_.open_iteration();
   iteration_open_ = true;
   position_ = 0;
   ++current_->iterations_opened;
 }
 
+// The region ends: at a break of the period (before the region that breaks it runs), at a longer
+// IPR, or at finish(). The iteration still open -- it ran its loops and then whatever the program did
+// until now: the last time step's sequential part, but also the code after the time loop (post-
+// processing, output, or at finish() everything up to exit) -- is left to end_parallel_region, which
+// discards it. Closing it would add that code to one measured iteration, unboundedly (a program that
+// writes its results would make it any length), and it would enter T(p)'s window (or T(B), for a
+// short region) and the speedup through the history; discarding loses one iteration per entry, out of
+// the many a time loop needs to be detected at all (about window / period). No clock here to close it
+// at its last loop's end instead. docs/run.md, "Figure 4.11 as implemented".
 void DynamicRegions::end_region() {
   if (!in_region_) return;
   listener_.end_parallel_region();  // the engine discards an iteration still open
@@ -65,28 +78,29 @@ void DynamicRegions::before_region(std::uint64_t loop, bool period_start, int pe
   seen_before_ = count_address(loop);
   const bool detected = period_start && period > 0;
   if (detected) ++detections_;
+  const bool restart = detected && in_region_ && loop == ipr_ && period == length_;
 
-  if (in_region_ && !iteration_open_) {
-    // At an iteration boundary the next iteration starts where the detector marks the start of
-    // this IPR again (Figure 4.11, case 2). Anything else means the period broke -- the program
-    // left its time loop, or changed phase: the region ends here (a departure from the figure,
-    // which never ends a region; docs/run.md).
-    if (detected && loop == ipr_ && period == length_) {
-      listener_.open_iteration();
-      iteration_open_ = true;
-      position_ = 0;
-      ++current_->iterations_opened;
+  if (in_region_ && position_ >= length_) {
+    // At an iteration boundary: the open iteration ran its `length` loops and the sequential code
+    // after the last one. The next iteration starts where the detector marks the start of this IPR
+    // again (Figure 4.11, case 2): the open iteration closes here and the next one opens, as the
+    // static instrumentation's close_iteration at the bottom of the time loop's body and
+    // open_iteration at its top do. Anything else means the period broke -- the program left its
+    // time loop, or changed phase: the region ends here (a departure from the figure, which never
+    // ends a region; docs/run.md), its open iteration discarded (end_region).
+    if (restart) {
+      listener_.close_iteration();
+      ++current_->iterations_closed;
+      open_next();
     } else {
       ++breaks_;
       end_region();
     }
   } else if (detected && in_region_) {
-    if (loop == ipr_ && period == length_) {
+    if (restart) {
       // The detector marks a new iteration of this IPR before `length` loops ran: the detector and
       // the count disagree; as in the figure, open_iteration (the engine discards the partial one).
-      listener_.open_iteration();
-      position_ = 0;
-      ++current_->iterations_opened;
+      open_next();
     } else if (period > length_) {
       // Case 3: another IPR, longer: it replaces the current one (an outer loop around it).
       end_region();
@@ -111,11 +125,9 @@ void DynamicRegions::after_region() {
   if (!par_open_) return;
   par_open_ = false;
   listener_.end_par();
-  if (iteration_open_ && position_ >= length_) {
-    listener_.close_iteration();
-    iteration_open_ = false;
-    ++current_->iterations_closed;
-  }
+  // The period's last loop: the iteration stays open over the sequential code that follows, until the
+  // next start of the IPR closes it (before_region).
+  if (iteration_open_ && position_ == length_) ++current_->iterations_completed;
 }
 
 void DynamicRegions::finish() {

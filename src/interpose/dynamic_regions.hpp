@@ -33,11 +33,22 @@ struct DetectedRegion {
   int length = 0;
   long entries = 0;             // times the region was started (again after a break of the period)
   long iterations_opened = 0;
-  long iterations_closed = 0;   // iterations that ran all their `length` parallel loops
+  long iterations_completed = 0;  // iterations that ran all their `length` parallel loops
+  // Iterations closed with close_iteration (at the next start of the region): every completed one
+  // but the one still open when an entry ends, which the engine discards (see DynamicRegions).
+  long iterations_closed = 0;
   int loops_known = 0;          // loop addresses recorded (the first iteration, at most max_loops)
   std::array<std::uint64_t, max_loops> loops{};  // the parallel loops of one iteration, in order
 };
 
+// Iteration boundaries: an iteration spans from one start of the IPR's period to the next, as the
+// static instrumentation's open_iteration/close_iteration at the top and bottom of the time loop's
+// body do, so the sequential code between the period's last parallel loop and the next start (swim's
+// periodic copies and diagnostics) is in the iteration. The iteration is closed and the next one
+// opened at the next start the detector marks for the same IPR (before_region); after the last loop
+// it stays open. At a break of the period (another region at the boundary) or at finish(), the last
+// open iteration is discarded (end_parallel_region), not closed: its time would include whatever the
+// program ran after its time loop.
 class DynamicRegions {
 public:
   static constexpr int max_regions = 16;      // IPRs remembered for the report (later ones still run)
@@ -56,8 +67,16 @@ public:
   // At the end of the program: closes what is open (the open iteration is discarded by the engine).
   void finish();
 
-  // True between open_iteration and close_iteration: the loops run are measured.
+  // True between open_iteration and close_iteration or the region's end: the loops run are measured.
+  // An iteration stays open after its last loop, until the next start of the IPR (a new iteration,
+  // opened at once: in_iteration() is then true again before that region runs) or the break, which
+  // ends the region before the breaking region runs (false for it). So inside a region it is always
+  // true when a parallel region starts; the thread count is then the one the engine chose at the last
+  // open_iteration.
   [[nodiscard]] bool in_iteration() const { return iteration_open_; }
+  // True once the open iteration ran all its `length` loops (the last one returned): the next region
+  // must be a start of the same IPR, or the period breaks.
+  [[nodiscard]] bool iteration_complete() const { return iteration_open_ && !par_open_ && position_ >= length_; }
   [[nodiscard]] bool in_region() const { return in_region_; }
   [[nodiscard]] std::uint64_t current_ipr() const { return ipr_; }
   [[nodiscard]] int current_length() const { return length_; }
@@ -72,6 +91,7 @@ public:
 
 private:
   void begin(std::uint64_t loop, int period);
+  void open_next();  // open_iteration, counted
   void end_region();
   long count_address(std::uint64_t loop);  // times `loop` was seen before, then counts this one
   DetectedRegion* record_for(std::uint64_t ipr, int length);

@@ -185,7 +185,7 @@ std::string render_info(const Session& state) {
     const DetectedRegion& region = regions.region(index);
     out += index == 0 ? "\n" : ",\n";
     out += "    {\"id\": " + std::to_string(region.ipr) + ", \"length\": " + std::to_string(region.length) +
-           ", \"entries\": " + std::to_string(region.entries) + ", \"iterations\": " + std::to_string(region.iterations_closed) +
+           ", \"entries\": " + std::to_string(region.entries) + ", \"iterations\": " + std::to_string(region.iterations_completed) +
            ", \"loops\": [";
     for (int loop = 0; loop < region.loops_known; ++loop) {
       out += (loop == 0 ? "" : ", ") + describe_loop(region.loops[static_cast<std::size_t>(loop)]);
