@@ -18,7 +18,8 @@
  * whole loop, so that kernels run on valid data; `setup` runs once before the first measurement.
  *
  * Options (augur_coupling_set_option; the environment variables AUGUR_COUPLING_<KEY>, set by
- * `augur couple`, override the program's values):
+ * `augur couple`, override the program's values -- the reverse of libaugur's other options, so that the
+ * command measures a program whatever defaults its author chose; a bad value is warned about and ignored):
  *   output     measurement file (default "%a.coupling.jsonl"; %a: application name, %p: pid)
  *   min_time   seconds per sample of a kernel or chain (default 0.03)
  *   samples    samples per kernel or chain (default 9)
@@ -62,12 +63,16 @@ AUGUR_EXPORT int augur_coupling_set_problem(augur_coupling_app* app, const char*
 /* One option (see above). Returns AUGUR_OK, or AUGUR_ERROR for an unknown key or a bad value. */
 AUGUR_EXPORT int augur_coupling_set_option(augur_coupling_app* app, const char* key, const char* value);
 /* MPI: this rank, the number of ranks, a barrier and a maximum over ranks. augur/augur_mpi.h has
- * augur_coupling_use_mpi(app, comm), which fills these in. */
+ * augur_mpi_coupling(app, &comm), which fills these in. */
 typedef void (*augur_barrier_fn)(void* context);
 typedef double (*augur_max_fn)(double value, void* context);
 AUGUR_EXPORT int augur_coupling_set_communicator(augur_coupling_app* app, int rank, int ranks,
                                                  augur_barrier_fn barrier, augur_max_fn maximum, void* context);
-/* Measures and writes the file (rank 0). Returns AUGUR_OK or AUGUR_ERROR (with a message). */
+/* Measures and writes the file (rank 0; when the output cannot be written, the file goes to $TMPDIR and
+ * a warning says where). Returns AUGUR_OK, or AUGUR_ERROR (with a message) -- with ranks, on every rank.
+ * With ranks, the counts (samples, warmup, chain lengths, repetitions) are the largest any rank asked
+ * for, so that every rank runs the same collective calls; a kernel that fails on one rank only leaves
+ * the others waiting, as in any MPI program. */
 AUGUR_EXPORT int augur_coupling_measure(augur_coupling_app* app);
 AUGUR_EXPORT void augur_coupling_destroy(augur_coupling_app* app);
 

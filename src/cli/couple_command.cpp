@@ -66,17 +66,12 @@ int default_length(const Run& run) {
   return lengths.empty() ? 0 : lengths.back();
 }
 
-int chosen_length(const Run& run, const CoupleOptions& options, const std::string& source) {
+// The chain length asked for (--length) when every chain of it was measured, else 0 (the report says
+// so); without --length, the longest measured.
+int chosen_length(const Run& run, const CoupleOptions& options) {
   if (!options.length) return default_length(run);
   const auto lengths = run.complete_lengths();
-  if (std::find(lengths.begin(), lengths.end(), *options.length) == lengths.end()) {
-    std::string measured;
-    for (const int length : lengths) measured += (measured.empty() ? "" : ", ") + std::to_string(length);
-    throw std::runtime_error(source + ": chains of length " + std::to_string(*options.length) +
-                             " were not all measured (complete lengths: " + (measured.empty() ? "none" : measured) +
-                             ")");
-  }
-  return *options.length;
+  return std::find(lengths.begin(), lengths.end(), *options.length) == lengths.end() ? 0 : *options.length;
 }
 
 Json timing_json(const coupling::Timing& timing) {
@@ -145,12 +140,16 @@ struct Analysis {
 };
 
 Analysis analyse(const Run& run, const CoupleOptions& options, const std::string& source) {
-  Analysis analysis;
-  analysis.length = chosen_length(run, options, source);
-  analysis.sum = coupling::summation(run);
-  for (const int length : run.complete_lengths()) analysis.predictions.push_back(coupling::predict(run, length));
-  if (analysis.length > 0) analysis.chains = coupling::couplings(run, analysis.length);
-  return analysis;
+  try {
+    Analysis analysis;
+    analysis.length = chosen_length(run, options);
+    analysis.sum = coupling::summation(run);
+    for (const int length : run.complete_lengths()) analysis.predictions.push_back(coupling::predict(run, length));
+    if (analysis.length > 0) analysis.chains = coupling::couplings(run, analysis.length);
+    return analysis;
+  } catch (const std::invalid_argument& error) {  // a run that lacks a kernel alone: say which run
+    throw std::runtime_error(source + ": " + error.what());
+  }
 }
 
 std::string render_report(const SourcedRun& sourced, const Analysis& analysis, const CoupleOptions& options) {
@@ -198,6 +197,8 @@ std::string render_report(const SourcedRun& sourced, const Analysis& analysis, c
   out += predictions.render();
   if (analysis.predictions.empty()) {
     out += "  (no complete set of chains: only the summation predictor; measure chains with --chains all)\n";
+  } else if (options.length && analysis.length == 0) {
+    out += "  (chains of length " + std::to_string(*options.length) + " were not all measured in this run)\n";
   }
   return out + noise_note(run);
 }
@@ -286,8 +287,9 @@ int report_summary(const std::vector<SourcedRun>& runs, const CoupleOptions& opt
   int counted = 0;
   for (const SourcedRun& sourced : runs) {
     const Run& run = sourced.run;
-    const auto sum = coupling::summation(run);
-    const int length = chosen_length(run, options, sourced.source);
+    const Analysis analysis = analyse(run, options, sourced.source);
+    const auto& sum = analysis.sum;
+    const int length = analysis.length;
     std::optional<coupling::Prediction> coupled;
     if (length > 0) coupled = coupling::predict(run, length);
     table.add_row({sourced.source, run.dataset, std::to_string(run.processors()),
@@ -376,29 +378,46 @@ int measure(const CoupleOptions& options) {
   const std::string text = core::read_file(file);
   std::string command_line;
   for (const std::string& word : options.command) command_line += (command_line.empty() ? "" : " ") + word;
-  SourcedRun sourced{coupling::read_run(text, file), command_line};
-  if (!options.save.empty()) {
-    core::write_file_atomically(options.save, text);
-    sourced.source = options.save;
-  }
-  const int status = report_runs({sourced}, options);
-  if (options.no_db) return status;
-  try {
-    const auto store = store::open_store(options.db, store::OpenMode::ReadWrite);
-    const auto id = store->add_run(sourced.run, options.save.empty() ? sourced.source : fs::absolute(options.save).string());
-    std::fprintf(stderr, "augur couple measure: stored as run %lld in %s\n", static_cast<long long>(id),
-                 store->location().c_str());
-  } catch (const std::exception& error) {
-    // The measurements must not be lost with the database: keep them in a file here.
-    if (options.save.empty()) {
-      const std::string kept = sourced.run.application + "-" + std::to_string(::getpid()) + ".coupling.jsonl";
-      core::write_file_atomically(kept, text);
-      std::fprintf(stderr, "augur couple measure: the measurements are kept in %s (augur db add %s stores them)\n",
-                   kept.c_str(), kept.c_str());
+  // The measurements are kept before anything can fail: in --save, or, when reading or storing them
+  // fails, in a file of the working folder (or of $TMPDIR).
+  if (!options.save.empty()) core::write_file_atomically(options.save, text);
+  const auto keep = [&](const std::string& name) {
+    if (!options.save.empty()) return;
+    std::string safe = name;
+    for (char& character : safe) {
+      if (!std::isalnum(static_cast<unsigned char>(character)) && character != '.' && character != '_') character = '_';
     }
+    const std::string kept = safe + "-" + std::to_string(::getpid()) + ".coupling.jsonl";
+    for (const std::string& path : {kept, core::temporary_directory() + "/" + kept}) {
+      try {
+        core::write_file_atomically(path, text);
+        std::fprintf(stderr, "augur couple measure: the measurements are kept in %s\n", path.c_str());
+        return;
+      } catch (const std::exception& error) {
+        std::fprintf(stderr, "augur couple measure: %s\n", error.what());
+      }
+    }
+  };
+  SourcedRun sourced;
+  try {
+    sourced = {coupling::read_run(text, options.save.empty() ? file : options.save), command_line};
+  } catch (const std::exception&) {
+    keep("measurements");
     throw;
   }
-  return status;
+  if (!options.save.empty()) sourced.source = options.save;
+  if (!options.no_db) {
+    try {
+      const auto store = store::open_store(options.db, store::OpenMode::ReadWrite);
+      const auto id = store->add_run(sourced.run, options.save.empty() ? sourced.source : fs::absolute(options.save).string());
+      std::fprintf(stderr, "augur couple measure: stored as run %lld in %s\n", static_cast<long long>(id),
+                   store->location().c_str());
+    } catch (const std::exception& error) {
+      keep(sourced.run.application);
+      throw;
+    }
+  }
+  return report_runs({sourced}, options);
 }
 
 // ---- predict (isocoupling) ---------------------------------------------------------------------------
@@ -415,11 +434,23 @@ int predict(const CoupleOptions& options) {
     sources.push_back(std::move(sourced.run));
     names.push_back(sourced.source);
   }
+  if (target.run.problem_size <= 0) {
+    throw std::runtime_error(target.source + ": the target has no problem size (augur_coupling_set_problem), so no "
+                             "configuration is nearer than another");
+  }
+  // The default length: the longest that a source of the target's application and kernels measured.
   int length = options.length.value_or(0);
   if (length == 0) {
-    for (const Run& source : sources) length = std::max(length, default_length(source));
+    for (const Run& source : sources) {
+      if (source.application == target.run.application && source.kernels.size() == target.run.kernels.size()) {
+        length = std::max(length, default_length(source));
+      }
+    }
   }
-  if (length == 0) throw std::runtime_error("no source has a complete set of chains to reuse");
+  if (length == 0) {
+    throw std::runtime_error("no configuration of '" + target.run.application +
+                             "' with the same kernels has a complete set of chains to reuse");
+  }
   const auto candidates = coupling::reusable_runs(target.run, sources, length);
   const auto sum = coupling::summation(target.run);
   std::optional<coupling::Prediction> own;
@@ -479,8 +510,9 @@ int predict(const CoupleOptions& options) {
   }
   out += table.render();
   if (candidates.empty()) {
-    out += "\nno stored configuration can lend coupling values of length " + std::to_string(length) +
-           " (same application and kernels, every chain of that length measured)\n";
+    out += "\nno other configuration can lend coupling values of length " + std::to_string(length) +
+           " (same application and kernels, every chain of that length measured, a problem size, and not a repeat "
+           "of the target's own machine class, size and processors)\n";
     emit(out);
     return 1;
   }

@@ -39,6 +39,10 @@ double Run::alone(int kernel) const {
 std::vector<int> Run::complete_lengths() const {
   std::vector<int> lengths;
   const int n = static_cast<int>(kernels.size());
+  for (int kernel = 0; kernel < n; ++kernel) {  // C_W needs every kernel alone, and alone in some time
+    const Timing* alone = find({kernel});
+    if (alone == nullptr || !(alone->seconds > 0)) return lengths;
+  }
   for (int length = 2; length < n; ++length) {
     bool complete = true;
     for (int first = 0; first < n && complete; ++first) complete = find(cyclic_chain(first, length, n)) != nullptr;
@@ -196,6 +200,11 @@ std::vector<Candidate> reusable_runs(const Run& target, const std::vector<Run>& 
   for (std::size_t index = 0; index < runs.size(); ++index) {
     const Run& run = runs[index];
     if (run.application != target.application || !same_kernels(run, target) || same_run(run, target)) continue;
+    // Another measurement of the very configuration is a repeat, not a reuse.
+    if (run.machine.machine_class() == target_class && run.problem_size == target.problem_size &&
+        run.threads == target.threads && run.ranks == target.ranks) {
+      continue;
+    }
     const auto lengths = run.complete_lengths();
     if (std::find(lengths.begin(), lengths.end(), length) == lengths.end()) continue;
     if (run.problem_size <= 0 || target.problem_size <= 0) continue;
@@ -216,12 +225,19 @@ std::vector<Candidate> reusable_runs(const Run& target, const std::vector<Run>& 
 }
 
 std::vector<Transition> transitions(const std::vector<Run>& runs, int length, double threshold) {
-  // Group by application, machine class and processors; order each group by problem size.
-  std::vector<std::size_t> order(runs.size());
-  std::iota(order.begin(), order.end(), 0);
+  // The runs with every chain of length k, grouped by application, machine class, threads and ranks,
+  // each group ordered by problem size; consecutive sizes are compared.
+  const auto has_length = [&](const Run& run) {
+    const auto lengths = run.complete_lengths();
+    return std::find(lengths.begin(), lengths.end(), length) != lengths.end();
+  };
+  std::vector<std::size_t> order;
+  for (std::size_t index = 0; index < runs.size(); ++index) {
+    if (has_length(runs[index])) order.push_back(index);
+  }
   const auto key = [&](std::size_t index) {
     const Run& run = runs[index];
-    return std::make_tuple(run.application, run.machine.machine_class(), run.processors());
+    return std::make_tuple(run.application, run.machine.machine_class(), run.threads, run.ranks);
   };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return std::make_tuple(key(a), runs[a].problem_size) < std::make_tuple(key(b), runs[b].problem_size);
@@ -231,11 +247,7 @@ std::vector<Transition> transitions(const std::vector<Run>& runs, int length, do
     const std::size_t before = order[position - 1];
     const std::size_t after = order[position];
     if (key(before) != key(after) || runs[before].problem_size == runs[after].problem_size) continue;
-    const auto has_length = [&](const Run& run) {
-      const auto lengths = run.complete_lengths();
-      return std::find(lengths.begin(), lengths.end(), length) != lengths.end();
-    };
-    if (!same_kernels(runs[before], runs[after]) || !has_length(runs[before]) || !has_length(runs[after])) continue;
+    if (!same_kernels(runs[before], runs[after])) continue;
     const auto first = couplings(runs[before], length);
     const auto second = couplings(runs[after], length);
     double change = 0;
@@ -248,19 +260,24 @@ std::vector<Transition> transitions(const std::vector<Run>& runs, int length, do
     absolute /= static_cast<double>(first.size());
     if (absolute <= threshold) continue;
     Transition transition{before, after, change, absolute, ""};
+    // L1d and L2 are private to a core: the data per processor; L3 is shared by a rank's threads (one
+    // socket assumed): the data per rank.
     const Run& small = runs[before];
     const Run& large = runs[after];
-    const double small_bytes = small.footprint_bytes / std::max(1, small.processors());
-    const double large_bytes = large.footprint_bytes / std::max(1, large.processors());
-    const std::pair<const char*, std::int64_t> levels[] = {
-        {"L1d", large.machine.l1d_bytes}, {"L2", large.machine.l2_bytes}, {"L3", large.machine.l3_bytes}};
-    if (small_bytes > 0 && large_bytes > 0) {
-      for (const auto& [name, bytes] : levels) {
-        const auto capacity = static_cast<double>(bytes);
-        if (bytes > 0 && small_bytes <= capacity && capacity < large_bytes) {
-          transition.level = name;
-          break;
-        }
+    const auto per = [](const Run& run, int share) { return run.footprint_bytes / std::max(1, share); };
+    const struct {
+      const char* name;
+      std::int64_t bytes;
+      double small, large;
+    } levels[] = {
+        {"L1d", large.machine.l1d_bytes, per(small, small.processors()), per(large, large.processors())},
+        {"L2", large.machine.l2_bytes, per(small, small.processors()), per(large, large.processors())},
+        {"L3", large.machine.l3_bytes, per(small, small.ranks), per(large, large.ranks)}};
+    for (const auto& level : levels) {
+      const auto capacity = static_cast<double>(level.bytes);
+      if (level.bytes > 0 && level.small > 0 && level.small <= capacity && capacity < level.large) {
+        transition.level = level.name;
+        break;
       }
     }
     found.push_back(transition);

@@ -66,9 +66,10 @@ void read_header(const JsonLine& record, Run& run) {
   if (record.has("dataset")) run.dataset = record.string_of("dataset");
   run.problem_size = record.seconds_of("problem_size");
   if (record.has("footprint_bytes")) run.footprint_bytes = record.seconds_of("footprint_bytes");
-  run.iterations = record.integer_of("iterations", 1, std::numeric_limits<std::int64_t>::max());
-  run.threads = static_cast<int>(record.integer_of("threads", 1, kMaxCount));
-  run.ranks = record.has("ranks") ? static_cast<int>(record.integer_of("ranks", 1, kMaxCount)) : 1;
+  // Bounds that keep N_i = iterations × calls and processors = threads × ranks far from overflow.
+  run.iterations = record.integer_of("iterations", 1, std::int64_t{1} << 40);
+  run.threads = static_cast<int>(record.integer_of("threads", 1, 1 << 20));
+  run.ranks = record.has("ranks") ? static_cast<int>(record.integer_of("ranks", 1, 1 << 20)) : 1;
   if (record.has("started")) run.started = record.string_of("started");
   if (record.has("machine")) {
     const Json& machine = record.field("machine");
@@ -126,7 +127,7 @@ Run read_run(const std::string& text, const std::string& file) {
       for (const Kernel& other : run.kernels) {
         if (other.name == kernel.name) throw InputError(record.at("name"), "kernel '" + kernel.name + "' declared twice");
       }
-      if (record.has("calls")) kernel.calls = static_cast<int>(record.integer_of("calls", 1, kMaxCount));
+      if (record.has("calls")) kernel.calls = static_cast<int>(record.integer_of("calls", 1, 1 << 20));
       run.kernels.push_back(kernel);
     } else if (kind == "chain") {
       record.check_keys({"record", "chain", "seconds", "ci_low", "ci_high", "repetitions", "samples"}, "a chain record");

@@ -14,10 +14,12 @@
 #include <exception>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "augur/core/files.hpp"
+#include "augur/core/process.hpp"
 #include "augur/core/stats.hpp"
 #include "augur/coupling.h"
 #include "augur/coupling.hpp"
@@ -50,24 +52,34 @@ std::string environment_name(const std::string& key) {
   return name;
 }
 
+// A whole number in [minimum, maximum], or nullopt (strtol: no exponents, no hexadecimal).
+std::optional<long> whole_number(const std::string& value, long minimum, long maximum) {
+  if (value.empty() || !std::all_of(value.begin(), value.end(), ::isdigit) || value.size() > 9) return std::nullopt;
+  const long parsed = std::strtol(value.c_str(), nullptr, 10);
+  if (parsed < minimum || parsed > maximum) return std::nullopt;
+  return parsed;
+}
+
+// Seconds in (0, 3600], or nullopt.
+std::optional<double> seconds_value(const std::string& value) {
+  char* end = nullptr;
+  const double parsed = std::strtod(value.c_str(), &end);
+  if (value.empty() || end == nullptr || *end != '\0' || !std::isfinite(parsed) || parsed <= 0 || parsed > 3600) {
+    return std::nullopt;
+  }
+  return parsed;
+}
+
+constexpr long kMaxSamples = 10000;
+
 // Empty when `value` is valid for `key`, else why not.
 std::string check_option(const std::string& key, const std::string& value) {
-  const auto number = [&](double minimum, bool whole) -> std::string {
-    char* end = nullptr;
-    const double parsed = std::strtod(value.c_str(), &end);
-    if (value.empty() || end == nullptr || *end != '\0' || !std::isfinite(parsed)) return "'" + value + "' is not a number";
-    if (whole && parsed != std::floor(parsed)) return "'" + value + "' is not a whole number";
-    if (parsed < minimum) return "'" + value + "' is below " + std::to_string(static_cast<long>(minimum));
-    return "";
-  };
   if (key == "output") return value.empty() ? "the path is empty" : "";
-  if (key == "min_time") {
-    std::string why = number(0, false);
-    if (why.empty() && std::strtod(value.c_str(), nullptr) <= 0) why = "'" + value + "' must be positive";
-    return why;
+  if (key == "min_time") return seconds_value(value) ? "" : "'" + value + "' must be seconds in (0, 3600]";
+  if (key == "samples" || key == "application_samples") {
+    return whole_number(value, 1, kMaxSamples) ? "" : "'" + value + "' must be a whole number from 1 to 10000";
   }
-  if (key == "samples" || key == "application_samples") return number(1, true);
-  if (key == "warmup") return number(0, true);
+  if (key == "warmup") return whole_number(value, 0, kMaxSamples) ? "" : "'" + value + "' must be a whole number from 0 to 10000";
   if (key == "progress") return value == "0" || value == "1" ? "" : "'" + value + "' must be 0 or 1";
   if (key == "chains") {
     if (value == "all" || value == "none") return "";
@@ -263,20 +275,17 @@ double sample_chain(const augur_coupling_app& app, const std::vector<int>& chain
   return elapsed / static_cast<double>(repetitions);
 }
 
-augur::coupling::Timing time_loop(const augur_coupling_app& app, int samples) {
-  std::vector<double> times;
-  for (int sample = 0; sample < samples; ++sample) {
-    app.reset_data();
-    app.sync();
-    const double start = monotonic_seconds();
-    for (long iteration = 0; iteration < app.iterations; ++iteration) {
-      for (const KernelEntry& kernel : app.kernels) {
-        for (int call = 0; call < kernel.calls; ++call) kernel.function(kernel.data);
-      }
+// One timing of the whole loop, after a reset: seconds for all its iterations.
+double time_loop(const augur_coupling_app& app) {
+  app.reset_data();
+  app.sync();
+  const double start = monotonic_seconds();
+  for (long iteration = 0; iteration < app.iterations; ++iteration) {
+    for (const KernelEntry& kernel : app.kernels) {
+      for (int call = 0; call < kernel.calls; ++call) kernel.function(kernel.data);
     }
-    times.push_back(app.max_over_ranks(monotonic_seconds() - start));
   }
-  return summarize(std::move(times), 1);
+  return app.max_over_ranks(monotonic_seconds() - start);
 }
 
 int measure(augur_coupling_app& app) {
@@ -284,13 +293,21 @@ int measure(augur_coupling_app& app) {
     warn("augur_coupling_measure(): '" + app.name + "' has no kernels; nothing measured");
     return AUGUR_ERROR;
   }
-  const auto options = app.effective_options();
-  const double min_time = std::strtod(options.at("min_time").c_str(), nullptr);
-  const int samples = std::stoi(options.at("samples"));
-  const int warmup = std::stoi(options.at("warmup"));
-  const int loop_samples = std::stoi(options.at("application_samples"));
+  const auto options = app.effective_options();  // every value checked by check_option
+  // With ranks, every rank must run the same collective calls: the counts are the largest any rank has.
+  const double min_time = app.max_over_ranks(*seconds_value(options.at("min_time")));
+  const auto agreed = [&](const char* key, long minimum) {
+    return static_cast<int>(app.max_over_ranks(static_cast<double>(*whole_number(options.at(key), minimum, kMaxSamples))));
+  };
+  const int samples = agreed("samples", 1);
+  const int warmup = agreed("warmup", 0);
+  const int loop_samples = agreed("application_samples", 1);
   const bool progress = options.at("progress") == "1" && app.rank == 0;
   const int n = static_cast<int>(app.kernels.size());
+  if (app.size <= 0 && app.rank == 0) {
+    warn("augur_coupling_measure(): '" + app.name +
+         "' has no problem size (augur_coupling_set_problem): its coupling values cannot be reused for other sizes");
+  }
 
   augur::coupling::Run run;
   run.application = app.name;
@@ -305,9 +322,18 @@ int measure(augur_coupling_app& app) {
   run.options = options;
   for (const KernelEntry& kernel : app.kernels) run.kernels.push_back({kernel.name, kernel.calls});
 
+  std::vector<int> lengths = chain_lengths(options.at("chains"), n);
+  const int first_length = static_cast<int>(app.max_over_ranks(lengths.empty() ? 0.0 : lengths.front()));
+  const int last_length = static_cast<int>(app.max_over_ranks(lengths.empty() ? 0.0 : lengths.back()));
+  lengths.clear();
+  for (int length = first_length; length > 0 && length <= last_length; ++length) lengths.push_back(length);
+  if (lengths.empty() && options.at("chains") != "none" && app.rank == 0) {
+    warn("augur_coupling_measure(): chains '" + options.at("chains") + "': no chain length from 2 to " +
+         std::to_string(n - 1) + " (" + std::to_string(n) + " kernels); only the kernels alone are measured");
+  }
   std::vector<std::vector<int>> chains;
   for (int kernel = 0; kernel < n; ++kernel) chains.push_back({kernel});
-  for (const int length : chain_lengths(options.at("chains"), n)) {
+  for (const int length : lengths) {
     for (int first = 0; first < n; ++first) chains.push_back(augur::coupling::cyclic_chain(first, length, n));
   }
   if (app.setup != nullptr) app.setup(app.hook_data);
@@ -316,33 +342,55 @@ int measure(augur_coupling_app& app) {
   // discard, rather than on every sample of one chain.
   std::vector<std::int64_t> repetitions;
   for (const auto& chain : chains) repetitions.push_back(calibrate(app, chain, min_time));
+  // The whole loop's samples are spread over the rounds too: the time every error is measured against.
   std::vector<std::vector<double>> times(chains.size());
+  std::vector<double> loop_times;
   for (int sample = 0; sample < samples; ++sample) {
     for (std::size_t index = 0; index < chains.size(); ++index) {
       times[index].push_back(sample_chain(app, chains[index], repetitions[index], warmup));
     }
+    const auto due = static_cast<std::size_t>((static_cast<long>(sample) + 1) * loop_samples / samples);
+    while (loop_times.size() < due) loop_times.push_back(time_loop(app));
     if (progress) {
       std::fprintf(stderr, "augur: coupling: round %d of %d done (%zu kernels and chains)\n", sample + 1, samples,
                    chains.size());
     }
   }
+  while (loop_times.size() < static_cast<std::size_t>(loop_samples)) loop_times.push_back(time_loop(app));
   for (std::size_t index = 0; index < chains.size(); ++index) {
     run.chains.emplace_back(chains[index], summarize(std::move(times[index]), repetitions[index]));
   }
-  run.loop = time_loop(app, loop_samples);
+  run.loop = summarize(std::move(loop_times), 1);
   if (progress) {
     std::fprintf(stderr, "augur: coupling: whole loop (%ld iterations): %.6g s\n", app.iterations, run.loop->seconds);
   }
-  if (app.rank != 0) return AUGUR_OK;
-  const std::string path = expand_output(options.at("output"), app.name);
-  try {
-    augur::core::write_file_atomically(path, augur::coupling::write_run(run));
-  } catch (const std::exception& error) {
-    warn(std::string("augur_coupling_measure(): ") + error.what() + "; no measurement file written");
-    return AUGUR_ERROR;
+  // Rank 0 writes; every rank returns its verdict.
+  int failed = 0;
+  if (app.rank == 0) {
+    const std::string text = augur::coupling::write_run(run);
+    const std::string path = expand_output(options.at("output"), app.name);
+    try {
+      augur::core::write_file_atomically(path, text);
+      if (progress) std::fprintf(stderr, "augur: coupling measurements written to %s\n", path.c_str());
+    } catch (const std::exception& error) {
+      // A long measurement is not thrown away for a bad path: keep it in the temporary folder.
+      std::string safe = app.name;  // a name is any line: keep it a file name
+      for (char& character : safe) {
+        if (!std::isalnum(static_cast<unsigned char>(character)) && character != '.' && character != '_') character = '_';
+      }
+      const std::string kept = augur::core::temporary_directory() + "/" + expand_output("%a-%p.coupling.jsonl", safe);
+      try {
+        augur::core::write_file_atomically(kept, text);
+        warn(std::string("augur_coupling_measure(): ") + error.what() + "; the measurements are in " + kept);
+      } catch (const std::exception& second) {
+        warn(std::string("augur_coupling_measure(): ") + error.what() + "; and " + second.what() +
+             "; no measurement file written");
+      }
+      failed = 1;
+    }
   }
-  if (progress) std::fprintf(stderr, "augur: coupling measurements written to %s\n", path.c_str());
-  return AUGUR_OK;
+  failed = static_cast<int>(app.max_over_ranks(failed));
+  return failed != 0 ? AUGUR_ERROR : AUGUR_OK;
 }
 
 bool valid_name(const char* name) { return name != nullptr && name[0] != '\0' && std::strchr(name, '\n') == nullptr; }
@@ -397,7 +445,10 @@ int augur_coupling_add_kernel(augur_coupling_app* app, const char* name, augur_k
 }
 
 int augur_coupling_set_hooks(augur_coupling_app* app, augur_kernel_fn setup, augur_kernel_fn reset, void* data) {
-  if (app == nullptr) return AUGUR_ERROR;
+  if (app == nullptr) {
+    warn("augur_coupling_set_hooks(): no application (augur_coupling_create failed?)");
+    return AUGUR_ERROR;
+  }
   app->setup = setup;
   app->reset = reset;
   app->hook_data = data;
@@ -405,7 +456,10 @@ int augur_coupling_set_hooks(augur_coupling_app* app, augur_kernel_fn setup, aug
 }
 
 int augur_coupling_set_problem(augur_coupling_app* app, const char* dataset, double size, double footprint_bytes) {
-  if (app == nullptr) return AUGUR_ERROR;
+  if (app == nullptr) {
+    warn("augur_coupling_set_problem(): no application (augur_coupling_create failed?)");
+    return AUGUR_ERROR;
+  }
   if (!(size > 0) || !std::isfinite(size) || !(footprint_bytes >= 0) || !std::isfinite(footprint_bytes) ||
       (dataset != nullptr && std::strchr(dataset, '\n') != nullptr)) {
     warn("augur_coupling_set_problem(): the size must be positive and finite, the footprint non-negative, the "
@@ -423,7 +477,11 @@ int augur_coupling_set_problem(augur_coupling_app* app, const char* dataset, dou
 }
 
 int augur_coupling_set_option(augur_coupling_app* app, const char* key, const char* value) {
-  if (app == nullptr || key == nullptr || value == nullptr) return AUGUR_ERROR;
+  if (app == nullptr || key == nullptr || value == nullptr) {
+    warn(app == nullptr ? "augur_coupling_set_option(): no application (augur_coupling_create failed?)"
+                        : "augur_coupling_set_option(): the key and the value must not be NULL");
+    return AUGUR_ERROR;
+  }
   try {
     const std::string why = check_option(key, value);
     if (!why.empty()) {
@@ -440,7 +498,10 @@ int augur_coupling_set_option(augur_coupling_app* app, const char* key, const ch
 
 int augur_coupling_set_communicator(augur_coupling_app* app, int rank, int ranks, augur_barrier_fn barrier,
                                     augur_max_fn maximum, void* context) {
-  if (app == nullptr) return AUGUR_ERROR;
+  if (app == nullptr) {
+    warn("augur_coupling_set_communicator(): no application (augur_coupling_create failed?)");
+    return AUGUR_ERROR;
+  }
   if (ranks < 1 || rank < 0 || rank >= ranks || barrier == nullptr || maximum == nullptr) {
     warn("augur_coupling_set_communicator(): need 0 <= rank < ranks, a barrier and a maximum");
     return AUGUR_ERROR;

@@ -160,11 +160,26 @@ TEST_F(Harness, MisuseIsRefusedWithoutAborting) {
   EXPECT_EQ(augur_coupling_set_option(app, "chains", "2-x"), AUGUR_ERROR);
   EXPECT_EQ(augur_coupling_set_option(app, "colour", "red"), AUGUR_ERROR);
   EXPECT_EQ(augur_coupling_set_problem(app, "W", -1, 0), AUGUR_ERROR);
-  // An output that cannot be written: an error, no file.
+  EXPECT_EQ(augur_coupling_set_option(app, "samples", "1e2"), AUGUR_ERROR);  // no exponents
+  EXPECT_EQ(augur_coupling_set_option(app, "samples", "0x10"), AUGUR_ERROR);
+  EXPECT_EQ(augur_coupling_set_option(app, "min_time", "1e300"), AUGUR_ERROR);
+  // An output that cannot be written: an error, and the measurements kept in $TMPDIR.
+  const std::string previous_tmpdir = std::getenv("TMPDIR") != nullptr ? std::getenv("TMPDIR") : "";
+  setenv("TMPDIR", folder.path().c_str(), 1);
   EXPECT_EQ(augur_coupling_set_option(app, "output", (output + "/sub/x.jsonl").c_str()), AUGUR_OK);
   EXPECT_EQ(augur_coupling_set_option(app, "min_time", "0.001"), AUGUR_OK);
   EXPECT_EQ(augur_coupling_measure(app), AUGUR_ERROR);
+  if (previous_tmpdir.empty()) {
+    unsetenv("TMPDIR");
+  } else {
+    setenv("TMPDIR", previous_tmpdir.c_str(), 1);
+  }
   EXPECT_FALSE(std::filesystem::exists(output));
+  int kept = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(folder.path())) {
+    if (entry.path().filename().string().rfind("x-", 0) == 0) ++kept;
+  }
+  EXPECT_EQ(kept, 1) << "the measurements kept as $TMPDIR/x-PID.coupling.jsonl";
   augur_coupling_destroy(app);
   augur_coupling_destroy(nullptr);
 }

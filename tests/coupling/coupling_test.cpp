@@ -180,6 +180,41 @@ TEST(Isocoupling, TransitionsAreFoundWhereValuesJumpAndNamedByCacheLevel) {
   EXPECT_EQ(found[0].level, "L2");
 }
 
+TEST(Isocoupling, ARunWithoutChainsBetweenTwoSizesDoesNotHideTheirTransition) {
+  std::vector<MeasuredRun> runs;
+  for (int i = 0; i < 3; ++i) {
+    MeasuredRun run = four_kernels(i == 2 ? 1.2 : 0.8, 1.0);
+    run.problem_size = 1000.0 * (i + 1);
+    run.started = std::to_string(i);
+    if (i == 1) run.chains.resize(4);  // kernels alone only
+    runs.push_back(run);
+  }
+  const auto found = transitions(runs, 2, 0.05);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].before, 0U);
+  EXPECT_EQ(found[0].after, 2U);
+}
+
+TEST(Isocoupling, ARepeatOfTheTargetsConfigurationIsNotAReuse) {
+  MeasuredRun target = four_kernels(1, 1);
+  MeasuredRun repeat = four_kernels(0.9, 0.9);
+  repeat.started = "later";
+  MeasuredRun other = four_kernels(0.9, 0.9);
+  other.problem_size = 2000;
+  const std::vector<MeasuredRun> runs = {repeat, other};
+  const auto candidates = reusable_runs(target, runs, 2);
+  ASSERT_EQ(candidates.size(), 1U);
+  EXPECT_EQ(candidates[0].index, 1U);
+}
+
+TEST(Coupling, LengthsNeedEveryKernelAloneInSomeTime) {
+  MeasuredRun run = four_kernels(1, 1);
+  run.chains[2].second.seconds = 0;
+  EXPECT_TRUE(run.complete_lengths().empty());
+  run.chains.erase(run.chains.begin() + 2);
+  EXPECT_TRUE(run.complete_lengths().empty());
+}
+
 TEST(MeasurementFile, RoundTrips) {
   MeasuredRun run = four_kernels(0.9, 0.95);
   run.footprint_bytes = 12345;
