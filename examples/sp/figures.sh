@@ -3,7 +3,8 @@
 # and thread count measured whole (kernels alone, all chains, the loop) and stored in a performance
 # database; then, from the database, the coupling prediction against summation for every run
 # (`augur couple report --summary`), the reuse of coupling values across sizes and thread counts for every
-# run (`augur couple predict`, the seed's Tables 7 to 10), and the transitions along size.
+# run (`augur couple reuse`), the last run predicted from every other (`augur couple predict`, the seed's
+# Tables 7 to 10), and the transitions along size.
 #
 # Usage: examples/sp/figures.sh [--build DIR] [--out DIR] [--sizes "8 12 16 24 32"] [--threads "1 2"]
 #                               [--iterations N] [--min-time S] [--samples N]
@@ -54,11 +55,12 @@ done
 echo "== Coupling (k = 5) against summation, every run =="
 "$augur" couple report --db "$db" --application sp --summary
 echo
-echo "== Reuse of coupling values (k = 5): each run predicted from every other =="
-ids=$("$augur" db list runs --db "$db" --json | sed -n 's/^ *"id": *\([0-9]*\).*/\1/p')
-for id in $ids; do
-  "$augur" couple predict --db "$db" --target-run "$id" --application sp
-  echo
-done
+echo "== Reuse of coupling values (k = 5): each run predicted from the nearest other configuration =="
+"$augur" couple reuse --db "$db" --application sp
+echo
+last=$("$augur" db list runs --db "$db" --json | sed -n 's/^ *"id": *\([0-9]*\).*/\1/p' | tail -1)
+echo "== The last run predicted from every other (the seed's Tables 7 to 10) =="
+"$augur" couple predict --db "$db" --target-run "$last" --application sp
+echo
 echo "== Transitions of the coupling values along size =="
 "$augur" couple transitions --db "$db" --application sp

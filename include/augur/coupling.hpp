@@ -106,8 +106,9 @@ struct Prediction {
 [[nodiscard]] Prediction predict_reusing(const Run& target, const std::vector<ChainCoupling>& source, int length);
 
 // Isocoupling: the stored runs that can lend their coupling values to a target configuration, nearest
-// first. Same application and kernels, chains of length k measured, not the target itself; ordered by
-// (different machine class, |log(size per processor) − log(target's)|, |log(processors ratio)|).
+// first. Same application and kernels, chains of length k measured, a problem size, not a repeat of the
+// target's configuration; ordered by (different machine class, |log(processors ratio)|,
+// |log(size per processor) − log(target's)|): docs/coupling.md says why processors come before size.
 struct Candidate {
   std::size_t index = 0;        // into the runs given
   bool same_class = false;      // same machine class as the target

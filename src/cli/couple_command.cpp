@@ -519,10 +519,85 @@ int predict(const CoupleOptions& options) {
   const Run& chosen = sources[candidates.front().index];
   out += "\nchosen (*): " + names[candidates.front().index] + ", " +
          (candidates.front().same_class ? "the same machine class" : "another machine class (none of the same)") +
+         ", " + std::to_string(chosen.processors()) + " processors against " + std::to_string(target.run.processors()) +
          ", size per processor " + significant(chosen.problem_size / chosen.processors(), 5) + " against " +
          significant(target.run.problem_size / target.run.processors(), 5) + "; predicted " +
          seconds_text(reused.front().seconds) + " s" +
          (reused.front().error ? ", error " + percent(reused.front().error) : std::string()) + "\n";
+  emit(out);
+  return 0;
+}
+
+// ---- reuse: every run predicted from the others -------------------------------------------------------
+
+int reuse_table(const CoupleOptions& options) {
+  std::vector<SourcedRun> runs = load_runs(options, options.files, options.runs);
+  std::vector<Run> all;
+  for (const SourcedRun& sourced : runs) all.push_back(sourced.run);
+  core::TextTable table({"target", "dataset", "procs", "summation", "own", "nearest", "reuse", "same procs", "other procs"});
+  Json list = Json::array();
+  double chosen_total = 0;
+  double sum_total = 0;
+  int counted = 0;
+  for (std::size_t target = 0; target < runs.size(); ++target) {
+    const Run& run = runs[target].run;
+    const int length = options.length.value_or(static_cast<int>(run.kernels.size()) - 1);
+    const auto candidates = coupling::reusable_runs(run, all, length);
+    const auto sum = coupling::summation(run);
+    const auto lengths = run.complete_lengths();
+    std::optional<coupling::Prediction> own;
+    if (std::find(lengths.begin(), lengths.end(), length) != lengths.end()) own = coupling::predict(run, length);
+    // Mean |error| of the sources with the target's processor count and with another.
+    double same = 0, other = 0;
+    int same_count = 0, other_count = 0;
+    std::optional<coupling::Prediction> nearest;
+    for (const auto& candidate : candidates) {
+      const auto reused = coupling::predict_reusing(run, coupling::couplings(all[candidate.index], length), length);
+      if (!nearest) nearest = reused;
+      if (!reused.error) continue;
+      if (all[candidate.index].processors() == run.processors()) {
+        same += std::abs(*reused.error);
+        ++same_count;
+      } else {
+        other += std::abs(*reused.error);
+        ++other_count;
+      }
+    }
+    const auto mean_text = [](double total, int count) {
+      return count > 0 ? percent(total / count).substr(1) : std::string("-");
+    };
+    table.add_row({runs[target].source, run.dataset, std::to_string(run.processors()), percent(sum.error),
+                   own ? percent(own->error) : "-",
+                   candidates.empty() ? "-" : runs[candidates.front().index].source,
+                   nearest ? percent(nearest->error) : "-", mean_text(same, same_count), mean_text(other, other_count)});
+    Json entry = run_json(run);
+    entry["source"] = runs[target].source;
+    entry["summation"] = prediction_json(sum);
+    entry["own"] = own ? prediction_json(*own) : Json(nullptr);
+    entry["nearest"] = candidates.empty() ? Json(nullptr) : Json(runs[candidates.front().index].source);
+    entry["reuse"] = nearest ? prediction_json(*nearest) : Json(nullptr);
+    entry["mean_abs_error_same_processors"] = same_count > 0 ? Json(same / same_count) : Json(nullptr);
+    entry["mean_abs_error_other_processors"] = other_count > 0 ? Json(other / other_count) : Json(nullptr);
+    list.push_back(entry);
+    if (nearest && nearest->error && sum.error) {
+      chosen_total += std::abs(*nearest->error);
+      sum_total += std::abs(*sum.error);
+      ++counted;
+    }
+  }
+  if (options.json) {
+    Json out = {{"runs", list}};
+    out["mean_abs_error"] = counted > 0 ? Json({{"reuse", chosen_total / counted}, {"summation", sum_total / counted},
+                                                {"runs", counted}})
+                                        : Json(nullptr);
+    emit(out.dump(2) + "\n");
+    return 0;
+  }
+  std::string out = table.render();
+  if (counted > 0) {
+    out += "\nmean |error| over " + std::to_string(counted) + " runs: reusing the nearest configuration's coupling values " +
+           percent(chosen_total / counted).substr(1) + ", summation " + percent(sum_total / counted).substr(1) + "\n";
+  }
   emit(out);
   return 0;
 }
@@ -684,6 +759,15 @@ CLI::App* add_couple_command(CLI::App& app, CoupleOptions& options) {
   add_length(predict_command);
   add_json(predict_command);
 
+  CLI::App* reuse_command = command->add_subcommand(
+      "reuse", "Isocoupling for every run: each predicted from the coupling values of the nearest other configuration, "
+               "with the mean errors of the sources of the same and of other processor counts.");
+  reuse_command->add_option("FILES", options.files, "Measurement files; none: the stored runs");
+  reuse_command->add_option("--run", options.runs, "Only these stored runs")->type_name("ID");
+  add_stored(reuse_command);
+  add_length(reuse_command);
+  add_json(reuse_command);
+
   CLI::App* transitions_command = command->add_subcommand(
       "transitions", "Coupling values along problem size, and where they jump (data leaving a level of the memory hierarchy).");
   transitions_command->add_option("FILES", options.files, "Measurement files; none: the stored runs");
@@ -702,6 +786,7 @@ int run_couple_command(const CLI::App& command, const CoupleOptions& options) {
     if (command.got_subcommand("report")) return report_runs(load_runs(options, options.files, options.runs), options);
     if (command.got_subcommand("predict")) return predict(options);
     if (command.got_subcommand("transitions")) return transitions(options);
+    if (command.got_subcommand("reuse")) return reuse_table(options);
   } catch (const std::exception& error) {
     return report_error("couple", error);
   }

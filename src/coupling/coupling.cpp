@@ -218,8 +218,8 @@ std::vector<Candidate> reusable_runs(const Run& target, const std::vector<Run>& 
     candidates.push_back(candidate);
   }
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    return std::make_tuple(!a.same_class, a.distance, a.processor_distance) <
-           std::make_tuple(!b.same_class, b.distance, b.processor_distance);
+    return std::make_tuple(!a.same_class, a.processor_distance, a.distance) <
+           std::make_tuple(!b.same_class, b.processor_distance, b.distance);
   });
   return candidates;
 }

@@ -128,7 +128,7 @@ TEST(Isocoupling, ReusedValuesApplyToTheTargetsKernelTimes) {
   EXPECT_NEAR(reused.seconds, 0.8 * 10 * 2 * (1 + 2 + 3 + 4), 1e-9);
 }
 
-TEST(Isocoupling, NearestSameClassThenClosestSizePerProcessor) {
+TEST(Isocoupling, NearestSameClassThenProcessorsThenSizePerProcessor) {
   MeasuredRun target = four_kernels(1, 1);
   target.problem_size = 1000;
   target.threads = 2;
@@ -153,9 +153,10 @@ TEST(Isocoupling, NearestSameClassThenClosestSizePerProcessor) {
   runs = {far, near, other_machine, per_processor, no_chains, target};
   const auto candidates = reusable_runs(target, runs, 3);
   ASSERT_EQ(candidates.size(), 4U);  // not the target itself, not the one without chains
-  EXPECT_EQ(runs[candidates[0].index].started, "per processor");
-  EXPECT_EQ(runs[candidates[1].index].started, "near");
-  EXPECT_EQ(runs[candidates[2].index].started, "far");
+  // Same class first; then the same processor count; then the closest size per processor.
+  EXPECT_EQ(runs[candidates[0].index].started, "near");
+  EXPECT_EQ(runs[candidates[1].index].started, "far");
+  EXPECT_EQ(runs[candidates[2].index].started, "per processor");
   EXPECT_EQ(runs[candidates[3].index].started, "other");
   EXPECT_FALSE(candidates[3].same_class);
 }

@@ -99,6 +99,12 @@ TEST(CoupleE2e, MeasuresSpReportsStoresAndReusesAcrossSizes) {
   EXPECT_TRUE(contains(list.standard_output, "(2 runs in")) << list.standard_output;
   const ProcessResult again = measure(folder.file("perf.db"), 10, {"--chains", "5"});
   ASSERT_TRUE(again.succeeded()) << describe(again);
+  const ProcessResult reuse_all =
+      run_process({AUGUR_EXE, "couple", "reuse", "--db", folder.file("perf.db"), "--application", "sp", "--json"});
+  ASSERT_TRUE(reuse_all.succeeded()) << describe(reuse_all);
+  const Json every = Json::parse(reuse_all.standard_output);
+  ASSERT_EQ(every["runs"].size(), 3U);
+  EXPECT_EQ(every["runs"][1]["nearest"], "run 1");  // size 10: run 3, size 10 again, is a repeat, not a reuse
   const ProcessResult transitions = run_process(
       {AUGUR_EXE, "couple", "transitions", "--db", folder.file("perf.db"), "--application", "sp", "--json"});
   ASSERT_TRUE(transitions.succeeded()) << describe(transitions);
