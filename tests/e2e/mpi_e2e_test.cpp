@@ -39,9 +39,6 @@ const std::string mpicc = AUGUR_MPICC;
 const std::string source_dir = AUGUR_SOURCE_DIR;
 const std::string build_dir = AUGUR_BUILD_DIR;
 
-
-
-
 // mpirun as root (CI) needs both variables; more ranks than cores need --oversubscribe.
 ProcessResult run_mpi(int ranks, const Arguments& program, const ProcessOptions& extra = {}) {
   Arguments argv{mpirun, "--oversubscribe", "-n", std::to_string(ranks)};
@@ -120,6 +117,30 @@ TEST_P(FftExample, MatchesTheSequentialFftAndGathersEveryRanksRecords) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, FftExample, testing::Values(1, 2, 4), [](const testing::TestParamInfo<int>& parameter) { return std::to_string(parameter.param) + "Ranks"; });
+
+// The coupling harness across MPI ranks: heat_mpi's three kernels under augur couple measure, every
+// timing the slowest rank's, rank 0's file.
+TEST(CouplingOverMpi, HeatMeasuredOnTwoRanks) {
+  TemporaryDirectory folder;
+  ProcessOptions options;
+  options.environment = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+  const ProcessResult result = augur::core::run_process(
+      {augur_exe, "couple", "measure", "-q", "--no-db", "--json", "--min-time", "0.002", "--samples", "3",
+       "--save", folder.file("heat.jsonl"), "--", mpirun, "--oversubscribe", "-n", "2", AUGUR_HEAT_MPI_EXE,
+       "--measure", "2000", "20"},
+      options);
+  ASSERT_TRUE(result.succeeded()) << describe(result);
+  const Json report = Json::parse(result.standard_output);
+  EXPECT_EQ(report["run"]["ranks"], 2);
+  EXPECT_EQ(report["run"]["processors"], 2);
+  EXPECT_EQ(report["run"]["application"], "heat_mpi");
+  ASSERT_EQ(report["kernels"].size(), 3U);
+  EXPECT_EQ(report["kernels"][0]["name"], "exchange");
+  EXPECT_EQ(report["couplings"].size(), 3U);  // chains of 2 of a 3-kernel loop
+  for (const Json& chain : report["couplings"]) EXPECT_GT(chain["coupling"].get<double>(), 0);
+  EXPECT_GT(report["measured"]["seconds"].get<double>(), 0);
+  EXPECT_TRUE(fs::exists(folder.file("heat.jsonl")));
+}
 
 TEST(FftExample, BadArgumentsAreRefusedOnEveryRank) {
   for (const Arguments& arguments : {Arguments{fft_exe, "40"}, Arguments{fft_exe, "2", "--check"}, Arguments{fft_exe, "10", "--repeat", "0"}}) {
