@@ -278,6 +278,26 @@ std::vector<SourcedRun> load_runs(const CoupleOptions& options, const std::vecto
 // Writes the output whole to stdout.
 void emit(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
+// A table of runs (or, with --json, its list) and the mean |error| of a method and of summation over the
+// `counted` runs that have both.
+int emit_run_table(const core::TextTable& table, const Json& list, bool json, const std::string& key,
+                   const std::string& words, double total, double sum_total, int counted) {
+  if (json) {
+    Json out = {{"runs", list}};
+    out["mean_abs_error"] = counted > 0 ? Json({{"summation", sum_total / counted}, {key, total / counted}, {"runs", counted}})
+                                        : Json(nullptr);
+    emit(out.dump(2) + "\n");
+    return 0;
+  }
+  std::string out = table.render();
+  if (counted > 0) {
+    out += "\nmean |error| over " + std::to_string(counted) + " runs: " + words + " " + percent(total / counted).substr(1) +
+           ", summation " + percent(sum_total / counted).substr(1) + "\n";
+  }
+  emit(out);
+  return 0;
+}
+
 // One line per run: the errors of summation and of the coupling predictor, and their mean magnitudes.
 int report_summary(const std::vector<SourcedRun>& runs, const CoupleOptions& options) {
   core::TextTable table({"run", "dataset", "procs", "measured (s)", "summation", "coupling", "k", "widest CI"});
@@ -309,21 +329,7 @@ int report_summary(const std::vector<SourcedRun>& runs, const CoupleOptions& opt
       ++counted;
     }
   }
-  if (options.json) {
-    Json out = {{"runs", list}};
-    out["mean_abs_error"] = counted > 0 ? Json({{"summation", sum_total / counted}, {"coupling", coupling_total / counted},
-                                                {"runs", counted}})
-                                        : Json(nullptr);
-    emit(out.dump(2) + "\n");
-    return 0;
-  }
-  std::string out = table.render();
-  if (counted > 0) {
-    out += "\nmean |error| over " + std::to_string(counted) + " runs: summation " + percent(sum_total / counted).substr(1) +
-           ", coupling " + percent(coupling_total / counted).substr(1) + "\n";
-  }
-  emit(out);
-  return 0;
+  return emit_run_table(table, list, options.json, "coupling", "coupling", coupling_total, sum_total, counted);
 }
 
 int report_runs(const std::vector<SourcedRun>& runs, const CoupleOptions& options) {
@@ -585,21 +591,8 @@ int reuse_table(const CoupleOptions& options) {
       ++counted;
     }
   }
-  if (options.json) {
-    Json out = {{"runs", list}};
-    out["mean_abs_error"] = counted > 0 ? Json({{"reuse", chosen_total / counted}, {"summation", sum_total / counted},
-                                                {"runs", counted}})
-                                        : Json(nullptr);
-    emit(out.dump(2) + "\n");
-    return 0;
-  }
-  std::string out = table.render();
-  if (counted > 0) {
-    out += "\nmean |error| over " + std::to_string(counted) + " runs: reusing the nearest configuration's coupling values " +
-           percent(chosen_total / counted).substr(1) + ", summation " + percent(sum_total / counted).substr(1) + "\n";
-  }
-  emit(out);
-  return 0;
+  return emit_run_table(table, list, options.json, "reuse", "reusing the nearest configuration's coupling values",
+                        chosen_total, sum_total, counted);
 }
 
 // ---- transitions ---------------------------------------------------------------------------------------
