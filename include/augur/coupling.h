@@ -26,7 +26,7 @@
  *   warmup     untimed repetitions before each sample (default 1)
  *   chains     chain lengths to measure: "all" (2 .. n-1), "none", "K" or "K1-K2" (default "all")
  *   application_samples  timed runs of the whole loop (default 3)
- *   progress   "1": one line on stderr per measurement (default "0")
+ *   progress   "1": one line on stderr per round of samples, and one for the loop (default "0")
  *
  * Processors: the OpenMP threads of the caller (omp_get_max_threads) times the ranks given with
  * augur_coupling_set_communicator (1 without). With ranks, every rank calls augur_coupling_measure;
