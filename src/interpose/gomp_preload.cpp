@@ -72,6 +72,9 @@ struct RealGomp {
   std::atomic<void*> loop_end_nowait{nullptr};
   std::atomic<void*> sections_end{nullptr};
   std::atomic<void*> sections_end_nowait{nullptr};
+  std::atomic<void*> barrier_cancel{nullptr};
+  std::atomic<void*> loop_end_cancel{nullptr};
+  std::atomic<void*> sections_end_cancel{nullptr};
   std::atomic<void*> omp_get_max_threads{nullptr};
   std::atomic<void*> omp_get_level{nullptr};
   std::atomic<void*> omp_get_num_threads{nullptr};
@@ -381,5 +384,16 @@ AUGUR_CONSTRUCT_END_WRAPPER(GOMP_loop_end_nowait, loop_end_nowait, LoopEndNowait
 AUGUR_CONSTRUCT_END_WRAPPER(GOMP_sections_end, sections_end, SectionsEnd)
 AUGUR_CONSTRUCT_END_WRAPPER(GOMP_sections_end_nowait, sections_end_nowait, SectionsEndNowait)
 #undef AUGUR_CONSTRUCT_END_WRAPPER
+// The same ends in a region that may be cancelled (`#pragma omp cancel` in the program): they return
+// whether the construct was cancelled.
+#define AUGUR_CANCELLABLE_END_WRAPPER(function, slot, kind)                                       \
+  AUGUR_PRELOAD_EXPORT __attribute__((noinline)) bool function(void) {                           \
+    worksharing_end(__builtin_return_address(0), interpose::ConstructEnd::kind);                \
+    return resolve<bool (*)()>(real.slot, #function)();                                          \
+  }
+AUGUR_CANCELLABLE_END_WRAPPER(GOMP_barrier_cancel, barrier_cancel, Barrier)
+AUGUR_CANCELLABLE_END_WRAPPER(GOMP_loop_end_cancel, loop_end_cancel, LoopEnd)
+AUGUR_CANCELLABLE_END_WRAPPER(GOMP_sections_end_cancel, sections_end_cancel, SectionsEnd)
+#undef AUGUR_CANCELLABLE_END_WRAPPER
 
 }  // extern "C"

@@ -240,6 +240,20 @@ TEST(AugurRun, ClangSwimUnderTheOmptTool) {
 #endif
 }
 
+// The same time loop in a cancellable region: its constructs end in GOMP_barrier_cancel and
+// GOMP_loop_end_cancel, which the preload samples as it does the plain ends.
+TEST(AugurRun, OneOuterRegionFoundInTheCancellableEnds) {
+  const ProcessResult result = run_process(
+      {AUGUR_EXE, "run", "-p", "2", "--one-run", "--", AUGUR_OUTER_REGION_CANCEL_EXE, "100000", "300"},
+      clean_environment());
+  ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
+  const std::string& out = result.standard_output;
+  EXPECT_NE(out.find("outer_region_cancel: checksum"), std::string::npos) << out;
+  // Per time step: two static loops' barriers, the dynamic loop's end and the single's barrier.
+  EXPECT_NE(out.find("period 4"), std::string::npos) << out;
+  EXPECT_NE(out.find("300 iterations"), std::string::npos) << out;
+}
+
 // One parallel region around the whole time loop, orphaned worksharing loops inside it: the period is
 // found in the ends of the worksharing constructs on the master thread; with --one-run, the speedup is said
 // to need another run.
