@@ -167,6 +167,10 @@ SqliteStore::SqliteStore(const std::string& path, OpenMode mode, const OpenOptio
   namespace fs = std::filesystem;
   std::error_code error;
   const bool exists = fs::exists(path, error);
+  if (error) {  // a folder on the way that cannot be searched, for one: not "no database here"
+    throw StoreError(error == std::errc::permission_denied ? ErrorKind::ReadOnly : ErrorKind::CannotOpen,
+                     path + ": cannot look at the database: " + error.message());
+  }
   if (exists && fs::is_directory(path, error)) {
     throw StoreError(ErrorKind::CannotOpen, path + ": cannot open the database: it is a directory");
   }
@@ -209,6 +213,16 @@ SqliteStore::SqliteStore(const std::string& path, OpenMode mode, const OpenOptio
     // shared-memory file: read it as immutable instead, since nothing can change it there either.
     const bool cannot_open = failure.kind() == ErrorKind::CannotOpen || failure.kind() == ErrorKind::ReadOnly;
     if (mode != OpenMode::ReadOnly || folder_writable || !cannot_open) throw;
+    // Immutable reading ignores a write-ahead log: with one that holds commits, it would show an older
+    // database without a word. Refuse instead.
+    const fs::path wal = path + "-wal";
+    if (fs::exists(wal, error) && fs::file_size(wal, error) > 0) {
+      throw StoreError(ErrorKind::ReadOnly,
+                       path + ": cannot read the database: its folder " + folder.string() +
+                           " cannot be written, and its write-ahead log " + wal.string() +
+                           " holds commits that reading it as read-only media would miss; copy the database and "
+                           "its -wal file to a writable folder");
+    }
     connection_ = std::make_unique<Connection>(path, false, false, options.busy_timeout_milliseconds, true);
     check_and_migrate(mode);
   }
