@@ -525,7 +525,7 @@ int predict(const CoupleOptions& options) {
   const Run& chosen = sources[candidates.front().index];
   out += "\nchosen (*): " + names[candidates.front().index] + ", " +
          (candidates.front().same_class ? "the same machine class" : "another machine class (none of the same)") +
-         ", " + std::to_string(chosen.processors()) + " processors against " + std::to_string(target.run.processors()) +
+         ", " + std::to_string(chosen.processors()) + (chosen.processors() == 1 ? " processor" : " processors") + " against " + std::to_string(target.run.processors()) +
          ", size per processor " + significant(chosen.problem_size / chosen.processors(), 5) + " against " +
          significant(target.run.problem_size / target.run.processors(), 5) + "; predicted " +
          seconds_text(reused.front().seconds) + " s" +
