@@ -1,7 +1,8 @@
 /*
  * outer_region_cancel.c - one parallel region around the whole time loop, as in outer_region.c, but with
- * its worksharing loops written inside the region and a `cancel parallel` that a failed check would take:
- * in a region that can be cancelled, gcc ends the constructs with GOMP_barrier_cancel and
+ * its worksharing loops written inside the region and a `cancel parallel` on a check that never fails
+ * (it would cancel only with OMP_CANCELLATION=true; it is there so that gcc treats the region as
+ * cancellable): in such a region, gcc ends the constructs with GOMP_barrier_cancel and
  * GOMP_loop_end_cancel instead of GOMP_barrier and GOMP_loop_end. `augur run` finds the time loop in those
  * ends too (docs/run.md, "One outer parallel region").
  *
@@ -52,7 +53,8 @@ int main(int argc, char** argv) {
         residual = values[n / 2];
         diverged = !(residual == residual) || residual > 1e300;
       }
-      /* Never taken while the values stay finite; its presence makes the region cancellable. */
+      /* Never taken while the values stay finite (and a no-op unless OMP_CANCELLATION=true); its presence
+       * makes the region cancellable. */
 #pragma omp cancel parallel if (diverged)
     }
   }
