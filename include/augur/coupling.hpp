@@ -70,6 +70,11 @@ struct Run {
   [[nodiscard]] std::vector<int> complete_lengths() const;
 };
 
+// The harness's option `chains` ("all", "none", "K" or "K1-K2", K of at most 5 digits): the chain lengths
+// it selects for a loop of `kernels` kernels, clipped to 2 .. kernels − 1; nullopt when the text has none
+// of those forms (whether it does does not depend on `kernels`).
+[[nodiscard]] std::optional<std::vector<int>> chain_lengths(const std::string& option, int kernels);
+
 // The chain of `length` kernels that starts at `first`, along the cyclic loop of `kernels` kernels.
 [[nodiscard]] std::vector<int> cyclic_chain(int first, int length, int kernels);
 // "copy_faces→txinvr→x_solve"

@@ -311,7 +311,9 @@ int report_summary(const std::vector<SourcedRun>& runs, const CoupleOptions& opt
     const auto& sum = analysis.sum;
     const int length = analysis.length;
     std::optional<coupling::Prediction> coupled;
-    if (length > 0) coupled = coupling::predict(run, length);
+    for (const auto& prediction : analysis.predictions) {
+      if (prediction.length == length) coupled = prediction;
+    }
     table.add_row({sourced.source, run.dataset, std::to_string(run.processors()),
                    run.loop ? seconds_text(run.loop->seconds) : "-", percent(sum.error),
                    coupled ? percent(coupled->error) : "-", length > 0 ? std::to_string(length) : "-",
@@ -389,11 +391,7 @@ int measure(const CoupleOptions& options) {
   if (!options.save.empty()) core::write_file_atomically(options.save, text);
   const auto keep = [&](const std::string& name) {
     if (!options.save.empty()) return;
-    std::string safe = name;
-    for (char& character : safe) {
-      if (!std::isalnum(static_cast<unsigned char>(character)) && character != '.' && character != '_') character = '_';
-    }
-    const std::string kept = safe + "-" + std::to_string(::getpid()) + ".coupling.jsonl";
+    const std::string kept = core::file_name_part(name) + "-" + std::to_string(::getpid()) + ".coupling.jsonl";
     for (const std::string& path : {kept, core::temporary_directory() + "/" + kept}) {
       try {
         core::write_file_atomically(path, text);
@@ -709,15 +707,7 @@ CLI::App* add_couple_command(CLI::App& app, CoupleOptions& options) {
       ->check(CLI::Range(1, 1000000));
   measure_command->add_option("--chains", options.chains, "Chain lengths to measure: all (2..n-1), none, K or K1-K2 (default all)")
       ->check([](const std::string& value) -> std::string {
-        if (value == "all" || value == "none") return {};
-        const auto dash = value.find('-');
-        const auto digits = [](const std::string& text) {
-          return !text.empty() && text.size() < 6 && std::all_of(text.begin(), text.end(), ::isdigit);
-        };
-        if (dash == std::string::npos ? digits(value) : digits(value.substr(0, dash)) && digits(value.substr(dash + 1))) {
-          return {};
-        }
-        return "expected all, none, K or K1-K2, not '" + value + "'";
+        return coupling::chain_lengths(value, 3) ? std::string() : "expected all, none, K or K1-K2, not '" + value + "'";
       });
   measure_command->add_flag("--quiet,-q", options.quiet, "No progress lines while measuring");
   add_db(measure_command, "Store the run in this performance database (default: $AUGUR_DB, else "

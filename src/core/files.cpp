@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -51,6 +52,13 @@ std::string read_file(const std::string& path) {
   std::ifstream stream(path, std::ios::binary);
   if (!stream) throw std::runtime_error(path + ": cannot read: " + std::strerror(errno));
   return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
+}
+
+std::string file_name_part(std::string text) {
+  for (char& character : text) {
+    if (!std::isalnum(static_cast<unsigned char>(character)) && character != '.' && character != '_') character = '_';
+  }
+  return text;
 }
 
 }  // namespace augur::core

@@ -51,6 +51,26 @@ std::vector<int> Run::complete_lengths() const {
   return lengths;
 }
 
+std::optional<std::vector<int>> chain_lengths(const std::string& option, int kernels) {
+  int low = 2;
+  int high = kernels - 1;
+  if (option == "none") return std::vector<int>{};
+  if (option != "all") {
+    const auto digits = [](const std::string& text) {
+      return !text.empty() && text.size() < 6 && std::all_of(text.begin(), text.end(), ::isdigit);
+    };
+    const auto dash = option.find('-');
+    const std::string first = option.substr(0, dash);
+    const std::string last = dash == std::string::npos ? first : option.substr(dash + 1);
+    if (!digits(first) || !digits(last)) return std::nullopt;
+    low = std::stoi(first);
+    high = std::stoi(last);
+  }
+  std::vector<int> lengths;
+  for (int length = std::max(2, low); length <= std::min(high, kernels - 1); ++length) lengths.push_back(length);
+  return lengths;
+}
+
 std::vector<int> cyclic_chain(int first, int length, int kernels) {
   std::vector<int> chain;
   chain.reserve(static_cast<std::size_t>(length));

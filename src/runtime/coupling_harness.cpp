@@ -82,15 +82,7 @@ std::string check_option(const std::string& key, const std::string& value) {
   if (key == "warmup") return whole_number(value, 0, kMaxSamples) ? "" : "'" + value + "' must be a whole number from 0 to 10000";
   if (key == "progress") return value == "0" || value == "1" ? "" : "'" + value + "' must be 0 or 1";
   if (key == "chains") {
-    if (value == "all" || value == "none") return "";
-    const auto dash = value.find('-');
-    const auto part = [](const std::string& text) {
-      return !text.empty() && text.size() < 6 && std::all_of(text.begin(), text.end(), ::isdigit);
-    };
-    if (dash == std::string::npos ? part(value) : part(value.substr(0, dash)) && part(value.substr(dash + 1))) {
-      return "";
-    }
-    return "'" + value + "' must be all, none, K or K1-K2";
+    return augur::coupling::chain_lengths(value, 3) ? "" : "'" + value + "' must be all, none, K or K1-K2";
   }
   return "unknown option (expected output, min_time, samples, warmup, chains, application_samples, progress)";
 }
@@ -197,21 +189,6 @@ struct augur_coupling_app {
 };
 
 namespace {
-
-// The chain lengths to measure, from the option `chains`, for n kernels.
-std::vector<int> chain_lengths(const std::string& option, int n) {
-  std::vector<int> lengths;
-  int low = 2;
-  int high = n - 1;
-  if (option == "none") return lengths;
-  if (option != "all") {
-    const auto dash = option.find('-');
-    low = std::stoi(option.substr(0, dash));
-    high = dash == std::string::npos ? low : std::stoi(option.substr(dash + 1));
-  }
-  for (int length = std::max(2, low); length <= std::min(high, n - 1); ++length) lengths.push_back(length);
-  return lengths;
-}
 
 std::string expand_output(const std::string& pattern, const std::string& application) {
   std::string expanded;
@@ -322,7 +299,7 @@ int measure(augur_coupling_app& app) {
   run.options = options;
   for (const KernelEntry& kernel : app.kernels) run.kernels.push_back({kernel.name, kernel.calls});
 
-  std::vector<int> lengths = chain_lengths(options.at("chains"), n);
+  std::vector<int> lengths = *augur::coupling::chain_lengths(options.at("chains"), n);  // checked with the options
   const int first_length = static_cast<int>(app.max_over_ranks(lengths.empty() ? 0.0 : lengths.front()));
   const int last_length = static_cast<int>(app.max_over_ranks(lengths.empty() ? 0.0 : lengths.back()));
   lengths.clear();
@@ -374,11 +351,8 @@ int measure(augur_coupling_app& app) {
       if (progress) std::fprintf(stderr, "augur: coupling measurements written to %s\n", path.c_str());
     } catch (const std::exception& error) {
       // A long measurement is not thrown away for a bad path: keep it in the temporary folder.
-      std::string safe = app.name;  // a name is any line: keep it a file name
-      for (char& character : safe) {
-        if (!std::isalnum(static_cast<unsigned char>(character)) && character != '.' && character != '_') character = '_';
-      }
-      const std::string kept = augur::core::temporary_directory() + "/" + expand_output("%a-%p.coupling.jsonl", safe);
+      const std::string kept = augur::core::temporary_directory() + "/" +
+                               expand_output("%a-%p.coupling.jsonl", augur::core::file_name_part(app.name));
       try {
         augur::core::write_file_atomically(kept, text);
         warn(std::string("augur_coupling_measure(): ") + error.what() + "; the measurements are in " + kept);

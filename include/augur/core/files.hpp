@@ -16,6 +16,10 @@ void write_file_atomically(const std::string& path, std::string_view content);
 // included).
 [[nodiscard]] std::string read_file(const std::string& path);
 
+// `text` made a safe part of a file name: every character other than a letter, a digit, '.' or '_'
+// becomes '_' (a name given by a user or a program may hold '/', blanks, anything).
+[[nodiscard]] std::string file_name_part(std::string text);
+
 // A fresh private folder, $TMPDIR/PREFIX-XXXXXX (or /tmp), removed with its contents at destruction.
 // Throws std::runtime_error when it cannot be made.
 class TemporaryFolder {
