@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "augur/core/process.hpp"
+#include "core/process.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "augur/model/model.hpp"
+#include "model/model.hpp"
 
 namespace {
 

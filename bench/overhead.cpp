@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "augur/core/process.hpp"
+#include "core/process.hpp"
 #include "augur/core/stats.hpp"
-#include "augur/core/table.hpp"
+#include "core/table.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "augur/core/stats.hpp"
-#include "augur/core/table.hpp"
+#include "core/table.hpp"
 #include "augur/sim/task_system.hpp"
 #include "augur/tspp_predictor.hpp"
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "augur/bsp.hpp"
-#include "augur/model/model.hpp"
+#include "bsp/bsp.hpp"
+#include "model/model.hpp"
 
 namespace augur::bsp {
 namespace {

@@ -12,10 +12,10 @@
 #include <string_view>
 #include <utility>
 
-#include "augur/bsp.hpp"
-#include "augur/core/json_line.hpp"
-#include "augur/core/lines.hpp"
-#include "augur/core/files.hpp"
+#include "bsp/bsp.hpp"
+#include "core/json_line.hpp"
+#include "core/lines.hpp"
+#include "core/files.hpp"
 
 namespace augur::bsp {
 namespace {

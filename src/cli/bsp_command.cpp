@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "augur/bsp.hpp"
+#include "bsp/bsp.hpp"
 #include "augur/core/diagnostics.hpp"
-#include "augur/core/table.hpp"
-#include "augur/model/dataset.hpp"
+#include "core/table.hpp"
+#include "model/dataset.hpp"
 #include "model_common.hpp"
 
 namespace augur::cli {

@@ -17,9 +17,9 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "augur/core/files.hpp"
-#include "augur/core/process.hpp"
-#include "augur/experiment/translator.hpp"
+#include "core/files.hpp"
+#include "core/process.hpp"
+#include "experiment/translator.hpp"
 
 extern char** environ;
 

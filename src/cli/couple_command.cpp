@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "augur/core/diagnostics.hpp"
-#include "augur/core/files.hpp"
-#include "augur/core/process.hpp"
-#include "augur/core/table.hpp"
+#include "core/files.hpp"
+#include "core/process.hpp"
+#include "core/table.hpp"
 #include "augur/coupling.hpp"
-#include "augur/store.hpp"
+#include "store/store.hpp"
 #include "model_common.hpp"
 
 namespace augur::cli {

@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "augur/core/diagnostics.hpp"
-#include "augur/core/files.hpp"
-#include "augur/core/table.hpp"
+#include "core/files.hpp"
+#include "core/table.hpp"
 #include "augur/coupling.hpp"
-#include "augur/store.hpp"
+#include "store/store.hpp"
 
 namespace augur::cli {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "augur/core/table.hpp"
+#include "core/table.hpp"
 
 namespace augur::cli {
 

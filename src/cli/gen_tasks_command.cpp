@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 
 namespace augur::cli {
 

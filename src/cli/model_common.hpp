@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "augur/model/model.hpp"
+#include "model/model.hpp"
 
 namespace augur::cli {
 

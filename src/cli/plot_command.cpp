@@ -6,8 +6,8 @@
 #include <map>
 #include <sstream>
 
-#include "augur/core/files.hpp"
-#include "augur/core/process.hpp"
+#include "core/files.hpp"
+#include "core/process.hpp"
 #include "fit_command.hpp"
 
 namespace augur::cli {

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <map>
 
-#include "augur/core/table.hpp"
+#include "core/table.hpp"
 #include "fit_command.hpp"
 
 namespace augur::cli {

@@ -22,10 +22,10 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "augur/core/files.hpp"
-#include "augur/core/process.hpp"
+#include "core/files.hpp"
+#include "core/process.hpp"
 #include "augur/selfanalysis_report.hpp"
-#include "options.hpp"
+#include "runtime/options.hpp"
 
 extern char** environ;
 

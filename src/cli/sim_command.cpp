@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "augur/core/diagnostics.hpp"
-#include "augur/core/files.hpp"
-#include "augur/core/table.hpp"
+#include "core/files.hpp"
+#include "core/table.hpp"
 #include "augur/sim/task_system.hpp"
 
 namespace augur::cli {

@@ -12,11 +12,11 @@
 #include <stdexcept>
 #include <thread>
 
-#include "augur/core/files.hpp"
-#include "augur/core/process.hpp"
-#include "augur/core/table.hpp"
-#include "augur/speedup_experiment.hpp"
-#include "options.hpp"
+#include "core/files.hpp"
+#include "core/process.hpp"
+#include "core/table.hpp"
+#include "selfanalysis/speedup_experiment.hpp"
+#include "runtime/options.hpp"
 
 namespace augur::cli {
 namespace {

@@ -3,8 +3,8 @@
 #include <iostream>
 #include <iterator>
 
-#include "augur/core/files.hpp"
-#include "augur/core/table.hpp"
+#include "core/files.hpp"
+#include "core/table.hpp"
 
 namespace augur::cli {
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "augur/core/diagnostics.hpp"
-#include "augur/core/table.hpp"
+#include "core/table.hpp"
 #include "augur/tspp_predictor.hpp"
 
 namespace augur::cli {

@@ -1,4 +1,4 @@
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "augur/core/process.hpp"
+#include "core/process.hpp"
 
 namespace augur::core {
 

@@ -1,5 +1,5 @@
 // JSON Lines records with the places of their values (include/augur/core/json_line.hpp).
-#include "augur/core/json_line.hpp"
+#include "core/json_line.hpp"
 
 #include <algorithm>
 #include <cmath>

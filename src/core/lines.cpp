@@ -1,4 +1,4 @@
-#include "augur/core/lines.hpp"
+#include "core/lines.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "augur/core/process.hpp"
+#include "core/process.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-#include "augur/core/table.hpp"
+#include "core/table.hpp"
 
 #include <algorithm>
 #include <cmath>

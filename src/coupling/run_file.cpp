@@ -5,8 +5,8 @@
 #include <set>
 #include <sstream>
 
-#include "augur/core/json_line.hpp"
-#include "augur/core/lines.hpp"
+#include "core/json_line.hpp"
+#include "core/lines.hpp"
 #include "augur/coupling.hpp"
 
 namespace augur::coupling {

@@ -1,4 +1,4 @@
-#include "augur/experiment/translator.hpp"
+#include "experiment/translator.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,7 +8,7 @@
 #include <set>
 #include <utility>
 
-#include "augur/model/formula.hpp"
+#include "model/formula.hpp"
 
 namespace augur::experiment {
 namespace {

@@ -31,9 +31,9 @@
 #include <string>
 #include <vector>
 
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 #include "augur/selfanalysis.hpp"
-#include "session.hpp"
+#include "interpose/session.hpp"
 
 #define AUGUR_PRELOAD_EXPORT __attribute__((visibility("default")))
 

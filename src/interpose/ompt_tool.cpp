@@ -22,9 +22,9 @@
 
 #include AUGUR_OMPT_HEADER  // omp-tools.h of the LLVM release that provides libomp
 
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 #include "icv_threads.hpp"
-#include "session.hpp"
+#include "interpose/session.hpp"
 
 #define AUGUR_OMPT_EXPORT __attribute__((visibility("default")))
 

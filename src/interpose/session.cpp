@@ -1,5 +1,5 @@
 // The shared part of libaugur_preload and libaugur_ompt: options, engine, report at exit (session.hpp).
-#include "session.hpp"
+#include "interpose/session.hpp"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 #include "augur/selfanalysis_report.hpp"
-#include "process_info.hpp"
+#include "runtime/process_info.hpp"
 
 extern char** environ;
 

@@ -16,8 +16,8 @@
 #include "augur/selfanalysis.hpp"
 #include "dynamic_regions.hpp"
 #include "worksharing_periods.hpp"
-#include "options.hpp"
-#include "system_clock.hpp"
+#include "runtime/options.hpp"
+#include "runtime/system_clock.hpp"
 
 namespace augur::interpose {
 

@@ -1,4 +1,4 @@
-#include "augur/model/dataset.hpp"
+#include "model/dataset.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -13,8 +13,8 @@
 #include <string_view>
 #include <utility>
 
-#include "augur/core/files.hpp"
-#include "augur/core/lines.hpp"
+#include "core/files.hpp"
+#include "core/lines.hpp"
 #include "augur/core/stats.hpp"
 
 namespace augur::model {

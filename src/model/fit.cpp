@@ -1,4 +1,4 @@
-#include "augur/model/fit.hpp"
+#include "model/fit.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "augur/model/formula.hpp"
+#include "model/formula.hpp"
 
 #include <algorithm>
 #include <cmath>

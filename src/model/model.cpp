@@ -1,4 +1,4 @@
-#include "augur/model/model.hpp"
+#include "model/model.hpp"
 
 #include <algorithm>
 #include <cmath>

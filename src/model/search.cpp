@@ -1,4 +1,4 @@
-#include "augur/model/search.hpp"
+#include "model/search.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "augur/model/segment.hpp"
+#include "model/segment.hpp"
 
 #include <algorithm>
 #include <cmath>

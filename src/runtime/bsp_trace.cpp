@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "augur/augur.h"
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 #include "internal.hpp"
 
 namespace augur::runtime {

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "augur/core/files.hpp"
-#include "augur/core/process.hpp"
+#include "core/files.hpp"
+#include "core/process.hpp"
 #include "augur/core/stats.hpp"
 #include "augur/coupling.h"
 #include "augur/coupling.hpp"

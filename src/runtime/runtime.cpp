@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "augur/augur.h"
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 #include "augur/selfanalysis.hpp"
 #include "augur/selfanalysis_report.hpp"
 #include "internal.hpp"

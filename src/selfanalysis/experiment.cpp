@@ -1,4 +1,4 @@
-#include "augur/speedup_experiment.hpp"
+#include "selfanalysis/speedup_experiment.hpp"
 
 #include <algorithm>
 #include <cmath>

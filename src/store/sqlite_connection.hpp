@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "augur/store.hpp"
+#include "store/store.hpp"
 
 namespace augur::store::sqlite {
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "augur/store.hpp"
+#include "store/store.hpp"
 
 namespace augur::store::sqlite {
 

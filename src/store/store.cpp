@@ -1,6 +1,6 @@
 // What every PerformanceStore shares: where the database lives by default, the exported tables in CSV
 // and JSON, and the factory.
-#include "augur/store.hpp"
+#include "store/store.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // The BSP / OBSP* engine: the trace reader and its every error, OBSP* (seed 001 eqs. 2, 4, 6) and the
 // classical BSP over hand-computed traces (the seed's Figure 1, a 4-process FFT-like program with
 // partitions), and g and L from an h-relation benchmark.
-#include "augur/bsp.hpp"
+#include "bsp/bsp.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 
 namespace {
 

@@ -6,10 +6,10 @@
 #include <filesystem>
 
 #include "augur/core/diagnostics.hpp"
-#include "augur/core/files.hpp"
-#include "augur/core/process.hpp"
+#include "core/files.hpp"
+#include "core/process.hpp"
 #include "augur/core/stats.hpp"
-#include "augur/core/table.hpp"
+#include "core/table.hpp"
 
 namespace augur::core {
 namespace {

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 #include "augur/coupling.h"
 #include "augur/coupling.hpp"
 #include "augur/coupling_app.hpp"

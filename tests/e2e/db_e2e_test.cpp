@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "augur/core/process.hpp"
+#include "core/process.hpp"
 #include "e2e_support.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 #include <system_error>
 #include <vector>
 
-#include "augur/core/process.hpp"
+#include "core/process.hpp"
 
 namespace augur::e2e {
 

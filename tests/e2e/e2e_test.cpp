@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-#include "augur/core/process.hpp"
+#include "core/process.hpp"
 
 extern char** environ;
 

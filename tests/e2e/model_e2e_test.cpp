@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "augur/core/process.hpp"
+#include "core/process.hpp"
 #include "e2e_support.hpp"
 
 namespace {

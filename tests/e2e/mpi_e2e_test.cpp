@@ -18,7 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "augur/core/process.hpp"
+#include "core/process.hpp"
 #include "e2e_support.hpp"
 
 namespace {

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "augur/core/files.hpp"
-#include "augur/core/process.hpp"
+#include "core/files.hpp"
+#include "core/process.hpp"
 
 namespace {
 

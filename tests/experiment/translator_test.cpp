@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "augur/experiment/translator.hpp"
+#include "experiment/translator.hpp"
 
 namespace {
 

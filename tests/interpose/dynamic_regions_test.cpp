@@ -1,6 +1,6 @@
 // The logic of thesis Figure 4.11 (src/interpose/dynamic_regions.*): scripted detector answers in,
 // the exact sequence of static-instrumentation calls out.
-#include "dynamic_regions.hpp"
+#include "interpose/dynamic_regions.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The thread control of libaugur_ompt: which value goes into the ICV nthreads-var at each region's begin.
-#include "icv_threads.hpp"
+#include "interpose/icv_threads.hpp"
 
 #include <gtest/gtest.h>
 

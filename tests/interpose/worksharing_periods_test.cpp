@@ -1,6 +1,6 @@
 // The period of the worksharing constructs inside one parallel region (src/interpose/worksharing_periods.*):
 // scripted detector answers and injected times in, the pattern, the time steps and the iteration times out.
-#include "worksharing_periods.hpp"
+#include "interpose/worksharing_periods.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "augur/model/dataset.hpp"
+#include "model/dataset.hpp"
 
 #include <gtest/gtest.h>
 

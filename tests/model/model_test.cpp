@@ -4,7 +4,7 @@
 #include <cmath>
 #include <random>
 
-#include "augur/model/model.hpp"
+#include "model/model.hpp"
 
 namespace {
 

@@ -18,7 +18,7 @@
 
 #include "augur/augur.h"
 #include "augur/experiment.hpp"
-#include "augur/model/dataset.hpp"
+#include "model/dataset.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "options.hpp"
+#include "runtime/options.hpp"
 
 namespace augur::runtime {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "augur/core/diagnostics.hpp"
 #include "augur/selfanalysis_report.hpp"
-#include "augur/speedup_experiment.hpp"
+#include "selfanalysis/speedup_experiment.hpp"
 
 namespace augur::selfanalysis {
 namespace {

@@ -1,6 +1,6 @@
 // The performance database: round trips, schema migrations, bad and locked files, filters, deletion,
 // and the exported tables.
-#include "augur/store.hpp"
+#include "store/store.hpp"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 #include "augur/coupling.hpp"
 
 namespace {

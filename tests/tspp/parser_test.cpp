@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "augur/core/expression.hpp"
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 #include "augur/tspp.hpp"
 
 namespace augur::tspp {

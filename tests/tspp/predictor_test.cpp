@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 #include "augur/tspp_predictor.hpp"
 
 namespace augur::tspp {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "augur/core/files.hpp"
+#include "core/files.hpp"
 #include "augur/tspp_predictor.hpp"
 
 namespace augur::tspp {

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "augur/model/fit.hpp"
+#include "model/fit.hpp"
 
 namespace augur::model {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "augur/core/diagnostics.hpp"
-#include "augur/model/dataset.hpp"
+#include "model/dataset.hpp"
 
 namespace augur::bsp {
 

@@ -6,11 +6,11 @@
 #include <utility>
 #include <vector>
 
-#include "augur/model/dataset.hpp"
-#include "augur/model/fit.hpp"
-#include "augur/model/formula.hpp"
-#include "augur/model/search.hpp"
-#include "augur/model/segment.hpp"
+#include "model/dataset.hpp"
+#include "model/fit.hpp"
+#include "model/formula.hpp"
+#include "model/search.hpp"
+#include "model/segment.hpp"
 
 namespace augur::model {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "augur/model/fit.hpp"
+#include "model/fit.hpp"
 
 namespace augur::model {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "augur/core/diagnostics.hpp"
-#include "augur/core/lines.hpp"
+#include "core/lines.hpp"
 
 namespace augur::core {
 
