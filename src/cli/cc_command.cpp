@@ -20,6 +20,7 @@
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "experiment/translator.hpp"
+#include "locations.hpp"
 
 extern char** environ;
 
@@ -39,8 +40,8 @@ CLI::App* add_cc_command(CLI::App& app, CcOptions& options) {
   command->add_option("-o,--output", options.output, "Write the translation to this file (whole or not at all) instead of stdout");
   command->add_flag("--check", options.check, "Only check the files: one summary line each; exit status 1 if any has an error");
   command->add_flag("--keep", options.keep, "Wrapper mode: keep the translated sources (their directory is printed on stderr)");
-  command->add_option("--include-dir", options.include_directory, "Wrapper mode: the directory of augur/augur.h (default: " AUGUR_INCLUDE_DIR ")");
-  command->add_option("--library-dir", options.library_directory, "Wrapper mode: the directory of libaugur (default: " AUGUR_LIBRARY_DIR ")");
+  command->add_option("--include-dir", options.include_directory, "Wrapper mode: the directory of augur/augur.h (default: the installation's include folder)");
+  command->add_option("--library-dir", options.library_directory, "Wrapper mode: the directory of libaugur (default: the installation's library folder)");
   command->callback([command, &options] {
     const std::vector<std::string> rest = command->remaining();
     options.wrapper = std::find(rest.begin(), rest.end(), "--") != rest.end();
@@ -198,8 +199,8 @@ private:
 int compile(const CcOptions& options) {
   TranslationDirectory directory;
   const experiment::CompilerSettings settings{directory.path(),
-                                              options.include_directory.empty() ? AUGUR_INCLUDE_DIR : options.include_directory,
-                                              options.library_directory.empty() ? AUGUR_LIBRARY_DIR : options.library_directory};
+                                              options.include_directory.empty() ? include_directory().string() : options.include_directory,
+                                              options.library_directory.empty() ? library_directory().string() : options.library_directory};
   const experiment::CompilerCommand plan = experiment::plan_compiler_command(options.arguments, settings);
   // Every source is translated before anything is written or run: all the errors, then no compiler.
   std::vector<std::string> translations;

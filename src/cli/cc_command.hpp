@@ -17,8 +17,8 @@ struct CcOptions {
   std::string output;                  // -o: the translation goes there instead of stdout
   bool check = false;
   bool keep = false;
-  std::string include_directory;       // empty: AUGUR_INCLUDE_DIR
-  std::string library_directory;       // empty: AUGUR_LIBRARY_DIR
+  std::string include_directory;       // empty: the installation's (locations.hpp)
+  std::string library_directory;       // empty: the installation's (locations.hpp)
 };
 
 CLI::App* add_cc_command(CLI::App& app, CcOptions& options);

@@ -25,13 +25,10 @@
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "augur/selfanalysis_report.hpp"
+#include "locations.hpp"
 #include "runtime/options.hpp"
 
 extern char** environ;
-
-#ifndef AUGUR_OMPT_LIBRARY
-#define AUGUR_OMPT_LIBRARY ""  // not built (no omp-tools.h): libomp programs are refused
-#endif
 
 namespace augur::cli {
 namespace {
@@ -362,7 +359,7 @@ int run_run_command(const RunOptions& options) {
     switch (runtime) {
       case OpenMpRuntime::Gomp: break;
       case OpenMpRuntime::LlvmOmp:
-        if (options.preload.empty() && std::string(AUGUR_OMPT_LIBRARY).empty()) {
+        if (options.preload.empty() && installed_library("libaugur_ompt.so").empty()) {
           std::fprintf(stderr,
                        "augur run: %s uses LLVM's OpenMP runtime (libomp), and this build of augur has no OMPT tool "
                        "(libaugur_ompt: omp-tools.h was not found when it was built); rebuild with gcc -fopenmp, or "
@@ -386,8 +383,8 @@ int run_run_command(const RunOptions& options) {
     }
     const bool ompt = runtime == OpenMpRuntime::LlvmOmp;
     const std::string preload = !options.preload.empty() ? options.preload
-                                : ompt                   ? std::string(AUGUR_OMPT_LIBRARY)
-                                                         : std::string(AUGUR_PRELOAD_LIBRARY);
+                                : ompt                   ? installed_library("libaugur_ompt.so").string()
+                                                         : (library_directory() / "libaugur_preload.so").string();
     if (::access(preload.c_str(), R_OK) != 0) {
       std::fprintf(stderr, "augur run: %s: cannot read the %s (--preload)\n", preload.c_str(),
                    ompt ? "OMPT tool" : "interposition library");
