@@ -10,8 +10,11 @@ using coupling::Run;
 using Json = CoupleJson;
 
 Json timing_json(const coupling::Timing& timing) {
-  return {{"seconds", timing.seconds}, {"ci_low", timing.ci_low}, {"ci_high", timing.ci_high},
-          {"repetitions", timing.repetitions}, {"samples", timing.samples}};
+  return {{"seconds", timing.seconds},
+          {"ci_low", timing.ci_low},
+          {"ci_high", timing.ci_high},
+          {"repetitions", timing.repetitions},
+          {"samples", timing.samples}};
 }
 
 Json prediction_json(const coupling::Prediction& prediction) {
@@ -67,15 +70,18 @@ Json report_json(const SourcedRun& sourced, const coupling::Analysis& analysis) 
     for (const auto& chain : values.chains) {
       Json names = Json::array();
       for (const int kernel : chain.chain) names.push_back(run.kernels[static_cast<std::size_t>(kernel)].name);
-      couplings.push_back({{"length", values.length}, {"chain", names}, {"seconds", chain.time},
-                           {"sum_alone", chain.sum_alone}, {"coupling", chain.value}});
+      couplings.push_back({{"length", values.length},
+                           {"chain", names},
+                           {"seconds", chain.time},
+                           {"sum_alone", chain.sum_alone},
+                           {"coupling", chain.value}});
     }
   }
   out["couplings"] = couplings;
   out["length"] = analysis.length;
   out["measured"] = or_null(run.loop, timing_json);
-  out["widest_interval"] = {{"relative_width", analysis.widest.width}, {"where", analysis.widest.where},
-                            {"noisy", analysis.widest.noisy()}};
+  out["widest_interval"] = {
+      {"relative_width", analysis.widest.width}, {"where", analysis.widest.where}, {"noisy", analysis.widest.noisy()}};
   Json predictions = Json::array({prediction_json(analysis.summation)});
   for (const auto& prediction : analysis.predictions) predictions.push_back(prediction_json(prediction));
   out["predictions"] = predictions;
@@ -131,8 +137,10 @@ Json reuse_json(const std::vector<SourcedRun>& runs, const std::vector<coupling:
     entry["own"] = or_null(reuse.own, prediction_json);
     entry["nearest"] = reuse.nearest ? Json(runs[*reuse.nearest].source) : Json(nullptr);
     entry["reuse"] = or_null(reuse.reused, prediction_json);
-    entry["mean_abs_error_same_processors"] = or_null(reuse.same_processors_error, [](double mean) { return Json(mean); });
-    entry["mean_abs_error_other_processors"] = or_null(reuse.other_processors_error, [](double mean) { return Json(mean); });
+    entry["mean_abs_error_same_processors"] =
+        or_null(reuse.same_processors_error, [](double mean) { return Json(mean); });
+    entry["mean_abs_error_other_processors"] =
+        or_null(reuse.other_processors_error, [](double mean) { return Json(mean); });
     list.push_back(entry);
   }
   return with_means(list, coupling::mean_errors(reuses), "reuse");
@@ -151,8 +159,10 @@ Json size_series_json(const std::vector<SourcedRun>& runs, const coupling::SizeS
   out["runs"] = list;
   Json changes = Json::array();
   for (const auto& transition : series.transitions) {
-    changes.push_back({{"before", runs[transition.before].source}, {"after", runs[transition.after].source},
-                       {"mean_change", transition.mean_change}, {"mean_abs_change", transition.mean_abs_change},
+    changes.push_back({{"before", runs[transition.before].source},
+                       {"after", runs[transition.after].source},
+                       {"mean_change", transition.mean_change},
+                       {"mean_abs_change", transition.mean_abs_change},
                        {"level", transition.level}});
   }
   out["transitions"] = changes;

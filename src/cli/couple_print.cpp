@@ -1,9 +1,10 @@
 // The tables of augur couple: src/cli/couple_print.hpp.
+#include "couple_print.hpp"
+
 #include <cmath>
 #include <cstdio>
 
 #include "core/table.hpp"
-#include "couple_print.hpp"
 #include "model_common.hpp"
 
 namespace augur::cli {
@@ -11,7 +12,9 @@ namespace {
 
 using coupling::Run;
 
-std::string seconds_text(double value) { return significant(value, 5); }
+std::string seconds_text(double value) {
+  return significant(value, 5);
+}
 
 std::string percent(std::optional<double> fraction) {
   if (!fraction || !std::isfinite(*fraction)) return "-";
@@ -41,9 +44,13 @@ std::string describe(const Run& run) {
   return text;
 }
 
-std::string measured_text(const Run& run) { return seconds_text(run.loop ? run.loop->seconds : std::nan("")); }
+std::string measured_text(const Run& run) {
+  return seconds_text(run.loop ? run.loop->seconds : std::nan(""));
+}
 
-std::string size_per_processor_text(const Run& run) { return significant(run.problem_size / run.processors(), 5); }
+std::string size_per_processor_text(const Run& run) {
+  return significant(run.problem_size / run.processors(), 5);
+}
 
 std::string noise_note(const coupling::Spread& widest) {
   if (!widest.noisy()) return "";
@@ -94,20 +101,20 @@ std::string report_text(const SourcedRun& sourced, const coupling::Analysis& ana
                         std::optional<int> asked) {
   const Run& run = sourced.run;
   std::string out = sourced.source + ": " + describe(run) + "\n";
-  out += "  machine: " + run.machine.machine_class() + (run.machine.hostname.empty() ? "" : " (" + run.machine.hostname + ")") +
-         "; loop of " + std::to_string(run.kernels.size()) + " kernels, " + std::to_string(run.iterations) +
-         " iterations\n\n";
+  out += "  machine: " + run.machine.machine_class() +
+         (run.machine.hostname.empty() ? "" : " (" + run.machine.hostname + ")") + "; loop of " +
+         std::to_string(run.kernels.size()) + " kernels, " + std::to_string(run.iterations) + " iterations\n\n";
   out += kernels_table(run, analysis);
   for (const coupling::LengthCouplings& values : analysis.couplings) {
     if (all_chains || values.length == analysis.length) out += chains_table(run, values);
   }
   core::TextTable predictions({"method", "predicted (s)", "measured (s)", "error"});
-  predictions.add_row({"summation", seconds_text(analysis.summation.seconds), measured_text(run),
-                       percent(analysis.summation.error)});
+  predictions.add_row(
+      {"summation", seconds_text(analysis.summation.seconds), measured_text(run), percent(analysis.summation.error)});
   for (const auto& prediction : analysis.predictions) {
-    predictions.add_row({"coupling, k=" + std::to_string(prediction.length) +
-                             (prediction.length == analysis.length ? " *" : ""),
-                         seconds_text(prediction.seconds), measured_text(run), percent(prediction.error)});
+    predictions.add_row(
+        {"coupling, k=" + std::to_string(prediction.length) + (prediction.length == analysis.length ? " *" : ""),
+         seconds_text(prediction.seconds), measured_text(run), percent(prediction.error)});
   }
   out += predictions.render();
   if (analysis.predictions.empty()) {
@@ -135,9 +142,10 @@ std::string summary_text(const std::vector<SourcedRun>& runs, const std::vector<
 std::string isocoupling_text(const SourcedRun& target, const std::vector<SourcedRun>& sources,
                              const coupling::Isocoupling& isocoupling) {
   const Run& run = target.run;
-  std::string out = "target: " + target.source + ": " + describe(run) + "\n  machine: " + run.machine.machine_class() + "\n\n";
-  core::TextTable table({"coupling values from", "dataset", "size/proc", "procs", "machine", "predicted (s)",
-                         "measured (s)", "error"});
+  std::string out =
+      "target: " + target.source + ": " + describe(run) + "\n  machine: " + run.machine.machine_class() + "\n\n";
+  core::TextTable table(
+      {"coupling values from", "dataset", "size/proc", "procs", "machine", "predicted (s)", "measured (s)", "error"});
   const auto& sum = isocoupling.summation;
   table.add_row({"(summation)", "-", "-", "-", "-", seconds_text(sum.seconds), measured_text(run), percent(sum.error)});
   if (isocoupling.own) {
@@ -150,7 +158,8 @@ std::string isocoupling_text(const SourcedRun& target, const std::vector<Sourced
     const SourcedRun& source = sources[candidates[i].index];
     table.add_row({(i == 0 ? "* " : "  ") + source.source, source.run.dataset, size_per_processor_text(source.run),
                    std::to_string(source.run.processors()), candidates[i].same_class ? "same class" : "other class",
-                   seconds_text(isocoupling.reused[i].seconds), measured_text(run), percent(isocoupling.reused[i].error)});
+                   seconds_text(isocoupling.reused[i].seconds), measured_text(run),
+                   percent(isocoupling.reused[i].error)});
   }
   out += table.render();
   if (candidates.empty()) {
@@ -169,7 +178,8 @@ std::string isocoupling_text(const SourcedRun& target, const std::vector<Sourced
 }
 
 std::string reuse_text(const std::vector<SourcedRun>& runs, const std::vector<coupling::Reuse>& reuses) {
-  core::TextTable table({"target", "dataset", "procs", "summation", "own", "nearest", "reuse", "same procs", "other procs"});
+  core::TextTable table(
+      {"target", "dataset", "procs", "summation", "own", "nearest", "reuse", "same procs", "other procs"});
   const auto mean_text = [](std::optional<double> mean) { return mean ? percent(*mean).substr(1) : std::string("-"); };
   for (std::size_t target = 0; target < runs.size(); ++target) {
     const Run& run = runs[target].run;
@@ -184,12 +194,13 @@ std::string reuse_text(const std::vector<SourcedRun>& runs, const std::vector<co
 
 std::string size_series_text(const std::vector<SourcedRun>& runs, const coupling::SizeSeries& series,
                              double threshold) {
-  core::TextTable table({"run", "dataset", "procs", "size/proc", "footprint/proc",
-                         "mean C_W (k=" + std::to_string(series.length) + ")"});
+  core::TextTable table(
+      {"run", "dataset", "procs", "size/proc", "footprint/proc", "mean C_W (k=" + std::to_string(series.length) + ")"});
   for (const std::size_t i : series.order) {
     const Run& run = runs[i].run;
     table.add_row({runs[i].source, run.dataset, std::to_string(run.processors()), size_per_processor_text(run),
-                   bytes_text(run.footprint_bytes / run.processors()), core::format_number(series.mean_coupling[i], 4)});
+                   bytes_text(run.footprint_bytes / run.processors()),
+                   core::format_number(series.mean_coupling[i], 4)});
   }
   std::string out = table.render() + "\n";
   if (series.transitions.empty()) {

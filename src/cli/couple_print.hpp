@@ -58,7 +58,8 @@ struct SourcedRun {
 
 using CoupleJson = nlohmann::ordered_json;
 [[nodiscard]] CoupleJson report_json(const SourcedRun& run, const coupling::Analysis& analysis);
-[[nodiscard]] CoupleJson summary_json(const std::vector<SourcedRun>& runs, const std::vector<coupling::Analysis>& analyses);
+[[nodiscard]] CoupleJson summary_json(const std::vector<SourcedRun>& runs,
+                                      const std::vector<coupling::Analysis>& analyses);
 [[nodiscard]] CoupleJson isocoupling_json(const SourcedRun& target, const std::vector<SourcedRun>& sources,
                                           const coupling::Isocoupling& isocoupling);
 [[nodiscard]] CoupleJson reuse_json(const std::vector<SourcedRun>& runs, const std::vector<coupling::Reuse>& reuses);

@@ -90,8 +90,9 @@ int reuse_length(const Run& target, const std::vector<Run>& sources) {
 
 Isocoupling isocouple(const Run& target, const std::vector<Run>& sources, std::optional<int> length) {
   if (target.problem_size <= 0) {
-    throw std::invalid_argument("the target has no problem size (augur_coupling_set_problem), so no "
-                                "configuration is nearer than another");
+    throw std::invalid_argument(
+        "the target has no problem size (augur_coupling_set_problem), so no "
+        "configuration is nearer than another");
   }
   Isocoupling result;
   result.length = length ? *length : reuse_length(target, sources);

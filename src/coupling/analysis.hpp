@@ -47,7 +47,7 @@ struct LengthCouplings {
 
 // Everything `augur couple report` shows of a run.
 struct Analysis {
-  int length = 0;                          // chosen_length; 0: none
+  int length = 0;  // chosen_length; 0: none
   Prediction summation;
   std::vector<Prediction> predictions;     // the coupling predictor, one per complete length, shortest first
   std::vector<LengthCouplings> couplings;  // one per complete length, shortest first
@@ -70,7 +70,9 @@ struct MeanErrors {
   double method_total = 0;     // Σ |error| of the predictor
   double summation_total = 0;  // Σ |error| of summation
 
+  // Counts a run when the summation and the predictor (nullptr: none applies) both have an error.
   void add(const Prediction& summation, const Prediction* method);
+  // The means; only when runs > 0.
   [[nodiscard]] double method() const { return method_total / runs; }
   [[nodiscard]] double summation() const { return summation_total / runs; }
 };
@@ -100,11 +102,11 @@ struct Isocoupling {
 struct Reuse {
   int length = 0;
   Prediction summation;
-  std::optional<Prediction> own;                // from its own chains of `length`, when it has them all
-  std::optional<std::size_t> nearest;           // the nearest other run (reusable_runs), an index into the runs
-  std::optional<Prediction> reused;             // from the nearest run's coupling values
-  std::optional<double> same_processors_error;  // mean |error| reusing the runs of its processor count
-  std::optional<double> other_processors_error; // ... and of other processor counts
+  std::optional<Prediction> own;                 // from its own chains of `length`, when it has them all
+  std::optional<std::size_t> nearest;            // the nearest other run (reusable_runs), an index into the runs
+  std::optional<Prediction> reused;              // from the nearest run's coupling values
+  std::optional<double> same_processors_error;   // mean |error| reusing the runs of its processor count
+  std::optional<double> other_processors_error;  // ... and of other processor counts
 };
 // Every run from the others. `length` nullopt: n − 1 for a loop of n kernels.
 [[nodiscard]] std::vector<Reuse> reuse_each(const std::vector<Run>& runs, std::optional<int> length);
@@ -116,9 +118,9 @@ struct Reuse {
 // The coupling values of runs along problem size and their transitions (`augur couple transitions`).
 struct SizeSeries {
   int length = 0;
-  std::vector<std::size_t> order;      // the runs by application, machine class, processors, problem size
-  std::vector<double> mean_coupling;   // per run given: mean C_W of length k; NaN without every such chain
-  std::vector<Transition> transitions; // transitions(runs, length, threshold)
+  std::vector<std::size_t> order;       // the runs by application, machine class, processors, problem size
+  std::vector<double> mean_coupling;    // per run given: mean C_W of length k; NaN without every such chain
+  std::vector<Transition> transitions;  // transitions(runs, length, threshold)
 };
 // `length` nullopt: the longest any run measured completely. Throws std::invalid_argument when no run
 // has a complete set of chains.

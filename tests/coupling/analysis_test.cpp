@@ -1,12 +1,13 @@
 // What augur couple computes from runs (src/coupling/analysis.hpp), on hand-made runs with known
 // coupling values: chain lengths, noise, the analysis of a run, mean errors, isocoupling of a target and
 // of every run, and the coupling values along problem size.
+#include "coupling/analysis.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "coupling/analysis.hpp"
 #include "toy_runs.hpp"
 
 namespace augur::coupling {
@@ -82,9 +83,9 @@ TEST(CouplingAnalysis, MeanErrorsCountTheRunsWhereBothPredictorsHaveAnError) {
   unmeasured.loop.reset();  // no measured time: no error
   MeasuredRun alone = four_kernels(0.9, 0.7);
   alone.chains.resize(4);  // no coupling prediction
-  const MeanErrors means = mean_errors(std::vector<Analysis>{
-      analyse(first, std::nullopt), analyse(second, std::nullopt), analyse(unmeasured, std::nullopt),
-      analyse(alone, std::nullopt)});
+  const MeanErrors means =
+      mean_errors(std::vector<Analysis>{analyse(first, std::nullopt), analyse(second, std::nullopt),
+                                        analyse(unmeasured, std::nullopt), analyse(alone, std::nullopt)});
   EXPECT_EQ(means.runs, 2);
   EXPECT_NEAR(means.method(), 1.0 / 9, 1e-12);
   EXPECT_NEAR(means.summation(), 1.0 / 9, 1e-12);
@@ -200,7 +201,7 @@ TEST(CouplingAnalysis, CouplingValuesAlongSizeWithTheirTransitionsAndCacheLevels
   EXPECT_EQ(series.length, 2);
   EXPECT_EQ(series.order, (std::vector<std::size_t>{3, 4, 1, 2, 0}));
   ASSERT_EQ(series.mean_coupling.size(), 5U);
-  EXPECT_NEAR(series.mean_coupling[3], 0.8, 1e-12);  // size 1000
+  EXPECT_NEAR(series.mean_coupling[3], 0.8, 1e-12);   // size 1000
   EXPECT_NEAR(series.mean_coupling[0], 1.12, 1e-12);  // size 4000
   EXPECT_TRUE(std::isnan(series.mean_coupling[4]));
   ASSERT_EQ(series.transitions.size(), 1U);
