@@ -131,6 +131,7 @@ struct Transition {
   double mean_abs_change = 0;
   // The cache level whose size lies between the two footprints per processor ("L2"), or "".
   std::string level;
+  std::int64_t level_bytes = 0;  // its size on the machine of the larger run (0 without a level)
 };
 [[nodiscard]] std::vector<Transition> transitions(const std::vector<Run>& runs, int length, double threshold);
 

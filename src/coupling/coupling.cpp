@@ -279,7 +279,7 @@ std::vector<Transition> transitions(const std::vector<Run>& runs, int length, do
     change /= static_cast<double>(first.size());
     absolute /= static_cast<double>(first.size());
     if (absolute <= threshold) continue;
-    Transition transition{before, after, change, absolute, ""};
+    Transition transition{before, after, change, absolute, "", 0};
     // L1d and L2 are private to a core: the data per processor; L3 is shared by a rank's threads (one
     // socket assumed): the data per rank.
     const Run& small = runs[before];
@@ -297,6 +297,7 @@ std::vector<Transition> transitions(const std::vector<Run>& runs, int length, do
       const auto capacity = static_cast<double>(level.bytes);
       if (level.bytes > 0 && level.small > 0 && level.small <= capacity && capacity < level.large) {
         transition.level = level.name;
+        transition.level_bytes = level.bytes;
         break;
       }
     }
