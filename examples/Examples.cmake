@@ -121,3 +121,27 @@ if(MPI_C_FOUND)
     COMMAND mpirun -n 2 build/bin/fft 20 --repeat 5 --check
     EXPECTED examples/fft/fft_20.out MASK ${measured})
 endif()
+
+# model, continued: intervals of validity on Table 1 (fit, predict, --json), and a search on the Extra-P
+# text example two_regions.txt (docs/fit.md).
+augur_example(NAME fit_segments
+  COMMAND augur fit examples/model/fft_t3e.csv --formula "c[0]/P" --segments auto
+  EXPECTED examples/model/fit_segments.out)
+augur_example(NAME predict_segments
+  COMMAND augur predict examples/model/fft_t3e.csv --formula "c[0]/P" --segments auto --at N=2097152 --grid P=5,6,64
+  EXPECTED examples/model/predict_segments.out)
+augur_example(NAME fit_segments_json
+  COMMAND augur fit examples/model/fft_t3e.csv --formula "c[0]/P" --segments auto --json
+  EXPECTED examples/model/fit_segments_json.out)
+augur_example(NAME fit_two_regions_search
+  COMMAND augur fit examples/model/two_regions.txt --region solve --metric time
+  EXPECTED examples/model/fit_two_regions.out)
+
+# bsp, continued: g and L fitted to an h-relation benchmark's records, and a 4-process FFT-like trace whose
+# processes partition into sub-machines (docs/bsp.md).
+augur_example(NAME bsp_figure1_hrelation
+  COMMAND augur bsp examples/bsp/figure1.jsonl --hrelation examples/bsp/hrelation.jsonl
+  EXPECTED examples/bsp/figure1_hrelation.out)
+augur_example(NAME bsp_fft4
+  COMMAND augur bsp examples/bsp/fft4.jsonl --g 0.0009765625 --L 0.5
+  EXPECTED examples/bsp/fft4.out)
