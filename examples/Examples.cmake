@@ -145,3 +145,6 @@ augur_example(NAME bsp_figure1_hrelation
 augur_example(NAME bsp_fft4
   COMMAND augur bsp examples/bsp/fft4.jsonl --g 0.0009765625 --L 0.5
   EXPECTED examples/bsp/fft4.out)
+augur_example(NAME cc_check
+  COMMAND augur cc --check examples/cc/fft_call.c examples/fft/fft.c
+  EXPECTED examples/cc/check.out)
