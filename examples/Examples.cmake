@@ -148,3 +148,14 @@ augur_example(NAME bsp_fft4
 augur_example(NAME cc_check
   COMMAND augur cc --check examples/cc/fft_call.c examples/fft/fft.c
   EXPECTED examples/cc/check.out)
+
+# model, other inputs: a CSV with regions and repetitions, and augur's experiment records with their formula.
+augur_example(NAME fit_csv_regions
+  COMMAND augur fit examples/model/fft.csv
+  EXPECTED examples/model/fit_csv_regions.out)
+augur_example(NAME fit_records
+  COMMAND augur fit examples/model/records.jsonl --region fft
+  EXPECTED examples/model/fit_records.out)
+augur_example(NAME fit_not_modeled
+  COMMAND augur fit examples/model/fft.csv --formula "c[0] + c[1]/P"
+  EXPECTED examples/model/fit_not_modeled.out STREAM both EXIT_CODE 1)
