@@ -23,9 +23,9 @@ namespace augur::examples {
 
 // How an example's output is compared with its expected-output file.
 struct Filter {
-  // ECMAScript regular expressions; every match, in the output and in the expected file alike, becomes
-  // the placeholder `{masked}` before the comparison (what is measured: times, speedups, paths), and
-  // runs of blanks become one.
+  // ECMAScript regular expressions, applied to each line in turn; every match, in the output and in the
+  // expected file alike, becomes the placeholder `{masked}` before the comparison (what is measured: times,
+  // speedups, paths), and runs of blanks become one.
   std::vector<std::string> masks;
   // 0: the texts must be equal. Otherwise the texts with their numbers taken out must be equal, and each
   // number within this relative difference of the expected one.
@@ -63,13 +63,20 @@ inline std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-// Masked text also has its runs of blanks made one: a table's columns are as wide as the widest value,
-// which is measured too.
-inline std::string apply_masks(std::string text, const std::vector<std::string>& masks) {
+// Each mask applies to each line in turn (so `^` and `$` are a line's ends). Masked text also has its runs
+// of blanks made one: a table's columns are as wide as the widest value, which is measured too.
+inline std::string apply_masks(const std::string& text, const std::vector<std::string>& masks) {
   if (masks.empty()) return text;
-  for (const auto& mask : masks) text = std::regex_replace(text, std::regex(mask), "{masked}");
+  std::vector<std::regex> patterns;
+  for (const auto& mask : masks) patterns.emplace_back(mask);
   static const std::regex blanks(" {2,}");
-  return std::regex_replace(text, blanks, " ");
+  std::string masked;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) {
+    for (const auto& pattern : patterns) line = std::regex_replace(line, pattern, "{masked}");
+    masked += std::regex_replace(line, blanks, " ") + "\n";
+  }
+  return masked;
 }
 
 namespace detail {

@@ -26,6 +26,12 @@ TEST(ExampleCompare, MasksApplyToBothSidesAndOnlyToWhatTheyMatch) {
   EXPECT_TRUE(compare("state PC 1.5\n", "state PNC 1.5\n", filter).has_value());
 }
 
+TEST(ExampleCompare, MasksApplyToEachLineSoThatTheyCanAnchorAtItsEnd) {
+  const Filter filter{{"(PC|PNC) .*$"}, 0.0};
+  EXPECT_FALSE(compare("1 PC 1.0 -\n2 PC 2.0 1.9\n", "1 PC 1.1 0.9\n2 PNC 2.1 -\n", filter).has_value());
+  EXPECT_TRUE(compare("1 PC 1.0 -\n", "2 PC 1.0 -\n", filter).has_value());
+}
+
 TEST(ExampleCompare, MaskedTablesMayWidenTheirColumns) {
   const Filter filter{{R"([0-9]+\.[0-9]+)"}, 0.0};
   EXPECT_FALSE(compare("p      T(p)\n1     1.005\n", "p       T(p)\n1    12.005\n", filter).has_value());
