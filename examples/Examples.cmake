@@ -1,0 +1,162 @@
+# The examples' tests: one augur_example() per command a user runs on an example (tests/examples/CMakeLists.txt
+# defines it; docs/README.md, "Examples"). Each command's output is the .out file beside the example's inputs;
+# the docs quote those files between <!-- example: FILE --> and <!-- /example --> (checked by docs_test).
+# Commands are written as a user types them from the top folder: `augur` is build/bin/augur.
+
+# tspp: the seed's Figure 11, predicted (Figure 12's tables), by the transient method, simulated, and a
+# random task system. All deterministic: compared exactly.
+augur_example(NAME tspp_figure11
+  COMMAND augur tspp examples/tspp/figure11.tspp
+  EXPECTED examples/tspp/figure11.out)
+augur_example(NAME tspp_figure11_transient
+  COMMAND augur tspp --method transient examples/tspp/figure11.tspp -b
+  EXPECTED examples/tspp/figure11_transient.out)
+augur_example(NAME sim_figure11
+  COMMAND augur sim examples/tspp/figure11.tspp --replications 2000 --discipline ps --seed 1 -q
+  EXPECTED examples/tspp/figure11_sim.out)
+augur_example(NAME gen_tasks
+  COMMAND augur gen-tasks --tasks 8 --resources 3 --seed 7
+  EXPECTED examples/tspp/gen_tasks.out)
+
+# model: the seed's Table 1 (fft_t3e.csv) fitted to formula (11), with non-negative constants, predicted,
+# searched; the canonical form's signs; a formula whose terms the points cannot tell apart (exit status 1).
+set(formula11 "fft[0] + fft[1]*log(P) + fft[2]*(N/P)*log(N/P) + fft[3]*N*(P-1)/P")
+augur_example(NAME fit_formula11
+  COMMAND augur fit examples/model/fft_t3e.csv --formula ${formula11}
+  EXPECTED examples/model/fit_formula11.out)
+augur_example(NAME fit_formula11_nonnegative
+  COMMAND augur fit examples/model/fft_t3e.csv --formula ${formula11} --nonnegative
+  EXPECTED examples/model/fit_formula11_nonnegative.out)
+augur_example(NAME predict_formula11
+  COMMAND augur predict examples/model/fft_t3e.csv --formula ${formula11} --nonnegative --at N=2097152 --grid P=1:128:*2
+  EXPECTED examples/model/predict_formula11.out)
+augur_example(NAME predict_formula11_json
+  COMMAND augur predict examples/model/fft_t3e.csv --formula ${formula11} --at N=2097152,P=64 --json
+  EXPECTED examples/model/predict_formula11_json.out)
+augur_example(NAME fit_search
+  COMMAND augur fit examples/model/fft_t3e.csv
+  EXPECTED examples/model/fit_search.out)
+augur_example(NAME fit_signs
+  COMMAND augur fit examples/model/fft_t3e.csv --formula "a[0] - P*a[1] + -(2*a[2]/P)"
+  EXPECTED examples/model/fit_signs.out)
+augur_example(NAME fit_dependent_terms
+  COMMAND augur fit examples/model/fft_t3e.csv --formula "G[0] + G[1]*(N/P)*log(N/P) + A[0]*log(P) + B[0]*log(P)"
+  EXPECTED examples/model/fit_dependent_terms.out STREAM both EXIT_CODE 1)
+
+# bsp: the seed's Figure 1 (OBSP* 10 s, BSP 12 s), summary and supersteps.
+augur_example(NAME bsp_figure1
+  COMMAND augur bsp examples/bsp/figure1.jsonl --g 0 --L 2
+  EXPECTED examples/bsp/figure1.out)
+augur_example(NAME bsp_figure1_supersteps
+  COMMAND augur bsp examples/bsp/figure1.jsonl --g 0 --L 2 --supersteps
+  EXPECTED examples/bsp/figure1_supersteps.out)
+
+# cc: the translation of the seed's Figure 3 around its FFT (docs/cc.md).
+augur_example(NAME cc_fft_call
+  COMMAND augur cc examples/cc/fft_call.c
+  EXPECTED examples/cc/fft_call.out)
+
+# db: the performance database of docs/db.md, made from two hand-written measurement files of a toy
+# three-kernel loop; the commands run in order in one scratch folder (add first, delete last).
+augur_example(NAME db_add SCRATCH db FRESH FIXTURES_SETUP example_db
+  COMMAND augur db add --db perf.db examples/db/toy-S.coupling.jsonl examples/db/toy-M.coupling.jsonl
+  EXPECTED examples/db/add.out)
+augur_example(NAME db_list SCRATCH db FIXTURES_REQUIRED example_db
+  COMMAND augur db list --db perf.db
+  EXPECTED examples/db/list.out)
+augur_example(NAME db_list_machines SCRATCH db FIXTURES_REQUIRED example_db
+  COMMAND augur db list machines --db perf.db
+  EXPECTED examples/db/list_machines.out)
+augur_example(NAME db_list_applications SCRATCH db FIXTURES_REQUIRED example_db
+  COMMAND augur db list applications --db perf.db
+  EXPECTED examples/db/list_applications.out)
+augur_example(NAME db_list_kernels SCRATCH db FIXTURES_REQUIRED example_db
+  COMMAND augur db list kernels --db perf.db --application toy
+  EXPECTED examples/db/list_kernels.out)
+augur_example(NAME db_export_couplings SCRATCH db FIXTURES_REQUIRED example_db
+  COMMAND augur db export --db perf.db --table couplings
+  EXPECTED examples/db/export_couplings.out)
+augur_example(NAME db_info SCRATCH db FIXTURES_REQUIRED example_db
+  COMMAND augur db info --db perf.db
+  EXPECTED examples/db/info.out)
+augur_example(NAME db_delete SCRATCH db FIXTURES_CLEANUP example_db
+  COMMAND augur db delete --db perf.db 2
+  EXPECTED examples/db/delete.out)
+
+# What a measured output's test masks: the rest of a line after a speedup's state (PC or PNC; ST' is shown
+# only when it was measured), a number with a fraction, with its time unit when it has one (1.206 s,
+# 695.5 us, +5.3%), and the iteration an estimate was made at. Counts, names, periods and the lines' order
+# are compared exactly.
+set(measured [=[(PC|PNC)( .*)?$]=] [=[[-+]?[0-9]+\.[0-9]+( (s|ms|us))?]=] [=[at iteration [0-9]+]=])
+
+# swim: the self-analysis summary of the instrumented program (README.md), and `augur run` on the plain
+# build (docs/run.md).
+augur_example(NAME swim_self_analysis DEPENDS swim
+  ENVIRONMENT OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive AUGUR_BASELINE=1
+  COMMAND build/bin/swim 512 400
+  EXPECTED examples/swim/self_analysis.out STREAM stderr MASK ${measured})
+augur_example(NAME run_swim_plain DEPENDS swim-plain augur_preload
+  COMMAND augur run -p 2 --baseline 1 --iterations 400 -- build/bin/swim-plain 256 400
+  EXPECTED examples/swim/run.out MASK ${measured})
+
+# interpose: one outer parallel region around the time loop, found from its worksharing constructs; the
+# source paths compiled into the program depend on where it was built.
+augur_example(NAME run_outer_region DEPENDS outer_region augur_preload
+  COMMAND augur run -p 2 -- build/bin/outer_region 200000 300
+  EXPECTED examples/interpose/outer_region.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=])
+
+# sp and coupling: the coupling report of a measurement file augur couple measure saved (sp on 1 thread,
+# heat_mpi on 2 ranks, both on the loaded 2-core test machine).
+augur_example(NAME couple_report_sp
+  COMMAND augur couple report examples/sp/sp-16.coupling.jsonl
+  EXPECTED examples/sp/report.out)
+augur_example(NAME couple_report_heat_mpi
+  COMMAND augur couple report examples/coupling/heat_mpi-2ranks.coupling.jsonl
+  EXPECTED examples/coupling/report.out)
+
+# fft: the seed's parallel FFT under mpirun on 2 processes, checked against the sequential FFT; its records
+# go to fft.cll.jsonl in the scratch folder.
+if(MPI_C_FOUND)
+  augur_example(NAME fft_mpirun DEPENDS fft SCRATCH fft FRESH
+    ENVIRONMENT OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    COMMAND mpirun -n 2 build/bin/fft 20 --repeat 5 --check
+    EXPECTED examples/fft/fft_20.out MASK ${measured})
+endif()
+
+# model, continued: intervals of validity on Table 1 (fit, predict, --json), and a search on the Extra-P
+# text example two_regions.txt (docs/fit.md).
+augur_example(NAME fit_segments
+  COMMAND augur fit examples/model/fft_t3e.csv --formula "c[0]/P" --segments auto
+  EXPECTED examples/model/fit_segments.out)
+augur_example(NAME predict_segments
+  COMMAND augur predict examples/model/fft_t3e.csv --formula "c[0]/P" --segments auto --at N=2097152 --grid P=5,6,64
+  EXPECTED examples/model/predict_segments.out)
+augur_example(NAME fit_segments_json
+  COMMAND augur fit examples/model/fft_t3e.csv --formula "c[0]/P" --segments auto --json
+  EXPECTED examples/model/fit_segments_json.out)
+augur_example(NAME fit_two_regions_search
+  COMMAND augur fit examples/model/two_regions.txt --region solve --metric time
+  EXPECTED examples/model/fit_two_regions.out)
+
+# bsp, continued: g and L fitted to an h-relation benchmark's records, and a 4-process FFT-like trace whose
+# processes partition into sub-machines (docs/bsp.md).
+augur_example(NAME bsp_figure1_hrelation
+  COMMAND augur bsp examples/bsp/figure1.jsonl --hrelation examples/bsp/hrelation.jsonl
+  EXPECTED examples/bsp/figure1_hrelation.out)
+augur_example(NAME bsp_fft4
+  COMMAND augur bsp examples/bsp/fft4.jsonl --g 0.0009765625 --L 0.5
+  EXPECTED examples/bsp/fft4.out)
+augur_example(NAME cc_check
+  COMMAND augur cc --check examples/cc/fft_call.c examples/fft/fft.c
+  EXPECTED examples/cc/check.out)
+
+# model, other inputs: a CSV with regions and repetitions, and augur's experiment records with their formula.
+augur_example(NAME fit_csv_regions
+  COMMAND augur fit examples/model/fft.csv
+  EXPECTED examples/model/fit_csv_regions.out)
+augur_example(NAME fit_records
+  COMMAND augur fit examples/model/records.jsonl --region fft
+  EXPECTED examples/model/fit_records.out)
+augur_example(NAME fit_not_modeled
+  COMMAND augur fit examples/model/fft.csv --formula "c[0] + c[1]/P"
+  EXPECTED examples/model/fit_not_modeled.out STREAM both EXIT_CODE 1)
