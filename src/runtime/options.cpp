@@ -17,7 +17,8 @@ constexpr double max_iterations = 1000000;
 constexpr OptionSpec runtime_options[] = {
     {.key = "mode", .type = OptionType::Choice, .default_value = "analyze", .words = "analyze|time|off",
      .help = "`analyze`: the self-analysis (baseline, then the allocated processors); `time`: only time the regions "
-             "(no baseline, no thread changes); `off`: do nothing"},
+             "(no baseline, no thread changes; `augur speedup` uses it for the runs without the self-analyzer); `off`: do "
+             "nothing"},
     {.key = "baseline", .type = OptionType::Integer, .default_value = "4", .minimum = 1, .maximum = max_processors,
      .words = "half", .help = "processors B of the baseline iterations: a count, or `half` of the allocated ones (never above them)"},
     {.key = "warmup_iterations", .type = OptionType::Integer, .default_value = "1", .minimum = 0, .maximum = max_iterations,
