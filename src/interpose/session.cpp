@@ -133,14 +133,18 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
   runtime::check_variables(runtime::variable_names(environ), sources.tool_channel, warnings);
   state->settings = runtime::settings_from(runtime::resolve_options(runtime::runtime_option_set(), sources, warnings));
   const runtime::OptionValues run = runtime::resolve_options(runtime::run_option_set(), sources, warnings);
-  for (const std::string& warning : warnings) warn(warning);
+  // A program linked to libaugur gets these warnings from libaugur: once each, not twice.
+  const bool linked_to_libaugur = dlsym(RTLD_DEFAULT, "augur_init_parallel_region") != nullptr;
+  if (!linked_to_libaugur) {
+    for (const std::string& warning : warnings) warn(warning);
+  }
   static_assert(dpd::Detector::min_window == 4 && dpd::Detector::max_window == 1 << 20,
                 "the range of dpd.window in src/runtime/options.cpp is the detector's");
   state->dpd_window = static_cast<int>(run.integer("dpd.window"));
   state->expected_iterations = run.text("iterations").empty() ? -1 : run.integer("iterations");
   state->info_path = run.text("info");
   state->initial_allocation = initial_allocation;
-  if (dlsym(RTLD_DEFAULT, "augur_init_parallel_region") != nullptr) {
+  if (linked_to_libaugur) {
     state->disabled_reason = std::string("the program is linked to libaugur (static instrumentation): ") + state->library +
                              " only forwards its parallel regions";
   }
