@@ -25,6 +25,21 @@ const char* type_name(runtime::OptionType type) {
   return "text";
 }
 
+// The placeholder of a flag's value in --help.
+const char* value_name(runtime::OptionType type) {
+  switch (type) {
+    case runtime::OptionType::Integer: return "N";
+    case runtime::OptionType::Real: return "NUMBER";
+    case runtime::OptionType::Boolean: return "BOOL";
+    case runtime::OptionType::Choice: return "WORD";
+    case runtime::OptionType::Text: return "TEXT";
+    case runtime::OptionType::IntegerList: return "N,N,...";
+    case runtime::OptionType::NameList: return "NAME,...";
+    case runtime::OptionType::LengthSpan: return "SPAN";
+  }
+  return "TEXT";
+}
+
 const runtime::OptionSpec& registry_entry(const runtime::OptionSet& set, std::string_view key) {
   const runtime::OptionSpec* option = runtime::find_option(set, key);
   if (option == nullptr) throw std::logic_error("option set " + std::string(set.name) + " has no option " + std::string(key));
@@ -108,6 +123,7 @@ CLI::Option* add_registry_option(CLI::App& command, const runtime::OptionSet& se
           runtime::flag_name(set, option),
           [&choices, full_key = std::string(option.key)](const std::string& value) { choices.emplace_back(full_key, value); },
           registry_help(set, key))
+      ->type_name(value_name(option.type))
       ->check([&option](const std::string& value) { return runtime::check_value(option, value).value_or(""); });
 }
 
