@@ -79,7 +79,8 @@ AUGUR_EXPORT void augur_end_parallelism(void);
 
 /* ---- Configuration ----------------------------------------------------------------------------
  * Every option has a default, can be set in the environment as AUGUR_<KEY> (key in upper case),
- * and through augur_set_option; the API wins over the environment, which wins over the default.
+ * and through augur_set_option; the API wins over the environment, which wins over the default, and a
+ * tool that runs the program (augur run) outranks all through AUGUR_TOOL_OPTIONS="key=value;...".
  * Options take effect when the first region starts; later calls are ignored with a warning.
  * Keys: mode, baseline, warmup_iterations, baseline_iterations, measure_iterations, history, sweep, sweep_every,
  * self_tuning, report, summary, watch_sigcont (docs/self-analysis.md lists them with defaults); experiment_file,

@@ -17,9 +17,10 @@
  * median and a 95% confidence interval. `reset` runs, untimed, before every sample and before the
  * whole loop, so that kernels run on valid data; `setup` runs once before the first measurement.
  *
- * Options (augur_coupling_set_option; the environment variables AUGUR_COUPLING_<KEY>, set by
- * `augur couple`, override the program's values -- the reverse of libaugur's other options, so that the
- * command measures a program whatever defaults its author chose; a bad value is warned about and ignored):
+ * Options (augur_coupling_set_option), with the precedence of every augur option: default < the
+ * environment variable AUGUR_COUPLING_<KEY> < the program's value < the tool channel AUGUR_TOOL_OPTIONS
+ * ("coupling.<key>=value;..."), through which `augur couple measure` passes its choices; a bad value is
+ * warned about and ignored (`augur options --set coupling` lists them):
  *   output     measurement file (default "%a.coupling.jsonl"; %a: application name, %p: pid)
  *   min_time   seconds per sample of a kernel or chain (default 0.03)
  *   samples    samples per kernel or chain (default 9)

@@ -7,6 +7,7 @@
 #include "db_command.hpp"
 #include "fit_command.hpp"
 #include "gen_tasks_command.hpp"
+#include "options_command.hpp"
 #include "run_command.hpp"
 #include "sim_command.hpp"
 #include "speedup_command.hpp"
@@ -43,6 +44,8 @@ int main(int argc, char** argv) {
   CLI::App* couple_command = augur::cli::add_couple_command(app, couple);
   augur::cli::DbOptions db;
   CLI::App* db_command = augur::cli::add_db_command(app, db);
+  augur::cli::OptionsCommandOptions options;
+  CLI::App* options_command = augur::cli::add_options_command(app, options);
 
   try {
     app.parse(argc, argv);
@@ -62,5 +65,6 @@ int main(int argc, char** argv) {
   if (run_command->parsed()) return augur::cli::run_run_command(run);
   if (couple_command->parsed()) return augur::cli::run_couple_command(*couple_command, couple);
   if (db_command->parsed()) return augur::cli::run_db_command(db);
+  if (options_command->parsed()) return augur::cli::run_options_command(options);
   return 2;
 }

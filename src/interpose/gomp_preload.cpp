@@ -11,10 +11,8 @@
 // allocation on the path of a parallel region after the region's first detection, no libgomp link
 // (omp_* and the real GOMP_* are found with dlsym), no SQLite, no Eigen.
 //
-// Options: the AUGUR_* variables of libaugur (docs/self-analysis.md, "Options"), plus
-//   AUGUR_DPD_WINDOW     samples in the detector's window (default 128);
-//   AUGUR_RUN_ITERATIONS total iterations of the program's main loop, when known (for ExTime);
-//   AUGUR_RUN_INFO       where to write what interposition found (docs/run.md, "The interposition file").
+// Options: libaugur's (docs/self-analysis.md, "Options") and the run set (docs/run.md: dpd.window,
+// run.iterations, run.info), declared in runtime/options.cpp, as AUGUR_<KEY> or in the tool channel.
 #include <dlfcn.h>
 #include <pthread.h>
 #include <time.h>
@@ -250,9 +248,9 @@ __attribute__((constructor)) void resolve_at_load() {
 // A program that never ran a parallel region still gets its information file.
 __attribute__((destructor)) void write_info_at_unload() {
   if (preload != nullptr) return;
-  const char* info = std::getenv("AUGUR_RUN_INFO");
-  if (info == nullptr || *info == '\0') return;
   try {
+    const std::string info = interpose::info_path_from_environment();
+    if (info.empty()) return;
     Preload empty;
     empty.session.disabled_reason = real.parallel.load() == nullptr ? "the program is not linked to libgomp" : "";
     core::write_file_atomically(interpose::expand_path(info), interpose::render_info(empty.session));

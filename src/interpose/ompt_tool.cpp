@@ -202,9 +202,9 @@ void finalize(ompt_data_t* /*tool_data*/) {}
 // A program that never ran a parallel region still gets its information file.
 __attribute__((destructor)) void write_info_at_unload() {
   if (tool != nullptr) return;
-  const char* info = std::getenv("AUGUR_RUN_INFO");
-  if (info == nullptr || *info == '\0') return;
   try {
+    const std::string info = interpose::info_path_from_environment();
+    if (info.empty()) return;
     Tool empty;
     core::write_file_atomically(interpose::expand_path(info), interpose::render_info(empty.session));
   } catch (...) {

@@ -26,21 +26,14 @@ void warn(const std::string& message) { std::fprintf(stderr, "augur: %s\n", mess
 
 namespace {
 
-constexpr const char* own_variables[] = {"AUGUR_DPD_WINDOW", "AUGUR_RUN_ITERATIONS", "AUGUR_RUN_INFO"};
-
-long parse_long(const char* name, const char* text, long low, long high, long fallback) {
-  if (text == nullptr || *text == '\0') return fallback;
-  errno = 0;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || value < low || value > high) {
-    warn(std::string(name) + "='" + text + "': expected an integer in [" + std::to_string(low) + ", " +
-         std::to_string(high) + "]; using " + std::to_string(fallback));
-    return fallback;
-  }
-  return value;
+// The run set's values and the runtime settings, by the rule of every option set (default <
+// environment < tool channel; these libraries have no API).
+runtime::OptionSources environment_sources() {
+  runtime::OptionSources sources;
+  sources.environment = [](const char* name) -> const char* { return std::getenv(name); };
+  sources.tool_channel = std::getenv(std::string(runtime::tool_channel_variable).c_str());
+  return sources;
 }
-
 
 std::string json_string(const std::string& text) {
   std::string out = "\"";
@@ -135,23 +128,23 @@ std::string render_worksharing(const Session& state) {
 
 void start_session(Session& session, selfanalysis::ThreadControl& threads, int initial_allocation, bool worksharing) {
   Session* state = &session;
-  std::vector<std::string> variables;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-    const char* equals = std::strchr(*entry, '=');
-    std::string name(*entry, equals == nullptr ? std::strlen(*entry) : static_cast<std::size_t>(equals - *entry));
-    bool own = false;
-    for (const char* variable : own_variables) own = own || name == variable;
-    if (!own) variables.push_back(std::move(name));
-  }
+  const runtime::OptionSources sources = environment_sources();
   std::vector<std::string> warnings;
-  state->settings = runtime::settings_from_environment([](const char* name) { return std::getenv(name); }, variables, warnings);
-  for (const std::string& warning : warnings) warn(warning);
-  state->dpd_window = static_cast<int>(parse_long("AUGUR_DPD_WINDOW", std::getenv("AUGUR_DPD_WINDOW"), dpd::Detector::min_window,
-                                                  dpd::Detector::max_window, dpd::Detector::default_window));
-  state->expected_iterations = parse_long("AUGUR_RUN_ITERATIONS", std::getenv("AUGUR_RUN_ITERATIONS"), 1, 1L << 40, -1);
-  if (const char* info = std::getenv("AUGUR_RUN_INFO")) state->info_path = info;
+  runtime::check_variables(runtime::variable_names(environ), sources.tool_channel, warnings);
+  state->settings = runtime::settings_from(runtime::resolve_options(runtime::runtime_option_set(), sources, warnings));
+  const runtime::OptionValues run = runtime::resolve_options(runtime::run_option_set(), sources, warnings);
+  // A program linked to libaugur gets these warnings from libaugur: once each, not twice.
+  const bool linked_to_libaugur = dlsym(RTLD_DEFAULT, "augur_init_parallel_region") != nullptr;
+  if (!linked_to_libaugur) {
+    for (const std::string& warning : warnings) warn(warning);
+  }
+  static_assert(dpd::Detector::min_window == 4 && dpd::Detector::max_window == 1 << 20,
+                "the range of dpd.window in src/runtime/options.cpp is the detector's");
+  state->dpd_window = static_cast<int>(run.integer("dpd.window"));
+  state->expected_iterations = run.text("iterations").empty() ? -1 : run.integer("iterations");
+  state->info_path = run.text("info");
   state->initial_allocation = initial_allocation;
-  if (dlsym(RTLD_DEFAULT, "augur_init_parallel_region") != nullptr) {
+  if (linked_to_libaugur) {
     state->disabled_reason = std::string("the program is linked to libaugur (static instrumentation): ") + state->library +
                              " only forwards its parallel regions";
   }
@@ -206,6 +199,11 @@ std::string expand_path(const std::string& pattern) {
     }
   }
   return path;
+}
+
+std::string info_path_from_environment() {
+  std::vector<std::string> unused;  // start_session warns; this is the path of a library that never started one
+  return runtime::resolve_options(runtime::run_option_set(), environment_sources(), unused).text("info");
 }
 
 void finish_session(Session& session) {

@@ -63,7 +63,7 @@ struct Session {
 
 void warn(const std::string& message);
 
-// Reads the options (AUGUR_* of libaugur, AUGUR_DPD_WINDOW, AUGUR_RUN_ITERATIONS, AUGUR_RUN_INFO) and
+// Reads the options (the runtime and run sets of runtime/options.hpp; warns about unknown AUGUR_*) and
 // builds the engine on `threads`, unless the program is linked to libaugur or AUGUR_MODE=off.
 // May throw (allocation); the caller warns and goes on unmeasured.
 // `worksharing`: also build the second detector, for the ends of worksharing constructs.
@@ -75,6 +75,10 @@ void finish_session(Session& session);
 
 // The interposition file (docs/run.md, "The interposition file").
 std::string render_info(const Session& session);
+
+// The interposition file's path (option run.info: AUGUR_RUN_INFO or the tool channel), for a library
+// that never started a session; empty: none. May throw (allocation).
+std::string info_path_from_environment();
 
 // `pattern` with "%p" replaced by the process id.
 std::string expand_path(const std::string& pattern);

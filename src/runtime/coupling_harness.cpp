@@ -24,6 +24,7 @@
 #include "augur/coupling.h"
 #include "augur/coupling.hpp"
 #include "internal.hpp"
+#include "options.hpp"
 
 namespace {
 
@@ -37,54 +38,12 @@ struct KernelEntry {
   int calls = 1;
 };
 
-// The option keys, their defaults and their checks.
-struct OptionSpec {
-  const char* key;
-  const char* fallback;
-};
-constexpr OptionSpec kOptions[] = {{"output", "%a.coupling.jsonl"}, {"min_time", "0.03"}, {"samples", "9"},
-                                   {"warmup", "1"},  {"chains", "all"}, {"application_samples", "3"},
-                                   {"progress", "0"}};
+using augur::runtime::coupling_option_set;
 
-std::string environment_name(const std::string& key) {
-  std::string name = "AUGUR_COUPLING_";
-  for (const char character : key) name += static_cast<char>(std::toupper(static_cast<unsigned char>(character)));
-  return name;
-}
-
-// A whole number in [minimum, maximum], or nullopt (strtol: no exponents, no hexadecimal).
-std::optional<long> whole_number(const std::string& value, long minimum, long maximum) {
-  if (value.empty() || !std::all_of(value.begin(), value.end(), ::isdigit) || value.size() > 9) return std::nullopt;
-  const long parsed = std::strtol(value.c_str(), nullptr, 10);
-  if (parsed < minimum || parsed > maximum) return std::nullopt;
-  return parsed;
-}
-
-// Seconds in (0, 3600], or nullopt.
-std::optional<double> seconds_value(const std::string& value) {
-  char* end = nullptr;
-  const double parsed = std::strtod(value.c_str(), &end);
-  if (value.empty() || end == nullptr || *end != '\0' || !std::isfinite(parsed) || parsed <= 0 || parsed > 3600) {
-    return std::nullopt;
-  }
-  return parsed;
-}
-
-constexpr long kMaxSamples = 10000;
-
-// Empty when `value` is valid for `key`, else why not.
+// Empty when `value` is valid for the option with API key `key`, else why not (the registry's check).
 std::string check_option(const std::string& key, const std::string& value) {
-  if (key == "output") return value.empty() ? "the path is empty" : "";
-  if (key == "min_time") return seconds_value(value) ? "" : "'" + value + "' must be seconds in (0, 3600]";
-  if (key == "samples" || key == "application_samples") {
-    return whole_number(value, 1, kMaxSamples) ? "" : "'" + value + "' must be a whole number from 1 to 10000";
-  }
-  if (key == "warmup") return whole_number(value, 0, kMaxSamples) ? "" : "'" + value + "' must be a whole number from 0 to 10000";
-  if (key == "progress") return value == "0" || value == "1" ? "" : "'" + value + "' must be 0 or 1";
-  if (key == "chains") {
-    return augur::coupling::chain_lengths(value, 3) ? "" : "'" + value + "' must be all, none, K or K1-K2";
-  }
-  return "unknown option (expected output, min_time, samples, warmup, chains, application_samples, progress)";
+  augur::runtime::OptionValues probe(coupling_option_set());
+  return probe.set_value(key, value).value_or("");
 }
 
 std::string read_cpu_model() {
@@ -168,23 +127,23 @@ struct augur_coupling_app {
       kernel.function(kernel.data);
     }
   }
-  // The options in force: the program's, then the environment's over them (bad values warned, ignored).
-  std::map<std::string, std::string> effective_options() const {
-    std::map<std::string, std::string> effective;
-    for (const OptionSpec& spec : kOptions) effective[spec.key] = spec.fallback;
-    for (const auto& [key, value] : options) effective[key] = value;
-    for (const OptionSpec& spec : kOptions) {
-      const std::string variable = environment_name(spec.key);
-      const char* value = std::getenv(variable.c_str());
-      if (value == nullptr) continue;
-      const std::string why = check_option(spec.key, value);
-      if (why.empty()) {
-        effective[spec.key] = value;
-      } else if (rank == 0) {
-        warn(variable + ": " + why + "; using " + effective[spec.key]);
-      }
+  // The options in force, by the rule of every option set: default < environment (AUGUR_COUPLING_<KEY>) <
+  // the program's (augur_coupling_set_option) < the tool channel (AUGUR_TOOL_OPTIONS, which `augur couple
+  // measure` sets). Bad values are warned about (on rank 0) and ignored.
+  augur::runtime::OptionValues effective_options() const {
+    augur::runtime::check_environment_once();
+    const std::vector<std::pair<std::string, std::string>> api(options.begin(), options.end());
+    augur::runtime::OptionSources sources;
+    sources.environment = [](const char* variable) -> const char* { return std::getenv(variable); };
+    sources.api = api;
+    sources.tool_channel = std::getenv(std::string(augur::runtime::tool_channel_variable).c_str());
+    sources.api_name = "augur_coupling_set_option";
+    std::vector<std::string> warnings;
+    augur::runtime::OptionValues values = augur::runtime::resolve_options(coupling_option_set(), sources, warnings);
+    if (rank == 0) {
+      for (const std::string& warning : warnings) warn(warning);
     }
-    return effective;
+    return values;
   }
 };
 
@@ -270,16 +229,18 @@ int measure(augur_coupling_app& app) {
     warn("augur_coupling_measure(): '" + app.name + "' has no kernels; nothing measured");
     return AUGUR_ERROR;
   }
-  const auto options = app.effective_options();  // every value checked by check_option
+  const augur::runtime::OptionValues values = app.effective_options();  // every value checked
+  std::map<std::string, std::string> options;
+  for (const auto& [key, value] : values.entries()) options[key] = value;
   // With ranks, every rank must run the same collective calls: the counts are the largest any rank has.
-  const double min_time = app.max_over_ranks(*seconds_value(options.at("min_time")));
-  const auto agreed = [&](const char* key, long minimum) {
-    return static_cast<int>(app.max_over_ranks(static_cast<double>(*whole_number(options.at(key), minimum, kMaxSamples))));
+  const double min_time = app.max_over_ranks(values.real("min_time"));
+  const auto agreed = [&](const char* key) {
+    return static_cast<int>(app.max_over_ranks(static_cast<double>(values.integer(key))));
   };
-  const int samples = agreed("samples", 1);
-  const int warmup = agreed("warmup", 0);
-  const int loop_samples = agreed("application_samples", 1);
-  const bool progress = options.at("progress") == "1" && app.rank == 0;
+  const int samples = agreed("samples");
+  const int warmup = agreed("warmup");
+  const int loop_samples = agreed("application_samples");
+  const bool progress = values.boolean("progress") && app.rank == 0;
   const int n = static_cast<int>(app.kernels.size());
   if (app.size <= 0 && app.rank == 0) {
     warn("augur_coupling_measure(): '" + app.name +
@@ -299,7 +260,10 @@ int measure(augur_coupling_app& app) {
   run.options = options;
   for (const KernelEntry& kernel : app.kernels) run.kernels.push_back({kernel.name, kernel.calls});
 
-  std::vector<int> lengths = *augur::coupling::chain_lengths(options.at("chains"), n);  // checked with the options
+  // Checked with the options (a value the registry takes and chain_lengths does not, such as "000003",
+  // measures every length).
+  std::vector<int> lengths = augur::coupling::chain_lengths(options.at("chains"), n)
+                                 .value_or(augur::coupling::chain_lengths("all", n).value_or(std::vector<int>{}));
   const int first_length = static_cast<int>(app.max_over_ranks(lengths.empty() ? 0.0 : lengths.front()));
   const int last_length = static_cast<int>(app.max_over_ranks(lengths.empty() ? 0.0 : lengths.back()));
   lengths.clear();

@@ -16,6 +16,11 @@ void warn(const std::string& message);
 // before others use augur.
 const Settings& settings();
 
+// At the first call in the process: one warning per AUGUR_* variable that no option set knows (with
+// the closest known name), and per unknown key of the tool channel. Called by the self-analysis's
+// settings and by the coupling harness, whichever comes first.
+void check_environment_once();
+
 // Seconds of CLOCK_MONOTONIC.
 double monotonic_seconds();
 

@@ -137,21 +137,33 @@ namespace {
 std::mutex settings_mutex;
 }  // namespace
 
+namespace {
+const char* tool_channel() { return std::getenv(std::string(tool_channel_variable).c_str()); }
+}  // namespace
+
+void check_environment_once() {
+  static std::mutex mutex;
+  static bool checked = false;
+  std::lock_guard lock(mutex);
+  if (checked) return;
+  checked = true;
+  std::vector<std::string> warnings;
+  check_variables(variable_names(environ), tool_channel(), warnings);
+  for (const std::string& warning : warnings) warn(warning);
+}
+
 const Settings& settings() {
   Runtime& runtime = state();
   std::lock_guard lock(settings_mutex);  // the first use may come from any thread
   if (runtime.settings_loaded) return runtime.settings;
   runtime.settings_loaded = true;
-  std::vector<std::string> variables;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-    const char* equals = std::strchr(*entry, '=');
-    variables.emplace_back(*entry, equals == nullptr ? std::strlen(*entry) : static_cast<std::size_t>(equals - *entry));
-  }
+  check_environment_once();
+  OptionSources sources;
+  sources.environment = [](const char* name) -> const char* { return std::getenv(name); };
+  sources.api = runtime.api_options;
+  sources.tool_channel = tool_channel();
   std::vector<std::string> warnings;
-  runtime.settings = settings_from_environment([](const char* name) { return std::getenv(name); }, variables, warnings);
-  for (const auto& [key, value] : runtime.api_options) {
-    if (auto error = apply_option(runtime.settings, key, value)) warnings.push_back("augur_set_option(" + key + "): " + *error);
-  }
+  runtime.settings = settings_from(resolve_options(runtime_option_set(), sources, warnings));
   for (const std::string& warning : warnings) warn(warning);
   return runtime.settings;
 }

@@ -60,7 +60,7 @@ protected:
   void SetUp() override {
     for (const char* name : {"AUGUR_COUPLING_OUTPUT", "AUGUR_COUPLING_MIN_TIME", "AUGUR_COUPLING_SAMPLES",
                              "AUGUR_COUPLING_WARMUP", "AUGUR_COUPLING_CHAINS", "AUGUR_COUPLING_APPLICATION_SAMPLES",
-                             "AUGUR_COUPLING_PROGRESS"}) {
+                             "AUGUR_COUPLING_PROGRESS", "AUGUR_TOOL_OPTIONS"}) {
       unsetenv(name);
     }
   }
@@ -122,7 +122,9 @@ TEST_F(Harness, MeasuresKernelsChainsAndLoopAndCouplingBeatsSummation) {
   ADD_FAILURE() << "in 3 attempts, the last:" << problems;
 }
 
-TEST_F(Harness, EnvironmentOverridesTheProgramsOptions) {
+// The rule of every augur option (docs/self-analysis.md, "Options"): default < environment < the
+// program's (augur_coupling_set_option) < the tool channel (AUGUR_TOOL_OPTIONS, as augur couple sets it).
+TEST_F(Harness, ProgramOutranksTheEnvironmentAndTheToolChannelOutranksBoth) {
   Toy toy;
   augur::CouplingApplication app("toy", 5);
   ASSERT_TRUE(app.valid());
@@ -131,17 +133,22 @@ TEST_F(Harness, EnvironmentOverridesTheProgramsOptions) {
   app.kernel("c", [&] { kernel_c(&toy); }, 2);
   app.hooks(nullptr, [&] { toy.last = -1; });
   ASSERT_TRUE(app.problem("", 1, 0));
-  ASSERT_TRUE(app.option("output", "/nonexistent/never.jsonl"));
-  ASSERT_TRUE(app.option("chains", "all"));
-  setenv("AUGUR_COUPLING_OUTPUT", output.c_str(), 1);
-  setenv("AUGUR_COUPLING_CHAINS", "none", 1);
-  setenv("AUGUR_COUPLING_MIN_TIME", "0.002", 1);
-  setenv("AUGUR_COUPLING_SAMPLES", "bad", 1);  // warned, the default kept
+  ASSERT_TRUE(app.option("output", "/nonexistent/never.jsonl"));  // the tool channel's wins
+  ASSERT_TRUE(app.option("chains", "none"));                      // wins over the environment's
+  ASSERT_TRUE(app.option("samples", "4"));                        // the tool channel's wins
+  setenv("AUGUR_COUPLING_CHAINS", "all", 1);
+  setenv("AUGUR_COUPLING_MIN_TIME", "0.002", 1);  // set by nobody else: applies
+  setenv("AUGUR_COUPLING_WARMUP", "bad", 1);      // warned, the default kept
+  const std::string tool = "coupling.output=" + output + ";coupling.samples=3";  // (no ';' or '\\' in the path)
+  setenv("AUGUR_TOOL_OPTIONS", tool.c_str(), 1);
   ASSERT_TRUE(app.measure());
   const auto run = augur::coupling::read_run(augur::core::read_file(output), output);
-  EXPECT_EQ(run.chains.size(), 3U);  // kernels alone only
-  EXPECT_EQ(run.options.at("samples"), "9");  // the default
+  EXPECT_EQ(run.chains.size(), 3U);  // kernels alone only: the program's chains=none
+  EXPECT_EQ(run.options.at("chains"), "none");
+  EXPECT_EQ(run.options.at("samples"), "3");
+  EXPECT_EQ(run.find({0})->samples.size(), 3U);
   EXPECT_EQ(run.options.at("min_time"), "0.002");
+  EXPECT_EQ(run.options.at("warmup"), "1");  // the default
   EXPECT_EQ(run.invocations(2), 10);
 }
 

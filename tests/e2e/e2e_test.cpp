@@ -341,7 +341,10 @@ TEST(Libaugur, BadEnvironmentWarnsOnceAndKeepsTheDefaults) {
 TEST(Libaugur, UnknownAugurVariableWarns) {
   const ProcessResult result = run({swim_exe, "64", "10"}, {{"AUGUR_BASELIN", "2"}, {"AUGUR_SUMMARY", "0"}});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
-  EXPECT_EQ(count_occurrences(result.standard_error, "AUGUR_BASELIN"), 1U) << describe(result);
+  // Once, with the closest known name (which contains the misspelt one).
+  EXPECT_EQ(count_occurrences(result.standard_error, "augur: unknown variable AUGUR_BASELIN (did you mean AUGUR_BASELINE?)\n"), 1U)
+      << describe(result);
+  EXPECT_EQ(count_occurrences(result.standard_error, "AUGUR_BASELIN"), 2U) << describe(result);
   EXPECT_FALSE(checksum_line(result.standard_output).empty()) << describe(result);
 }
 
