@@ -8,6 +8,7 @@
 
 #include "couple_print.hpp"
 #include "model_common.hpp"
+#include "options_command.hpp"
 
 namespace augur::cli {
 namespace {
@@ -128,17 +129,10 @@ void add_measure(CLI::App* command, CoupleOptions& options) {
       "measure", "Run PROGRAM, which declares its kernels to libaugur's coupling harness (augur/coupling.h), and report "
                  "its coupling values and predictions.");
   measure_command->add_option("--save", options.save, "Keep the measurement file here (JSON Lines)")->type_name("FILE");
-  measure_command->add_option("--min-time", options.min_time, "Seconds per sample of a kernel or chain (default 0.03)")
-      ->check(CLI::PositiveNumber);
-  measure_command->add_option("--samples", options.samples, "Samples per kernel or chain (default 9)")->check(CLI::Range(1, 1000000));
-  measure_command->add_option("--warmup", options.warmup, "Untimed executions before each sample (default 1)")
-      ->check(CLI::Range(0, 1000000));
-  measure_command->add_option("--application-samples", options.application_samples, "Timed runs of the whole loop (default 3)")
-      ->check(CLI::Range(1, 1000000));
-  measure_command->add_option("--chains", options.chains, "Chain lengths to measure: all (2..n-1), none, K or K1-K2 (default all)")
-      ->check([](const std::string& value) -> std::string {
-        return coupling::chain_lengths(value, 3) ? std::string() : "expected all, none, K or K1-K2, not '" + value + "'";
-      });
+  // The harness's options, declared once in its registry (runtime/options.hpp): names, help, defaults, checks.
+  for (const char* key : {"min_time", "samples", "warmup", "application_samples", "chains"}) {
+    add_registry_option(*measure_command, runtime::coupling_option_set(), key, options.coupling_choices);
+  }
   measure_command->add_flag("--quiet,-q", options.quiet, "No progress lines while measuring");
   add_db(measure_command, options, "Store the run in this performance database (default: $AUGUR_DB, else "
                                    "~/.local/share/augur/performance.db)");

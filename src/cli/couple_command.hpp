@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "options_command.hpp"
+
 namespace CLI {
 class App;
 }
@@ -18,11 +20,7 @@ struct CoupleOptions {
   // measure
   std::vector<std::string> command;  // PROGRAM ARGS
   std::string save;                  // keep the measurement file here
-  std::optional<double> min_time;
-  std::optional<int> samples;
-  std::optional<int> warmup;
-  std::optional<int> application_samples;
-  std::string chains;  // "", all, none, K, K1-K2
+  ToolChoices coupling_choices;  // measure: the harness's options given as flags (full keys), for the tool channel
   bool quiet = false;
   // report, predict, transitions
   std::vector<std::string> files;

@@ -9,6 +9,7 @@
 #include "core/process.hpp"
 #include "couple_print.hpp"
 #include "model_common.hpp"
+#include "options_command.hpp"
 #include "store/store.hpp"
 
 namespace augur::cli {
@@ -18,19 +19,13 @@ namespace fs = std::filesystem;
 
 std::string run_label(std::int64_t id) { return "run " + std::to_string(id); }
 
-// The harness's options for the measured program, from the command's (docs/couple.md).
+// The harness's options for the measured program, in the tool channel: they outrank the program's own
+// settings and the environment (docs/self-analysis.md, "Precedence").
 std::vector<std::pair<std::string, std::string>> measurement_environment(const CoupleOptions& options,
                                                                          const std::string& file) {
-  std::vector<std::pair<std::string, std::string>> environment = {{"AUGUR_COUPLING_OUTPUT", file},
-                                                                  {"AUGUR_COUPLING_PROGRESS", options.quiet ? "0" : "1"}};
-  if (options.min_time) environment.emplace_back("AUGUR_COUPLING_MIN_TIME", significant(*options.min_time, 17));
-  if (options.samples) environment.emplace_back("AUGUR_COUPLING_SAMPLES", std::to_string(*options.samples));
-  if (options.warmup) environment.emplace_back("AUGUR_COUPLING_WARMUP", std::to_string(*options.warmup));
-  if (options.application_samples) {
-    environment.emplace_back("AUGUR_COUPLING_APPLICATION_SAMPLES", std::to_string(*options.application_samples));
-  }
-  if (!options.chains.empty()) environment.emplace_back("AUGUR_COUPLING_CHAINS", options.chains);
-  return environment;
+  ToolChoices choices = {{"coupling.output", file}, {"coupling.progress", options.quiet ? "0" : "1"}};
+  choices.insert(choices.end(), options.coupling_choices.begin(), options.coupling_choices.end());
+  return {tool_channel_entry(choices)};
 }
 
 // Runs `program` (found for options.command[0]) under the harness; returns 0 when it wrote `file`, else
