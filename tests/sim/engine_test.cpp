@@ -12,6 +12,7 @@
 
 #include "augur/core/stats.hpp"
 #include "augur/sim/engine.hpp"
+#include "core/stats_json.hpp"
 
 namespace augur::sim {
 namespace {
@@ -115,6 +116,24 @@ TEST(EngineStatistics, SmallSamplesAndTheInterval) {
   EXPECT_EQ(estimate.deviation, statistic.deviation);
   ASSERT_TRUE(estimate.half_width.has_value());
   EXPECT_EQ(*estimate.half_width, statistic.half_width);
+}
+
+TEST(EngineStatistics, TheJsonOfAMeanWithItsInterval) {
+  Accumulator two;
+  two.add(1.0);
+  two.add(3.0);
+  // Mean 2, deviation sqrt(2), half-width t(0.975, 1) * sqrt(2) / sqrt(2) = 12.706...
+  const nlohmann::ordered_json json = core::estimate_json(two.statistic().estimate());
+  ASSERT_EQ(json.size(), 3u);
+  auto field = json.begin();
+  EXPECT_EQ(field.key(), "mean");
+  EXPECT_EQ((++field).key(), "std");
+  EXPECT_EQ((++field).key(), "ci95_half_width");
+  EXPECT_EQ(json.at("mean"), 2.0);
+  EXPECT_DOUBLE_EQ(json.at("std").get<double>(), std::sqrt(2.0));
+  EXPECT_NEAR(json.at("ci95_half_width").get<double>(), 12.706204736174698, 1e-9);
+  // A predictor's figure has no interval.
+  EXPECT_EQ(core::estimate_json({6.5, 2.0, std::nullopt}).dump(), R"({"mean":6.5,"std":2.0})");
 }
 
 TEST(EngineStudentT, MatchesPublishedTables) {
