@@ -121,6 +121,7 @@ int main(int argc, char** argv) {
       simulation.service = regimes[r].service;
       simulation.discipline = regimes[r].discipline;
       simulation.visits = regimes[r].visits;
+      simulation.threads = 0;  // all the cores: the figures do not depend on the thread count
       const auto result = augur::sim::simulate(system, simulation);
       errors[r].completion_signed.push_back((prediction.completion.mean - result.completion.mean) / result.completion.mean);
       errors[r].completion.push_back(std::fabs(errors[r].completion_signed.back()));

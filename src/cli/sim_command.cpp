@@ -10,6 +10,7 @@
 
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
+#include "core/stats_json.hpp"
 #include "core/table.hpp"
 #include "augur/sim/task_system.hpp"
 
@@ -42,9 +43,7 @@ std::string render_table(const tspp::TaskSystem& system, const sim::TaskSystemSi
   return out.str();
 }
 
-nlohmann::ordered_json statistic_json(const sim::Statistic& statistic) {
-  return {{"mean", statistic.mean}, {"std", statistic.deviation}, {"ci95_half_width", statistic.half_width}};
-}
+nlohmann::ordered_json statistic_json(const sim::Statistic& statistic) { return core::estimate_json(statistic.estimate()); }
 
 std::string render_json(const tspp::TaskSystem& system, const sim::TaskSystemSimulation& result,
                         const sim::TaskSystemOptions& options, const SimOptions& cli) {
@@ -77,29 +76,6 @@ std::string render_json(const tspp::TaskSystem& system, const sim::TaskSystemSim
   return json.dump(2) + "\n";
 }
 
-// Chrome trace-event JSON (Perfetto UI, chrome://tracing): one row per resource, one slice per service.
-std::string render_trace(const tspp::TaskSystem& system, const sim::TaskSystemSimulation& result) {
-  nlohmann::ordered_json events = nlohmann::ordered_json::array();
-  for (std::size_t k = 0; k < system.resources.size(); ++k) {
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", k},
-                      {"args", {{"name", system.resources[k].name}}}});
-  }
-  for (const sim::TraceInterval& interval : result.trace) {
-    // Times are in the task system's unit; the viewer reads microseconds: 1 unit = 1 second.
-    events.push_back({{"name", system.tasks[static_cast<std::size_t>(interval.task)].name},
-                      {"cat", system.resources[static_cast<std::size_t>(interval.resource)].name},
-                      {"ph", "X"},
-                      {"pid", 1},
-                      {"tid", interval.resource},
-                      {"ts", interval.start * 1e6},
-                      {"dur", (interval.end - interval.start) * 1e6}});
-  }
-  nlohmann::ordered_json json;
-  json["traceEvents"] = std::move(events);
-  json["displayTimeUnit"] = "ms";
-  return json.dump() + "\n";
-}
-
 }  // namespace
 
 CLI::App* add_sim_command(CLI::App& app, SimOptions& options) {
@@ -121,6 +97,10 @@ CLI::App* add_sim_command(CLI::App& app, SimOptions& options) {
       ->default_val("fcfs")
       ->check(CLI::IsMember({"fcfs", "ps"}));
   command->add_option("--trace", options.trace, "Write a Chrome trace-event timeline of the first replication to this file");
+  command->add_option("--threads", options.threads,
+                      "Threads the replications run on (default: the hardware concurrency, capped by the replications); "
+                      "the results are the same for any number")
+      ->check(CLI::Range(1, 4096));
   command->add_flag("--json", options.json, "JSON instead of the table");
   command->add_flag("-q,--quiet", options.quiet, "No progress on stderr");
   command->footer("Example:\n  augur sim examples/tspp/figure11.tspp --replications 10000 --trace figure11.trace.json");
@@ -136,6 +116,7 @@ int run_sim_command(const SimOptions& cli) {
     options.visits = cli.visits;
     options.service = cli.service == "deterministic" ? sim::ServiceDistribution::Deterministic : sim::ServiceDistribution::Exponential;
     options.discipline = cli.discipline == "ps" ? sim::Discipline::ProcessorSharing : sim::Discipline::FirstComeFirstServed;
+    options.threads = cli.threads;
     const auto started = std::chrono::steady_clock::now();
     auto last_report = started;
     const auto progress = [&](int done, int total) {
@@ -147,7 +128,7 @@ int run_sim_command(const SimOptions& cli) {
       std::fprintf(stderr, "augur sim: %d/%d replications\n", done, total);
     };
     const sim::TaskSystemSimulation result = sim::simulate(system, options, !cli.trace.empty(), progress);
-    if (!cli.trace.empty()) core::write_file_atomically(cli.trace, render_trace(system, result));
+    if (!cli.trace.empty()) core::write_file_atomically(cli.trace, sim::task_system_timeline(system, result).json());
     const std::string output = cli.json ? render_json(system, result, options, cli) : render_table(system, result, options, cli);
     std::fputs(output.c_str(), stdout);
     return 0;

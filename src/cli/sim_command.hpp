@@ -17,6 +17,7 @@ struct SimOptions {
   int visits = 1;
   std::string service = "exponential";
   std::string discipline = "fcfs";
+  int threads = 0;    // 0: the hardware concurrency, capped by the replications
   std::string trace;  // Chrome trace-event file of the first replication; empty: none
   bool json = false;
   bool quiet = false;

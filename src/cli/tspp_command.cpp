@@ -4,10 +4,12 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "augur/core/diagnostics.hpp"
+#include "core/stats_json.hpp"
 #include "core/table.hpp"
 #include "augur/tspp_predictor.hpp"
 
@@ -66,8 +68,9 @@ std::string render_dump(const tspp::TaskSystem& system, const tspp::Prediction& 
   return out.str();
 }
 
+// A prediction has no confidence interval: {"mean", "std"}.
 nlohmann::ordered_json moments_json(const Moments& moments) {
-  return {{"mean", moments.mean}, {"std", moments.deviation()}};
+  return core::estimate_json({moments.mean, moments.deviation(), std::nullopt});
 }
 
 std::string render_json(const tspp::TaskSystem& system, const tspp::Prediction& prediction, const std::string& method) {

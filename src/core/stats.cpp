@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include "core/stats_json.hpp"
+
 namespace augur::core {
 
 double median(std::vector<double> values) {
@@ -45,6 +47,70 @@ MedianInterval median_interval(std::vector<double> values, double level) {
     interval = {values[j - 1], values[n - j], coverage};
   }
   return interval;
+}
+
+namespace {
+
+// Regularised incomplete beta I_x(a, b) by its continued fraction (modified Lentz).
+double incomplete_beta(double x, double a, double b) {
+  if (x <= 0.0) return 0.0;
+  if (x >= 1.0) return 1.0;
+  if (x > (a + 1.0) / (a + b + 2.0)) return 1.0 - incomplete_beta(1.0 - x, b, a);
+  const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x)) / a;
+  constexpr double tiny = 1e-300;
+  double f = 1.0;
+  double c = 1.0;
+  double d = 0.0;
+  for (int i = 0; i <= 400; ++i) {
+    const int m = i / 2;
+    double numerator = 1.0;
+    if (i > 0) {
+      numerator = i % 2 == 0 ? m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m))
+                             : -((a + m) * (a + b + m) * x) / ((a + 2.0 * m) * (a + 2.0 * m + 1.0));
+    }
+    d = 1.0 + numerator * d;
+    if (std::fabs(d) < tiny) d = tiny;
+    d = 1.0 / d;
+    c = 1.0 + numerator / c;
+    if (std::fabs(c) < tiny) c = tiny;
+    const double step = c * d;
+    f *= step;
+    if (std::fabs(1.0 - step) < 1e-15) break;
+  }
+  return front * (f - 1.0);
+}
+
+// Pr(T ≤ t) for Student's t with `degrees` degrees of freedom.
+double student_t_cdf(double t, double degrees) {
+  const double tail = 0.5 * incomplete_beta(degrees / (degrees + t * t), degrees / 2.0, 0.5);
+  return t >= 0 ? 1.0 - tail : tail;
+}
+
+}  // namespace
+
+double student_t_quantile(double p, double degrees) {
+  if (!(p > 0.0 && p < 1.0) || !(degrees > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  if (p < 0.5) return -student_t_quantile(1.0 - p, degrees);
+  double low = 0.0;
+  double high = 1.0;
+  while (student_t_cdf(high, degrees) < p && high < 1e12) high *= 2.0;
+  for (int iteration = 0; iteration < 200 && high - low > 1e-13 * std::max(1.0, high); ++iteration) {
+    const double middle = 0.5 * (low + high);
+    (student_t_cdf(middle, degrees) < p ? low : high) = middle;
+  }
+  return 0.5 * (low + high);
+}
+
+double mean_half_width(double deviation, long count, double level) {
+  if (count < 2) return 0.0;
+  const double n = static_cast<double>(count);
+  return student_t_quantile(0.5 + level / 2.0, n - 1.0) * deviation / std::sqrt(n);
+}
+
+nlohmann::ordered_json estimate_json(const Estimate& estimate) {
+  nlohmann::ordered_json json{{"mean", estimate.mean}, {"std", estimate.deviation}};
+  if (estimate.half_width) json["ci95_half_width"] = *estimate.half_width;
+  return json;
 }
 
 }  // namespace augur::core

@@ -11,41 +11,6 @@ namespace {
 constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
-// Regularised incomplete beta I_x(a, b) by its continued fraction (modified Lentz).
-double incomplete_beta(double x, double a, double b) {
-  if (x <= 0.0) return 0.0;
-  if (x >= 1.0) return 1.0;
-  if (x > (a + 1.0) / (a + b + 2.0)) return 1.0 - incomplete_beta(1.0 - x, b, a);
-  const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x)) / a;
-  constexpr double tiny = 1e-300;
-  double f = 1.0;
-  double c = 1.0;
-  double d = 0.0;
-  for (int i = 0; i <= 400; ++i) {
-    const int m = i / 2;
-    double numerator = 1.0;
-    if (i > 0) {
-      numerator = i % 2 == 0 ? m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m))
-                             : -((a + m) * (a + b + m) * x) / ((a + 2.0 * m) * (a + 2.0 * m + 1.0));
-    }
-    d = 1.0 + numerator * d;
-    if (std::fabs(d) < tiny) d = tiny;
-    d = 1.0 / d;
-    c = 1.0 + numerator / c;
-    if (std::fabs(c) < tiny) c = tiny;
-    const double step = c * d;
-    f *= step;
-    if (std::fabs(1.0 - step) < 1e-15) break;
-  }
-  return front * (f - 1.0);
-}
-
-// Pr(T ≤ t) for Student's t with `dof` degrees of freedom.
-double student_t_cdf(double t, double dof) {
-  const double tail = 0.5 * incomplete_beta(dof / (dof + t * t), dof / 2.0, 0.5);
-  return t >= 0 ? 1.0 - tail : tail;
-}
-
 // Unconstrained fit of b ≈ A s over the columns in `free` (A already weighted); the statistics of the
 // weighted problem go into `fit`, the constants (of all columns, 0 outside `free`) into it too.
 void least_squares(const Eigen::MatrixXd& weighted_design, const Eigen::VectorXd& weighted_values,
@@ -229,19 +194,6 @@ double smape(const Eigen::VectorXd& values, const Eigen::VectorXd& predictions) 
     sum += denominator > 0 ? 2.0 * std::fabs(values(i) - predictions(i)) / denominator : 0.0;
   }
   return 100.0 * sum / static_cast<double>(values.size());
-}
-
-double student_t_quantile(double p, double dof) {
-  if (!(p > 0.0 && p < 1.0) || !(dof > 0.0)) return not_a_number;
-  if (p < 0.5) return -student_t_quantile(1.0 - p, dof);
-  double low = 0.0;
-  double high = 1.0;
-  while (student_t_cdf(high, dof) < p && high < 1e12) high *= 2.0;
-  for (int iteration = 0; iteration < 200 && high - low > 1e-13 * std::max(1.0, high); ++iteration) {
-    const double middle = 0.5 * (low + high);
-    (student_t_cdf(middle, dof) < p ? low : high) = middle;
-  }
-  return 0.5 * (low + high);
 }
 
 Interval predict_with_interval(const LinearFit& fit, const Eigen::VectorXd& row, double confidence) {

@@ -10,6 +10,8 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "augur/core/stats.hpp"
+
 namespace augur::model {
 
 struct FitOptions {
@@ -57,7 +59,7 @@ struct Interval {
 // 100/n Σ 2|y − ŷ| / (|y| + |ŷ|), percent (0 to 200); +inf when a prediction is not finite.
 [[nodiscard]] double smape(const Eigen::VectorXd& values, const Eigen::VectorXd& predictions);
 
-// Quantile of Student's t distribution with `dof` degrees of freedom (dof > 0), p in (0, 1).
-[[nodiscard]] double student_t_quantile(double p, double dof);
+// Quantile of Student's t distribution (one implementation, in core; p in (0, 1), degrees > 0).
+using core::student_t_quantile;
 
 }  // namespace augur::model

@@ -722,6 +722,26 @@ TEST(Sim, SimulatesTheSeedsExampleWithATimeline) {
   EXPECT_TRUE(contains(table.standard_output, "95% confidence interval")) << describe(table);
 }
 
+TEST(Sim, AnyThreadCountPrintsTheSameBytes) {
+  const TemporaryFolder folder;
+  std::string output;
+  std::string timeline;
+  for (const char* threads : {"1", "2", "5"}) {
+    const fs::path trace = folder.path() / (std::string("trace") + threads + ".json");
+    const ProcessResult result = run({augur_exe, "sim", figure11, "--replications", "97", "--discipline", "ps", "--json", "-q",
+                                      "--threads", threads, "--trace", trace.string()});
+    ASSERT_EQ(result.exit_code, 0) << describe(result);
+    if (output.empty()) {
+      output = result.standard_output;
+      timeline = read_text(trace);
+      continue;
+    }
+    EXPECT_EQ(result.standard_output, output) << threads << " threads";
+    EXPECT_EQ(read_text(trace), timeline) << threads << " threads";
+  }
+  EXPECT_EQ(run({augur_exe, "sim", figure11, "--threads", "0"}).exit_code, 2);
+}
+
 TEST(Sim, RejectsBadOptionsAndInput) {
   EXPECT_EQ(run({augur_exe, "sim", figure11, "--service", "uniform"}).exit_code, 2);
   EXPECT_EQ(run({augur_exe, "sim", figure11, "--replications", "0"}).exit_code, 2);

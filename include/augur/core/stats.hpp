@@ -1,6 +1,7 @@
 // Small statistics shared by every tool.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 namespace augur::core {
@@ -19,5 +20,24 @@ struct MedianInterval {
   double coverage = 0;
 };
 [[nodiscard]] MedianInterval median_interval(std::vector<double> values, double level = 0.95);
+
+// Quantile of Student's t distribution with `degrees` degrees of freedom (> 0, need not be whole), p in
+// (0, 1): the inverse of its distribution function, found by bisection to about 1e-13 relative; NaN
+// outside the domain.
+[[nodiscard]] double student_t_quantile(double p, double degrees);
+
+// Half-width of the confidence interval at `level` of the mean of `count` values whose sample standard
+// deviation is `deviation`: t((1 + level) / 2, count − 1) · deviation / √count; 0 for fewer than 2 values.
+[[nodiscard]] double mean_half_width(double deviation, long count, double level = 0.95);
+
+// A mean with its spread, as augur's tools print it: the standard deviation of the quantity and, when the
+// mean is estimated from a sample (a simulation's replications), the half-width of the 95% confidence
+// interval of that mean. A predictor's figures have no interval. Its JSON (src/core/stats_json.hpp) is
+// {"mean", "std"} or {"mean", "std", "ci95_half_width"}.
+struct Estimate {
+  double mean = 0.0;
+  double deviation = 0.0;
+  std::optional<double> half_width;
+};
 
 }  // namespace augur::core

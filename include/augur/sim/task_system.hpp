@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "augur/sim/engine.hpp"
 #include "augur/tspp.hpp"
 
 namespace augur::sim {
@@ -23,14 +24,9 @@ struct TaskSystemOptions {
   int visits = 1;  // V
   ServiceDistribution service = ServiceDistribution::Exponential;
   Discipline discipline = Discipline::FirstComeFirstServed;
-};
-
-// A quantity over the replications: its mean, its standard deviation, and the half-width of the 95%
-// confidence interval of the mean.
-struct Statistic {
-  double mean = 0.0;
-  double deviation = 0.0;
-  double half_width = 0.0;
+  // Threads the replications run on (0: the hardware concurrency), capped by the replications. The
+  // results are the same bits for any count (run_replications).
+  int threads = 1;
 };
 
 struct SimulatedTask {
@@ -61,12 +57,13 @@ struct TaskSystemSimulation {
   std::vector<TraceInterval> trace;  // first replication, when asked for
 };
 
-// `progress(done, total)` is called after each replication when given.
+// `progress(done, total)` is called on the calling thread after each replication, in order, when given.
 [[nodiscard]] TaskSystemSimulation simulate(const tspp::TaskSystem& system, const TaskSystemOptions& options,
                                             bool record_trace = false,
                                             const std::function<void(int, int)>& progress = {});
 
-// Student's t quantile t_{0.975, degrees} (an expansion accurate to 0.5% from 3 degrees on).
-[[nodiscard]] double student_t_975(int degrees);
+// The recorded trace as a timeline (augur sim --trace): one row per resource, one span per service named
+// by its task, in the resource's category.
+[[nodiscard]] Timeline task_system_timeline(const tspp::TaskSystem& system, const TaskSystemSimulation& result);
 
 }  // namespace augur::sim

@@ -1,6 +1,12 @@
 #include "augur/sim/engine.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
 #include <utility>
 
 namespace augur::sim {
@@ -33,6 +39,148 @@ std::uint64_t Engine::run() {
   }
   events_ += count;
   return count;
+}
+
+// ---- statistics ----
+
+void Accumulator::add(double value) {
+  minimum_ = count_ == 0 ? value : std::min(minimum_, value);
+  maximum_ = count_ == 0 ? value : std::max(maximum_, value);
+  ++count_;
+  const double delta = value - mean_;
+  mean_ += delta / static_cast<double>(count_);
+  square_ += delta * (value - mean_);
+}
+
+double Accumulator::variance() const { return count_ > 1 ? square_ / static_cast<double>(count_ - 1) : 0.0; }
+
+Statistic Accumulator::statistic(double level) const {
+  Statistic result;
+  result.count = count_;
+  result.mean = mean_;
+  result.deviation = std::sqrt(variance());
+  result.half_width = core::mean_half_width(result.deviation, count_, level);
+  result.minimum = minimum_;
+  result.maximum = maximum_;
+  return result;
+}
+
+// ---- replications in parallel ----
+
+int replication_threads(int requested, int replications) {
+  int threads = requested > 0 ? requested : static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, std::min(threads, replications));
+}
+
+void run_in_order(int count, int threads, int window, const std::function<void(int, int)>& produce,
+                  const std::function<void(int, int)>& consume) {
+  window = std::max(window, 1);
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<char> ready(static_cast<std::size_t>(window), 0);
+  int next = 0;      // the next index to produce
+  int consumed = 0;  // indices consumed so far
+  std::exception_ptr failure;
+
+  const auto fail = [&](std::exception_ptr error) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!failure) failure = std::move(error);
+    changed.notify_all();
+  };
+  const auto work = [&] {
+    for (;;) {
+      int index = 0;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        // An index may be produced once its slot's previous user (index - window) has been consumed.
+        changed.wait(lock, [&] { return failure || next >= count || next < consumed + window; });
+        if (failure || next >= count) return;
+        index = next++;
+      }
+      try {
+        produce(index, index % window);
+      } catch (...) {
+        fail(std::current_exception());
+        return;
+      }
+      const std::lock_guard<std::mutex> lock(mutex);
+      ready[static_cast<std::size_t>(index % window)] = 1;
+      changed.notify_all();
+    }
+  };
+
+  std::vector<std::thread> workers;
+  workers.reserve(static_cast<std::size_t>(threads));
+  try {
+    for (int thread = 0; thread < threads; ++thread) workers.emplace_back(work);
+  } catch (...) {  // a thread could not start: stop the others, then report
+    fail(std::current_exception());
+  }
+  // The calling thread consumes, in index order, while the workers produce.
+  while (true) {
+    int index = 0;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      changed.wait(lock, [&] { return failure || consumed >= count || ready[static_cast<std::size_t>(consumed % window)]; });
+      if (failure || consumed >= count) break;
+      index = consumed;
+    }
+    try {
+      consume(index, index % window);
+    } catch (...) {
+      fail(std::current_exception());
+      break;
+    }
+    const std::lock_guard<std::mutex> lock(mutex);
+    ready[static_cast<std::size_t>(index % window)] = 0;
+    ++consumed;
+    changed.notify_all();
+  }
+  for (std::thread& worker : workers) worker.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+// ---- timelines ----
+
+void Timeline::name_row(int row, const std::string& name) { events_.push_back({'M', row, "thread_name", name, 0.0, 0.0}); }
+
+void Timeline::span(int row, const std::string& name, const std::string& category, double start, double end) {
+  events_.push_back({'X', row, name, category, start, end});
+}
+
+void Timeline::instant(int row, const std::string& name, const std::string& category, double time) {
+  events_.push_back({'i', row, name, category, time, time});
+}
+
+std::string Timeline::json() const {
+  // The viewer reads microseconds; a model time unit is shown as one second.
+  constexpr double microseconds = 1e6;
+  nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  for (const Event& event : events_) {
+    if (event.phase == 'M') {
+      events.push_back({{"name", event.name}, {"ph", "M"}, {"pid", 1}, {"tid", event.row}, {"args", {{"name", event.category}}}});
+    } else if (event.phase == 'X') {
+      events.push_back({{"name", event.name},
+                        {"cat", event.category},
+                        {"ph", "X"},
+                        {"pid", 1},
+                        {"tid", event.row},
+                        {"ts", event.start * microseconds},
+                        {"dur", (event.end - event.start) * microseconds}});
+    } else {
+      events.push_back({{"name", event.name},
+                        {"cat", event.category},
+                        {"ph", "i"},
+                        {"s", "t"},
+                        {"pid", 1},
+                        {"tid", event.row},
+                        {"ts", event.start * microseconds}});
+    }
+  }
+  nlohmann::ordered_json json;
+  json["traceEvents"] = std::move(events);
+  json["displayTimeUnit"] = "ms";
+  return json.dump() + "\n";
 }
 
 }  // namespace augur::sim

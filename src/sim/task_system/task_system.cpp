@@ -16,31 +16,6 @@ using tspp::Node;
 using tspp::Resource;
 using tspp::TaskSystem;
 
-// Running mean and variance (Welford).
-class Accumulator {
-public:
-  void add(double value) {
-    ++count_;
-    const double delta = value - mean_;
-    mean_ += delta / static_cast<double>(count_);
-    square_ += delta * (value - mean_);
-  }
-  [[nodiscard]] Statistic statistic() const {
-    Statistic result;
-    result.mean = mean_;
-    if (count_ > 1) {
-      result.deviation = std::sqrt(square_ / static_cast<double>(count_ - 1));
-      result.half_width = student_t_975(static_cast<int>(count_ - 1)) * result.deviation / std::sqrt(static_cast<double>(count_));
-    }
-    return result;
-  }
-
-private:
-  long count_ = 0;
-  double mean_ = 0.0;
-  double square_ = 0.0;
-};
-
 // One replication of the task system.
 class Replication {
 public:
@@ -250,17 +225,35 @@ public:
   std::map<std::pair<int, std::size_t>, std::function<void()>> leaves_;
 };
 
-}  // namespace
+// What the combination needs of one replication, moved out of it (its engine holds closures on it).
+struct Outcome {
+  double completion = 0.0;
+  std::uint64_t events = 0;
+  std::vector<double> start, end, time_at, arrival_sum, arrival_count;
+  std::vector<double> present_integral, busy_integral;  // per resource
+  std::vector<TraceInterval> trace;
+};
 
-double student_t_975(int degrees) {
-  if (degrees <= 0) return std::numeric_limits<double>::infinity();
-  // Exact values for the smallest counts, then the Cornish-Fisher expansion around z = 1.95996.
-  static const double small[] = {12.706, 4.303, 3.182};
-  if (degrees <= 3) return small[degrees - 1];
-  const double z = 1.959963985;
-  const double n = degrees;
-  return z + (z * z * z + z) / (4 * n) + (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
+Outcome replicate(const TaskSystem& system, const TaskSystemOptions& options, int index, bool trace) {
+  Replication replication(system, options, static_cast<std::uint64_t>(index), trace);
+  replication.run();
+  Outcome outcome;
+  outcome.completion = replication.completion_;
+  outcome.events = replication.engine_.events_run();
+  outcome.start = std::move(replication.start_);
+  outcome.end = std::move(replication.end_);
+  outcome.time_at = std::move(replication.time_at_);
+  outcome.arrival_sum = std::move(replication.arrival_sum_);
+  outcome.arrival_count = std::move(replication.arrival_count_);
+  for (const auto& station : replication.stations_) {
+    outcome.present_integral.push_back(station.present_integral);
+    outcome.busy_integral.push_back(station.busy_integral);
+  }
+  outcome.trace = std::move(replication.trace_);
+  return outcome;
 }
+
+}  // namespace
 
 TaskSystemSimulation simulate(const TaskSystem& system, const TaskSystemOptions& options, bool record_trace,
                               const std::function<void(int, int)>& progress) {
@@ -272,34 +265,36 @@ TaskSystemSimulation simulate(const TaskSystem& system, const TaskSystemOptions&
   std::vector<double> utilization(resources, 0.0), queue(resources, 0.0);
   TaskSystemSimulation result;
   const int replications = std::max(options.replications, 1);
-  for (int index = 0; index < replications; ++index) {
-    Replication replication(system, options, static_cast<std::uint64_t>(index), record_trace && index == 0);
-    replication.run();
-    result.events += replication.engine_.events_run();
-    const double total = replication.completion_;
+  // Each replication depends on (seed, index) only and they are combined in index order, so the figures
+  // are the same bits for any thread count.
+  const auto combine = [&](int index, Outcome&& outcome) {
+    result.events += outcome.events;
+    const double total = outcome.completion;
     completion.add(total);
     for (std::size_t i = 0; i < tasks; ++i) {
-      starts[i].add(replication.start_[i]);
-      ends[i].add(replication.end_[i]);
-      const double residence = replication.end_[i] - replication.start_[i];
+      starts[i].add(outcome.start[i]);
+      ends[i].add(outcome.end[i]);
+      const double residence = outcome.end[i] - outcome.start[i];
       residences[i].add(residence);
       for (std::size_t k = 0; k < resources; ++k) {
         const std::size_t cell = i * resources + k;
-        if (replication.arrival_count_[cell] > 0.0) arrival[cell] += replication.arrival_sum_[cell] / replication.arrival_count_[cell];
-        if (residence > 0.0) share[cell] += replication.time_at_[cell] / residence;
+        if (outcome.arrival_count[cell] > 0.0) arrival[cell] += outcome.arrival_sum[cell] / outcome.arrival_count[cell];
+        if (residence > 0.0) share[cell] += outcome.time_at[cell] / residence;
       }
     }
     for (std::size_t k = 0; k < resources; ++k) {
       if (total <= 0.0) continue;
-      const auto& station = replication.stations_[k];
       const Resource& resource = system.resources[k];
       const double servers = resource.kind == Resource::Kind::Delay ? 1.0 : resource.servers;
-      utilization[k] += station.busy_integral / (servers * total);
-      queue[k] += station.present_integral / total;
+      utilization[k] += outcome.busy_integral[k] / (servers * total);
+      queue[k] += outcome.present_integral[k] / total;
     }
-    if (index == 0 && record_trace) result.trace = replication.trace_;
+    if (index == 0 && record_trace) result.trace = std::move(outcome.trace);
     if (progress) progress(index + 1, replications);
-  }
+  };
+  run_replications(
+      replications, options.threads,
+      [&](int index) { return replicate(system, options, index, record_trace && index == 0); }, combine);
   result.replications = replications;
   result.completion = completion.statistic();
   result.tasks.resize(tasks);
@@ -321,6 +316,16 @@ TaskSystemSimulation simulate(const TaskSystem& system, const TaskSystemOptions&
     result.resources[k].queue_length = queue[k] / replications;
   }
   return result;
+}
+
+Timeline task_system_timeline(const TaskSystem& system, const TaskSystemSimulation& result) {
+  Timeline timeline;
+  for (std::size_t k = 0; k < system.resources.size(); ++k) timeline.name_row(static_cast<int>(k), system.resources[k].name);
+  for (const TraceInterval& interval : result.trace) {
+    timeline.span(interval.resource, system.tasks[static_cast<std::size_t>(interval.task)].name,
+                  system.resources[static_cast<std::size_t>(interval.resource)].name, interval.start, interval.end);
+  }
+  return timeline;
 }
 
 }  // namespace augur::sim

@@ -1,52 +1,15 @@
-// The discrete-event engine and the task-system simulator, on cases with exact answers.
+// The task-system simulator on the engine, on cases with exact answers (the engine alone: engine_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "augur/sim/engine.hpp"
 #include "augur/sim/task_system.hpp"
 
 namespace augur::sim {
 namespace {
-
-TEST(Engine, RunsEventsInTimeOrderAndTiesInSchedulingOrder) {
-  Engine engine;
-  std::vector<std::string> order;
-  engine.schedule(2.0, [&] { order.push_back("b@2"); });
-  engine.schedule(1.0, [&] {
-    order.push_back("a@1");
-    engine.schedule(1.0, [&] { order.push_back("c@2"); });  // same time as b, scheduled later
-    engine.schedule(0.0, [&] { order.push_back("d@1"); });
-  });
-  EXPECT_EQ(engine.run(), 4u);
-  EXPECT_EQ(order, (std::vector<std::string>{"a@1", "d@1", "b@2", "c@2"}));
-  EXPECT_DOUBLE_EQ(engine.now(), 2.0);
-}
-
-TEST(RandomStream, IsReproducibleAndStreamsDiffer) {
-  RandomStream first(42, 0);
-  RandomStream again(42, 0);
-  RandomStream other(42, 1);
-  double sum = 0.0;
-  bool differs = false;
-  for (int i = 0; i < 200000; ++i) {
-    const double value = first.exponential(2.0);
-    EXPECT_EQ(value, again.exponential(2.0));
-    differs = differs || value != other.exponential(2.0);
-    sum += value;
-  }
-  EXPECT_TRUE(differs);
-  EXPECT_NEAR(sum / 200000, 2.0, 0.02);  // fixed seed: the same figure on every run
-}
-
-TEST(StudentT, MatchesTheTable) {
-  EXPECT_DOUBLE_EQ(student_t_975(1), 12.706);
-  EXPECT_NEAR(student_t_975(10), 2.228, 0.005);
-  EXPECT_NEAR(student_t_975(30), 2.042, 0.003);
-  EXPECT_NEAR(student_t_975(100000), 1.960, 0.001);
-}
 
 TaskSystemOptions deterministic(Discipline discipline = Discipline::FirstComeFirstServed, int visits = 1) {
   TaskSystemOptions options;
@@ -110,6 +73,9 @@ TEST(TaskSystemSimulation, ExponentialServiceHasTheRightMean) {
   EXPECT_NEAR(result.completion.mean, 2.0, 3 * result.completion.half_width);
   EXPECT_NEAR(result.completion.deviation, std::sqrt(2.0), 0.05);
   EXPECT_GT(result.completion.half_width, 0.0);
+  EXPECT_EQ(result.completion.count, 20000);
+  EXPECT_GT(result.completion.minimum, 0.0);
+  EXPECT_GT(result.completion.maximum, 4 * 2.0) << "an exponential sum exceeds 4 means in 20000 draws";
 }
 
 TEST(TaskSystemSimulation, SameSeedSameResults) {
@@ -144,6 +110,65 @@ TEST(TaskSystemSimulation, RecordsTheFirstReplicationsTimeline) {
   EXPECT_EQ(result.trace[0].resource, 0);
   EXPECT_NEAR(result.trace[0].end - result.trace[0].start, 1.0 / 3, 1e-12);
   EXPECT_NEAR(result.trace.back().end, 3.0, 1e-12);
+  EXPECT_TRUE(simulate(system, deterministic(Discipline::FirstComeFirstServed, 3)).trace.empty()) << "only when asked";
+}
+
+TEST(TaskSystemTimeline, OneRowPerResourceOneSpanPerService) {
+  const auto system = system_of("resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 1; disk: 2; }\nstructure { a; }");
+  const auto result = simulate(system, deterministic(), true);
+  const Timeline timeline = task_system_timeline(system, result);
+  EXPECT_EQ(timeline.json(),
+            R"({"traceEvents":[{"name":"thread_name","ph":"M","pid":1,"tid":0,"args":{"name":"cpu"}},)"
+            R"({"name":"thread_name","ph":"M","pid":1,"tid":1,"args":{"name":"disk"}},)"
+            R"({"name":"a","cat":"cpu","ph":"X","pid":1,"tid":0,"ts":0.0,"dur":1000000.0},)"
+            R"({"name":"a","cat":"disk","ph":"X","pid":1,"tid":1,"ts":1000000.0,"dur":2000000.0}],"displayTimeUnit":"ms"})"
+            "\n");
+}
+
+void expect_same(const Statistic& a, const Statistic& b, const std::string& what) {
+  EXPECT_EQ(a.mean, b.mean) << what;
+  EXPECT_EQ(a.deviation, b.deviation) << what;
+  EXPECT_EQ(a.half_width, b.half_width) << what;
+  EXPECT_EQ(a.minimum, b.minimum) << what;
+  EXPECT_EQ(a.maximum, b.maximum) << what;
+}
+
+TEST(TaskSystemSimulation, AnyThreadCountGivesTheSameBits) {
+  const auto system = system_of(
+      "resource cpu <- queuing 2; disk <- queuing; net <- delay;\n"
+      "task a <- { cpu: 1; disk: 2; } b <- { cpu: 2; disk: 1; net: 1; } c <- { cpu: 1; net: 3; } d <- { disk: 1; }\n"
+      "structure { [ a; b; c; ] d; }");
+  for (Discipline discipline : {Discipline::FirstComeFirstServed, Discipline::ProcessorSharing}) {
+    TaskSystemOptions options;
+    options.replications = 301;
+    options.discipline = discipline;
+    options.visits = 2;
+    options.threads = 1;
+    std::vector<int> serial_progress;
+    const auto serial = simulate(system, options, true, [&](int done, int) { serial_progress.push_back(done); });
+    for (int threads : {2, 3, 7}) {
+      options.threads = threads;
+      std::vector<int> progress;
+      const auto parallel = simulate(system, options, true, [&](int done, int) { progress.push_back(done); });
+      const std::string where = std::to_string(threads) + " threads";
+      EXPECT_EQ(progress, serial_progress) << where << ": progress in order, on the calling thread";
+      EXPECT_EQ(parallel.events, serial.events) << where;
+      expect_same(parallel.completion, serial.completion, where);
+      ASSERT_EQ(parallel.tasks.size(), serial.tasks.size());
+      for (std::size_t i = 0; i < serial.tasks.size(); ++i) {
+        expect_same(parallel.tasks[i].start, serial.tasks[i].start, where);
+        expect_same(parallel.tasks[i].residence, serial.tasks[i].residence, where);
+        expect_same(parallel.tasks[i].end, serial.tasks[i].end, where);
+        EXPECT_EQ(parallel.tasks[i].arrival_queue, serial.tasks[i].arrival_queue) << where;
+        EXPECT_EQ(parallel.tasks[i].queue_of_task, serial.tasks[i].queue_of_task) << where;
+      }
+      for (std::size_t k = 0; k < serial.resources.size(); ++k) {
+        EXPECT_EQ(parallel.resources[k].utilization, serial.resources[k].utilization) << where;
+        EXPECT_EQ(parallel.resources[k].queue_length, serial.resources[k].queue_length) << where;
+      }
+      EXPECT_EQ(task_system_timeline(system, parallel).json(), task_system_timeline(system, serial).json()) << where;
+    }
+  }
 }
 
 }  // namespace
