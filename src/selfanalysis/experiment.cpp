@@ -153,4 +153,59 @@ ExperimentResult summarize_experiment(const ExperimentInput& input) {
   return result;
 }
 
+const char* run_kind_name(RunKind kind) {
+  switch (kind) {
+    case RunKind::time: return "time";
+    case RunKind::analyze: return "analyze";
+    case RunKind::sweep: return "sweep";
+  }
+  return "time";
+}
+
+std::vector<PlannedRun> plan_experiment(int max_threads, int repeat, bool sweep) {
+  std::vector<PlannedRun> plans;
+  for (int repetition = 0; repetition < repeat; ++repetition) {
+    for (int p = 1; p <= max_threads; ++p) {
+      plans.push_back({RunKind::time, p, repetition});
+      plans.push_back({RunKind::analyze, p, repetition});
+    }
+    if (sweep) plans.push_back({RunKind::sweep, max_threads, repetition});
+  }
+  return plans;
+}
+
+std::vector<std::pair<std::string, std::string>> run_environment(const PlannedRun& run, const RunSettings& settings,
+                                                                 const std::string& report_path) {
+  std::string sweep_list;
+  if (run.kind == RunKind::sweep) {
+    for (int p = 1; p <= settings.max_threads; ++p) sweep_list += (p > 1 ? "," : "") + std::to_string(p);
+  }
+  return {
+      {"OMP_NUM_THREADS", std::to_string(run.processors)},
+      {"OMP_WAIT_POLICY", settings.wait_policy},
+      {"AUGUR_MODE", run.kind == RunKind::time ? "time" : "analyze"},
+      {"AUGUR_REPORT", report_path},
+      {"AUGUR_SUMMARY", "0"},
+      {"AUGUR_BASELINE", settings.baseline},
+      {"AUGUR_SWEEP", sweep_list},
+      {"AUGUR_SWEEP_EVERY", std::to_string(settings.sweep_every)},
+  };
+}
+
+void add_run(ExperimentInput& input, RunKind kind, ExperimentRun run) {
+  std::vector<ExperimentRun>& runs = kind == RunKind::time ? input.timed : kind == RunKind::analyze ? input.analyzed : input.swept;
+  runs.push_back(std::move(run));
+}
+
+std::string last_lines(const std::string& text, int count) {
+  std::size_t position = text.size();
+  while (count-- > 0 && position > 0) {
+    const auto newline = text.rfind('\n', position - 1);
+    if (newline == std::string::npos) return text;
+    position = newline;
+    if (position + 1 == text.size()) ++count;
+  }
+  return text.substr(position == 0 ? 0 : position + 1);
+}
+
 }  // namespace augur::selfanalysis
