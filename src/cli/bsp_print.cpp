@@ -69,6 +69,42 @@ std::string parameters_text(const BspParameterSource& source) {
   return out.str();
 }
 
+// Per machine and superstep: what each member did, OBSP*'s prediction and the measured end.
+Json machines_json(const BspReport& report) {
+  const bsp::Trace& trace = report.trace;
+  Json machines = Json::array();
+  for (std::size_t index = 0; index < trace.machines.size(); ++index) {
+    const bsp::Machine& machine = trace.machines[index];
+    const bsp::MachineTimes& times = report.comparison.obsp.machines[index];
+    Json entry{{"id", machine.id}, {"ranks", machine.ranks}};
+    entry["parent"] = machine.parent ? Json(trace.machines[*machine.parent].id) : Json(nullptr);
+    entry["start"] = times.start;
+    Json steps = Json::array();
+    for (std::size_t s = 0; s < machine.supersteps.size(); ++s) {
+      Json members = Json::array();
+      for (std::size_t pid = 0; pid < machine.ranks.size(); ++pid) {
+        const bsp::Superstep& step = machine.supersteps[s][pid];
+        Json member{{"pid", pid},
+                    {"rank", step.rank},
+                    {"sync", bsp::synchronization_name(step.synchronization)},
+                    {"work", step.work},
+                    {"in", static_cast<std::int64_t>(step.incoming_bytes)},
+                    {"out", static_cast<std::int64_t>(step.outgoing_bytes)},
+                    {"partners", step.partners}};
+        member["child"] = step.child ? Json(trace.machines[*step.child].id) : Json(nullptr);
+        member["h"] = times.h[s][pid];
+        member["predicted"] = times.finish[s][pid];
+        member["measured"] = step.end;
+        members.push_back(std::move(member));
+      }
+      steps.push_back({{"superstep", s + 1}, {"members", std::move(members)}});
+    }
+    entry["supersteps"] = std::move(steps);
+    machines.push_back(std::move(entry));
+  }
+  return machines;
+}
+
 }  // namespace
 
 std::string render_bsp_table(const BspReport& report, bool supersteps) {
@@ -195,39 +231,7 @@ std::string render_bsp_json(const BspReport& report, bool supersteps) {
   }
   bsp["supersteps"] = std::move(flat);
   json["bsp"] = std::move(bsp);
-  if (supersteps) {
-    Json machines = Json::array();
-    for (std::size_t index = 0; index < trace.machines.size(); ++index) {
-      const bsp::Machine& machine = trace.machines[index];
-      const bsp::MachineTimes& times = report.comparison.obsp.machines[index];
-      Json entry{{"id", machine.id}, {"ranks", machine.ranks}};
-      entry["parent"] = machine.parent ? Json(trace.machines[*machine.parent].id) : Json(nullptr);
-      entry["start"] = times.start;
-      Json steps = Json::array();
-      for (std::size_t s = 0; s < machine.supersteps.size(); ++s) {
-        Json members = Json::array();
-        for (std::size_t pid = 0; pid < machine.ranks.size(); ++pid) {
-          const bsp::Superstep& step = machine.supersteps[s][pid];
-          Json member{{"pid", pid},
-                      {"rank", step.rank},
-                      {"sync", bsp::synchronization_name(step.synchronization)},
-                      {"work", step.work},
-                      {"in", static_cast<std::int64_t>(step.incoming_bytes)},
-                      {"out", static_cast<std::int64_t>(step.outgoing_bytes)},
-                      {"partners", step.partners}};
-          member["child"] = step.child ? Json(trace.machines[*step.child].id) : Json(nullptr);
-          member["h"] = times.h[s][pid];
-          member["predicted"] = times.finish[s][pid];
-          member["measured"] = step.end;
-          members.push_back(std::move(member));
-        }
-        steps.push_back({{"superstep", s + 1}, {"members", std::move(members)}});
-      }
-      entry["supersteps"] = std::move(steps);
-      machines.push_back(std::move(entry));
-    }
-    json["machines"] = std::move(machines);
-  }
+  if (supersteps) json["machines"] = machines_json(report);
   return json.dump(2) + "\n";
 }
 
