@@ -56,7 +56,8 @@ struct SpawnOptions {
 // SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process are passed on to it instead of ending this
 // process (those from the terminal reach it directly, so they are not sent twice), so that the caller
 // cleans up and reports after it; a signal this process ignored when it started (nohup) stays ignored,
-// for the child too. Throws std::runtime_error when the program cannot be started.
+// for the child too. Signal dispositions are process-wide and the forwarding knows one child, so
+// spawn() is called by one thread at a time. Throws std::runtime_error when the program cannot be started.
 ProcessResult spawn(const std::vector<std::string>& argv, const SpawnOptions& options);
 
 struct ProcessOptions {
