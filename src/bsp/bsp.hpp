@@ -173,4 +173,26 @@ struct HRelationFit {
 // when the points cannot determine two constants.
 [[nodiscard]] HRelationFit fit_hrelation(const model::Series& series, Combine combine);
 
+// Fits g and L (fit_hrelation) to the "time" series of the experiment `experiment` of the records
+// read from the file `records`. Throws core::InputError at `records` when it has no such experiment
+// (naming those it has), std::runtime_error naming the experiment and file when the points cannot
+// determine g and L, and fit_hrelation's core::InputError when the experiment has no variable h.
+[[nodiscard]] HRelationFit fit_hrelation_records(const model::Dataset& dataset, const std::string& records,
+                                                 const std::string& experiment, Combine combine);
+
+// ---- Predictions against measurements ------------------------------------------------------------
+
+// (measured − predicted) / measured in percent, the sign of the seed's Table 1 (and of augur predict);
+// NaN when the prediction is not finite or nothing was measured.
+[[nodiscard]] double error_percent(double predicted, double measured);
+
+// Both models and the measured times of one trace, what `augur bsp` reports.
+struct Comparison {
+  ObspPrediction obsp;
+  BspPrediction bsp;
+  std::vector<double> measured;  // measured_rank_times
+  double measured_program = 0.0;  // the largest over the ranks
+};
+[[nodiscard]] Comparison compare(const Trace& trace, const CostParameters& parameters);
+
 }  // namespace augur::bsp

@@ -1,13 +1,10 @@
 #include "cc_command.hpp"
 
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,8 +18,6 @@
 #include "core/process.hpp"
 #include "experiment/translator.hpp"
 #include "locations.hpp"
-
-extern char** environ;
 
 namespace augur::cli {
 
@@ -126,51 +121,18 @@ int check_files(const CcOptions& options) {
 
 // ---- Wrapper mode ----
 
-volatile std::sig_atomic_t compiler_pid = 0;
-
-void pass_on(int signal_number) {
-  const pid_t child = compiler_pid;
-  if (child > 0) ::kill(child, signal_number);
-}
-
-// Runs the command with this process' standard streams; returns its exit status (128 + the signal
-// that killed it). While it runs, SIGINT, SIGTERM and SIGHUP are passed on to it instead of ending
-// this process, so that the temporary directory is removed after it.
+// Runs the compiler on our terminal; returns its status as the shell reports it (128 + the signal
+// that killed it), 127 when it cannot start. While it runs, a SIGINT, SIGTERM or SIGHUP is passed on
+// to it instead of ending this process, so that the temporary directory is removed after it.
 int run_compiler(const std::vector<std::string>& argv) {
-  std::vector<char*> arguments;
-  for (const std::string& argument : argv) arguments.push_back(const_cast<char*>(argument.c_str()));
-  arguments.push_back(nullptr);
-  struct sigaction action {};
-  action.sa_handler = pass_on;
-  sigemptyset(&action.sa_mask);
-  struct sigaction saved[3];
-  const int signals[3] = {SIGINT, SIGTERM, SIGHUP};
-  for (int k = 0; k < 3; ++k) ::sigaction(signals[k], &action, &saved[k]);
-  // The child starts with the default dispositions (not ours).
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  for (int signal_number : signals) sigaddset(&defaults, signal_number);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-  pid_t child = 0;
-  const int spawned = ::posix_spawnp(&child, argv.front().c_str(), nullptr, &attributes, arguments.data(), environ);
-  posix_spawnattr_destroy(&attributes);
-  int status = 0;
-  if (spawned == 0) {
-    compiler_pid = child;
-    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
-    compiler_pid = 0;
-  }
-  for (int k = 0; k < 3; ++k) ::sigaction(signals[k], &saved[k], nullptr);
-  if (spawned != 0) {
-    std::fprintf(stderr, "augur cc: cannot run '%s': %s\n", argv.front().c_str(), std::strerror(spawned));
+  core::SpawnOptions attached;
+  attached.attach = true;
+  try {
+    return core::spawn(argv, attached).shell_status();
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "augur cc: %s\n", error.what());
     return 127;
   }
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
 // A fresh directory, removed with its content unless kept.

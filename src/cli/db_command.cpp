@@ -6,45 +6,15 @@
 #include <filesystem>
 #include <iostream>
 #include <iterator>
-#include <nlohmann/json.hpp>
 
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
-#include "core/table.hpp"
 #include "augur/coupling.hpp"
+#include "db_print.hpp"
 #include "store/store.hpp"
 
 namespace augur::cli {
 namespace {
-
-using Json = nlohmann::ordered_json;
-
-std::string general(double value, int digits = 6) {
-  if (!std::isfinite(value)) return "-";
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*g", digits, value);
-  return text;
-}
-
-// 32768 → "32 KiB"; 0 → "-".
-std::string bytes_text(double bytes) {
-  if (!(bytes > 0)) return "-";
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  int unit = 0;
-  while (bytes >= 1024 && unit < 5) {
-    bytes /= 1024;
-    ++unit;
-  }
-  return general(bytes, 3) + " " + units[unit];
-}
-
-Json optional_number(const std::optional<double>& value) {
-  return value && std::isfinite(*value) ? Json(*value) : Json(nullptr);
-}
-
-Json finite(double value) {
-  return std::isfinite(value) ? Json(value) : Json(nullptr);
-}
 
 std::string database_path(const DbOptions& options) {
   return options.database.empty() ? store::default_store_path() : options.database;
@@ -60,10 +30,6 @@ void emit(const std::string& text) {
   std::fputs(text.c_str(), stdout);
 }
 
-std::string plural(std::int64_t count, const std::string& word) {
-  return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
-}
-
 store::RunFilter filter_of(const DbOptions& options) {
   store::RunFilter filter;
   filter.application = options.application;
@@ -73,134 +39,17 @@ store::RunFilter filter_of(const DbOptions& options) {
   return filter;
 }
 
-std::string list_runs(store::PerformanceStore& database, const DbOptions& options) {
-  const auto runs = database.runs(filter_of(options));
-  if (options.json) {
-    Json list = Json::array();
-    for (const store::RunSummary& run : runs) {
-      list.push_back({{"id", run.id},
-                      {"application", run.application},
-                      {"dataset", run.dataset},
-                      {"problem_size", finite(run.problem_size)},
-                      {"footprint_bytes", finite(run.footprint_bytes)},
-                      {"hostname", run.hostname},
-                      {"machine_class", run.machine_class},
-                      {"threads", run.threads},
-                      {"ranks", run.ranks},
-                      {"processors", run.processors},
-                      {"iterations", run.iterations},
-                      {"started", run.started},
-                      {"application_seconds", optional_number(run.loop_seconds)},
-                      {"measurements", run.measurements},
-                      {"couplings", run.couplings},
-                      {"source", run.source},
-                      {"added", run.added}});
-    }
-    return list.dump(2) + "\n";
-  }
-  if (runs.empty()) return "no runs stored in " + database.location() + "\n";
-  core::TextTable table({"id", "application", "dataset", "size", "footprint", "threads", "ranks", "machine",
-                         "iterations", "time (s)", "chains", "couplings", "started"});
-  for (const store::RunSummary& run : runs) {
-    table.add_row({std::to_string(run.id), run.application, run.dataset.empty() ? "-" : run.dataset,
-                   general(run.problem_size), bytes_text(run.footprint_bytes), std::to_string(run.threads),
-                   std::to_string(run.ranks), run.hostname.empty() ? "-" : run.hostname, std::to_string(run.iterations),
-                   run.loop_seconds ? general(*run.loop_seconds, 5) : "-", std::to_string(run.measurements),
-                   std::to_string(run.couplings), run.started.empty() ? "-" : run.started});
-  }
-  return table.render() + "(" + plural(static_cast<std::int64_t>(runs.size()), "run") + " in " + database.location() +
-         ")\n";
-}
-
-std::string list_machines(store::PerformanceStore& database, const DbOptions& options) {
-  const auto machines = database.machines();
-  if (options.json) {
-    Json list = Json::array();
-    for (const store::MachineSummary& entry : machines) {
-      const coupling::Machine& machine = entry.machine;
-      list.push_back({{"id", entry.id},
-                      {"hostname", machine.hostname},
-                      {"cpu_model", machine.cpu_model},
-                      {"cores", machine.cores},
-                      {"l1d_bytes", machine.l1d_bytes},
-                      {"l2_bytes", machine.l2_bytes},
-                      {"l3_bytes", machine.l3_bytes},
-                      {"memory_bytes", machine.memory_bytes},
-                      {"machine_class", entry.machine_class},
-                      {"runs", entry.runs}});
-    }
-    return list.dump(2) + "\n";
-  }
-  if (machines.empty()) return "no machines stored in " + database.location() + "\n";
-  core::TextTable table({"id", "hostname", "cpu", "cores", "L1d", "L2", "L3", "memory", "runs"});
-  for (const store::MachineSummary& entry : machines) {
-    const coupling::Machine& machine = entry.machine;
-    table.add_row({std::to_string(entry.id), machine.hostname.empty() ? "-" : machine.hostname,
-                   machine.cpu_model.empty() ? "-" : machine.cpu_model,
-                   machine.cores > 0 ? std::to_string(machine.cores) : "-",
-                   bytes_text(static_cast<double>(machine.l1d_bytes)),
-                   bytes_text(static_cast<double>(machine.l2_bytes)), bytes_text(static_cast<double>(machine.l3_bytes)),
-                   bytes_text(static_cast<double>(machine.memory_bytes)), std::to_string(entry.runs)});
-  }
-  return table.render();
-}
-
-std::string list_applications(store::PerformanceStore& database, const DbOptions& options) {
-  auto applications = database.applications();
-  if (!options.application.empty()) {
-    std::erase_if(applications,
-                  [&](const store::ApplicationSummary& entry) { return entry.name != options.application; });
-  }
-  if (options.json) {
-    Json list = Json::array();
-    for (const store::ApplicationSummary& entry : applications) {
-      list.push_back({{"id", entry.id},
-                      {"name", entry.name},
-                      {"kernels", entry.kernels},
-                      {"datasets", entry.datasets},
-                      {"runs", entry.runs}});
-    }
-    return list.dump(2) + "\n";
-  }
-  if (applications.empty()) return "no applications stored in " + database.location() + "\n";
-  core::TextTable table({"id", "application", "kernels", "datasets", "runs"});
-  for (const store::ApplicationSummary& entry : applications) {
-    table.add_row({std::to_string(entry.id), entry.name, std::to_string(entry.kernels), std::to_string(entry.datasets),
-                   std::to_string(entry.runs)});
-  }
-  return table.render();
-}
-
-std::string list_kernels(store::PerformanceStore& database, const DbOptions& options) {
-  const auto kernels = database.kernels(options.application);
-  if (options.json) {
-    Json list = Json::array();
-    for (const store::KernelSummary& kernel : kernels) {
-      list.push_back({{"application", kernel.application},
-                      {"position", kernel.position},
-                      {"name", kernel.name},
-                      {"calls", kernel.calls}});
-    }
-    return list.dump(2) + "\n";
-  }
-  if (kernels.empty()) return "no kernels stored in " + database.location() + "\n";
-  core::TextTable table({"application", "position", "kernel", "calls"});
-  for (const store::KernelSummary& kernel : kernels) {
-    table.add_row({kernel.application, std::to_string(kernel.position), kernel.name, std::to_string(kernel.calls)});
-  }
-  return table.render();
-}
-
 int run_list(const DbOptions& options) {
   const auto database = open(options, store::OpenMode::ReadOnly);
+  const std::string location = database->location();
   if (options.what == "machines") {
-    emit(list_machines(*database, options));
+    emit(render_machines(database->machines(), location, options.json));
   } else if (options.what == "applications") {
-    emit(list_applications(*database, options));
+    emit(render_applications(store::applications_named(*database, options.application), location, options.json));
   } else if (options.what == "kernels") {
-    emit(list_kernels(*database, options));
+    emit(render_kernels(database->kernels(options.application), location, options.json));
   } else {
-    emit(list_runs(*database, options));
+    emit(render_runs(database->runs(filter_of(options)), location, options.json));
   }
   return 0;
 }
@@ -219,33 +68,9 @@ int run_export(const DbOptions& options) {
 
 int run_info(const DbOptions& options) {
   const auto database = open(options, store::OpenMode::ReadOnly);
-  const int version = database->schema_version();
-  const auto counts = database->counts();
-  const auto problems = database->check_integrity();
-  if (options.json) {
-    Json json;
-    json["database"] = database->location();
-    json["schema_version"] = version;
-    json["known_schema_version"] = store::current_schema_version();
-    Json rows = Json::object();
-    for (const auto& [table, count] : counts) rows[table] = count;
-    json["rows"] = rows;
-    json["integrity"] = problems.empty() ? Json("ok") : Json(problems);
-    emit(json.dump(2) + "\n");
-  } else {
-    std::string text = "database        " + database->location() + "\n";
-    text += "schema version  " + std::to_string(version) +
-            " (this augur: " + std::to_string(store::current_schema_version()) + ")\n";
-    text += "integrity       " +
-            (problems.empty() ? std::string("ok") : plural(static_cast<std::int64_t>(problems.size()), "problem")) +
-            "\n";
-    for (const std::string& problem : problems) text += "  " + problem + "\n";
-    core::TextTable table({"table", "rows"});
-    for (const auto& [name, count] : counts) table.add_row({name, std::to_string(count)});
-    text += "\n" + table.render();
-    emit(text);
-  }
-  return problems.empty() ? 0 : 1;
+  const store::StoreDescription description = store::describe_store(*database);
+  emit(render_description(description, options.json));
+  return description.problems.empty() ? 0 : 1;
 }
 
 int run_delete(const DbOptions& options) {
@@ -256,13 +81,7 @@ int run_delete(const DbOptions& options) {
                  static_cast<long long>(options.run_id));
     return 1;
   }
-  if (options.json) {
-    emit(Json{{"deleted", options.run_id}, {"database", database->location()}}.dump(2) + "\n");
-  } else {
-    emit("deleted run " + std::to_string(options.run_id) + " (" + run->run.application +
-         (run->run.dataset.empty() ? "" : " dataset " + run->run.dataset) + ", " +
-         plural(run->run.processors(), "processor") + ") from " + database->location() + "\n");
-  }
+  emit(render_deleted(*run, database->location(), options.json));
   return 0;
 }
 
@@ -285,34 +104,8 @@ int run_add(const DbOptions& options) {
     runs.emplace_back(coupling::read_run(text, name), source);
   }
   const auto database = open(options, store::OpenMode::ReadWrite);
-  const std::vector<std::int64_t> ids = database->add_runs(runs);
-  const auto summaries = database->runs();
-  Json list = Json::array();
-  std::string text;
-  for (std::size_t index = 0; index < ids.size(); ++index) {
-    const coupling::Run& run = runs[index].first;
-    std::int64_t couplings = 0;
-    for (const store::RunSummary& summary : summaries) {
-      if (summary.id == ids[index]) couplings = summary.couplings;
-    }
-    list.push_back({{"id", ids[index]},
-                    {"source", options.files[index]},
-                    {"application", run.application},
-                    {"dataset", run.dataset},
-                    {"processors", run.processors()},
-                    {"measurements", run.chains.size()},
-                    {"couplings", couplings}});
-    text += "stored run " + std::to_string(ids[index]) + ": " + run.application +
-            (run.dataset.empty() ? "" : " dataset " + run.dataset) + ", " + plural(run.threads, "thread") +
-            (run.ranks > 1 ? " x " + plural(run.ranks, "rank") : "") + ", " +
-            plural(static_cast<std::int64_t>(run.chains.size()), "measurement") + ", " +
-            plural(couplings, "coupling value") + " (from " + options.files[index] + ")\n";
-  }
-  if (options.json) {
-    emit(Json{{"database", database->location()}, {"runs", list}}.dump(2) + "\n");
-  } else {
-    emit(text + "in " + database->location() + "\n");
-  }
+  const std::vector<store::AddedRun> added = store::add_runs_counting_couplings(*database, runs);
+  emit(render_added(runs, options.files, added, database->location(), options.json));
   return 0;
 }
 

@@ -1,6 +1,7 @@
 #include "core/process.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -8,29 +9,46 @@
 
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <iterator>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 extern char** environ;
 
 namespace augur::core {
 namespace {
 
-volatile std::sig_atomic_t received_signal = 0;
-volatile pid_t running_child = 0;
+// The signals a waiting parent passes on to its child.
+constexpr int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
-void pass_on(int signal_number) {
+volatile std::sig_atomic_t received_signal = 0;
+volatile std::sig_atomic_t running_child = 0;  // a pid_t; 0 while no child runs
+
+void pass_on(int signal_number, siginfo_t* information, void* /*context*/) {
   received_signal = signal_number;
   const pid_t child = running_child;
-  if (child > 0) ::kill(child, signal_number);
+  // The terminal (si_code SI_KERNEL) signals the whole foreground process group, the child included:
+  // passing that on would deliver it twice.
+  if (child > 0 && information->si_code != SI_KERNEL) ::kill(child, signal_number);
+}
+
+struct sigaction forwarding_action() {
+  struct sigaction action {};
+  action.sa_sigaction = pass_on;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  return action;
 }
 
 // A temporary file that removes itself.
@@ -55,19 +73,152 @@ private:
   std::string path_;
 };
 
-bool name_matches(const char* entry, const std::string& name) {
-  return std::strncmp(entry, name.c_str(), name.size()) == 0 && entry[name.size()] == '=';
+std::string variable_name(const char* entry) {
+  const char* equals = std::strchr(entry, '=');
+  return equals == nullptr ? std::string(entry) : std::string(entry, static_cast<std::size_t>(equals - entry));
 }
 
-std::vector<std::string> build_environment(const ProcessOptions& options) {
+// Ours, minus the removed variables, with the added ones (the last of a name wins).
+std::vector<std::string> build_environment(const SpawnOptions& options) {
+  std::map<std::string, std::string> added;
+  for (const auto& [name, value] : options.environment) added[name] = value;
   std::vector<std::string> result;
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    bool replaced = false;
-    for (const auto& [name, value] : options.environment) replaced = replaced || name_matches(*entry, name);
-    for (const auto& name : options.unset) replaced = replaced || name_matches(*entry, name);
-    if (!replaced) result.emplace_back(*entry);
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string name = variable_name(*entry);
+    bool removed = added.count(name) != 0;
+    for (const auto& unset : options.unset) removed = removed || unset == name;
+    if (!removed) result.emplace_back(*entry);
   }
-  for (const auto& [name, value] : options.environment) result.push_back(name + "=" + value);
+  for (const auto& [name, value] : added) result.push_back(name + "=" + value);
+  return result;
+}
+
+// The file actions that give the child its standard streams; the capture files are made here.
+class StreamActions {
+public:
+  explicit StreamActions(const SpawnOptions& options) {
+    posix_spawn_file_actions_init(&actions_);
+    if (options.attach) return;
+    posix_spawn_file_actions_addopen(&actions_, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    direct(STDOUT_FILENO, options.standard_output, output_);
+    direct(STDERR_FILENO, options.standard_error, error_);
+  }
+  ~StreamActions() { posix_spawn_file_actions_destroy(&actions_); }
+  StreamActions(const StreamActions&) = delete;
+  StreamActions& operator=(const StreamActions&) = delete;
+  [[nodiscard]] const posix_spawn_file_actions_t* get() const { return &actions_; }
+  [[nodiscard]] std::string captured_output() const { return output_ ? output_->read() : ""; }
+  [[nodiscard]] std::string captured_error() const { return error_ ? error_->read() : ""; }
+
+private:
+  void direct(int descriptor, const Destination& destination, std::optional<TemporaryFile>& capture) {
+    switch (destination.kind) {
+      case Destination::Kind::capture:
+        capture.emplace();
+        posix_spawn_file_actions_addopen(&actions_, descriptor, capture->path().c_str(), O_WRONLY | O_TRUNC, 0);
+        break;
+      case Destination::Kind::discard:
+        posix_spawn_file_actions_addopen(&actions_, descriptor, "/dev/null", O_WRONLY, 0);
+        break;
+      case Destination::Kind::file:
+        posix_spawn_file_actions_addopen(&actions_, descriptor, destination.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        break;
+      case Destination::Kind::inherit:
+        break;
+    }
+  }
+
+  posix_spawn_file_actions_t actions_{};
+  std::optional<TemporaryFile> output_;
+  std::optional<TemporaryFile> error_;
+};
+
+// While it lives, the forwarded signals are passed on to the running child (those ignored stay
+// ignored) and blocked until the child is known; restores the previous dispositions when it goes.
+class SignalForwarding {
+public:
+  SignalForwarding() {
+    const struct sigaction action = forwarding_action();
+    sigset_t blocked;
+    sigemptyset(&blocked);
+    for (std::size_t index = 0; index < std::size(forwarded_signals); ++index) {
+      ::sigaction(forwarded_signals[index], nullptr, &saved_[index]);
+      if (saved_[index].sa_handler == SIG_IGN) continue;
+      ::sigaction(forwarded_signals[index], &action, nullptr);
+      sigaddset(&blocked, forwarded_signals[index]);
+    }
+    pthread_sigmask(SIG_BLOCK, &blocked, &caller_mask_);
+  }
+  ~SignalForwarding() {
+    running_child = 0;
+    unblock();
+    for (std::size_t index = 0; index < std::size(forwarded_signals); ++index) {
+      ::sigaction(forwarded_signals[index], &saved_[index], nullptr);
+    }
+  }
+  SignalForwarding(const SignalForwarding&) = delete;
+  SignalForwarding& operator=(const SignalForwarding&) = delete;
+  // The signal mask the child starts with: the caller's.
+  [[nodiscard]] const sigset_t& caller_mask() const { return caller_mask_; }
+  // From now on a signal is passed on to `child`.
+  void forward_to(pid_t child) {
+    running_child = child;
+    unblock();
+  }
+
+private:
+  void unblock() {
+    if (unblocked_) return;
+    pthread_sigmask(SIG_SETMASK, &caller_mask_, nullptr);
+    unblocked_ = true;
+  }
+  struct sigaction saved_[std::size(forwarded_signals)] {};
+  sigset_t caller_mask_{};
+  bool unblocked_ = false;
+};
+
+// Kills the child when it outlives the time limit; stop() before the child is reaped, so that a
+// late kill cannot reach a process that reuses its id.
+class Watchdog {
+public:
+  Watchdog(pid_t child, double seconds) {
+    if (seconds <= 0) return;
+    thread_ = std::thread([this, child, seconds] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!ended_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return stopped_; })) {
+        fired_ = true;
+        ::kill(child, SIGKILL);
+      }
+    });
+  }
+  ~Watchdog() { stop(); }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+  // Whether it killed the child.
+  bool stop() {
+    if (thread_.joinable()) {
+      {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        stopped_ = true;
+      }
+      ended_.notify_one();
+      thread_.join();
+    }
+    return fired_;
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable ended_;
+  bool stopped_ = false;
+  bool fired_ = false;
+  std::thread thread_;
+};
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+  std::vector<char*> result;
+  for (std::string& text : strings) result.push_back(text.data());
+  result.push_back(nullptr);
   return result;
 }
 
@@ -79,68 +230,80 @@ std::string temporary_directory() {
 }
 
 void forward_interruptions() {
-  struct sigaction action {};
-  action.sa_handler = pass_on;
-  sigemptyset(&action.sa_mask);
+  const struct sigaction action = forwarding_action();
   for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal_number, &action, nullptr);
 }
 
 int interrupted() { return received_signal; }
 
 std::string ProcessResult::describe_status() const {
+  if (timed_out) return "was killed after its time limit";
   if (signal != 0) return "was killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
   return "exited with status " + std::to_string(exit_code);
 }
 
-ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
+ProcessResult spawn(const std::vector<std::string>& argv, const SpawnOptions& options) {
   if (argv.empty() || argv.front().empty()) throw std::runtime_error("no program to run");
-  TemporaryFile output;
-  TemporaryFile error;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, options.discard_output ? "/dev/null" : output.path().c_str(),
-                                   O_WRONLY | O_TRUNC, 0);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, error.path().c_str(), O_WRONLY | O_TRUNC, 0);
-
-  std::vector<char*> arguments;
-  for (const auto& argument : argv) arguments.push_back(const_cast<char*>(argument.c_str()));
-  arguments.push_back(nullptr);
+  const StreamActions streams(options);
+  std::vector<std::string> arguments = argv;
   std::vector<std::string> environment = build_environment(options);
-  std::vector<char*> variables;
-  for (auto& variable : environment) variables.push_back(variable.data());
-  variables.push_back(nullptr);
+  const std::vector<char*> argument_pointers = pointers(arguments);
+  const std::vector<char*> environment_pointers = pointers(environment);
 
+  SignalForwarding forwarding;
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setsigmask(&attributes, &forwarding.caller_mask());
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   const auto start = std::chrono::steady_clock::now();
   pid_t child = 0;
-  const int spawned = ::posix_spawnp(&child, argv.front().c_str(), &actions, nullptr, arguments.data(), variables.data());
-  posix_spawn_file_actions_destroy(&actions);
+  const int spawned = ::posix_spawnp(&child, argv.front().c_str(), streams.get(), &attributes, argument_pointers.data(),
+                                     environment_pointers.data());
+  posix_spawnattr_destroy(&attributes);
   if (spawned != 0) throw std::runtime_error("cannot run '" + argv.front() + "': " + std::strerror(spawned));
-  running_child = child;
+  forwarding.forward_to(child);
 
+  // Wait for the end without reaping, so that the watchdog cannot kill another process by the same id.
+  Watchdog watchdog(child, options.timeout_seconds);
+  siginfo_t ended{};
+  while (::waitid(P_PID, static_cast<id_t>(child), &ended, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
+  const bool killed_by_watchdog = watchdog.stop();
   int status = 0;
   while (::waitpid(child, &status, 0) < 0) {
-    if (errno != EINTR) {
-      running_child = 0;
-      throw std::runtime_error("cannot wait for '" + argv.front() + "': " + std::strerror(errno));
-    }
+    if (errno != EINTR) throw std::runtime_error("cannot wait for '" + argv.front() + "': " + std::strerror(errno));
   }
-  running_child = 0;
   const auto end = std::chrono::steady_clock::now();
 
   ProcessResult result;
   result.wall_seconds = std::chrono::duration<double>(end - start).count();
   if (WIFEXITED(status)) {
-    result.exit_code = WEXITSTATUS(status);
     // posix_spawnp reports a program it could not execute as exit status 127 from the child.
+    result.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {
     result.signal = WTERMSIG(status);
+    result.timed_out = killed_by_watchdog && result.signal == SIGKILL;
   }
-  if (!options.discard_output) result.standard_output = output.read();
-  result.standard_error = error.read();
+  result.standard_output = streams.captured_output();
+  result.standard_error = streams.captured_error();
   return result;
 }
 
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
+  SpawnOptions spawn_options;
+  spawn_options.environment = options.environment;
+  spawn_options.unset = options.unset;
+  if (options.discard_output) spawn_options.standard_output.kind = Destination::Kind::discard;
+  return spawn(argv, spawn_options);
+}
+
+ProcessResult run_attached(const std::vector<std::string>& argv,
+                           const std::vector<std::pair<std::string, std::string>>& environment) {
+  SpawnOptions options;
+  options.environment = environment;
+  options.attach = true;
+  return spawn(argv, options);
+}
 
 std::string find_program(const std::string& program) {
   if (program.find('/') != std::string::npos) return program;
@@ -152,60 +315,6 @@ std::string find_program(const std::string& program) {
     if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
   }
   return "";
-}
-
-ProcessResult run_attached(const std::vector<std::string>& argv,
-                           const std::vector<std::pair<std::string, std::string>>& environment) {
-  if (argv.empty()) throw std::runtime_error("no program to run");
-  std::map<std::string, std::string> variables;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-    const char* equals = std::strchr(*entry, '=');
-    if (equals == nullptr) continue;
-    variables[std::string(*entry, static_cast<std::size_t>(equals - *entry))] = equals + 1;
-  }
-  for (const auto& [name, value] : environment) variables[name] = value;
-  std::vector<std::string> entries;
-  for (const auto& [name, value] : variables) entries.push_back(name + "=" + value);
-  std::vector<char*> envp;
-  for (std::string& entry : entries) envp.push_back(entry.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> arguments = argv;
-  std::vector<char*> args;
-  for (std::string& argument : arguments) args.push_back(argument.data());
-  args.push_back(nullptr);
-
-  struct sigaction ignore {}, old_interrupt {}, old_quit {};
-  ignore.sa_handler = SIG_IGN;
-  sigemptyset(&ignore.sa_mask);
-  sigaction(SIGINT, &ignore, &old_interrupt);
-  sigaction(SIGQUIT, &ignore, &old_quit);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGQUIT);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-  ProcessResult child;
-  pid_t pid = 0;
-  const auto start = std::chrono::steady_clock::now();
-  const int error = posix_spawn(&pid, args[0], nullptr, &attributes, args.data(), envp.data());
-  posix_spawnattr_destroy(&attributes);
-  if (error != 0) {
-    sigaction(SIGINT, &old_interrupt, nullptr);
-    sigaction(SIGQUIT, &old_quit, nullptr);
-    throw std::runtime_error("cannot run " + argv[0] + ": " + std::strerror(error));
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  child.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  sigaction(SIGINT, &old_interrupt, nullptr);
-  sigaction(SIGQUIT, &old_quit, nullptr);
-  if (WIFEXITED(status)) child.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) child.signal = WTERMSIG(status);
-  return child;
 }
 
 }  // namespace augur::core

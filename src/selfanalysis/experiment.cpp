@@ -21,93 +21,100 @@ double max_or_unknown(const std::vector<double>& values) {
   return values.empty() ? unknown : *std::max_element(values.begin(), values.end());
 }
 
-}  // namespace
-
-ExperimentResult summarize_experiment(const ExperimentInput& input) {
-  ExperimentResult result;
-  // The region: the one asked for, or the longest-running one of the first analyzed run.
-  const ReportRegion* reference = nullptr;
+// The region: the one asked for, or the longest-running one of the first analyzed run.
+const ReportRegion& reference_region(const ExperimentInput& input) {
   for (const ExperimentRun& run : input.analyzed) {
-    reference = input.choose_region ? run.report.region(input.region_id) : run.report.main_region();
-    if (reference != nullptr) break;
+    const ReportRegion* region = input.choose_region ? run.report.region(input.region_id) : run.report.main_region();
+    if (region != nullptr) return *region;
   }
-  if (reference == nullptr) {
-    throw std::runtime_error(input.choose_region ? "no run reported region " + std::to_string(input.region_id)
-                                                 : "no run reported an iterative parallel region");
-  }
-  result.region_id = reference->id;
-  result.region_length = reference->length;
+  throw std::runtime_error(input.choose_region ? "no run reported region " + std::to_string(input.region_id)
+                                               : "no run reported an iterative parallel region");
+}
 
-  std::map<int, std::vector<double>> times, region_times, analyzed_times, analyzed_region_times, speedups,
-      mean_speedups, swept, tunings, estimates;
+// The runs' values of the region, per processor count.
+struct Samples {
+  std::map<int, std::vector<double>> times, region_times, analyzed_times, analyzed_region_times, speedups, mean_speedups,
+      swept, tunings, estimates;
+  std::map<int, std::vector<double>> traditional_by_repetition;  // TS of each repetition's own pair of runs
+  int baseline = 0;  // B of the analyzed runs on the largest P
+};
+
+void collect_timed(const ExperimentInput& input, std::uint64_t region_id, Samples& samples) {
   std::map<int, std::map<int, double>> region_time_by_repetition;  // [repetition][p]
   for (const ExperimentRun& run : input.timed) {
-    times[run.processors].push_back(run.wall_seconds);
-    if (const ReportRegion* region = run.report.region(result.region_id)) {
-      region_times[run.processors].push_back(region->elapsed);
+    samples.times[run.processors].push_back(run.wall_seconds);
+    if (const ReportRegion* region = run.report.region(region_id)) {
+      samples.region_times[run.processors].push_back(region->elapsed);
       region_time_by_repetition[run.repetition][run.processors] = region->elapsed;
     }
   }
-  std::map<int, std::vector<double>> traditional_by_repetition;
   for (const auto& [repetition, by_processors] : region_time_by_repetition) {
     const auto serial = by_processors.find(1);
     if (serial == by_processors.end()) continue;
-    for (const auto& [processors, time] : by_processors) traditional_by_repetition[processors].push_back(serial->second / time);
+    for (const auto& [processors, time] : by_processors) {
+      samples.traditional_by_repetition[processors].push_back(serial->second / time);
+    }
   }
+}
+
+void collect_analyzed(const ExperimentInput& input, std::uint64_t region_id, Samples& samples) {
   int largest = 0;
   for (const ExperimentRun& run : input.analyzed) {
-    analyzed_times[run.processors].push_back(run.wall_seconds);
-    const ReportRegion* region = run.report.region(result.region_id);
+    samples.analyzed_times[run.processors].push_back(run.wall_seconds);
+    const ReportRegion* region = run.report.region(region_id);
     if (region == nullptr) continue;
-    analyzed_region_times[run.processors].push_back(region->elapsed);
+    samples.analyzed_region_times[run.processors].push_back(region->elapsed);
     if (run.processors >= largest) {
       largest = run.processors;
-      result.baseline = region->baseline;
+      samples.baseline = region->baseline;
     }
     if (const ReportPoint* point = region->point(run.processors)) {
-      if (point->calculated) speedups[run.processors].push_back(point->speedup);
-      if (point->calculated && point->mean_speedup > 0.0) mean_speedups[run.processors].push_back(point->mean_speedup);
-      if (point->self_tuning > 0.0) tunings[run.processors].push_back(point->self_tuning);
+      if (point->calculated) samples.speedups[run.processors].push_back(point->speedup);
+      if (point->calculated && point->mean_speedup > 0.0) samples.mean_speedups[run.processors].push_back(point->mean_speedup);
+      if (point->self_tuning > 0.0) samples.tunings[run.processors].push_back(point->self_tuning);
     }
     if (region->estimated_time >= 0.0 && region->estimate_processors == run.processors) {
-      estimates[run.processors].push_back(region->estimated_time);
+      samples.estimates[run.processors].push_back(region->estimated_time);
     }
   }
   for (const ExperimentRun& run : input.swept) {
-    const ReportRegion* region = run.report.region(result.region_id);
+    const ReportRegion* region = run.report.region(region_id);
     if (region == nullptr) continue;
     for (const ReportPoint& point : region->points) {
-      if (point.calculated) swept[point.processors].push_back(point.speedup);
+      if (point.calculated) samples.swept[point.processors].push_back(point.speedup);
     }
   }
+}
 
+// One row per processor count that ran, medians of the samples; the overall overhead.
+void add_points(Samples& samples, ExperimentResult& result) {
   std::vector<int> processor_counts;
-  for (const auto& [processors, values] : times) processor_counts.push_back(processors);
-  for (const auto& [processors, values] : analyzed_times) processor_counts.push_back(processors);
+  for (const auto& [processors, values] : samples.times) processor_counts.push_back(processors);
+  for (const auto& [processors, values] : samples.analyzed_times) processor_counts.push_back(processors);
   std::sort(processor_counts.begin(), processor_counts.end());
   processor_counts.erase(std::unique(processor_counts.begin(), processor_counts.end()), processor_counts.end());
 
-  const double serial_region_time = median_or_unknown(region_times[1]);
+  const double serial_region_time = median_or_unknown(samples.region_times[1]);
   double total_time = 0.0;
   double total_analyzed = 0.0;
   for (int processors : processor_counts) {
     ExperimentPoint point;
     point.processors = processors;
-    point.time = median_or_unknown(times[processors]);
-    point.region_time = median_or_unknown(region_times[processors]);
-    point.analyzed_time = median_or_unknown(analyzed_times[processors]);
+    point.time = median_or_unknown(samples.times[processors]);
+    point.region_time = median_or_unknown(samples.region_times[processors]);
+    point.analyzed_time = median_or_unknown(samples.analyzed_times[processors]);
     // TS(p) = T(1) / T(p) (seed 000, Figure 3), on the region as the self-analyzer sees it.
     point.traditional = serial_region_time / point.region_time;
-    point.traditional_min = min_or_unknown(traditional_by_repetition[processors]);
-    point.traditional_max = max_or_unknown(traditional_by_repetition[processors]);
-    point.self_analyzer = median_or_unknown(speedups[processors]);
-    point.self_analyzer_mean = median_or_unknown(mean_speedups[processors]);
-    point.self_analyzer_min = min_or_unknown(speedups[processors]);
-    point.self_analyzer_max = max_or_unknown(speedups[processors]);
-    point.self_analyzer_one = median_or_unknown(swept[processors]);
-    point.self_tuning = median_or_unknown(tunings[processors]);
-    point.estimated_time = median_or_unknown(estimates[processors]);
-    point.analyzed_region_time = median_or_unknown(analyzed_region_times[processors]);
+    point.traditional_min = min_or_unknown(samples.traditional_by_repetition[processors]);
+    point.traditional_max = max_or_unknown(samples.traditional_by_repetition[processors]);
+    point.self_analyzer = median_or_unknown(samples.speedups[processors]);
+    point.self_analyzer_mean = median_or_unknown(samples.mean_speedups[processors]);
+    point.self_analyzer_min = min_or_unknown(samples.speedups[processors]);
+    point.self_analyzer_max = max_or_unknown(samples.speedups[processors]);
+    point.self_analyzer_one = median_or_unknown(samples.swept[processors]);
+    point.self_tuning = median_or_unknown(samples.tunings[processors]);
+    point.estimated_time = median_or_unknown(samples.estimates[processors]);
+    point.analyzed_region_time = median_or_unknown(samples.analyzed_region_times[processors]);
     point.overhead = point.analyzed_time / point.time;
     if (!std::isnan(point.overhead)) {
       total_time += point.time;
@@ -116,8 +123,10 @@ ExperimentResult summarize_experiment(const ExperimentInput& input) {
     result.points.push_back(point);
   }
   result.overhead = total_time > 0.0 ? total_analyzed / total_time : unknown;
+}
 
-  // What the runs' reports said, once each.
+// What the runs' reports said, once each, and what the table cannot show.
+void add_notes(const ExperimentInput& input, Samples& samples, ExperimentResult& result) {
   auto add_note = [&](const std::string& note) {
     if (std::find(result.notes.begin(), result.notes.end(), note) == result.notes.end()) result.notes.push_back(note);
   };
@@ -132,14 +141,14 @@ ExperimentResult summarize_experiment(const ExperimentInput& input) {
     }
   }
   for (const ExperimentPoint& point : result.points) {
-    if (std::isnan(point.self_analyzer) && !analyzed_times[point.processors].empty()) {
+    if (std::isnan(point.self_analyzer) && !samples.analyzed_times[point.processors].empty()) {
       add_note("no self-analyzer speedup on " + std::to_string(point.processors) +
                (point.processors == 1 ? " thread" : " threads") +
                ": the runs ended before a measurement window completed; give the program more iterations");
     }
   }
-  if (region_times[1].empty()) result.notes.push_back("no run on 1 thread: TS is unknown");
-  if (!input.swept.empty() && swept.empty()) {
+  if (samples.region_times[1].empty()) result.notes.push_back("no run on 1 thread: TS is unknown");
+  if (!input.swept.empty() && samples.swept.empty()) {
     result.notes.push_back("the sweep run computed no speedup: give the program more iterations");
   }
   if (!input.swept.empty()) {
@@ -150,7 +159,77 @@ ExperimentResult summarize_experiment(const ExperimentInput& input) {
     result.notes.push_back("the baseline is " + std::to_string(result.baseline) +
                            " processors: SA is normalised by Amdahl's Factor and can differ from TS in value (thesis 4.3.1)");
   }
+}
+
+}  // namespace
+
+ExperimentResult summarize_experiment(const ExperimentInput& input) {
+  ExperimentResult result;
+  const ReportRegion& reference = reference_region(input);
+  result.region_id = reference.id;
+  result.region_length = reference.length;
+  Samples samples;
+  collect_timed(input, result.region_id, samples);
+  collect_analyzed(input, result.region_id, samples);
+  result.baseline = samples.baseline;
+  add_points(samples, result);
+  add_notes(input, samples, result);
   return result;
+}
+
+const char* run_kind_name(RunKind kind) {
+  switch (kind) {
+    case RunKind::time: return "time";
+    case RunKind::analyze: return "analyze";
+    case RunKind::sweep: return "sweep";
+  }
+  return "time";
+}
+
+std::vector<PlannedRun> plan_experiment(int max_threads, int repeat, bool sweep) {
+  std::vector<PlannedRun> plans;
+  for (int repetition = 0; repetition < repeat; ++repetition) {
+    for (int p = 1; p <= max_threads; ++p) {
+      plans.push_back({RunKind::time, p, repetition});
+      plans.push_back({RunKind::analyze, p, repetition});
+    }
+    if (sweep) plans.push_back({RunKind::sweep, max_threads, repetition});
+  }
+  return plans;
+}
+
+std::vector<std::pair<std::string, std::string>> run_environment(const PlannedRun& run, const RunSettings& settings,
+                                                                 const std::string& report_path) {
+  std::string sweep_list;
+  if (run.kind == RunKind::sweep) {
+    for (int p = 1; p <= settings.max_threads; ++p) sweep_list += (p > 1 ? "," : "") + std::to_string(p);
+  }
+  return {
+      {"OMP_NUM_THREADS", std::to_string(run.processors)},
+      {"OMP_WAIT_POLICY", settings.wait_policy},
+      {"AUGUR_MODE", run.kind == RunKind::time ? "time" : "analyze"},
+      {"AUGUR_REPORT", report_path},
+      {"AUGUR_SUMMARY", "0"},
+      {"AUGUR_BASELINE", settings.baseline},
+      {"AUGUR_SWEEP", sweep_list},
+      {"AUGUR_SWEEP_EVERY", std::to_string(settings.sweep_every)},
+  };
+}
+
+void add_run(ExperimentInput& input, RunKind kind, ExperimentRun run) {
+  std::vector<ExperimentRun>& runs = kind == RunKind::time ? input.timed : kind == RunKind::analyze ? input.analyzed : input.swept;
+  runs.push_back(std::move(run));
+}
+
+std::string last_lines(const std::string& text, int count) {
+  std::size_t position = text.size();
+  while (count-- > 0 && position > 0) {
+    const auto newline = text.rfind('\n', position - 1);
+    if (newline == std::string::npos) return text;
+    position = newline;
+    if (position + 1 == text.size()) ++count;
+  }
+  return text.substr(position == 0 ? 0 : position + 1);
 }
 
 }  // namespace augur::selfanalysis

@@ -1,11 +1,13 @@
 // The validation experiment of the self-analyzer (seed 000, section 4.1; thesis 4.6): run a program
 // with P = 1 .. N threads and compare the traditional speedup TS with the self-analyzer's SA(N exec),
 // SA(1 exec) and the self-tuning' ST'. This file is the pure part: it turns the runs' reports into
-// the table. Running the program is the `augur speedup` command's job.
+// the table, and plans the runs (which, in what order, with which environment). Starting the program
+// is the `augur speedup` command's job.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "augur/selfanalysis_report.hpp"
@@ -59,5 +61,44 @@ struct ExperimentResult {
 
 // Throws std::runtime_error when the runs hold no usable region.
 [[nodiscard]] ExperimentResult summarize_experiment(const ExperimentInput& input);
+
+// ---- The plan of the runs ----
+
+enum class RunKind {
+  time,     // AUGUR_MODE=time: the program without the self-analyzer
+  analyze,  // AUGUR_MODE=analyze on p threads: SA(N exec)
+  sweep,    // AUGUR_MODE=analyze on N threads sweeping p = 1 .. N: SA(1 exec)
+};
+[[nodiscard]] const char* run_kind_name(RunKind kind);  // "time", "analyze", "sweep"
+
+struct PlannedRun {
+  RunKind kind = RunKind::time;
+  int processors = 1;  // OMP_NUM_THREADS
+  int repetition = 0;
+};
+
+// In each of `repeat` repetitions: for p = 1 .. max_threads a time run and an analyze run, then,
+// when `sweep`, one sweep run on max_threads.
+[[nodiscard]] std::vector<PlannedRun> plan_experiment(int max_threads, int repeat, bool sweep);
+
+// What every run of one experiment shares.
+struct RunSettings {
+  int max_threads = 1;
+  std::string wait_policy = "passive";  // OMP_WAIT_POLICY
+  std::string baseline = "1";           // AUGUR_BASELINE
+  int sweep_every = 10;                 // AUGUR_SWEEP_EVERY
+};
+
+// The variables a run adds to the environment: OpenMP's thread count and wait policy, and the
+// library's mode, report file, baseline and sweep (docs/speedup.md).
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> run_environment(const PlannedRun& run,
+                                                                               const RunSettings& settings,
+                                                                               const std::string& report_path);
+
+// Files a finished run into `input` by its kind.
+void add_run(ExperimentInput& input, RunKind kind, ExperimentRun run);
+
+// The last `count` lines of `text` (a final newline does not start a line); all of it when shorter.
+[[nodiscard]] std::string last_lines(const std::string& text, int count);
 
 }  // namespace augur::selfanalysis

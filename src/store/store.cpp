@@ -2,7 +2,6 @@
 // and JSON, and the factory.
 #include "store/store.hpp"
 
-#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
@@ -111,6 +110,37 @@ std::string to_json(const Table& table) {
 
 std::unique_ptr<PerformanceStore> open_store(const std::string& path, OpenMode mode, const OpenOptions& options) {
   return sqlite::open_sqlite_store(path.empty() ? default_store_path() : path, mode, options);
+}
+
+StoreDescription describe_store(PerformanceStore& store) {
+  StoreDescription description;
+  description.location = store.location();
+  description.schema_version = store.schema_version();
+  description.known_schema_version = current_schema_version();
+  description.rows = store.counts();
+  description.problems = store.check_integrity();
+  return description;
+}
+
+std::vector<ApplicationSummary> applications_named(PerformanceStore& store, const std::string& name) {
+  std::vector<ApplicationSummary> applications = store.applications();
+  if (!name.empty()) std::erase_if(applications, [&](const ApplicationSummary& entry) { return entry.name != name; });
+  return applications;
+}
+
+std::vector<AddedRun> add_runs_counting_couplings(PerformanceStore& store,
+                                                  const std::vector<std::pair<coupling::Run, std::string>>& runs) {
+  const std::vector<std::int64_t> ids = store.add_runs(runs);
+  const std::vector<RunSummary> stored = store.runs();
+  std::vector<AddedRun> result;
+  for (const std::int64_t id : ids) {
+    AddedRun added{id, 0};
+    for (const RunSummary& summary : stored) {
+      if (summary.id == id) added.couplings = summary.couplings;
+    }
+    result.push_back(added);
+  }
+  return result;
 }
 
 }  // namespace augur::store

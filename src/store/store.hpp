@@ -180,6 +180,28 @@ class PerformanceStore {
   [[nodiscard]] virtual std::vector<std::string> check_integrity() = 0;
 };
 
+// What `augur db info` shows of a store.
+struct StoreDescription {
+  std::string location;
+  int schema_version = 0;        // the file's
+  int known_schema_version = 0;  // current_schema_version(): this binary's
+  std::vector<std::pair<std::string, std::int64_t>> rows;  // counts()
+  std::vector<std::string> problems;                       // check_integrity(); empty: none
+};
+[[nodiscard]] StoreDescription describe_store(PerformanceStore& store);
+
+// The applications named `name` (all when "").
+[[nodiscard]] std::vector<ApplicationSummary> applications_named(PerformanceStore& store, const std::string& name);
+
+// A run just stored: its id and how many coupling values it got.
+struct AddedRun {
+  std::int64_t id = 0;
+  std::int64_t couplings = 0;
+};
+// Stores the runs in one transaction (all or none, PerformanceStore::add_runs), in the order given.
+[[nodiscard]] std::vector<AddedRun> add_runs_counting_couplings(PerformanceStore& store,
+                                                                const std::vector<std::pair<coupling::Run, std::string>>& runs);
+
 // Opens (ReadWrite: creates or migrates) the performance database at `path`; "" means
 // default_store_path(). Throws StoreError naming the file: never changes a file that is not augur's
 // database, is corrupt, or has a newer schema.

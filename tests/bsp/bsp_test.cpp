@@ -496,4 +496,41 @@ TEST(HRelation, OnePointCannotDetermineTwoConstants) {
   EXPECT_THROW((void)fit_hrelation(dataset.series.front(), Combine::Sum), std::invalid_argument);
 }
 
+TEST(Comparison, BothModelsAgainstTheMeasuredTimes) {
+  const Trace trace = read_trace(figure1_path);
+  const Comparison comparison = compare(trace, {0.0, 2.0, Combine::Sum});
+  EXPECT_EQ(comparison.obsp.program, 10.0);
+  EXPECT_EQ(comparison.bsp.program, 12.0);
+  EXPECT_EQ(comparison.measured, (std::vector<double>{10.0, 10.0}));
+  EXPECT_EQ(comparison.measured_program, 10.0);
+  EXPECT_DOUBLE_EQ(error_percent(12.0, 10.0), -20.0);  // (measured − predicted) / measured
+  EXPECT_DOUBLE_EQ(error_percent(8.0, 10.0), 20.0);
+  EXPECT_TRUE(std::isnan(error_percent(std::nan(""), 10.0)));
+  EXPECT_TRUE(std::isnan(error_percent(1.0, 0.0)));
+}
+
+TEST(HRelation, TheExperimentIsChosenFromTheRecords) {
+  const std::string records = data_dir + "/hrelation.jsonl";
+  const model::Dataset dataset = model::read_dataset(records);
+  const HRelationFit fit = fit_hrelation_records(dataset, records, "hrelation", Combine::Max);
+  EXPECT_EQ(fit.constant_name, "hrelation");
+  EXPECT_EQ(fit.parameters.combine, Combine::Max);
+  try {
+    (void)fit_hrelation_records(dataset, records, "missing", Combine::Sum);
+    FAIL() << "no error";
+  } catch (const core::InputError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              records + ": no experiment 'missing' with times in the records (found: hrelation, barrier)");
+  }
+  const model::Dataset one = model::parse_dataset("one.jsonl", R"({"experiment":"x","variables":{"h":8},"time":1})");
+  try {
+    (void)fit_hrelation_records(one, "one.jsonl", "x", Combine::Sum);
+    FAIL() << "no error";
+  } catch (const core::InputError&) {
+    FAIL() << "not an input error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()).rfind("cannot fit g and L to experiment 'x' of one.jsonl: ", 0), 0u) << error.what();
+  }
+}
+
 }  // namespace

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 
 #include "augur/core/diagnostics.hpp"
@@ -70,6 +72,87 @@ TEST(Process, ReportsSignalsAndMissingPrograms) {
   ::setenv("AUGUR_TEST_UNSET", "1", 1);
   const ProcessResult unset = run_process({"/bin/sh", "-c", "echo ${AUGUR_TEST_UNSET:-none}"}, {{}, {"AUGUR_TEST_UNSET"}});
   EXPECT_EQ(unset.standard_output, "none\n");
+}
+
+TEST(Spawn, CapturesToStringsOrFilesAndReportsTheStatus) {
+  SpawnOptions options;
+  options.environment = {{"AUGUR_TEST_VALUE", "1"}, {"AUGUR_TEST_VALUE", "2"}};  // the last one wins
+  const ProcessResult captured = spawn({"/bin/sh", "-c", "echo out:$AUGUR_TEST_VALUE; echo err >&2; exit 7"}, options);
+  EXPECT_EQ(captured.standard_output, "out:2\n");
+  EXPECT_EQ(captured.standard_error, "err\n");
+  EXPECT_EQ(captured.exit_code, 7);
+  EXPECT_EQ(captured.shell_status(), 7);
+  EXPECT_FALSE(captured.timed_out);
+
+  const auto folder = std::filesystem::temp_directory_path() / ("augur-spawn-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  options.standard_output = Destination::to_file((folder / "out.txt").string());
+  options.standard_error.kind = Destination::Kind::discard;
+  const ProcessResult to_file = spawn({"/bin/sh", "-c", "echo file; echo gone >&2"}, options);
+  EXPECT_TRUE(to_file.succeeded());
+  EXPECT_EQ(to_file.standard_output, "");
+  EXPECT_EQ(to_file.standard_error, "");
+  EXPECT_EQ(read_file((folder / "out.txt").string()), "file\n");
+  std::filesystem::remove_all(folder);
+  EXPECT_THROW((void)spawn({"/nonexistent/program"}, {}), std::runtime_error);
+}
+
+TEST(Spawn, ReportsASignalledChildAsTheShellDoes) {
+  const ProcessResult killed = spawn({"/bin/sh", "-c", "kill -TERM $$"}, {});
+  EXPECT_EQ(killed.signal, SIGTERM);
+  EXPECT_EQ(killed.exit_code, -1);
+  EXPECT_EQ(killed.shell_status(), 128 + SIGTERM);
+  EXPECT_FALSE(killed.timed_out);
+  EXPECT_EQ(killed.describe_status(), "was killed by signal 15 (Terminated)");
+}
+
+TEST(Spawn, PassesOnASignalSentToTheParent) {
+  // The child signals its parent (this test); the parent passes SIGTERM on to the child, which the
+  // blocking read then leaves. Without the forwarding this test process would end.
+  const std::string script = "kill -TERM $PPID; read line <&" ;
+  int pipe_ends[2];
+  ASSERT_EQ(::pipe(pipe_ends), 0);
+  const ProcessResult child = spawn({"/bin/sh", "-c", script + std::to_string(pipe_ends[0])}, {});
+  ::close(pipe_ends[0]);
+  ::close(pipe_ends[1]);
+  EXPECT_EQ(child.signal, SIGTERM);
+  EXPECT_EQ(child.shell_status(), 143);
+  EXPECT_EQ(interrupted(), SIGTERM);
+  struct sigaction now {};
+  ::sigaction(SIGTERM, nullptr, &now);
+  EXPECT_EQ(now.sa_handler, SIG_DFL) << "the disposition is restored after the child";
+}
+
+TEST(Spawn, KillsAChildThatOutlivesItsTimeLimit) {
+  // The child waits for a line on a pipe that never gets one (it holds the write end itself).
+  int pipe_ends[2];
+  ASSERT_EQ(::pipe(pipe_ends), 0);
+  SpawnOptions options;
+  options.timeout_seconds = 0.2;
+  const ProcessResult child = spawn({"/bin/sh", "-c", "read line <&" + std::to_string(pipe_ends[0])}, options);
+  ::close(pipe_ends[0]);
+  ::close(pipe_ends[1]);
+  EXPECT_TRUE(child.timed_out);
+  EXPECT_EQ(child.signal, SIGKILL);
+  EXPECT_EQ(child.describe_status(), "was killed after its time limit");
+  EXPECT_GE(child.wall_seconds, 0.2);
+
+  const ProcessResult quick = spawn({"/bin/sh", "-c", "exit 0"}, options);
+  EXPECT_TRUE(quick.succeeded());
+  EXPECT_FALSE(quick.timed_out);
+}
+
+TEST(Spawn, AddsAndRemovesEnvironmentVariables) {
+  ::setenv("AUGUR_TEST_KEPT", "kept", 1);
+  ::setenv("AUGUR_TEST_REMOVED", "removed", 1);
+  SpawnOptions options;
+  options.environment = {{"AUGUR_TEST_ADDED", "added"}};
+  options.unset = {"AUGUR_TEST_REMOVED"};
+  const ProcessResult child =
+      spawn({"/bin/sh", "-c", "echo $AUGUR_TEST_KEPT ${AUGUR_TEST_REMOVED:-none} $AUGUR_TEST_ADDED"}, options);
+  EXPECT_EQ(child.standard_output, "kept none added\n");
+  ::unsetenv("AUGUR_TEST_KEPT");
+  ::unsetenv("AUGUR_TEST_REMOVED");
 }
 
 }  // namespace

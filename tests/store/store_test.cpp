@@ -606,3 +606,46 @@ TEST(StorePath, DefaultPathFollowsTheEnvironment) {
 }
 
 }  // namespace
+
+TEST_F(StoreTest, AddedRunsAreCountedAndTheStoreDescribed) {
+  auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
+  const std::int64_t earlier = database->add_run(test_run("bt", "W", 1));
+  const std::vector<std::pair<MeasuredRun, std::string>> runs = {{test_run("sp", "W", 2), "a.jsonl"},
+                                                                 {test_run("sp", "A", 4), "b.jsonl"}};
+  const std::vector<augur::store::AddedRun> added = augur::store::add_runs_counting_couplings(*database, runs);
+  ASSERT_EQ(added.size(), 2u);
+  EXPECT_GT(added[0].id, earlier);
+  EXPECT_GT(added[1].id, added[0].id);
+  const auto summaries = database->runs();
+  for (const augur::store::AddedRun& run : added) {
+    for (const augur::store::RunSummary& summary : summaries) {
+      if (summary.id == run.id) {
+        EXPECT_EQ(run.couplings, summary.couplings);
+      }
+    }
+    EXPECT_GT(run.couplings, 0);
+  }
+  // A run already stored: nothing of the batch is stored.
+  EXPECT_THROW((void)augur::store::add_runs_counting_couplings(*database, {{test_run("sp", "C", 8), ""}, runs[0]}),
+               StoreError);
+  EXPECT_EQ(database->runs().size(), 3u);
+
+  const auto only_sp = augur::store::applications_named(*database, "sp");
+  ASSERT_EQ(only_sp.size(), 1u);
+  EXPECT_EQ(only_sp[0].name, "sp");
+  EXPECT_EQ(only_sp[0].runs, 2);
+  EXPECT_EQ(augur::store::applications_named(*database, "").size(), 2u);
+  EXPECT_TRUE(augur::store::applications_named(*database, "lu").empty());
+
+  const augur::store::StoreDescription description = augur::store::describe_store(*database);
+  EXPECT_EQ(description.location, database->location());
+  EXPECT_EQ(description.schema_version, augur::store::current_schema_version());
+  EXPECT_EQ(description.known_schema_version, augur::store::current_schema_version());
+  EXPECT_TRUE(description.problems.empty());
+  ASSERT_EQ(description.rows.size(), augur::store::table_names().size());
+  for (const auto& [table, count] : description.rows) {
+    if (table == "runs") {
+      EXPECT_EQ(count, 3);
+    }
+  }
+}

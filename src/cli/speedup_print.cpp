@@ -1,0 +1,92 @@
+#include "speedup_print.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "core/table.hpp"
+
+namespace augur::cli {
+namespace {
+
+nlohmann::ordered_json number(double value) {
+  return std::isnan(value) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(value);
+}
+
+}  // namespace
+
+void print_speedup_json(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result, int max_threads,
+                const std::string& wait_policy) {
+  nlohmann::ordered_json json;
+  json["command"] = options.command;
+  json["region"] = {{"id", result.region_id}, {"length", result.region_length}};
+  json["baseline"] = result.baseline;
+  json["max_threads"] = max_threads;
+  json["repeat"] = options.repeat;
+  json["wait_policy"] = wait_policy;
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  for (const auto& point : result.points) {
+    nlohmann::ordered_json item;
+    item["p"] = point.processors;
+    item["time_s"] = number(point.time);
+    item["region_time_s"] = number(point.region_time);
+    item["time_sa_s"] = number(point.analyzed_time);
+    item["ts"] = number(point.traditional);
+    item["ts_min"] = number(point.traditional_min);
+    item["ts_max"] = number(point.traditional_max);
+    item["sa_n"] = number(point.self_analyzer);
+    item["sa_n_min"] = number(point.self_analyzer_min);
+    item["sa_n_max"] = number(point.self_analyzer_max);
+    item["sa_n_mean"] = number(point.self_analyzer_mean);
+    item["sa_1"] = number(point.self_analyzer_one);
+    item["st"] = number(point.self_tuning);
+    item["estimated_time_s"] = number(point.estimated_time);
+    item["region_time_sa_s"] = number(point.analyzed_region_time);
+    item["overhead"] = number(point.overhead);
+    points.push_back(std::move(item));
+  }
+  json["points"] = std::move(points);
+  json["overhead"] = number(result.overhead);
+  json["notes"] = result.notes;
+  std::printf("%s\n", json.dump(2).c_str());
+}
+
+void print_speedup_table(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result, const std::string& wait_policy) {
+  std::string command;
+  for (const auto& word : options.command) command += (command.empty() ? "" : " ") + word;
+  std::printf("augur speedup: %s\n", command.c_str());
+  std::printf("region %llu (%d parallel loops), baseline %d, median of %d run%s per point, OMP_WAIT_POLICY=%s\n\n",
+              static_cast<unsigned long long>(result.region_id), result.region_length, result.baseline, options.repeat,
+              options.repeat == 1 ? "" : "s", wait_policy.c_str());
+  using core::format_number;
+  core::TextTable table(
+      {"p", "time_s", "region_s", "TS", "SA(N)", "SA(N)run", "SA(1)", "ST'", "est_s", "sa_region_s", "overhead"});
+  for (const auto& point : result.points) {
+    table.add_row({std::to_string(point.processors), format_number(point.time, 3), format_number(point.region_time, 3),
+                   format_number(point.traditional, 2), format_number(point.self_analyzer, 2),
+                   format_number(point.self_analyzer_mean, 2),
+                   format_number(point.self_analyzer_one, 2), format_number(point.self_tuning, 2),
+                   format_number(point.estimated_time, 3), format_number(point.analyzed_region_time, 3),
+                   format_number(point.overhead, 3)});
+  }
+  std::printf("%s\n", table.render().c_str());
+  if (options.repeat > 1) {
+    std::printf("spread over the %d repetitions (min..max):\n", options.repeat);
+    for (const auto& point : result.points) {
+      if (point.processors == 1) continue;
+      std::printf("  p=%d  TS %s..%s  SA(N) %s..%s\n", point.processors, format_number(point.traditional_min, 2).c_str(),
+                  format_number(point.traditional_max, 2).c_str(), format_number(point.self_analyzer_min, 2).c_str(),
+                  format_number(point.self_analyzer_max, 2).c_str());
+    }
+    std::printf("\n");
+  }
+  std::printf("overhead of the self-analyzer (time with / time without, all points): %s\n",
+              format_number(result.overhead, 3).c_str());
+  std::printf("time_s, region_s: program and region without the self-analyzer; TS = region_s(1) / region_s(p);\n"
+              "SA(N): self-analyzer, one run per p (its last value); SA(N)run: the same runs' T(B) / mean T(p) over\n"
+              "the whole run; SA(1): one run sweeping p; ST': self-tuning' (busy CPU / wall);\n"
+              "est_s: the self-analyzer's first estimate of the region time; sa_region_s: that region's actual time.\n");
+  for (const auto& note : result.notes) std::printf("note: %s\n", note.c_str());
+}
+
+}  // namespace augur::cli

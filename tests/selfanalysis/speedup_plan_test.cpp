@@ -1,0 +1,73 @@
+// The plan of augur speedup's runs: which runs, in what order, with which environment.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "selfanalysis/speedup_experiment.hpp"
+
+namespace augur::selfanalysis {
+namespace {
+
+std::string describe(const std::vector<PlannedRun>& plans) {
+  std::string text;
+  for (const PlannedRun& plan : plans) {
+    text += std::string(run_kind_name(plan.kind)) + std::to_string(plan.processors) + "/" + std::to_string(plan.repetition) + " ";
+  }
+  return text;
+}
+
+TEST(SpeedupPlan, EachRepetitionTimesAndAnalyzesEveryCountThenSweeps) {
+  EXPECT_EQ(describe(plan_experiment(2, 2, true)),
+            "time1/0 analyze1/0 time2/0 analyze2/0 sweep2/0 time1/1 analyze1/1 time2/1 analyze2/1 sweep2/1 ");
+  EXPECT_EQ(describe(plan_experiment(3, 1, false)), "time1/0 analyze1/0 time2/0 analyze2/0 time3/0 analyze3/0 ");
+  EXPECT_TRUE(plan_experiment(4, 0, true).empty());
+}
+
+TEST(SpeedupPlan, TheEnvironmentSaysModeReportAndSweep) {
+  RunSettings settings;
+  settings.max_threads = 3;
+  settings.wait_policy = "active";
+  settings.baseline = "half";
+  settings.sweep_every = 7;
+  const auto as_map = [](const std::vector<std::pair<std::string, std::string>>& variables) {
+    return std::map<std::string, std::string>(variables.begin(), variables.end());
+  };
+  const auto timed = as_map(run_environment({RunKind::time, 2, 0}, settings, "/tmp/r.json"));
+  EXPECT_EQ(timed.at("OMP_NUM_THREADS"), "2");
+  EXPECT_EQ(timed.at("OMP_WAIT_POLICY"), "active");
+  EXPECT_EQ(timed.at("AUGUR_MODE"), "time");
+  EXPECT_EQ(timed.at("AUGUR_REPORT"), "/tmp/r.json");
+  EXPECT_EQ(timed.at("AUGUR_SUMMARY"), "0");
+  EXPECT_EQ(timed.at("AUGUR_BASELINE"), "half");
+  EXPECT_EQ(timed.at("AUGUR_SWEEP"), "");
+  EXPECT_EQ(timed.at("AUGUR_SWEEP_EVERY"), "7");
+  EXPECT_EQ(as_map(run_environment({RunKind::analyze, 1, 0}, settings, "r")).at("AUGUR_MODE"), "analyze");
+  const auto swept = as_map(run_environment({RunKind::sweep, 3, 0}, settings, "r"));
+  EXPECT_EQ(swept.at("AUGUR_MODE"), "analyze");
+  EXPECT_EQ(swept.at("AUGUR_SWEEP"), "1,2,3");
+}
+
+TEST(SpeedupPlan, RunsAreFiledByKind) {
+  ExperimentInput input;
+  ExperimentRun run;
+  run.processors = 2;
+  add_run(input, RunKind::time, run);
+  add_run(input, RunKind::analyze, run);
+  add_run(input, RunKind::analyze, run);
+  add_run(input, RunKind::sweep, run);
+  EXPECT_EQ(input.timed.size(), 1u);
+  EXPECT_EQ(input.analyzed.size(), 2u);
+  EXPECT_EQ(input.swept.size(), 1u);
+}
+
+TEST(SpeedupPlan, LastLinesOfAnErrorStream) {
+  EXPECT_EQ(last_lines("a\nb\nc\n", 2), "b\nc\n");
+  EXPECT_EQ(last_lines("a\nb\nc", 2), "b\nc");
+  EXPECT_EQ(last_lines("a\nb\n", 5), "a\nb\n");
+  EXPECT_EQ(last_lines("one line", 1), "one line");
+  EXPECT_EQ(last_lines("", 3), "");
+}
+
+}  // namespace
+}  // namespace augur::selfanalysis
