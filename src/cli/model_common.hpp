@@ -44,10 +44,6 @@ struct FittedSeries {
   std::vector<model::Measurement> held_out;  // measurements left out of the fit by `exclude`
 };
 
-// The aggregated measured value at `point` (in the order of model.parameters) among the fitted and the
-// held-out measurements; NaN when there is none.
-[[nodiscard]] double measured_at(const FittedSeries& series, const std::vector<double>& point, const ModelCommandOptions& options);
-
 // Reads the data and models each selected series. Throws core::InputError / std::runtime_error for
 // bad input (the data file, an option); a series that cannot be modeled gets its `error` instead.
 [[nodiscard]] std::vector<FittedSeries> fit_all(const ModelCommandOptions& options);
