@@ -64,10 +64,11 @@ RunInfo parse_run_info(const std::string& text, const std::string& file) {
     document = json::parse(text);
   } catch (const json::parse_error& error) {
     const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
-    std::string message = error.what();
-    const auto colon = message.rfind(": ");
+    // nlohmann's words after its own position ("[json.exception...] parse error at line 3, column 3: ").
+    const std::string message = error.what();
+    const auto syntax = message.find("syntax error");
     throw core::InputError(core::locate_offset(file, text, offset),
-                           "not a JSON interposition file: " + (colon == std::string::npos ? message : message.substr(colon + 2)));
+                           "not a JSON interposition file: " + (syntax == std::string::npos ? message : message.substr(syntax)));
   }
   const FieldReader reader(file);
   if (!document.is_object()) reader.fail("not an interposition file: the top level is not a JSON object");

@@ -100,7 +100,8 @@ TEST(InterposeRunResult, SaysWhyNothingWasMeasured) {
 }
 
 TEST(InterposeRunResult, NamesTheFileOfABadInterpositionFile) {
-  EXPECT_EQ(error_of("{\n  \"augur_interpose\": 1,\n  oops\n}"), "run.json:3:3: not a JSON interposition file: syntax error while parsing object key - invalid literal; last read: '\n  o'; expected string literal");
+  EXPECT_EQ(error_of("{\n  \"augur_interpose\": 1,\n  oops\n}"), "run.json:3:3: not a JSON interposition file: syntax error while parsing object key - invalid literal; "
+            "last read: '1,<U+000A>  o'; expected string literal");
   EXPECT_EQ(error_of("[1]"), "run.json: not an interposition file: the top level is not a JSON object");
   EXPECT_EQ(error_of("{\"augur_interpose\": 2}"), "run.json: not an interposition file of this version ('augur_interpose': 1 expected)");
   EXPECT_EQ(error_of("{\"augur_interpose\": 1, \"intercepted\": \"many\"}"),
