@@ -97,14 +97,8 @@ model::Exclusion parse_exclusion(const std::string& text) {
   return exclusion;
 }
 
-}  // namespace
-
-std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
-  model::ReadOptions read;
-  read.format = parse_format(options.format);
-  read.value_column = options.value_column;
-  read.parameter_columns = split(options.parameter_columns, ',');
-
+// The modeling options given on the command line; an InputError naming the option at fault.
+model::ModelOptions modeling_options(const ModelCommandOptions& options) {
   model::ModelOptions modeling;
   modeling.formula = options.formula;
   try {
@@ -140,35 +134,25 @@ std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
     (void)core::parse_expression(core::SourceText("--variable " + name, expression));  // syntax errors now, at their column
     modeling.derived.push_back({name, expression});
   }
+  return modeling;
+}
 
+}  // namespace
+
+std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
+  model::ReadOptions read;
+  read.format = parse_format(options.format);
+  read.value_column = options.value_column;
+  read.parameter_columns = split(options.parameter_columns, ',');
+  const model::ModelOptions modeling = modeling_options(options);
   std::vector<model::Exclusion> exclusions;
   for (const std::string& text : options.exclude) exclusions.push_back(parse_exclusion(text));
 
   const model::Dataset dataset = model::read_dataset(options.data, read);
-  std::vector<bool> excluded_something(exclusions.size(), false);
-  std::vector<FittedSeries> fitted;
-  for (const model::Series& series : dataset.series) {
-    if (!options.region.empty() && series.region != options.region) continue;
-    if (!options.metric.empty() && series.metric != options.metric) continue;
-    FittedSeries result;
-    result.region = series.region;
-    result.metric = series.metric;
-    model::HeldOutSplit split = model::hold_out(series, exclusions);
-    result.held_out = std::move(split.held_out);
-    for (std::size_t index = 0; index < exclusions.size(); ++index) {
-      if (split.matched[index]) excluded_something[index] = true;
-    }
-    try {
-      result.model = model::build_model(split.kept, modeling);
-    } catch (const core::InputError&) {
-      throw;  // a bad formula or option: the whole command fails
-    } catch (const std::exception& error) {
-      result.error = error.what();
-    }
-    fitted.push_back(std::move(result));
-  }
+  model::DatasetFit fit = model::fit_dataset(dataset, options.region, options.metric, exclusions, modeling);
+  std::vector<FittedSeries> fitted = std::move(fit.series);
   for (std::size_t index = 0; index < exclusions.size(); ++index) {
-    if (!fitted.empty() && !excluded_something[index]) {
+    if (!fitted.empty() && !fit.matched[index]) {
       std::fprintf(stderr, "augur: --exclude %s: no measurement has these values; nothing was left out for it\n",
                    options.exclude[index].c_str());
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 
 namespace augur::model {
 
@@ -46,6 +47,33 @@ double measured_at(const SeriesModel& model, const std::vector<Measurement>& hel
     if (measurement.point == point) return aggregate(measurement.values, how);
   }
   return std::nan("");
+}
+
+DatasetFit fit_dataset(const Dataset& dataset, const std::string& region, const std::string& metric,
+                       const std::vector<Exclusion>& exclusions, const ModelOptions& options) {
+  DatasetFit fit;
+  fit.matched.assign(exclusions.size(), false);
+  for (const Series& series : dataset.series) {
+    if (!region.empty() && series.region != region) continue;
+    if (!metric.empty() && series.metric != metric) continue;
+    FittedSeries result;
+    result.region = series.region;
+    result.metric = series.metric;
+    HeldOutSplit split = hold_out(series, exclusions);
+    result.held_out = std::move(split.held_out);
+    for (std::size_t index = 0; index < exclusions.size(); ++index) {
+      if (split.matched[index]) fit.matched[index] = true;
+    }
+    try {
+      result.model = build_model(split.kept, options);
+    } catch (const core::InputError&) {
+      throw;  // a bad formula or option: the whole command fails
+    } catch (const std::exception& error) {
+      result.error = error.what();
+    }
+    fit.series.push_back(std::move(result));
+  }
+  return fit;
 }
 
 }  // namespace augur::model

@@ -68,6 +68,31 @@ TEST(ModelHoldOut, MeasuredAtFindsFittedAndHeldOutPoints) {
   EXPECT_TRUE(std::isnan(measured_at(model, split.held_out, {8192.0, 4.0}, Aggregate::Mean)));
 }
 
+TEST(ModelHoldOut, FitDatasetModelsTheSelectedSeriesEachWithItsHoldOut) {
+  Dataset dataset;
+  dataset.series.push_back(grid_series());
+  Series few = grid_series();  // two points left: too few for three constants
+  few.region = "halo";
+  few.measurements.resize(2);
+  dataset.series.push_back(few);
+  Series other = grid_series();
+  other.metric = "bytes";
+  dataset.series.push_back(other);
+  ModelOptions options;
+  options.formula = "c[0] + c[1]*N + c[2]*P";
+  const std::vector<Exclusion> exclusions{exclusion({{"P", 4.0}}, "--exclude P=4"), exclusion({{"P", 8.0}}, "--exclude P=8")};
+  const DatasetFit fit = fit_dataset(dataset, "", "time", exclusions, options);
+  ASSERT_EQ(fit.series.size(), 2u);  // the "bytes" series is not selected
+  EXPECT_EQ(fit.series[0].region, "main");
+  EXPECT_EQ(fit.series[0].error, "");
+  EXPECT_EQ(fit.series[0].model.points.size(), 4u);
+  EXPECT_EQ(fit.series[0].held_out.size(), 2u);
+  EXPECT_EQ(fit.series[1].region, "halo");
+  EXPECT_NE(fit.series[1].error, "");  // this series only: the others are still modeled
+  EXPECT_EQ(fit.matched, (std::vector<bool>{true, false}));
+  EXPECT_EQ(fit_dataset(dataset, "halo", "", {}, options).series.size(), 1u);
+}
+
 TEST(ModelHoldOut, PiecewisePythonChoosesTheSegmentWhereSegmentForWould) {
   // 1 + 2n below 64, 1 + 5n from 64 on: the cut is halfway in log scale between 48 and 64, sqrt(48 * 64).
   Series series;
