@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 // default (an invalid AUGUR_BASELINE leaves the default, as libaugur warns).
 selfanalysis::BaselinePolicy baseline_policy(const RunOptions& options) {
   runtime::Settings settings;
-  if (const char* variable = std::getenv(runtime::environment_name("baseline").c_str()); variable != nullptr && *variable != '\0') {
+  if (const char* variable = std::getenv(runtime::environment_name("baseline").c_str());
+      variable != nullptr && *variable != '\0') {
     (void)runtime::apply_option(settings, "baseline", variable);
   }
   for (const auto& [key, value] : options.augur_options) {
@@ -32,18 +33,20 @@ OpenMpRuntime detect_runtime(const std::string& program, std::string& detail) {
   core::ProcessResult result = core::run_process({"ldd", program});
   const std::string& text = result.standard_output;
   if (text.find("libgomp") != std::string::npos) return OpenMpRuntime::Gomp;
-  if (text.find("libomp.so") != std::string::npos || text.find("libiomp5") != std::string::npos) return OpenMpRuntime::LlvmOmp;
+  if (text.find("libomp.so") != std::string::npos || text.find("libiomp5") != std::string::npos)
+    return OpenMpRuntime::LlvmOmp;
   if (!result.succeeded() || text.find("not a dynamic executable") != std::string::npos ||
       text.find("statically linked") != std::string::npos) {
     detail = "ldd: " + (text.empty() ? result.standard_error : text);
-    while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ' || detail.back() == '\t')) detail.pop_back();
+    while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ' || detail.back() == '\t'))
+      detail.pop_back();
     return OpenMpRuntime::Static;
   }
   return OpenMpRuntime::None;
 }
 
-Environment program_environment(const RunOptions& options, const std::string& preload, bool ompt, const std::string& report_path,
-                                const std::string& info_path) {
+Environment program_environment(const RunOptions& options, const std::string& preload, bool ompt,
+                                const std::string& report_path, const std::string& info_path) {
   Environment environment;
   environment.reserve(32);  // (also keeps gcc 12's -Warray-bounds from a false positive on the emplace_backs below)
   if (ompt) {
@@ -66,11 +69,13 @@ Environment program_environment(const RunOptions& options, const std::string& pr
   if (options.threads > 0) environment.emplace_back("OMP_NUM_THREADS", std::to_string(options.threads));
   if (options.iterations > 0) environment.emplace_back("AUGUR_RUN_ITERATIONS", std::to_string(options.iterations));
   if (options.dpd_window > 0) environment.emplace_back("AUGUR_DPD_WINDOW", std::to_string(options.dpd_window));
-  for (const auto& [key, value] : options.augur_options) environment.emplace_back(runtime::environment_name(key), value);
+  for (const auto& [key, value] : options.augur_options)
+    environment.emplace_back(runtime::environment_name(key), value);
   return environment;
 }
 
-std::optional<interpose::SecondRunResult> measure_second_run(const RunOptions& options, const interpose::WorksharingPeriod& first,
+std::optional<interpose::SecondRunResult> measure_second_run(const RunOptions& options,
+                                                             const interpose::WorksharingPeriod& first,
                                                              int first_exit_code, const std::vector<std::string>& argv,
                                                              const Environment& environment, const fs::path& scratch) {
   const int threads = interpose::second_run_threads(baseline_policy(options), first.team_size);

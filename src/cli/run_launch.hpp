@@ -30,11 +30,8 @@ using Environment = std::vector<std::pair<std::string, std::string>>;
 // One outer parallel region: runs the program (`argv`, `environment` of the first run) a second time on
 // the baseline's thread count, in `scratch`, and combines the two runs. None when no second run is wanted
 // (--one-run, no other thread count, no time per iteration in the first run).
-[[nodiscard]] std::optional<interpose::SecondRunResult> measure_second_run(const RunOptions& options,
-                                                                          const interpose::WorksharingPeriod& first,
-                                                                          int first_exit_code,
-                                                                          const std::vector<std::string>& argv,
-                                                                          const Environment& environment,
-                                                                          const std::filesystem::path& scratch);
+[[nodiscard]] std::optional<interpose::SecondRunResult> measure_second_run(
+    const RunOptions& options, const interpose::WorksharingPeriod& first, int first_exit_code,
+    const std::vector<std::string>& argv, const Environment& environment, const std::filesystem::path& scratch);
 
 }  // namespace augur::cli

@@ -12,7 +12,7 @@ using nlohmann::json;
 // Reads the fields of an interposition file with a message naming the file and the field. A missing (or
 // null) field takes its default, as the preload omits what it did not measure; a wrong type is an error.
 class FieldReader {
-public:
+ public:
   explicit FieldReader(const std::string& file) : file_(file) {}
 
   template <typename T>
@@ -28,7 +28,7 @@ public:
 
   [[noreturn]] void fail(const std::string& message) const { throw core::InputError({file_, 0, 0}, message); }
 
-private:
+ private:
   std::string file_;
 };
 
@@ -67,8 +67,9 @@ RunInfo parse_run_info(const std::string& text, const std::string& file) {
     // nlohmann's words after its own position ("[json.exception...] parse error at line 3, column 3: ").
     const std::string message = error.what();
     const auto syntax = message.find("syntax error");
-    throw core::InputError(core::locate_offset(file, text, offset),
-                           "not a JSON interposition file: " + (syntax == std::string::npos ? message : message.substr(syntax)));
+    throw core::InputError(
+        core::locate_offset(file, text, offset),
+        "not a JSON interposition file: " + (syntax == std::string::npos ? message : message.substr(syntax)));
   }
   const FieldReader reader(file);
   if (!document.is_object()) reader.fail("not an interposition file: the top level is not a JSON object");
@@ -92,7 +93,8 @@ RunInfo parse_run_info(const std::string& text, const std::string& file) {
   if (worksharing != document.end() && worksharing->is_object()) {
     info.worksharing_detector = true;
     info.worksharing_samples = reader.get_or<long>(*worksharing, "samples", 0, "worksharing");
-    if (reader.get_or<bool>(*worksharing, "found", false, "worksharing")) info.worksharing = read_period(*worksharing, reader);
+    if (reader.get_or<bool>(*worksharing, "found", false, "worksharing"))
+      info.worksharing = read_period(*worksharing, reader);
   }
   return info;
 }
@@ -119,7 +121,9 @@ std::string nothing_measured_reason(const RunInfo& info) {
   return problem.empty() ? "no report was written" : problem;
 }
 
-bool outer_region_only(const RunInfo& info) { return !info.disabled && info.regions == 0 && info.worksharing.has_value(); }
+bool outer_region_only(const RunInfo& info) {
+  return !info.disabled && info.regions == 0 && info.worksharing.has_value();
+}
 
 int second_run_threads(const selfanalysis::BaselinePolicy& baseline, int team) {
   const int threads = baseline.resolve(team);
@@ -127,14 +131,17 @@ int second_run_threads(const selfanalysis::BaselinePolicy& baseline, int team) {
   return team > 1 ? 1 : 0;
 }
 
-bool second_run_wanted(const WorksharingPeriod& first, int threads) { return threads > 0 && first.iteration_time.has_value(); }
+bool second_run_wanted(const WorksharingPeriod& first, int threads) {
+  return threads > 0 && first.iteration_time.has_value();
+}
 
 std::string SecondRunResult::note() const {
   if (!problem.empty()) return "not measured: " + problem;
   if (!speedup) return "";
   return "from two runs: T(" + std::to_string(threads) + ")/T(" + std::to_string(team) +
          ") per iteration, medians of each run's measured iterations (the second run on OMP_NUM_THREADS=" +
-         std::to_string(threads) + ")" + (threads == 1 ? std::string() : "; relative to " + std::to_string(threads) + " threads, not to 1");
+         std::to_string(threads) + ")" +
+         (threads == 1 ? std::string() : "; relative to " + std::to_string(threads) + " threads, not to 1");
 }
 
 SecondRunResult not_run_again(const WorksharingPeriod& first, int threads, int exit_code) {
@@ -162,14 +169,16 @@ SecondRunResult combine_runs(const WorksharingPeriod& first, int threads, const 
   } else {
     const WorksharingPeriod& other = *second.info->worksharing;
     result.period = other;
-    if (other.length != first.length || other.iterations != first.iterations || !same_cycle(first.constructs, other.constructs)) {
+    if (other.length != first.length || other.iterations != first.iterations ||
+        !same_cycle(first.constructs, other.constructs)) {
       result.problem = "the second run found another period (" + std::to_string(other.length) + " constructs, " +
-                       std::to_string(other.iterations) + " iterations; the first: " + std::to_string(first.length) + ", " +
-                       std::to_string(first.iterations) + ")";
+                       std::to_string(other.iterations) + " iterations; the first: " + std::to_string(first.length) +
+                       ", " + std::to_string(first.iterations) + ")";
     } else if (other.team_size != threads) {
       result.problem = "the second run's team had " + std::to_string(other.team_size) + " threads, not the " +
                        std::to_string(threads) + " asked for (a num_threads clause?)";
-    } else if (!other.iteration_time || *other.iteration_time <= 0.0 || !first.iteration_time || *first.iteration_time <= 0.0) {
+    } else if (!other.iteration_time || *other.iteration_time <= 0.0 || !first.iteration_time ||
+               *first.iteration_time <= 0.0) {
       result.problem = "the second run measured no time per iteration";
     } else {
       result.speedup = *other.iteration_time / *first.iteration_time;  // T(B)/T(P)

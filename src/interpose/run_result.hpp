@@ -18,10 +18,10 @@ namespace augur::interpose {
 // The period of one outer parallel region, found in its worksharing constructs (the file's `worksharing`
 // when its `found` is true).
 struct WorksharingPeriod {
-  int length = 0;                   // constructs per iteration
-  long iterations = 0;              // iterations (time steps) that ran
-  int team_size = 0;                // threads of the region's team
-  long measured_iterations = 0;     // iterations timed
+  int length = 0;                        // constructs per iteration
+  long iterations = 0;                   // iterations (time steps) that ran
+  int team_size = 0;                     // threads of the region's team
+  long measured_iterations = 0;          // iterations timed
   std::optional<double> iteration_time;  // median time per iteration, seconds; none when none was timed
   // The constructs of one iteration as "module+offset kind", which do not move between runs (addresses may).
   std::vector<std::string> constructs;
@@ -30,7 +30,7 @@ struct WorksharingPeriod {
 // What one run reported (the interposition file's fields augur run decides on).
 struct RunInfo {
   int dpd_window = 0;
-  long intercepted = 0;                 // parallel regions seen
+  long intercepted = 0;  // parallel regions seen
   int distinct_loops = 0;
   std::optional<std::string> disabled;  // why the preload measured nothing
   std::size_t regions = 0;              // iterative parallel regions found
@@ -67,7 +67,7 @@ struct RunInfo {
 
 // How the second run ended, as the command saw it.
 struct SecondRunEnd {
-  int signal = 0;     // the signal that killed it, 0 if none
+  int signal = 0;  // the signal that killed it, 0 if none
   int exit_code = 0;
   std::optional<RunInfo> info;  // its interposition file, none when it wrote none
 };
@@ -75,9 +75,9 @@ struct SecondRunEnd {
 // The speedup from two runs of one outer parallel region: T(B)/T(P) per iteration, the medians of each
 // run's measured iterations (docs/run.md, "One outer parallel region").
 struct SecondRunResult {
-  int threads = 0;   // B, the second run's OMP_NUM_THREADS
-  int team = 0;      // P, the first run's team
-  bool ran = false;  // the program was run a second time (false: `problem` says why not)
+  int threads = 0;                          // B, the second run's OMP_NUM_THREADS
+  int team = 0;                             // P, the first run's team
+  bool ran = false;                         // the program was run a second time (false: `problem` says why not)
   std::optional<WorksharingPeriod> period;  // what the second run found, when it found a period
   std::optional<double> speedup;            // T(B)/T(P), when both runs agree
   std::string problem;                      // why there is no speedup ("" when there is one)

@@ -13,8 +13,8 @@ HeldOutSplit hold_out(const Series& series, const std::vector<Exclusion>& exclus
       if (std::find(parameters.begin(), parameters.end(), name) != parameters.end()) continue;
       std::string known;
       for (const std::string& parameter : parameters) known += (known.empty() ? "" : ", ") + parameter;
-      throw core::InputError({exclusion.origin, 0, 0},
-                             "'" + name + "' is not a parameter of " + series.region + " (it has " + (known.empty() ? "none" : known) + ")");
+      throw core::InputError({exclusion.origin, 0, 0}, "'" + name + "' is not a parameter of " + series.region +
+                                                           " (it has " + (known.empty() ? "none" : known) + ")");
     }
   }
   HeldOutSplit split;

@@ -20,9 +20,9 @@ struct Exclusion {
 };
 
 struct HeldOutSplit {
-  Series kept;                         // the series without the held-out measurements
-  std::vector<Measurement> held_out;   // in the order of the series
-  std::vector<bool> matched;           // per exclusion: it held out at least one measurement
+  Series kept;                        // the series without the held-out measurements
+  std::vector<Measurement> held_out;  // in the order of the series
+  std::vector<bool> matched;          // per exclusion: it held out at least one measurement
 };
 
 // Splits `series` by `exclusions`. Throws core::InputError (under the exclusion's origin) when an exclusion

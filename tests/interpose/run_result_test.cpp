@@ -26,9 +26,12 @@ std::string outer_region_file(int team, const std::string& median, const std::st
   "detections": 0,
   "breaks": 0,
   "worksharing": {"samples": 1200, "distinct_sites": 4, "found": true, "region": {"address": "0x401000"}, "length": 4,
-    "team_size": )" + std::to_string(team) + R"(, "iterations": 300, "measured_iterations": 267, "iteration_time_median_s": )" + median +
+    "team_size": )" +
+         std::to_string(team) + R"(, "iterations": 300, "measured_iterations": 267, "iteration_time_median_s": )" +
+         median +
          R"(, "speedup": null, "speedup_note": "not measurable in one run", "constructs": [
-    {"address": "0x1", "module": "/bin/p", "offset": ")" + first_construct + R"(", "symbol": null, "kind": "barrier"},
+    {"address": "0x1", "module": "/bin/p", "offset": ")" +
+         first_construct + R"(", "symbol": null, "kind": "barrier"},
     {"address": "0x2", "module": "/bin/p", "offset": "0x2b3c", "symbol": null, "kind": "barrier"},
     {"address": "0x3", "module": "/bin/p", "offset": "0x3c4d", "symbol": null, "kind": "loop_end"},
     {"address": "0x4", "module": "/bin/p", "offset": "0x4d5e", "symbol": null, "kind": "barrier"}]},
@@ -89,27 +92,33 @@ TEST(InterposeRunResult, SaysWhyNothingWasMeasured) {
   RunInfo once;
   once.intercepted = 1;
   once.distinct_loops = 1;
-  EXPECT_EQ(nothing_measured_reason(once),
-            "one parallel region ran, once: a program with one parallel region around its time loop (orphaned worksharing "
-            "loops inside it) is not measured by this runtime's tool yet");
+  EXPECT_EQ(
+      nothing_measured_reason(once),
+      "one parallel region ran, once: a program with one parallel region around its time loop (orphaned worksharing "
+      "loops inside it) is not measured by this runtime's tool yet");
   once.worksharing_detector = true;
   once.worksharing_samples = 10;
-  EXPECT_EQ(nothing_measured_reason(once),
-            "one parallel region ran, once, and its 10 worksharing constructs (barriers, loop ends on its master thread) "
-            "showed no periodic pattern");
+  EXPECT_EQ(
+      nothing_measured_reason(once),
+      "one parallel region ran, once, and its 10 worksharing constructs (barriers, loop ends on its master thread) "
+      "showed no periodic pattern");
 }
 
 TEST(InterposeRunResult, NamesTheFileOfABadInterpositionFile) {
-  EXPECT_EQ(error_of("{\n  \"augur_interpose\": 1,\n  oops\n}"), "run.json:3:3: not a JSON interposition file: syntax error while parsing object key - invalid literal; "
+  EXPECT_EQ(error_of("{\n  \"augur_interpose\": 1,\n  oops\n}"),
+            "run.json:3:3: not a JSON interposition file: syntax error while parsing object key - invalid literal; "
             "last read: '1,<U+000A>  o'; expected string literal");
   EXPECT_EQ(error_of("[1]"), "run.json: not an interposition file: the top level is not a JSON object");
-  EXPECT_EQ(error_of("{\"augur_interpose\": 2}"), "run.json: not an interposition file of this version ('augur_interpose': 1 expected)");
+  EXPECT_EQ(error_of("{\"augur_interpose\": 2}"),
+            "run.json: not an interposition file of this version ('augur_interpose': 1 expected)");
   EXPECT_EQ(error_of("{\"augur_interpose\": 1, \"intercepted\": \"many\"}"),
             "run.json: interposition file: field 'intercepted' has the wrong type (string)");
-  EXPECT_EQ(error_of("{\"augur_interpose\": 1, \"regions\": 3}"), "run.json: interposition file: field 'regions' is not an array");
+  EXPECT_EQ(error_of("{\"augur_interpose\": 1, \"regions\": 3}"),
+            "run.json: interposition file: field 'regions' is not an array");
   EXPECT_EQ(error_of("{\"augur_interpose\": 1, \"worksharing\": {\"found\": true, \"length\": 4}}"),
             "run.json: worksharing: missing array 'constructs'");
-  EXPECT_EQ(error_of("{\"augur_interpose\": 1, \"worksharing\": {\"found\": true, \"iteration_time_median_s\": \"1\", \"constructs\": []}}"),
+  EXPECT_EQ(error_of("{\"augur_interpose\": 1, \"worksharing\": {\"found\": true, \"iteration_time_median_s\": \"1\", "
+                     "\"constructs\": []}}"),
             "run.json: worksharing: field 'iteration_time_median_s' is not a number");
 }
 
@@ -148,8 +157,9 @@ TEST(InterposeRunResult, SpeedupIsTheRatioOfTheMedians) {
   second.info = parse_run_info(outer_region_file(1, "0.001"), "second.json");
   const SecondRunResult one = combine_runs(first, 1, second);
   EXPECT_DOUBLE_EQ(*one.speedup, 4.0);
-  EXPECT_EQ(one.note(), "from two runs: T(1)/T(4) per iteration, medians of each run's measured iterations (the second run on "
-                        "OMP_NUM_THREADS=1)");
+  EXPECT_EQ(one.note(),
+            "from two runs: T(1)/T(4) per iteration, medians of each run's measured iterations (the second run on "
+            "OMP_NUM_THREADS=1)");
 }
 
 TEST(InterposeRunResult, NoSpeedupSaysWhy) {

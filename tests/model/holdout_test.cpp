@@ -24,13 +24,15 @@ Series grid_series() {
   return series;
 }
 
-Exclusion exclusion(std::map<std::string, double> values, const std::string& origin) { return {std::move(values), origin}; }
+Exclusion exclusion(std::map<std::string, double> values, const std::string& origin) {
+  return {std::move(values), origin};
+}
 
 TEST(ModelHoldOut, LeavesOutThePointsWithEveryValueOfAnExclusion) {
   const Series series = grid_series();
-  const HeldOutSplit split =
-      hold_out(series, {exclusion({{"P", 4.0}}, "--exclude P=4"), exclusion({{"N", 1024.0}, {"P", 2.0}}, "--exclude N=1024,P=2"),
-                        exclusion({{"P", 3.0}}, "--exclude P=3")});
+  const HeldOutSplit split = hold_out(
+      series, {exclusion({{"P", 4.0}}, "--exclude P=4"), exclusion({{"N", 1024.0}, {"P", 2.0}}, "--exclude N=1024,P=2"),
+               exclusion({{"P", 3.0}}, "--exclude P=3")});
   ASSERT_EQ(split.held_out.size(), 3u);
   EXPECT_EQ(split.held_out[0].point, (std::vector<double>{1024.0, 2.0}));
   EXPECT_EQ(split.held_out[1].point, (std::vector<double>{1024.0, 4.0}));
@@ -62,8 +64,8 @@ TEST(ModelHoldOut, MeasuredAtFindsFittedAndHeldOutPoints) {
   ModelOptions options;
   options.formula = "c[0] + c[1]*N/P";
   const SeriesModel model = build_model(split.kept, options);
-  EXPECT_EQ(measured_at(model, split.held_out, {4096.0, 2.0}, Aggregate::Mean), 2049.0);   // fitted: the model's mean
-  EXPECT_EQ(measured_at(model, split.held_out, {4096.0, 4.0}, Aggregate::Mean), 1025.0);   // held out, aggregated here
+  EXPECT_EQ(measured_at(model, split.held_out, {4096.0, 2.0}, Aggregate::Mean), 2049.0);  // fitted: the model's mean
+  EXPECT_EQ(measured_at(model, split.held_out, {4096.0, 4.0}, Aggregate::Mean), 1025.0);  // held out, aggregated here
   EXPECT_EQ(measured_at(model, split.held_out, {4096.0, 4.0}, Aggregate::Maximum), 1026.0);
   EXPECT_TRUE(std::isnan(measured_at(model, split.held_out, {8192.0, 4.0}, Aggregate::Mean)));
 }
@@ -80,7 +82,8 @@ TEST(ModelHoldOut, FitDatasetModelsTheSelectedSeriesEachWithItsHoldOut) {
   dataset.series.push_back(other);
   ModelOptions options;
   options.formula = "c[0] + c[1]*N + c[2]*P";
-  const std::vector<Exclusion> exclusions{exclusion({{"P", 4.0}}, "--exclude P=4"), exclusion({{"P", 8.0}}, "--exclude P=8")};
+  const std::vector<Exclusion> exclusions{exclusion({{"P", 4.0}}, "--exclude P=4"),
+                                          exclusion({{"P", 8.0}}, "--exclude P=8")};
   const DatasetFit fit = fit_dataset(dataset, "", "time", exclusions, options);
   ASSERT_EQ(fit.series.size(), 2u);  // the "bytes" series is not selected
   EXPECT_EQ(fit.series[0].region, "main");
@@ -113,7 +116,8 @@ TEST(ModelHoldOut, PiecewisePythonChoosesTheSegmentWhereSegmentForWould) {
     const auto& values = model.segmentation.segments[index].fit.constants;
     return std::vector<double>(values.data(), values.data() + values.size());
   };
-  EXPECT_EQ(python, "(" + python_text(model, constants(0)) + ") if n < " + cut + " else (" + python_text(model, constants(1)) + ")");
+  EXPECT_EQ(python, "(" + python_text(model, constants(0)) + ") if n < " + cut + " else (" +
+                        python_text(model, constants(1)) + ")");
   EXPECT_EQ(segment_for(model.segmentation, {std::sqrt(48.0 * 64.0) * 0.999}), 0u);
   EXPECT_EQ(segment_for(model.segmentation, {std::sqrt(48.0 * 64.0) * 1.001}), 1u);
 
@@ -121,7 +125,8 @@ TEST(ModelHoldOut, PiecewisePythonChoosesTheSegmentWhereSegmentForWould) {
   const SeriesModel single = build_model(series, options);
   const auto& single_constants = single.segmentation.segments[0].fit.constants;
   EXPECT_EQ(piecewise_python_text(single),
-            python_text(single, std::vector<double>(single_constants.data(), single_constants.data() + single_constants.size())));
+            python_text(single, std::vector<double>(single_constants.data(),
+                                                    single_constants.data() + single_constants.size())));
 }
 
 }  // namespace
