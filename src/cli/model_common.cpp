@@ -3,11 +3,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <map>
 #include <sstream>
 
 #include "augur/core/diagnostics.hpp"
+#include "model/holdout.hpp"
 
 namespace augur::cli {
 namespace {
@@ -42,26 +42,6 @@ bool is_name(const std::string& text) {
 
 nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr); }
 
-// Where segment `index` ends along each parameter: halfway in log scale to the neighbouring segments,
-// the rule of model::segment_for, written as a Python condition ("" when it is unbounded).
-std::string python_condition(const model::SeriesModel& model, std::size_t index) {
-  const auto& segments = model.segmentation.segments;
-  const model::Segment& segment = segments[index];
-  std::string condition;
-  for (std::size_t p = 0; p < model.parameters.size(); ++p) {
-    double below = -std::numeric_limits<double>::infinity();
-    double above = std::numeric_limits<double>::infinity();
-    for (const model::Segment& other : segments) {
-      if (other.upper[p] < segment.lower[p]) below = std::max(below, other.upper[p]);
-      if (other.lower[p] > segment.upper[p]) above = std::min(above, other.lower[p]);
-    }
-    auto cut = [](double a, double b) { return a > 0 && b > 0 ? std::sqrt(a * b) : (a + b) / 2.0; };
-    if (std::isfinite(below)) condition += std::string(condition.empty() ? "" : " and ") + model.parameters[p] + " >= " + core::format_shortest(cut(below, segment.lower[p]));
-    if (std::isfinite(above)) condition += std::string(condition.empty() ? "" : " and ") + model.parameters[p] + " < " + core::format_shortest(cut(segment.upper[p], above));
-  }
-  return condition;
-}
-
 std::vector<double> constants_of(const model::Segment& segment) {
   return {segment.fit.constants.data(), segment.fit.constants.data() + segment.fit.constants.size()};
 }
@@ -95,9 +75,11 @@ void add_model_options(CLI::App& command, ModelCommandOptions& options) {
 namespace {
 
 // "N=4194304,P=2" → {N: 4194304, P: 2}; an InputError under "--exclude TEXT" otherwise.
-std::map<std::string, double> parse_exclusion(const std::string& text) {
-  std::map<std::string, double> assignment;
-  const std::string origin = "--exclude " + text;
+model::Exclusion parse_exclusion(const std::string& text) {
+  model::Exclusion exclusion;
+  exclusion.origin = "--exclude " + text;
+  const std::string& origin = exclusion.origin;
+  auto& assignment = exclusion.values;
   for (const std::string& item : split(text, ',')) {
     const auto equals = item.find('=');
     if (equals == std::string::npos || equals == 0 || !is_name(item.substr(0, equals))) {
@@ -112,17 +94,11 @@ std::map<std::string, double> parse_exclusion(const std::string& text) {
     assignment[item.substr(0, equals)] = number;
   }
   if (assignment.empty()) throw core::InputError({origin, 0, 0}, "expected NAME=VALUE");
-  return assignment;
+  return exclusion;
 }
 
-}  // namespace
-
-std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
-  model::ReadOptions read;
-  read.format = parse_format(options.format);
-  read.value_column = options.value_column;
-  read.parameter_columns = split(options.parameter_columns, ',');
-
+// The modeling options given on the command line; an InputError naming the option at fault.
+model::ModelOptions modeling_options(const ModelCommandOptions& options) {
   model::ModelOptions modeling;
   modeling.formula = options.formula;
   try {
@@ -158,55 +134,25 @@ std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
     (void)core::parse_expression(core::SourceText("--variable " + name, expression));  // syntax errors now, at their column
     modeling.derived.push_back({name, expression});
   }
+  return modeling;
+}
 
-  std::vector<std::map<std::string, double>> exclusions;
+}  // namespace
+
+std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
+  model::ReadOptions read;
+  read.format = parse_format(options.format);
+  read.value_column = options.value_column;
+  read.parameter_columns = split(options.parameter_columns, ',');
+  const model::ModelOptions modeling = modeling_options(options);
+  std::vector<model::Exclusion> exclusions;
   for (const std::string& text : options.exclude) exclusions.push_back(parse_exclusion(text));
 
   const model::Dataset dataset = model::read_dataset(options.data, read);
-  std::vector<bool> excluded_something(exclusions.size(), false);
-  std::vector<FittedSeries> fitted;
-  for (const model::Series& series : dataset.series) {
-    if (!options.region.empty() && series.region != options.region) continue;
-    if (!options.metric.empty() && series.metric != options.metric) continue;
-    FittedSeries result;
-    result.region = series.region;
-    result.metric = series.metric;
-    model::Series kept = series;
-    if (!exclusions.empty()) {
-      for (std::size_t index = 0; index < exclusions.size(); ++index) {
-        for (const auto& [name, value] : exclusions[index]) {
-          if (std::find(series.parameters.begin(), series.parameters.end(), name) != series.parameters.end()) continue;
-          std::string known;
-          for (const std::string& parameter : series.parameters) known += (known.empty() ? "" : ", ") + parameter;
-          throw core::InputError({"--exclude " + options.exclude[index], 0, 0},
-                                 "'" + name + "' is not a parameter of " + series.region + " (it has " + (known.empty() ? "none" : known) + ")");
-        }
-      }
-      kept.measurements.clear();
-      for (const model::Measurement& measurement : series.measurements) {
-        bool left_out = false;
-        for (std::size_t index = 0; index < exclusions.size(); ++index) {
-          const bool matches = std::all_of(exclusions[index].begin(), exclusions[index].end(), [&](const auto& item) {
-            const auto at = std::find(series.parameters.begin(), series.parameters.end(), item.first);
-            return measurement.point[static_cast<std::size_t>(at - series.parameters.begin())] == item.second;
-          });
-          if (matches) excluded_something[index] = true;
-          left_out = left_out || matches;
-        }
-        (left_out ? result.held_out : kept.measurements).push_back(measurement);
-      }
-    }
-    try {
-      result.model = model::build_model(kept, modeling);
-    } catch (const core::InputError&) {
-      throw;  // a bad formula or option: the whole command fails
-    } catch (const std::exception& error) {
-      result.error = error.what();
-    }
-    fitted.push_back(std::move(result));
-  }
+  model::DatasetFit fit = model::fit_dataset(dataset, options.region, options.metric, exclusions, modeling);
+  std::vector<FittedSeries> fitted = std::move(fit.series);
   for (std::size_t index = 0; index < exclusions.size(); ++index) {
-    if (!fitted.empty() && !excluded_something[index]) {
+    if (!fitted.empty() && !fit.matched[index]) {
       std::fprintf(stderr, "augur: --exclude %s: no measurement has these values; nothing was left out for it\n",
                    options.exclude[index].c_str());
     }
@@ -217,17 +163,6 @@ std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
     throw core::InputError({options.data, 0, 0}, "no series" + what + " in the data");
   }
   return fitted;
-}
-
-double measured_at(const FittedSeries& series, const std::vector<double>& point, const ModelCommandOptions& options) {
-  const model::SeriesModel& model = series.model;
-  for (std::size_t index = 0; index < model.points.size(); ++index) {
-    if (model.points[index] == point) return model.values[index];
-  }
-  for (const model::Measurement& measurement : series.held_out) {
-    if (measurement.point == point) return model::aggregate(measurement.values, model::parse_aggregate(options.aggregate));
-  }
-  return std::nan("");
 }
 
 std::string significant(double value, int digits) {
@@ -261,15 +196,12 @@ nlohmann::json series_json(const model::SeriesModel& model) {
     json["python"] = model::python_text(model, constants_of(segments[0]));
   } else {
     std::string readable;
-    std::string python;
     for (std::size_t index = 0; index < segments.size(); ++index) {
-      const std::string piece = model::python_text(model, constants_of(segments[index]));
       readable += (index ? "; " : "") + model.formula.with_values(constants_of(segments[index]), core::ExpressionStyle::Readable) +
                   " for " + segment_bounds(model, segments[index]);
-      python += index + 1 < segments.size() ? "(" + piece + ") if " + python_condition(model, index) + " else " : "(" + piece + ")";
     }
     json["formula"] = readable;
-    json["python"] = python;
+    json["python"] = model::piecewise_python_text(model);
   }
   json["constants"] = nlohmann::json::array();
   json["segments"] = nlohmann::json::array();

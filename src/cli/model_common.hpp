@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/holdout.hpp"
 #include "model/model.hpp"
 
 namespace augur::cli {
@@ -36,17 +37,7 @@ struct ModelCommandOptions {
 // Declares the options every modeling command takes.
 void add_model_options(CLI::App& command, ModelCommandOptions& options);
 
-struct FittedSeries {
-  model::SeriesModel model;
-  std::string error;  // non-empty when this series could not be modeled
-  std::string region;
-  std::string metric;
-  std::vector<model::Measurement> held_out;  // measurements left out of the fit by `exclude`
-};
-
-// The aggregated measured value at `point` (in the order of model.parameters) among the fitted and the
-// held-out measurements; NaN when there is none.
-[[nodiscard]] double measured_at(const FittedSeries& series, const std::vector<double>& point, const ModelCommandOptions& options);
+using model::FittedSeries;
 
 // Reads the data and models each selected series. Throws core::InputError / std::runtime_error for
 // bad input (the data file, an option); a series that cannot be modeled gets its `error` instead.

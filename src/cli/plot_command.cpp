@@ -44,6 +44,131 @@ std::string extension_of(const std::string& path) {
   return extension;
 }
 
+// One line of the picture per combination of the values of the parameters other than `x`: the indices of
+// its measured points (in model.points).
+using Groups = std::map<std::vector<double>, std::vector<std::size_t>>;
+
+Groups group_points(const model::SeriesModel& model, std::size_t x) {
+  Groups groups;
+  for (std::size_t i = 0; i < model.points.size(); ++i) {
+    std::vector<double> others = model.points[i];
+    others.erase(others.begin() + static_cast<std::ptrdiff_t>(x));
+    groups[others].push_back(i);
+  }
+  if (groups.size() > 12) {
+    throw core::InputError({"--x", 0, 0}, "the other parameters take " + std::to_string(groups.size()) +
+                                               " combinations of values, too many lines to read; filter the data or choose another --x");
+  }
+  return groups;
+}
+
+// The x axis: from the smallest measured x to `top`, logarithmic when the data spans a factor of 8 or more
+// and every value is positive.
+struct Axis {
+  double low = INFINITY;
+  double high = -INFINITY;  // the largest measured x
+  double top = 0.0;
+  bool logarithmic = false;
+};
+
+Axis axis_of(const model::SeriesModel& model, std::size_t x, double extend) {
+  Axis axis;
+  bool positive = true;
+  for (std::size_t i = 0; i < model.points.size(); ++i) {
+    axis.low = std::min(axis.low, model.points[i][x]);
+    axis.high = std::max(axis.high, model.points[i][x]);
+    positive = positive && model.values[i] > 0;
+  }
+  axis.logarithmic = axis.low > 0 && axis.high / axis.low >= 8.0 && positive;
+  axis.top = axis.high * extend;
+  return axis;
+}
+
+// One line's data (the measured points, the model sampled along the axis) into `script`, and its plot
+// commands appended to `plots`.
+void add_line(std::ostringstream& script, std::string& plots, const model::SeriesModel& model, std::size_t x, const Axis& axis,
+              int index, const std::vector<double>& others, const std::vector<std::size_t>& members, double confidence) {
+  std::string label;
+  for (std::size_t p = 0, o = 0; p < model.parameters.size(); ++p) {
+    if (p == x) continue;
+    label += (label.empty() ? "" : ", ") + model.parameters[p] + "=" + core::format_shortest(others[o++]);
+  }
+  const int color = index % 8 + 1;
+  script << "$measured" << index << " << EOD\n";
+  for (std::size_t i : members) script << model.points[i][x] << ' ' << model.values[i] << ' ' << model.minimum[i] << ' ' << model.maximum[i] << '\n';
+  script << "EOD\n$model" << index << " << EOD\n";
+  for (int step = 0; step <= 200; ++step) {
+    const double fraction = step / 200.0;
+    const double value = axis.logarithmic ? axis.low * std::pow(axis.top / axis.low, fraction) : axis.low + (axis.top - axis.low) * fraction;
+    std::vector<double> point;
+    for (std::size_t p = 0, o = 0; p < model.parameters.size(); ++p) point.push_back(p == x ? value : others[o++]);
+    try {
+      const model::Prediction prediction = model::predict(model, point, confidence);
+      const auto& interval = prediction.interval;
+      if (axis.logarithmic && interval.value <= 0) continue;
+      script << value << ' ' << interval.value << ' ' << (std::isfinite(interval.lower) ? interval.lower : interval.value) << ' '
+             << (std::isfinite(interval.upper) ? interval.upper : interval.value) << '\n';
+    } catch (const core::InputError&) {
+      // the model is not defined there (log of a value below 1, ...): leave a gap
+    }
+  }
+  script << "EOD\n";
+  const std::string name = label.empty() ? "" : " (" + label + ")";
+  plots += std::string(plots.empty() ? "plot " : ", \\\n     ") + "$measured" + std::to_string(index) +
+           " using 1:2:3:4 with yerrorbars pt 7 lc " + std::to_string(color) + " title " + quote("measured" + name) +
+           ", $model" + std::to_string(index) + " using 1:2 with lines lw 2 lc " + std::to_string(color) + " title " + quote("model" + name) +
+           ", $model" + std::to_string(index) + " using 1:3 with lines dt 2 lc " + std::to_string(color) + " notitle" +
+           ", $model" + std::to_string(index) + " using 1:4 with lines dt 2 lc " + std::to_string(color) + " notitle";
+}
+
+// The gnuplot script of the picture, without its `set output`.
+std::string plot_script(const model::SeriesModel& model, std::size_t x, const PlotOptions& options, const std::string& extension) {
+  const Groups groups = group_points(model, x);
+  const Axis axis = axis_of(model, x, options.extend);
+  std::ostringstream script;
+  script.precision(17);
+  script << (extension == "svg" ? "set terminal svg size 900,600 dynamic enhanced font 'sans,12'\n"
+                                : "set terminal pngcairo size 1200,800 enhanced font 'sans,12'\n");
+  script << "set title " << quote(model.region + " · " + model.metric + ":  " + model.formula.text()) << " noenhanced\n";
+  script << "set xlabel " << quote(model.parameters[x]) << " noenhanced\nset ylabel " << quote(model.metric) << " noenhanced\n";
+  script << "set key top left noenhanced\nset grid\n";
+  if (axis.logarithmic) script << "set logscale xy\n";
+  std::string plots;
+  int index = 0;
+  for (const auto& [others, members] : groups) add_line(script, plots, model, x, axis, index++, others, members, options.confidence);
+  script << "set arrow from " << axis.high << ", graph 0 to " << axis.high << ", graph 1 nohead dt 3 lc rgb 'gray'\n";
+  script << plots << "\n";
+  return script.str();
+}
+
+// gnuplot draws into a temporary file that replaces the picture only when it succeeded.
+void draw(const std::string& script, const std::string& output, const std::string& extension) {
+  const std::filesystem::path directory = std::filesystem::path(output).parent_path();
+  std::error_code status;
+  if (!directory.empty() && !std::filesystem::is_directory(directory, status)) {
+    throw std::runtime_error("cannot write " + output + ": the directory " + directory.string() + " does not exist");
+  }
+  const std::string temporary = output + ".tmp-augur." + extension;
+  const std::string script_path = (std::filesystem::temp_directory_path() / ("augur-plot-" + std::to_string(::getpid()) + ".gp")).string();
+  core::write_file_atomically(script_path, "set output " + quote(temporary) + "\n" + script);
+  core::ProcessResult result;
+  try {
+    result = core::run_process({"gnuplot", script_path});
+  } catch (const std::exception&) {
+    std::remove(script_path.c_str());
+    throw std::runtime_error("gnuplot is not installed or cannot be started (Debian: apt-get install gnuplot-nox); no picture written");
+  }
+  std::remove(script_path.c_str());
+  if (!result.succeeded()) {
+    std::remove(temporary.c_str());
+    throw std::runtime_error("gnuplot " + result.describe_status() + ": " + result.standard_error);
+  }
+  if (std::rename(temporary.c_str(), output.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    throw std::runtime_error("cannot write " + output);
+  }
+}
+
 }  // namespace
 
 int run_plot_command(const PlotOptions& options) {
@@ -64,101 +189,7 @@ int run_plot_command(const PlotOptions& options) {
       if (found == model.parameters.end()) throw core::InputError({"--x", 0, 0}, "'" + options.x + "' is not a parameter of " + model.region);
       x = static_cast<std::size_t>(found - model.parameters.begin());
     }
-
-    // One line per combination of the other parameters' values.
-    std::map<std::vector<double>, std::vector<std::size_t>> groups;
-    for (std::size_t i = 0; i < model.points.size(); ++i) {
-      std::vector<double> others = model.points[i];
-      others.erase(others.begin() + static_cast<std::ptrdiff_t>(x));
-      groups[others].push_back(i);
-    }
-    if (groups.size() > 12) {
-      throw core::InputError({"--x", 0, 0}, "the other parameters take " + std::to_string(groups.size()) +
-                                                 " combinations of values, too many lines to read; filter the data or choose another --x");
-    }
-    double low = INFINITY;
-    double high = -INFINITY;
-    bool positive = true;
-    for (std::size_t i = 0; i < model.points.size(); ++i) {
-      low = std::min(low, model.points[i][x]);
-      high = std::max(high, model.points[i][x]);
-      positive = positive && model.values[i] > 0;
-    }
-    const bool logarithmic = low > 0 && high / low >= 8.0 && positive;
-    const double top = high * options.extend;
-
-    std::ostringstream script;
-    script.precision(17);
-    script << (extension == "svg" ? "set terminal svg size 900,600 dynamic enhanced font 'sans,12'\n"
-                                  : "set terminal pngcairo size 1200,800 enhanced font 'sans,12'\n");
-    script << "set title " << quote(model.region + " · " + model.metric + ":  " + model.formula.text()) << " noenhanced\n";
-    script << "set xlabel " << quote(model.parameters[x]) << " noenhanced\nset ylabel " << quote(model.metric) << " noenhanced\n";
-    script << "set key top left noenhanced\nset grid\n";
-    if (logarithmic) script << "set logscale xy\n";
-    std::string plots;
-    int index = 0;
-    for (const auto& [others, members] : groups) {
-      std::string label;
-      for (std::size_t p = 0, o = 0; p < model.parameters.size(); ++p) {
-        if (p == x) continue;
-        label += (label.empty() ? "" : ", ") + model.parameters[p] + "=" + core::format_shortest(others[o++]);
-      }
-      const int color = index % 8 + 1;
-      script << "$measured" << index << " << EOD\n";
-      for (std::size_t i : members) script << model.points[i][x] << ' ' << model.values[i] << ' ' << model.minimum[i] << ' ' << model.maximum[i] << '\n';
-      script << "EOD\n$model" << index << " << EOD\n";
-      for (int step = 0; step <= 200; ++step) {
-        const double fraction = step / 200.0;
-        const double value = logarithmic ? low * std::pow(top / low, fraction) : low + (top - low) * fraction;
-        std::vector<double> point;
-        for (std::size_t p = 0, o = 0; p < model.parameters.size(); ++p) point.push_back(p == x ? value : others[o++]);
-        try {
-          const model::Prediction prediction = model::predict(model, point, options.confidence);
-          const auto& interval = prediction.interval;
-          if (logarithmic && interval.value <= 0) continue;
-          script << value << ' ' << interval.value << ' ' << (std::isfinite(interval.lower) ? interval.lower : interval.value) << ' '
-                 << (std::isfinite(interval.upper) ? interval.upper : interval.value) << '\n';
-        } catch (const core::InputError&) {
-          // the model is not defined there (log of a value below 1, ...): leave a gap
-        }
-      }
-      script << "EOD\n";
-      const std::string name = label.empty() ? "" : " (" + label + ")";
-      plots += std::string(plots.empty() ? "plot " : ", \\\n     ") + "$measured" + std::to_string(index) +
-               " using 1:2:3:4 with yerrorbars pt 7 lc " + std::to_string(color) + " title " + quote("measured" + name) +
-               ", $model" + std::to_string(index) + " using 1:2 with lines lw 2 lc " + std::to_string(color) + " title " + quote("model" + name) +
-               ", $model" + std::to_string(index) + " using 1:3 with lines dt 2 lc " + std::to_string(color) + " notitle" +
-               ", $model" + std::to_string(index) + " using 1:4 with lines dt 2 lc " + std::to_string(color) + " notitle";
-      ++index;
-    }
-    script << "set arrow from " << high << ", graph 0 to " << high << ", graph 1 nohead dt 3 lc rgb 'gray'\n";
-    script << plots << "\n";
-
-    // gnuplot draws into a temporary file that replaces the picture only when it succeeded.
-    const std::filesystem::path directory = std::filesystem::path(options.output).parent_path();
-    std::error_code status;
-    if (!directory.empty() && !std::filesystem::is_directory(directory, status)) {
-      throw std::runtime_error("cannot write " + options.output + ": the directory " + directory.string() + " does not exist");
-    }
-    const std::string temporary = options.output + ".tmp-augur." + extension;
-    const std::string script_path = (std::filesystem::temp_directory_path() / ("augur-plot-" + std::to_string(::getpid()) + ".gp")).string();
-    core::write_file_atomically(script_path, "set output " + quote(temporary) + "\n" + script.str());
-    core::ProcessResult result;
-    try {
-      result = core::run_process({"gnuplot", script_path});
-    } catch (const std::exception&) {
-      std::remove(script_path.c_str());
-      throw std::runtime_error("gnuplot is not installed or cannot be started (Debian: apt-get install gnuplot-nox); no picture written");
-    }
-    std::remove(script_path.c_str());
-    if (!result.succeeded()) {
-      std::remove(temporary.c_str());
-      throw std::runtime_error("gnuplot " + result.describe_status() + ": " + result.standard_error);
-    }
-    if (std::rename(temporary.c_str(), options.output.c_str()) != 0) {
-      std::remove(temporary.c_str());
-      throw std::runtime_error("cannot write " + options.output);
-    }
+    draw(plot_script(model, x, options, extension), options.output, extension);
     std::fprintf(stderr, "augur plot: wrote %s (%s · %s, %zu points, model %s)\n", options.output.c_str(), model.region.c_str(),
                  model.metric.c_str(), model.points.size(), model.formula.text().c_str());
     return 0;

@@ -6,6 +6,7 @@
 
 #include "core/table.hpp"
 #include "fit_command.hpp"
+#include "model/holdout.hpp"
 
 namespace augur::cli {
 
@@ -165,7 +166,8 @@ int run_predict_command(const PredictOptions& options) {
         const model::Prediction prediction = model::predict(model, values, options.confidence, "--at " + describe(point));
         const double lower = prediction.interval.lower;
         const double upper = prediction.interval.upper;
-        const double measured = measured_at(series, values, options.model);
+        const double measured =
+            model::measured_at(series.model, series.held_out, values, model::parse_aggregate(options.model.aggregate));
         // error = (measured - predicted) / measured, the sign of the seed's Table 1
         const double error = std::isfinite(measured) && measured != 0.0 ? 100.0 * (measured - prediction.interval.value) / measured : std::nan("");
         any_measured = any_measured || std::isfinite(measured);

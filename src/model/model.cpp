@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "augur/core/stats.hpp"
@@ -48,6 +49,27 @@ Eigen::RowVectorXd design_row(const Formula& formula, const core::Bindings& bind
   for (std::size_t term = 0; term < formula.terms().size(); ++term) row(static_cast<Eigen::Index>(term)) = formula.regressor(term, bindings);
   return row;
 }
+
+// Where segment `index` ends along each parameter: halfway in log scale to the neighbouring segments,
+// the rule of model::segment_for, written as a Python condition ("" when it is unbounded).
+std::string python_condition(const SeriesModel& model, std::size_t index) {
+  const auto& segments = model.segmentation.segments;
+  const Segment& segment = segments[index];
+  std::string condition;
+  for (std::size_t p = 0; p < model.parameters.size(); ++p) {
+    double below = -std::numeric_limits<double>::infinity();
+    double above = std::numeric_limits<double>::infinity();
+    for (const Segment& other : segments) {
+      if (other.upper[p] < segment.lower[p]) below = std::max(below, other.upper[p]);
+      if (other.lower[p] > segment.upper[p]) above = std::min(above, other.lower[p]);
+    }
+    auto cut = [](double a, double b) { return a > 0 && b > 0 ? std::sqrt(a * b) : (a + b) / 2.0; };
+    if (std::isfinite(below)) condition += std::string(condition.empty() ? "" : " and ") + model.parameters[p] + " >= " + core::format_shortest(cut(below, segment.lower[p]));
+    if (std::isfinite(above)) condition += std::string(condition.empty() ? "" : " and ") + model.parameters[p] + " < " + core::format_shortest(cut(segment.upper[p], above));
+  }
+  return condition;
+}
+
 
 }  // namespace
 
@@ -181,6 +203,20 @@ std::string python_text(const SeriesModel& model, const std::vector<double>& con
   for (const DerivedVariable& variable : model.derived) replacements.emplace_back(variable.name, variable.expression);
   if (replacements.empty()) return model.formula.with_values(constants, core::ExpressionStyle::Python);
   return model.formula.substituted(replacements).with_values(constants, core::ExpressionStyle::Python);
+}
+
+std::string piecewise_python_text(const SeriesModel& model) {
+  const auto& segments = model.segmentation.segments;
+  const auto constants_of = [](const Segment& segment) {
+    return std::vector<double>(segment.fit.constants.data(), segment.fit.constants.data() + segment.fit.constants.size());
+  };
+  if (segments.size() == 1) return python_text(model, constants_of(segments[0]));
+  std::string python;
+  for (std::size_t index = 0; index < segments.size(); ++index) {
+    const std::string piece = python_text(model, constants_of(segments[index]));
+    python += index + 1 < segments.size() ? "(" + piece + ") if " + python_condition(model, index) + " else " : "(" + piece + ")";
+  }
+  return python;
 }
 
 Prediction predict(const SeriesModel& model, const std::vector<double>& point, double confidence, const std::string& origin) {

@@ -56,6 +56,11 @@ struct SeriesModel {
 // variables written out).
 [[nodiscard]] std::string python_text(const SeriesModel& model, const std::vector<double>& constants);
 
+// The whole model in Python over the parameters: python_text of its one segment, or for several segments
+// a conditional expression choosing each segment's constants where segment_for would (the cut between
+// neighbouring segments halfway in log scale).
+[[nodiscard]] std::string piecewise_python_text(const SeriesModel& model);
+
 // Throws core::InputError for a bad formula (at its place) or a formula variable the data lacks, and
 // std::invalid_argument for data the method cannot fit (too few points for the constants, ...).
 [[nodiscard]] SeriesModel build_model(const Series& series, const ModelOptions& options);

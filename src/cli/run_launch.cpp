@@ -1,0 +1,105 @@
+// augur run's launching of the program (run_launch.hpp). Guide: docs/run.md.
+#include "run_launch.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/files.hpp"
+#include "core/process.hpp"
+#include "runtime/options.hpp"
+
+namespace augur::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The baseline policy of the program's libaugur options: --baseline, else AUGUR_BASELINE, else libaugur's
+// default (an invalid AUGUR_BASELINE leaves the default, as libaugur warns).
+selfanalysis::BaselinePolicy baseline_policy(const RunOptions& options) {
+  runtime::Settings settings;
+  if (const char* variable = std::getenv(runtime::environment_name("baseline").c_str());
+      variable != nullptr && *variable != '\0') {
+    (void)runtime::apply_option(settings, "baseline", variable);
+  }
+  for (const auto& [key, value] : options.augur_options) {
+    if (key == "baseline") (void)runtime::apply_option(settings, key, value);
+  }
+  return settings.engine.baseline;
+}
+
+}  // namespace
+
+OpenMpRuntime detect_runtime(const std::string& program, std::string& detail) {
+  core::ProcessResult result = core::run_process({"ldd", program});
+  const std::string& text = result.standard_output;
+  if (text.find("libgomp") != std::string::npos) return OpenMpRuntime::Gomp;
+  if (text.find("libomp.so") != std::string::npos || text.find("libiomp5") != std::string::npos)
+    return OpenMpRuntime::LlvmOmp;
+  if (!result.succeeded() || text.find("not a dynamic executable") != std::string::npos ||
+      text.find("statically linked") != std::string::npos) {
+    detail = "ldd: " + (text.empty() ? result.standard_error : text);
+    while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ' || detail.back() == '\t'))
+      detail.pop_back();
+    return OpenMpRuntime::Static;
+  }
+  return OpenMpRuntime::None;
+}
+
+Environment program_environment(const RunOptions& options, const std::string& preload, bool ompt,
+                                const std::string& report_path, const std::string& info_path) {
+  Environment environment;
+  environment.reserve(32);  // (also keeps gcc 12's -Warray-bounds from a false positive on the emplace_backs below)
+  if (ompt) {
+    // libomp loads the tool itself (OMPT, OpenMP 5.0 section 4.2.1); a tool already named is kept, after ours.
+    const char* previous_tools = std::getenv("OMP_TOOL_LIBRARIES");
+    environment.emplace_back("OMP_TOOL_LIBRARIES", previous_tools != nullptr && *previous_tools != '\0'
+                                                       ? fs::absolute(preload).string() + ":" + previous_tools
+                                                       : fs::absolute(preload).string());
+    environment.emplace_back("OMP_TOOL", "enabled");
+  } else {
+    const char* previous_preload = std::getenv("LD_PRELOAD");
+    environment.emplace_back("LD_PRELOAD", previous_preload != nullptr && *previous_preload != '\0'
+                                               ? fs::absolute(preload).string() + ":" + previous_preload
+                                               : fs::absolute(preload).string());
+  }
+  environment.emplace_back("AUGUR_REPORT", report_path);
+  environment.emplace_back("AUGUR_RUN_INFO", info_path);
+  environment.emplace_back("AUGUR_SUMMARY", "0");
+  if (std::getenv("OMP_WAIT_POLICY") == nullptr) environment.emplace_back("OMP_WAIT_POLICY", "passive");
+  if (options.threads > 0) environment.emplace_back("OMP_NUM_THREADS", std::to_string(options.threads));
+  if (options.iterations > 0) environment.emplace_back("AUGUR_RUN_ITERATIONS", std::to_string(options.iterations));
+  if (options.dpd_window > 0) environment.emplace_back("AUGUR_DPD_WINDOW", std::to_string(options.dpd_window));
+  for (const auto& [key, value] : options.augur_options)
+    environment.emplace_back(runtime::environment_name(key), value);
+  return environment;
+}
+
+std::optional<interpose::SecondRunResult> measure_second_run(const RunOptions& options,
+                                                             const interpose::WorksharingPeriod& first,
+                                                             int first_exit_code, const std::vector<std::string>& argv,
+                                                             const Environment& environment, const fs::path& scratch) {
+  const int threads = interpose::second_run_threads(baseline_policy(options), first.team_size);
+  if (options.one_run || !interpose::second_run_wanted(first, threads)) return std::nullopt;
+  if (first_exit_code != 0) return interpose::not_run_again(first, threads, first_exit_code);
+  // Same program, arguments and environment, OMP_NUM_THREADS=B, its own files (later entries win).
+  const std::string info_path = (scratch / "interpose-baseline.json").string();
+  Environment second_environment = environment;
+  second_environment.emplace_back("OMP_NUM_THREADS", std::to_string(threads));
+  second_environment.emplace_back("AUGUR_REPORT", (scratch / "report-baseline.json").string());
+  second_environment.emplace_back("AUGUR_RUN_INFO", info_path);
+  std::fprintf(stderr, "augur run: second run on %d thread%s for the baseline of the worksharing region\n", threads,
+               threads == 1 ? "" : "s");
+  std::fflush(stderr);
+  const core::ProcessResult second = core::run_attached(argv, second_environment);
+  std::fflush(stdout);
+  interpose::SecondRunEnd end;
+  end.signal = second.signal;
+  end.exit_code = second.exit_code;
+  // The file is read only from a run that ended well (a crashed run's file is not looked at).
+  if (second.signal == 0 && second.exit_code == 0 && fs::exists(info_path)) {
+    end.info = interpose::parse_run_info(core::read_file(info_path), info_path);
+  }
+  return interpose::combine_runs(first, threads, end);
+}
+
+}  // namespace augur::cli

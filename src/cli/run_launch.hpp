@@ -1,0 +1,37 @@
+// augur run's launching of the program: which OpenMP runtime it loads, the environment that puts it under
+// the interposition library, and the second run of a program with one outer parallel region.
+// Guide: docs/run.md.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "interpose/run_result.hpp"
+#include "run_command.hpp"
+
+namespace augur::cli {
+
+enum class OpenMpRuntime { Gomp, LlvmOmp, None, Static };
+
+// Which OpenMP runtime the program loads, from its dependencies (ldd lists them transitively); `detail`
+// gets ldd's words for a program that is not dynamically linked.
+OpenMpRuntime detect_runtime(const std::string& program, std::string& detail);
+
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+// The variables that run `program` under the interposition library `preload` (an OMPT tool when `ompt`),
+// writing the report to `report_path` and the interposition file to `info_path`, with the options given.
+[[nodiscard]] Environment program_environment(const RunOptions& options, const std::string& preload, bool ompt,
+                                              const std::string& report_path, const std::string& info_path);
+
+// One outer parallel region: runs the program (`argv`, `environment` of the first run) a second time on
+// the baseline's thread count, in `scratch`, and combines the two runs. None when no second run is wanted
+// (--one-run, no other thread count, no time per iteration in the first run).
+[[nodiscard]] std::optional<interpose::SecondRunResult> measure_second_run(
+    const RunOptions& options, const interpose::WorksharingPeriod& first, int first_exit_code,
+    const std::vector<std::string>& argv, const Environment& environment, const std::filesystem::path& scratch);
+
+}  // namespace augur::cli

@@ -1,0 +1,220 @@
+// augur run's printing (run_print.hpp): what the interposition file and the report say, in words.
+// Guide: docs/run.md.
+#include "run_print.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace augur::cli {
+namespace {
+
+using nlohmann::json;
+
+// ELF e_type: 2 for a fixed-address executable (addr2line wants the address), 3 for PIE and
+// shared objects (it wants the offset in the file).
+int elf_type(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  unsigned char header[18] = {};
+  if (!file.read(reinterpret_cast<char*>(header), sizeof header)) return 0;
+  if (std::memcmp(header, "\x7f" "ELF", 4) != 0) return 0;
+  return header[16] | (header[17] << 8);
+}
+
+const json* info_region(const json& info, std::uint64_t id) {
+  for (const json& region : info["regions"]) {
+    if (region.value("id", std::uint64_t{0}) == id) return &region;
+  }
+  return nullptr;
+}
+
+std::string region_name(const json* region) {
+  if (region == nullptr || region->at("loops").empty()) return "?";
+  const json& first = region->at("loops")[0];
+  std::string name = first.value("name", std::string("?"));
+  if (first.contains("source")) name += " (" + first["source"].get<std::string>() + ")";
+  return name;
+}
+
+std::string loop_name(const json& loop) {
+  std::string name = loop.value("name", std::string("?"));
+  if (loop.contains("source")) name += " (" + loop["source"].get<std::string>() + ")";
+  return name;
+}
+
+}  // namespace
+
+void resolve_names(json& info) {
+  // The loops of the regions, and the outer region and the worksharing constructs of one (call sites:
+  // return addresses, looked up one byte back, at the call).
+  std::vector<json*> all;
+  for (json& region : info["regions"]) {
+    for (json& loop : region["loops"]) all.push_back(&loop);
+  }
+  if (info.contains("worksharing") && info["worksharing"].is_object() && info["worksharing"].value("found", false)) {
+    json& worksharing = info["worksharing"];
+    if (worksharing.contains("region")) all.push_back(&worksharing["region"]);
+    for (json& construct : worksharing["constructs"]) all.push_back(&construct);
+  }
+  std::map<std::string, std::vector<json*>> by_module;
+  for (json* loop : all) {
+    if (loop->contains("module") && (*loop)["module"].is_string()) by_module[(*loop)["module"].get<std::string>()].push_back(loop);
+  }
+  for (auto& [module, loops] : by_module) {
+    const bool fixed = elf_type(module) == 2;
+    std::vector<std::string> argv = {"addr2line", "-f", "-C", "-e", module};
+    for (json* loop : loops) {
+      std::string where = (*loop)[fixed ? "address" : "offset"].get<std::string>();
+      if (loop->contains("kind")) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "0x%llx", std::stoull(where, nullptr, 16) - 1);
+        where = buffer;
+      }
+      argv.push_back(where);
+    }
+    core::ProcessResult result;
+    try {
+      result = core::run_process(argv);
+    } catch (const std::exception&) {
+      continue;  // no addr2line: dynamic symbols only
+    }
+    if (!result.succeeded()) continue;
+    std::stringstream lines(result.standard_output);
+    for (json* loop : loops) {
+      std::string name, source;
+      if (!std::getline(lines, name) || !std::getline(lines, source)) break;
+      const std::size_t discriminator = source.find(" (discriminator");
+      if (discriminator != std::string::npos) source.erase(discriminator);
+      if (name != "??") (*loop)["name"] = name;
+      if (source.rfind("??", 0) != 0 && source.find(":0") == std::string::npos && source.find(":?") == std::string::npos) {
+        (*loop)["source"] = source;
+      }
+    }
+  }
+  for (json* loop : all) {
+    if (!loop->contains("name")) (*loop)["name"] = loop->value("symbol", json()).is_string() ? (*loop)["symbol"] : (*loop)["address"];
+  }
+}
+
+std::string format_seconds(double seconds) {
+  char buffer[64];
+  if (seconds < 1e-3) {
+    std::snprintf(buffer, sizeof buffer, "%.1f us", seconds * 1e6);
+  } else if (seconds < 1.0) {
+    std::snprintf(buffer, sizeof buffer, "%.3f ms", seconds * 1e3);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.3f s", seconds);
+  }
+  return buffer;
+}
+
+void print_report(const selfanalysis::Report& report, const json& info, const core::ProcessResult& child, const RunOptions& options) {
+  std::printf("augur run: %zu iterative parallel region%s found by the periodicity detector (window %d samples)\n",
+              report.regions.size(), report.regions.size() == 1 ? "" : "s", info.value("dpd_window", 0));
+  const selfanalysis::ReportRegion* main = report.main_region();
+  for (const selfanalysis::ReportRegion& region : report.regions) {
+    const json* found = info_region(info, region.id);
+    std::string loops;
+    if (found != nullptr) {
+      for (const json& loop : found->at("loops")) loops += (loops.empty() ? "" : ", ") + loop.value("name", std::string("?"));
+    }
+    std::printf("  %s region %s: period %d (%s), %ld iterations, %s%s\n", &region == main ? "*" : " ",
+                region_name(found).c_str(), region.length, loops.c_str(), region.iterations,
+                format_seconds(region.elapsed).c_str(), &region == main ? "  <- main region" : "");
+  }
+  if (main == nullptr) return;
+  std::printf("main region %s:\n", region_name(info_region(info, main->id)).c_str());
+  if (report.mode == "time") {
+    std::printf("  mode time: the region was only timed (%s)\n", format_seconds(main->elapsed).c_str());
+  } else if (main->baseline <= 0) {
+    std::printf("  no baseline: too few iterations after detection (%ld)\n", main->iterations);
+  } else {
+    std::printf("  baseline B=%d  T(B)=%s  f=%s  AF(B)=%.3f\n", main->baseline, format_seconds(main->baseline_time).c_str(),
+                main->sequential_fraction < 0.0 ? "unknown" : std::to_string(main->sequential_fraction).substr(0, 6).c_str(),
+                main->amdahl_factor);
+    std::printf("  %4s  %8s  %5s  %12s  %8s\n", "p", "S(p)", "state", "T(p)", "ST'");
+    for (const selfanalysis::ReportPoint& point : main->points) {
+      std::printf("  %4d  %8s  %5s  %12s  %8s\n", point.processors,
+                  point.calculated ? std::to_string(point.speedup).substr(0, 6).c_str() : "-", point.calculated ? "PC" : "PNC",
+                  point.iteration_time > 0.0 ? format_seconds(point.iteration_time).c_str() : "-",
+                  point.self_tuning > 0.0 ? std::to_string(point.self_tuning).substr(0, 6).c_str() : "-");
+    }
+  }
+  if (main->estimated_time >= 0.0) {
+    const double error = main->elapsed > 0.0 ? (main->estimated_time - main->elapsed) / main->elapsed * 100.0 : 0.0;
+    std::printf("  execution time of the region on P=%d: estimated %s (at iteration %ld), actual %s (%+.1f%%)\n",
+                main->estimate_processors, format_seconds(main->estimated_time).c_str(), main->estimated_at_iteration,
+                format_seconds(main->elapsed).c_str(), error);
+  } else if (options.iterations <= 0) {
+    std::printf("  execution time of the region: actual %s; no estimate without the iteration count (--iterations N)\n",
+                format_seconds(main->elapsed).c_str());
+  } else {
+    std::printf("  execution time of the region: actual %s; no estimate (the speedup on P was not calculated)\n",
+                format_seconds(main->elapsed).c_str());
+  }
+  std::printf("program: %s wall time\n", format_seconds(child.wall_seconds).c_str());
+  for (const std::string& note : report.notes) std::printf("note: %s\n", note.c_str());
+  for (const std::string& note : main->notes) std::printf("note: %s\n", note.c_str());
+}
+
+
+void print_worksharing(const interpose::RunInfo& run, const json& found, const core::ProcessResult& child,
+                       const std::optional<interpose::SecondRunResult>& second, const std::vector<std::string>& notes) {
+  const interpose::WorksharingPeriod& period = *run.worksharing;
+  std::printf("augur run: no iterative parallel region (%ld parallel region%s ran); the periodicity detector found the time "
+              "loop inside one, in its worksharing constructs (window %d samples)\n",
+              run.intercepted, run.intercepted == 1 ? "" : "s", run.dpd_window);
+  std::string constructs;
+  for (const json& construct : found.at("constructs")) {
+    constructs += (constructs.empty() ? "" : ", ") + loop_name(construct) + " " + construct.value("kind", std::string("?"));
+  }
+  std::printf("  * region %s: period %d (worksharing construct%s per iteration: %s), %ld iterations\n",
+              loop_name(found.at("region")).c_str(), period.length, period.length == 1 ? "" : "s", constructs.c_str(),
+              period.iterations);
+  const int team = period.team_size;
+  if (period.iteration_time) {
+    std::printf("  time per iteration on %d thread%s: %s (median of %ld measured iterations)\n", team, team == 1 ? "" : "s",
+                format_seconds(*period.iteration_time).c_str(), period.measured_iterations);
+  } else {
+    std::printf("  time per iteration: not measured (no two consecutive iterations in one region)\n");
+  }
+  if (second && second->period && second->period->iteration_time) {
+    const int threads = second->threads;
+    std::printf("  time per iteration on %d thread%s (second run): %s (median of %ld measured iterations)\n", threads,
+                threads == 1 ? "" : "s", format_seconds(*second->period->iteration_time).c_str(),
+                second->period->measured_iterations);
+  }
+  if (second && second->speedup) {
+    const int threads = second->threads;
+    std::printf("  speedup from two runs: T(%d)/T(%d) per iteration, medians: %.4f%s\n", threads, team, *second->speedup,
+                threads == 1 ? "" : (" (relative to " + std::to_string(threads) + " threads, not to 1)").c_str());
+  } else if (second && !second->problem.empty()) {
+    std::printf("  speedup: not measured: %s\n", second->problem.c_str());
+  } else {
+    std::printf("  speedup: cannot be measured in one run: a team keeps its size for the whole parallel region, so every "
+                "iteration ran on %d thread%s; run the program again on another thread count (augur run -p 1, or augur "
+                "speedup) and divide the times per iteration\n",
+                team, team == 1 ? "" : "s");
+  }
+  std::printf("program: %s wall time\n", format_seconds(child.wall_seconds).c_str());
+  for (const std::string& note : notes) std::printf("note: %s\n", note.c_str());
+}
+
+void record_second_run(json& found, const interpose::SecondRunResult& second) {
+  if (!second.ran) return;  // the preload's own note stays
+  json baseline_run = {{"threads", second.threads}, {"iteration_time_median_s", nullptr}, {"iterations", nullptr}};
+  if (second.period) {
+    const interpose::WorksharingPeriod& period = *second.period;
+    baseline_run["iteration_time_median_s"] = period.iteration_time ? json(*period.iteration_time) : json(nullptr);
+    baseline_run["iterations"] = period.iterations;
+    baseline_run["measured_iterations"] = period.measured_iterations;
+    baseline_run["team_size"] = period.team_size;
+  }
+  if (second.speedup) found["speedup"] = *second.speedup;
+  found["speedup_note"] = second.note();
+  found["baseline_run"] = baseline_run;
+}
+
+}  // namespace augur::cli

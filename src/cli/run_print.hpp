@@ -1,0 +1,39 @@
+// augur run's printing: the names of the loops (addr2line) and the report of a run, for iterative
+// parallel regions and for one outer region with its second-run speedup. Guide: docs/run.md.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "augur/selfanalysis_report.hpp"
+#include "core/process.hpp"
+#include "interpose/run_result.hpp"
+#include "run_command.hpp"
+
+namespace augur::cli {
+
+// Names (and source lines when the program has debug information) of the loops, with addr2line; adds
+// "name" and "source" to each loop of the interposition file `info` (and to the outer region and the
+// constructs of its worksharing period).
+void resolve_names(nlohmann::json& info);
+
+// "12.3 us", "4.567 ms", "1.234 s".
+[[nodiscard]] std::string format_seconds(double seconds);
+
+// The iterative parallel regions the detector found, the main one's speedups and estimate.
+void print_report(const selfanalysis::Report& report, const nlohmann::json& info, const core::ProcessResult& child,
+                  const RunOptions& options);
+
+// One outer parallel region: the period found in its worksharing constructs (`found`, the file's
+// `worksharing` with names resolved; `period`, the same read by interpose::parse_run_info) and the speedup
+// of the second run, when one was tried.
+void print_worksharing(const interpose::RunInfo& run, const nlohmann::json& found, const core::ProcessResult& child,
+                       const std::optional<interpose::SecondRunResult>& second, const std::vector<std::string>& notes);
+
+// Writes what the second run gave into the interposition file's `worksharing` (for --json): `baseline_run`,
+// `speedup` and `speedup_note` when the program ran a second time.
+void record_second_run(nlohmann::json& found, const interpose::SecondRunResult& second);
+
+}  // namespace augur::cli
