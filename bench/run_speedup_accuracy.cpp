@@ -127,8 +127,10 @@ Set measure_set(const std::string& program, const Settings& settings, const augu
 }
 
 double median(std::vector<double> values) {
+  if (values.empty()) return std::nan("");
   std::sort(values.begin(), values.end());
-  return values.empty() ? std::nan("") : values[values.size() / 2];
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2.0;
 }
 
 template <class Field>
