@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/process.hpp"
+#include "support/temporary_directory.hpp"
 
 extern char** environ;
 
@@ -128,25 +129,7 @@ Json speedup_entry(const Json& region, int processors) {
 }
 
 // A folder of its own for each test, removed at the end.
-class TemporaryFolder {
-public:
-  TemporaryFolder() {
-    const char* base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/augur-e2e-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp " + pattern + ": " + std::strerror(errno));
-    path_ = pattern;
-  }
-  ~TemporaryFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TemporaryFolder(const TemporaryFolder&) = delete;
-  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
-private:
-  fs::path path_;
-};
+using TemporaryFolder = augur::test::TemporaryDirectory;
 
 // ---- The augur command line --------------------------------------------------------------------
 
@@ -534,11 +517,40 @@ private:
   pid_t pid_ = -1;
 };
 
+// Polls `condition` until it holds or `limit` has passed; whether it held. The limit only stops a hung
+// test: what the tests wait for is an event (text written, CPU time used), never an amount of wall time.
+template <class Condition>
+bool wait_until(Condition condition, std::chrono::seconds limit = std::chrono::seconds(120)) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the polling period, not a synchronisation
+  }
+  return true;
+}
+
+// The CPU time (user + system) process `pid` has used, from /proc/<pid>/stat (fields 14 and 15, in clock
+// ticks); also readable while it is a zombie, not yet reaped.
+double cpu_seconds(pid_t pid) {
+  const std::string stat = read_text("/proc/" + std::to_string(pid) + "/stat");
+  const std::size_t end_of_name = stat.rfind(')');  // the command name may hold blanks and parentheses
+  if (end_of_name == std::string::npos) throw std::runtime_error("cannot read /proc/" + std::to_string(pid) + "/stat");
+  std::istringstream fields(stat.substr(end_of_name + 2));  // from field 3, the state
+  std::string field;
+  for (int number = 3; number < 14; ++number) fields >> field;
+  long user_ticks = 0, system_ticks = 0;
+  fields >> user_ticks >> system_ticks;
+  if (!fields) throw std::runtime_error("cannot parse /proc/" + std::to_string(pid) + "/stat: " + stat);
+  return static_cast<double>(user_ticks + system_ticks) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
 TEST(Libaugur, StoppedProgramDiscardsTheStoppedIteration) {
   const TemporaryFolder folder;
   const fs::path report = folder.path() / "r.json";
-  // About 2.5 s on one thread of the 2-core test machine (0.6 ms per iteration): the signals come
-  // after 0.3 s, well inside the region (set-up takes a few milliseconds) and well before its end.
+  // About 2.5 s of CPU time on one thread of the 2-core test machine (0.6 ms per iteration). It is stopped
+  // once it has used 0.3 s of CPU time: its own progress, not the wall clock, so however loaded the
+  // machine, libaugur's SIGCONT handler is installed and the region has started (set-up takes a few
+  // milliseconds) and about 2 s of its work remain.
   Child child({swim_exe, "256", "4000"},
               {{"OMP_NUM_THREADS", "1"},
                {"AUGUR_BASELINE", "1"},
@@ -546,14 +558,15 @@ TEST(Libaugur, StoppedProgramDiscardsTheStoppedIteration) {
                {"AUGUR_REPORT", report.string()},
                {"AUGUR_SUMMARY", "0"}},
               folder.path() / "stdout.txt", folder.path() / "stderr.txt");
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(wait_until([&] { return cpu_seconds(child.pid()) >= 0.3; }))
+      << "swim used less than 0.3 s of CPU time in 2 minutes";
   ASSERT_FALSE(child.wait(WNOHANG).has_value())
-      << "swim finished within 0.3 s, before it could be stopped: give it more iterations";
+      << "swim finished within 0.3 s of CPU time, before it could be stopped: give it more iterations";
   ASSERT_EQ(::kill(child.pid(), SIGSTOP), 0) << std::strerror(errno);
   const std::optional<int> stopped = child.wait(WUNTRACED);
   ASSERT_TRUE(stopped.has_value());
   ASSERT_TRUE(WIFSTOPPED(*stopped)) << "swim ended before SIGSTOP reached it: give it more iterations";
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // How long it stays stopped does not matter: the iteration is discarded because SIGCONT came in it.
   ASSERT_EQ(::kill(child.pid(), SIGCONT), 0) << std::strerror(errno);
   const std::optional<int> ended = child.wait(0);
   ASSERT_TRUE(ended.has_value());
@@ -598,8 +611,12 @@ TEST(SpeedupCommand, InterruptedLeavesNothingBehind) {
   fs::create_directories(scratch);
   Child child({augur_exe, "speedup", "--max-threads", "1", "--repeat", "50", "--", swim_exe, "128", "2000"},
               {{"TMPDIR", scratch.string()}}, folder.path() / "stdout.txt", folder.path() / "stderr.txt");
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  ASSERT_FALSE(child.wait(WNOHANG).has_value()) << "augur speedup ended within 0.5 s: give it more work";
+  // Interrupted once it has announced its second run: its signal handlers are installed (before the first
+  // run) and one run's report is in the scratch folder; 50 repetitions leave it far from its end.
+  const fs::path standard_error = folder.path() / "stderr.txt";
+  ASSERT_TRUE(wait_until([&] { return contains(read_text(standard_error), "augur speedup: run 2/"); }))
+      << "augur speedup did not start its second run in 2 minutes:\n" << read_text(standard_error);
+  ASSERT_FALSE(child.wait(WNOHANG).has_value()) << "augur speedup ended after its first run: give it more work";
   ASSERT_EQ(::kill(child.pid(), SIGINT), 0) << std::strerror(errno);
   const std::optional<int> status = child.wait(0);
   ASSERT_TRUE(status.has_value());

@@ -118,7 +118,7 @@ TEST(SpExample, SeveralSizesConvergeTowardsTheSteadyState) {
     const double footprint = number(values, "footprint_bytes");
     EXPECT_GT(footprint, previous_footprint);
     previous_footprint = footprint;
-    EXPECT_GE(number(values, "time_s"), 0.0);
+    EXPECT_GT(number(values, "time_s"), 0.0);  // the solver's time is measured: 0 would be a broken timer
   }
 }
 

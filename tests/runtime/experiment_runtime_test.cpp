@@ -19,15 +19,17 @@
 #include "augur/augur.h"
 #include "augur/experiment.hpp"
 #include "model/dataset.hpp"
+#include "support/temporary_directory.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
+// A file in this program's scratch directory. The directory lives until the program exits, after
+// libaugur's exit handlers (registered later, so run earlier), which may still write records.
 std::string temporary_path(const std::string& name) {
-  const fs::path directory = fs::temp_directory_path() / ("augur_experiment_test_" + std::to_string(::getpid()));
-  fs::create_directories(directory);
-  return (directory / name).string();
+  static const augur::test::TemporaryDirectory directory("augur-experiment-test");
+  return directory.file(name);
 }
 
 std::vector<nlohmann::json> read_lines(const std::string& path) {
