@@ -1,5 +1,7 @@
 #include "bsp_command.hpp"
 
+#include "command.hpp"
+
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
@@ -32,11 +34,7 @@ BspParameterSource cost_parameters(const BspOptions& options) {
 
 }  // namespace
 
-CLI::App* add_bsp_command(CLI::App& app, BspOptions& options) {
-  CLI::App* command =
-      app.add_subcommand("bsp",
-                         "Predict a BSP program's time from its superstep trace with OBSP* (oblivious synchronisation, "
-                         "partitions) and with classical BSP (global barriers), against the measured times.");
+void add_bsp_options(CLI::App* command, BspOptions& options) {
   command->add_option("TRACE", options.trace, "The superstep trace, JSON Lines (docs/formats.md); '-': standard input")
       ->required();
   const CLI::Validator non_negative(
@@ -84,7 +82,6 @@ CLI::App* add_bsp_command(CLI::App& app, BspOptions& options) {
       "  augur bsp fft.jsonl --g 1e-9 --L 5e-5 --supersteps         every machine and superstep\n"
       "  augur bsp fft.jsonl --hrelation hrel.jsonl --combine max   g and L fitted to a benchmark\n"
       "Guide and method: docs/bsp.md; formats: docs/formats.md");
-  return command;
 }
 
 int run_bsp_command(const BspOptions& options) {
@@ -106,6 +103,12 @@ int run_bsp_command(const BspOptions& options) {
   } catch (const std::exception& error) {
     return report_error("bsp", error);
   }
+}
+
+Runner declare_bsp_command(CLI::App& command) {
+  auto options = std::make_shared<BspOptions>();
+  add_bsp_options(&command, *options);
+  return [options] { return run_bsp_command(*options); };
 }
 
 }  // namespace augur::cli

@@ -22,7 +22,8 @@ struct BspOptions {
   bool json = false;
 };
 
-CLI::App* add_bsp_command(CLI::App& app, BspOptions& options);
+// Declares the options of `augur bsp` on its subcommand (the table of commands.cpp makes it).
+void add_bsp_options(CLI::App* command, BspOptions& options);
 int run_bsp_command(const BspOptions& options);
 
 }  // namespace augur::cli

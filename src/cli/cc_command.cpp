@@ -1,5 +1,7 @@
 #include "cc_command.hpp"
 
+#include "command.hpp"
+
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -23,14 +25,7 @@ namespace augur::cli {
 
 namespace fs = std::filesystem;
 
-CLI::App* add_cc_command(CLI::App& app, CcOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "cc", "Translate the CALL pragmas of a C or C++ source ('#pragma cll NAME FORMULA' ... '#pragma cll end NAME', "
-            "'#pragma cll report all|NAMES', '#pragma parallel MPI [COMM]') into calls to libaugur, check them, or compile "
-            "through them:\n"
-            "  augur cc FILE [-o OUT]\n"
-            "  augur cc --check FILE...\n"
-            "  augur cc [--keep] [--include-dir D] [--library-dir D] -- COMPILER ARGS...");
+void add_cc_options(CLI::App* command, CcOptions& options) {
   command->add_option("args", options.arguments, "FILE to translate ('-': standard input), FILE... with --check, or, after --, the compiler command");
   command->add_option("-o,--output", options.output, "Write the translation to this file (whole or not at all) instead of stdout");
   command->add_flag("--check", options.check, "Only check the files: one summary line each; exit status 1 if any has an error");
@@ -48,7 +43,6 @@ CLI::App* add_cc_command(CLI::App& app, CcOptions& options) {
                   "  augur cc -- mpicc -c fft.c && augur cc -- mpicc fft.o -o fft\n"
                   "  AUGUR_EXPERIMENT_FILE=fft.cll.jsonl ./fft 1024 && augur fit fft.cll.jsonl\n"
                   "Guide: docs/cc.md");
-  return command;
 }
 
 namespace {
@@ -221,6 +215,12 @@ int run_cc_command(const CcOptions& options) {
     std::fprintf(stderr, "augur cc: %s\n", error.what());
     return 1;
   }
+}
+
+Runner declare_cc_command(CLI::App& command) {
+  auto options = std::make_shared<CcOptions>();
+  add_cc_options(&command, *options);
+  return [options] { return run_cc_command(*options); };
 }
 
 }  // namespace augur::cli

@@ -21,7 +21,8 @@ struct CcOptions {
   std::string library_directory;       // empty: the installation's (locations.hpp)
 };
 
-CLI::App* add_cc_command(CLI::App& app, CcOptions& options);
+// Declares the options of `augur cc` on its subcommand (the table of commands.cpp makes it).
+void add_cc_options(CLI::App* command, CcOptions& options);
 int run_cc_command(const CcOptions& options);
 
 }  // namespace augur::cli

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>  // the declare functions keep their options in a shared_ptr
 #include <span>
 
 namespace CLI {

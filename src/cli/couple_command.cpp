@@ -2,6 +2,8 @@
 // (src/coupling/analysis.hpp) and prints (couple_print.cpp, couple_json.cpp).
 #include "couple_command.hpp"
 
+#include "command.hpp"
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <stdexcept>
@@ -193,18 +195,13 @@ void add_reuse_and_transitions(CLI::App* command, CoupleOptions& options) {
 
 }  // namespace
 
-CLI::App* add_couple_command(CLI::App& app, CoupleOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "couple",
-      "Kernel coupling (seed 002): measure an application's kernels alone, in chains and whole, predict its time from "
-      "the coupling values, and reuse coupling values across processor counts, problem sizes and machines.");
+void add_couple_options(CLI::App* command, CoupleOptions& options) {
   command->require_subcommand(1);
   add_measure(command, options);
   add_report(command, options);
   add_predict(command, options);
   add_reuse_and_transitions(command, options);
   command->footer("Guide: docs/couple.md; method: docs/coupling.md; file formats: docs/formats.md");
-  return command;
 }
 
 int run_couple_command(const CLI::App& command, const CoupleOptions& options) {
@@ -218,6 +215,12 @@ int run_couple_command(const CLI::App& command, const CoupleOptions& options) {
     return report_error("couple", error);
   }
   return 2;
+}
+
+Runner declare_couple_command(CLI::App& command) {
+  auto options = std::make_shared<CoupleOptions>();
+  add_couple_options(&command, *options);
+  return [options, command_app = &command] { return run_couple_command(*command_app, *options); };
 }
 
 }  // namespace augur::cli

@@ -39,7 +39,8 @@ struct CoupleOptions {
   bool json = false;
 };
 
-CLI::App* add_couple_command(CLI::App& app, CoupleOptions& options);
+// Declares the options of `augur couple` on its subcommand (the table of commands.cpp makes it).
+void add_couple_options(CLI::App* command, CoupleOptions& options);
 int run_couple_command(const CLI::App& command, const CoupleOptions& options);
 
 }  // namespace augur::cli

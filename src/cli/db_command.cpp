@@ -1,5 +1,7 @@
 #include "db_command.hpp"
 
+#include "command.hpp"
+
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
@@ -124,9 +126,7 @@ void add_common(CLI::App& command, DbOptions& options) {
 
 }  // namespace
 
-CLI::App* add_db_command(CLI::App& app, DbOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "db", "The performance database: list, export, add and delete the stored coupling runs (docs/db.md).");
+void add_db_options(CLI::App* command, DbOptions& options) {
   command->require_subcommand(1);
 
   CLI::App* list = command->add_subcommand("list", "List the stored runs, machines, applications or kernels");
@@ -181,7 +181,6 @@ CLI::App* add_db_command(CLI::App& app, DbOptions& options) {
       "  augur db info --db perf.db                               schema version, rows, integrity\n"
       "  augur db delete 3                                        forget run 3\n"
       "Guide: docs/db.md; schema: docs/formats.md");
-  return command;
 }
 
 int run_db_command(const DbOptions& options) {
@@ -199,6 +198,12 @@ int run_db_command(const DbOptions& options) {
     std::fprintf(stderr, "augur db: %s\n", error.what());
     return 1;
   }
+}
+
+Runner declare_db_command(CLI::App& command) {
+  auto options = std::make_shared<DbOptions>();
+  add_db_options(&command, *options);
+  return [options] { return run_db_command(*options); };
 }
 
 }  // namespace augur::cli

@@ -40,7 +40,8 @@ struct DbOptions {
   CLI::App* add_command = nullptr;
 };
 
-CLI::App* add_db_command(CLI::App& app, DbOptions& options);
+// Declares the options of `augur db` on its subcommand (the table of commands.cpp makes it).
+void add_db_options(CLI::App* command, DbOptions& options);
 int run_db_command(const DbOptions& options);
 
 }  // namespace augur::cli

@@ -1,22 +1,20 @@
 #include "fit_command.hpp"
 
+#include "command.hpp"
+
 #include <cstdio>
 
 #include "core/table.hpp"
 
 namespace augur::cli {
 
-CLI::App* add_fit_command(CLI::App& app, ModelCommandOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "fit", "Fit a complexity formula to measurements: constants with standard errors, quality (RSS, R², SMAPE, "
-             "leave-one-out SMAPE) and intervals of validity; without a formula, search the performance model normal form.");
+void add_fit_options(CLI::App* command, ModelCommandOptions& options) {
   add_model_options(*command, options);
   command->footer("Examples:\n"
                   "  augur fit times.csv                                   search a model per region and metric\n"
                   "  augur fit fft.csv --formula 'f[0] + f[1]*log(P) + f[2]*(N/P)*log(N/P) + f[3]*N*(P-1)/P'\n"
                   "  augur fit sizes.csv --formula 'c[0] + c[1]*n' --segments auto\n"
                   "Guide: docs/fit.md; methods: docs/modeling.md; formats: docs/formats.md");
-  return command;
 }
 
 namespace {
@@ -93,6 +91,12 @@ int run_fit_command(const ModelCommandOptions& options) {
   } catch (const std::exception& error) {
     return report_error("fit", error);
   }
+}
+
+Runner declare_fit_command(CLI::App& command) {
+  auto options = std::make_shared<ModelCommandOptions>();
+  add_fit_options(&command, *options);
+  return [options] { return run_fit_command(*options); };
 }
 
 }  // namespace augur::cli

@@ -9,7 +9,8 @@
 
 namespace augur::cli {
 
-CLI::App* add_fit_command(CLI::App& app, ModelCommandOptions& options);
+// Declares the options of `augur fit` on its subcommand (the table of commands.cpp makes it).
+void add_fit_options(CLI::App* command, ModelCommandOptions& options);
 int run_fit_command(const ModelCommandOptions& options);
 
 struct PredictOptions {
@@ -18,7 +19,8 @@ struct PredictOptions {
   std::vector<std::string> grid;  // "p=64:1024:*2", "n=100,200"
   double confidence = 0.95;
 };
-CLI::App* add_predict_command(CLI::App& app, PredictOptions& options);
+// Declares the options of `augur predict` on its subcommand (the table of commands.cpp makes it).
+void add_predict_options(CLI::App* command, PredictOptions& options);
 int run_predict_command(const PredictOptions& options);
 
 struct PlotOptions {
@@ -28,7 +30,8 @@ struct PlotOptions {
   double extend = 2.0;
   double confidence = 0.95;
 };
-CLI::App* add_plot_command(CLI::App& app, PlotOptions& options);
+// Declares the options of `augur plot` on its subcommand (the table of commands.cpp makes it).
+void add_plot_options(CLI::App* command, PlotOptions& options);
 int run_plot_command(const PlotOptions& options);
 
 }  // namespace augur::cli

@@ -1,5 +1,7 @@
 #include "gen_tasks_command.hpp"
 
+#include "command.hpp"
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
@@ -7,10 +9,7 @@
 
 namespace augur::cli {
 
-CLI::App* add_gen_tasks_command(CLI::App& app, GenTasksOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "gen-tasks", "Write a random series-parallel task system in the TSPP language (seeded: the same options give the "
-                   "same file), for 'augur tspp' and 'augur sim'.");
+void add_gen_tasks_options(CLI::App* command, GenTasksOptions& options) {
   auto& generator = options.generator;
   command->add_option("--tasks", generator.tasks, "Number of tasks")->default_val(10)->check(CLI::Range(1, 1000000));
   command->add_option("--resources", generator.resources, "Number of resources (single-server queuing centres r1, r2, ...)")
@@ -27,7 +26,6 @@ CLI::App* add_gen_tasks_command(CLI::App& app, GenTasksOptions& options) {
   command->add_option("--seed", generator.seed, "Seed")->default_val(1);
   command->add_option("-o,--output", options.output, "Write to this file (whole or not at all) instead of stdout");
   command->footer("Example:\n  augur gen-tasks --tasks 40 --resources 4 --depth 4 --seed 7 | augur tspp");
-  return command;
 }
 
 int run_gen_tasks_command(const GenTasksOptions& options) {
@@ -43,6 +41,12 @@ int run_gen_tasks_command(const GenTasksOptions& options) {
     std::fprintf(stderr, "augur gen-tasks: %s\n", error.what());
     return 1;
   }
+}
+
+Runner declare_gen_tasks_command(CLI::App& command) {
+  auto options = std::make_shared<GenTasksOptions>();
+  add_gen_tasks_options(&command, *options);
+  return [options] { return run_gen_tasks_command(*options); };
 }
 
 }  // namespace augur::cli

@@ -16,7 +16,8 @@ struct GenTasksOptions {
   std::string output;  // empty: standard output
 };
 
-CLI::App* add_gen_tasks_command(CLI::App& app, GenTasksOptions& options);
+// Declares the options of `augur gen-tasks` on its subcommand (the table of commands.cpp makes it).
+void add_gen_tasks_options(CLI::App* command, GenTasksOptions& options);
 int run_gen_tasks_command(const GenTasksOptions& options);
 
 }  // namespace augur::cli

@@ -1,5 +1,7 @@
 #include "options_command.hpp"
 
+#include "command.hpp"
+
 #include <CLI/CLI.hpp>
 #include <cctype>
 #include <cstdio>
@@ -75,17 +77,12 @@ std::string set_text(const runtime::OptionSet& set) {
 
 }  // namespace
 
-CLI::App* add_options_command(CLI::App& app, OptionsCommandOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "options",
-      "List the options of augur's libraries in a program (libaugur, the coupling harness, augur run's preload): "
-      "keys, variables, defaults, values. Precedence: default < environment < API < tool channel (AUGUR_TOOL_OPTIONS).");
+void add_options_options(CLI::App* command, OptionsCommandOptions& options) {
   command->add_option("--set", options.set, "Only this set: runtime, coupling or run")
       ->check(CLI::IsMember({"runtime", "coupling", "run"}));
   CLI::Option* markdown = command->add_flag("--markdown", options.markdown, "The tables of the docs (Markdown)");
   CLI::Option* json = command->add_flag("--json", options.json, "Write JSON instead of tables");
   markdown->excludes(json);
-  return command;
 }
 
 int run_options_command(const OptionsCommandOptions& options) {
@@ -132,6 +129,12 @@ std::pair<std::string, std::string> tool_channel_entry(const ToolChoices& choice
     if (runtime::find_full_key(key).second == nullptr) throw std::logic_error("no option set has the key " + key);
   }
   return {std::string(runtime::tool_channel_variable), runtime::tool_options(choices)};
+}
+
+Runner declare_options_command(CLI::App& command) {
+  auto options = std::make_shared<OptionsCommandOptions>();
+  add_options_options(&command, *options);
+  return [options] { return run_options_command(*options); };
 }
 
 }  // namespace augur::cli

@@ -24,7 +24,8 @@ struct OptionsCommandOptions {
   bool json = false;
 };
 
-CLI::App* add_options_command(CLI::App& app, OptionsCommandOptions& options);
+// Declares the options of `augur options` on its subcommand (the table of commands.cpp makes it).
+void add_options_options(CLI::App* command, OptionsCommandOptions& options);
 int run_options_command(const OptionsCommandOptions& options);
 
 // The choices a command passes to the program it drives: (full key, value), later entries winning.

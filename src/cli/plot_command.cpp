@@ -10,19 +10,17 @@
 #include "core/process.hpp"
 #include "fit_command.hpp"
 
+#include "command.hpp"
+
 namespace augur::cli {
 
-CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "plot", "Fit as 'augur fit' does and draw the measurements (with the range of their repetitions), the model and "
-              "its prediction interval, extrapolated beyond the data, through gnuplot (SVG or PNG).");
+void add_plot_options(CLI::App* command, PlotOptions& options) {
   add_model_options(*command, options.model);
   command->add_option("-o,--output", options.output, "The picture: FILE.svg or FILE.png (written whole or not at all)")->required();
   command->add_option("--x", options.x, "The parameter on the x axis (default: the first); one line per value of the others");
   command->add_option("--extend", options.extend, "Draw the model up to this multiple of the largest measured x")->default_val(2.0)->check(CLI::Range(1.0, 1000.0));
   command->add_option("--confidence", options.confidence, "Confidence of the prediction band")->default_val(0.95)->check(CLI::Range(0.5, 0.9999));
   command->footer("Example:\n  augur plot fft.csv --formula 'f[0] + f[1]*(N/P)*log(N/P)' --x P -o fft.svg\nNeeds gnuplot (Debian: gnuplot-nox).");
-  return command;
 }
 
 namespace {
@@ -196,6 +194,12 @@ int run_plot_command(const PlotOptions& options) {
   } catch (const std::exception& error) {
     return report_error("plot", error);
   }
+}
+
+Runner declare_plot_command(CLI::App& command) {
+  auto options = std::make_shared<PlotOptions>();
+  add_plot_options(&command, *options);
+  return [options] { return run_plot_command(*options); };
 }
 
 }  // namespace augur::cli

@@ -6,14 +6,13 @@
 
 #include "core/table.hpp"
 #include "fit_command.hpp"
+
+#include "command.hpp"
 #include "model/holdout.hpp"
 
 namespace augur::cli {
 
-CLI::App* add_predict_command(CLI::App& app, PredictOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "predict", "Fit as 'augur fit' does, then predict the metric at new points, with prediction intervals (for a new "
-                 "measurement) and the interval of validity whose constants were used.");
+void add_predict_options(CLI::App* command, PredictOptions& options) {
   add_model_options(*command, options.model);
   command->add_option("--at", options.at, "A point, e.g. 'P=256,N=1048576' (repeatable)");
   command->add_option("--grid", options.grid,
@@ -24,7 +23,6 @@ CLI::App* add_predict_command(CLI::App& app, PredictOptions& options) {
                   "  augur predict fft.cll.jsonl --region fft --exclude N=4194304 --at N=4194304 --grid P=1,2,4\n"
                   "Where the data holds measurements at a predicted point, the measured value and the error of the "
                   "prediction are shown beside it.");
-  return command;
 }
 
 namespace {
@@ -204,6 +202,12 @@ int run_predict_command(const PredictOptions& options) {
   } catch (const std::exception& error) {
     return report_error("predict", error);
   }
+}
+
+Runner declare_predict_command(CLI::App& command) {
+  auto options = std::make_shared<PredictOptions>();
+  add_predict_options(&command, *options);
+  return [options] { return run_predict_command(*options); };
 }
 
 }  // namespace augur::cli

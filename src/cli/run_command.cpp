@@ -4,6 +4,8 @@
 // Guide: docs/run.md.
 #include "run_command.hpp"
 
+#include "command.hpp"
+
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -20,6 +22,7 @@
 #include "locations.hpp"
 #include "run_launch.hpp"
 #include "run_print.hpp"
+#include "options_command.hpp"
 #include "runtime/options.hpp"
 
 namespace augur::cli {
@@ -27,24 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// The libaugur options `augur run` mirrors: flag name and option key (AUGUR_<KEY>).
-struct MirroredOption {
-  const char* flag;
-  const char* key;
-  const char* help;
-};
-constexpr MirroredOption mirrored_options[] = {
-    {"--mode", "mode", "analyze (default) or time (only time the region: no baseline, no thread changes)"},
-    {"--baseline", "baseline", "Processors B of the baseline iterations: a count or 'half' (default 4, never above P)"},
-    {"--warmup-iterations", "warmup_iterations", "Iterations run on P, unmeasured, before the baseline (default 1)"},
-    {"--baseline-iterations", "baseline_iterations", "Iterations averaged into T(B) (default 3)"},
-    {"--measure-iterations", "measure_iterations", "Iterations averaged into each T(p) (default 3)"},
-    {"--history", "history", "Weight of the previous speedup, in [0, 1) (default 0.6)"},
-    {"--sweep", "sweep", "SA(1 exec): comma-separated processor counts visited after the baseline"},
-    {"--sweep-every", "sweep_every", "Iterations on each count of the sweep (default 10)"},
-    {"--self-tuning", "self_tuning", "1: measure ST' (default), 0: not"},
-};
 
 // The interposition library for `program` (libaugur_preload for libgomp, the OMPT tool for libomp, or
 // --preload) in `preload`; 0, or the exit status after saying why the program cannot be run under one.
@@ -105,32 +90,19 @@ int finish(const RunOptions& options, const std::string& program, const std::str
 
 }  // namespace
 
-CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "run",
-      "Run an unmodified OpenMP program (gcc -fopenmp: under libaugur_preload.so; clang -fopenmp: under the OMPT tool "
-      "libaugur_ompt.so): find its iterative parallel region by itself, measure its speedup and predict its execution time.");
-  for (const MirroredOption& mirrored : mirrored_options) {
-    command->add_option_function<std::string>(
-               mirrored.flag, [&options, key = std::string(mirrored.key)](const std::string& value) {
-                 options.augur_options.emplace_back(key, value);
-               },
-               std::string(mirrored.help) + " [" + runtime::environment_name(mirrored.key) + "]")
-        ->check([key = std::string(mirrored.key)](const std::string& value) -> std::string {
-          runtime::Settings settings;  // the library's own rule for AUGUR_<KEY>
-          return runtime::apply_option(settings, key, value).value_or("");
-        });
+void add_run_options(CLI::App* command, RunOptions& options) {
+  // libaugur's options and the preload session's, declared once in their registries (runtime/options.hpp):
+  // flag, help, default and check come from there; the values go to the program in the tool channel.
+  for (const char* key : {"mode", "baseline", "warmup_iterations", "baseline_iterations", "measure_iterations", "history",
+                          "sweep", "sweep_every", "self_tuning"}) {
+    add_registry_option(*command, runtime::runtime_option_set(), key, options.augur_options);
   }
   command->add_option("-p,--threads", options.threads, "OMP_NUM_THREADS for the program (default: as set, or all processors)")
       ->check(CLI::Range(1, 4096));
-  command->add_option("--iterations", options.iterations,
-                      "Iterations of the program's main loop, when known: gives the estimate of the execution time "
-                      "[AUGUR_RUN_ITERATIONS]")
-      ->check(CLI::Range(1L, 1L << 40));
-  command->add_option("--dpd-window", options.dpd_window, "Samples in the periodicity detector's window (default 128) [AUGUR_DPD_WINDOW]")
-      ->check(CLI::Range(4, 1 << 20));
+  add_registry_option(*command, runtime::run_option_set(), "iterations", options.augur_options);
+  add_registry_option(*command, runtime::run_option_set(), "dpd.window", options.augur_options);
   command->add_option("--json", options.json, "Also write the report (the static report's fields and 'interpose') to FILE");
-  command->add_option("--preload", options.preload, "The interposition library (default: this build's libaugur_preload.so, or libaugur_ompt.so for libomp)");
+  command->add_option("--preload", options.preload, "The interposition library (default: the installation's libaugur_preload.so, or libaugur_ompt.so for libomp)");
   command->add_flag("--one-run", options.one_run,
                    "One outer parallel region: do not run the program a second time on the baseline's thread count "
                    "(report the time per iteration only, no speedup)");
@@ -139,7 +111,6 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
       "OMP_WAIT_POLICY is set to passive unless already set. The program's output is its own; augur's report\n"
       "follows it on standard output. Guide: docs/run.md. Example:\n"
       "  augur run -p 2 --baseline 1 -- build/bin/swim-plain 512 400");
-  return command;
 }
 
 int run_run_command(const RunOptions& options) {
@@ -198,6 +169,12 @@ int run_run_command(const RunOptions& options) {
     std::fprintf(stderr, "augur run: %s\n", error.what());
     return 1;
   }
+}
+
+Runner declare_run_command(CLI::App& command) {
+  auto options = std::make_shared<RunOptions>();
+  add_run_options(&command, *options);
+  return [options] { return run_run_command(*options); };
 }
 
 }  // namespace augur::cli

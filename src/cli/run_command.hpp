@@ -18,14 +18,17 @@ struct RunOptions {
   std::string preload;  // libaugur_preload.so (default: the one of this build)
   std::string json;     // write the report there (empty: no file)
   int threads = 0;      // OMP_NUM_THREADS for the program (0: leave it)
-  long iterations = 0;  // iterations of the program's main loop, when known (0: unknown)
-  int dpd_window = 0;   // samples of the periodicity detector's window (0: its default)
   bool one_run = false; // one outer parallel region: no second run on the baseline thread count
-  // libaugur's options given on the command line, as (key, value): AUGUR_<KEY>=value.
+  // The options of libaugur and of the preload session given as flags, as (full key, value); the program
+  // gets them in the tool channel (AUGUR_TOOL_OPTIONS).
   std::vector<std::pair<std::string, std::string>> augur_options;
+
+  // The value of --iterations (run.iterations), 0 when not given.
+  [[nodiscard]] long iterations() const;
 };
 
-CLI::App* add_run_command(CLI::App& app, RunOptions& options);
+// Declares the options of `augur run` on its subcommand (the table of commands.cpp makes it).
+void add_run_options(CLI::App* command, RunOptions& options);
 int run_run_command(const RunOptions& options);
 
 }  // namespace augur::cli

@@ -6,6 +6,7 @@
 
 #include "core/files.hpp"
 #include "core/process.hpp"
+#include "options_command.hpp"
 #include "runtime/options.hpp"
 
 namespace augur::cli {
@@ -27,7 +28,24 @@ selfanalysis::BaselinePolicy baseline_policy(const RunOptions& options) {
   return settings.engine.baseline;
 }
 
+// What augur run tells the program's libaugur and preload session, in the tool channel (it outranks the
+// program's own settings and the environment): where to write the report and the interposition file, no
+// summary on stderr, and the options given as flags.
+ToolChoices tool_choices(const RunOptions& options, const std::string& report_path, const std::string& info_path) {
+  ToolChoices choices = options.augur_options;
+  choices.insert(choices.end(), {{"report", report_path}, {"run.info", info_path}, {"summary", "0"}});
+  return choices;
+}
+
 }  // namespace
+
+long RunOptions::iterations() const {
+  long iterations = 0;
+  for (const auto& [key, value] : augur_options) {
+    if (key == "run.iterations") iterations = std::stol(value);  // checked by the registry when parsed
+  }
+  return iterations;
+}
 
 OpenMpRuntime detect_runtime(const std::string& program, std::string& detail) {
   core::ProcessResult result = core::run_process({"ldd", program});
@@ -62,15 +80,9 @@ Environment program_environment(const RunOptions& options, const std::string& pr
                                                ? fs::absolute(preload).string() + ":" + previous_preload
                                                : fs::absolute(preload).string());
   }
-  environment.emplace_back("AUGUR_REPORT", report_path);
-  environment.emplace_back("AUGUR_RUN_INFO", info_path);
-  environment.emplace_back("AUGUR_SUMMARY", "0");
   if (std::getenv("OMP_WAIT_POLICY") == nullptr) environment.emplace_back("OMP_WAIT_POLICY", "passive");
   if (options.threads > 0) environment.emplace_back("OMP_NUM_THREADS", std::to_string(options.threads));
-  if (options.iterations > 0) environment.emplace_back("AUGUR_RUN_ITERATIONS", std::to_string(options.iterations));
-  if (options.dpd_window > 0) environment.emplace_back("AUGUR_DPD_WINDOW", std::to_string(options.dpd_window));
-  for (const auto& [key, value] : options.augur_options)
-    environment.emplace_back(runtime::environment_name(key), value);
+  environment.push_back(tool_channel_entry(tool_choices(options, report_path, info_path)));
   return environment;
 }
 
@@ -85,8 +97,8 @@ std::optional<interpose::SecondRunResult> measure_second_run(const RunOptions& o
   const std::string info_path = (scratch / "interpose-baseline.json").string();
   Environment second_environment = environment;
   second_environment.emplace_back("OMP_NUM_THREADS", std::to_string(threads));
-  second_environment.emplace_back("AUGUR_REPORT", (scratch / "report-baseline.json").string());
-  second_environment.emplace_back("AUGUR_RUN_INFO", info_path);
+  second_environment.push_back(
+      tool_channel_entry(tool_choices(options, (scratch / "report-baseline.json").string(), info_path)));
   std::fprintf(stderr, "augur run: second run on %d thread%s for the baseline of the worksharing region\n", threads,
                threads == 1 ? "" : "s");
   std::fflush(stderr);

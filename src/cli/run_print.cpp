@@ -147,7 +147,7 @@ void print_report(const selfanalysis::Report& report, const json& info, const co
     std::printf("  execution time of the region on P=%d: estimated %s (at iteration %ld), actual %s (%+.1f%%)\n",
                 main->estimate_processors, format_seconds(main->estimated_time).c_str(), main->estimated_at_iteration,
                 format_seconds(main->elapsed).c_str(), error);
-  } else if (options.iterations <= 0) {
+  } else if (options.iterations() <= 0) {
     std::printf("  execution time of the region: actual %s; no estimate without the iteration count (--iterations N)\n",
                 format_seconds(main->elapsed).c_str());
   } else {

@@ -1,5 +1,7 @@
 #include "sim_command.hpp"
 
+#include "command.hpp"
+
 #include "task_system_io.hpp"
 
 #include <CLI/CLI.hpp>
@@ -78,10 +80,7 @@ std::string render_json(const tspp::TaskSystem& system, const sim::TaskSystemSim
 
 }  // namespace
 
-CLI::App* add_sim_command(CLI::App& app, SimOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "sim", "Simulate a TSPP task system on its queueing network (discrete events, replications with 95% confidence "
-             "intervals): the same outputs as 'augur tspp', without the predictor's assumptions.");
+void add_sim_options(CLI::App* command, SimOptions& options) {
   command->add_option("file", options.file, "The task system (docs/formats.md); '-' or none: standard input");
   command->add_option("-r,--replications", options.replications, "Independent replications")
       ->default_val(1000)
@@ -104,7 +103,6 @@ CLI::App* add_sim_command(CLI::App& app, SimOptions& options) {
   command->add_flag("--json", options.json, "JSON instead of the table");
   command->add_flag("-q,--quiet", options.quiet, "No progress on stderr");
   command->footer("Example:\n  augur sim examples/tspp/figure11.tspp --replications 10000 --trace figure11.trace.json");
-  return command;
 }
 
 int run_sim_command(const SimOptions& cli) {
@@ -139,6 +137,12 @@ int run_sim_command(const SimOptions& cli) {
     std::fprintf(stderr, "augur sim: %s\n", error.what());
     return 1;
   }
+}
+
+Runner declare_sim_command(CLI::App& command) {
+  auto options = std::make_shared<SimOptions>();
+  add_sim_options(&command, *options);
+  return [options] { return run_sim_command(*options); };
 }
 
 }  // namespace augur::cli

@@ -23,7 +23,8 @@ struct SimOptions {
   bool quiet = false;
 };
 
-CLI::App* add_sim_command(CLI::App& app, SimOptions& options);
+// Declares the options of `augur sim` on its subcommand (the table of commands.cpp makes it).
+void add_sim_options(CLI::App* command, SimOptions& options);
 int run_sim_command(const SimOptions& options);
 
 }  // namespace augur::cli

@@ -1,5 +1,7 @@
 #include "speedup_command.hpp"
 
+#include "command.hpp"
+
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +15,7 @@
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "selfanalysis/speedup_experiment.hpp"
+#include "options_command.hpp"
 #include "runtime/options.hpp"
 #include "speedup_print.hpp"
 
@@ -44,7 +47,8 @@ public:
     const fs::path report = scratch_.path() / ("run-" + std::to_string(number) + ".json");
     core::ProcessOptions process;
     process.discard_output = true;
-    process.environment = selfanalysis::run_environment(plan, settings_, report.string());
+    process.environment = selfanalysis::run_environment(plan, settings_);
+    process.environment.push_back(tool_channel_entry(selfanalysis::run_options(plan, settings_, report.string())));
     if (!options_.quiet) {
       std::fprintf(stderr, "augur speedup: run %d/%d: %s on %d thread%s ...", number, total, kind, plan.processors,
                    plan.processors == 1 ? "" : "s");
@@ -86,11 +90,7 @@ private:
 
 }  // namespace
 
-CLI::App* add_speedup_command(CLI::App& app, SpeedupOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "speedup",
-      "Run an instrumented program on 1..N threads and compare its traditional speedup (TS) with the speedup the "
-      "self-analyzer computes while it runs (SA(N exec), SA(1 exec)) and the self-tuning' estimate (ST').");
+void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
 
   command->add_option("--max-threads", options.max_threads, "Largest thread count P (default: the machine's processors)")
       ->check(CLI::Range(1, 4096));
@@ -121,7 +121,6 @@ CLI::App* add_speedup_command(CLI::App& app, SpeedupOptions& options) {
       "timed, nothing else) and with AUGUR_MODE=analyze; then one run on N threads sweeps p = 1..N (AUGUR_SWEEP).\n"
       "OMP_WAIT_POLICY is set to passive unless already set. Guide: docs/speedup.md. Example:\n"
       "  augur speedup --max-threads 2 -- build/bin/swim 512 400");
-  return command;
 }
 
 int run_speedup_command(const SpeedupOptions& options) {
@@ -148,6 +147,12 @@ int run_speedup_command(const SpeedupOptions& options) {
     std::fprintf(stderr, "augur speedup: %s\n", error.what());
     return 1;
   }
+}
+
+Runner declare_speedup_command(CLI::App& command) {
+  auto options = std::make_shared<SpeedupOptions>();
+  add_speedup_options(&command, *options);
+  return [options] { return run_speedup_command(*options); };
 }
 
 }  // namespace augur::cli

@@ -24,7 +24,8 @@ struct SpeedupOptions {
   bool quiet = false;
 };
 
-CLI::App* add_speedup_command(CLI::App& app, SpeedupOptions& options);
+// Declares the options of `augur speedup` on its subcommand (the table of commands.cpp makes it).
+void add_speedup_options(CLI::App* command, SpeedupOptions& options);
 int run_speedup_command(const SpeedupOptions& options);
 
 }  // namespace augur::cli

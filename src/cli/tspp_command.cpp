@@ -1,5 +1,7 @@
 #include "tspp_command.hpp"
 
+#include "command.hpp"
+
 #include "task_system_io.hpp"
 
 #include <CLI/CLI.hpp>
@@ -107,10 +109,7 @@ std::string render_json(const tspp::TaskSystem& system, const tspp::Prediction& 
 
 }  // namespace
 
-CLI::App* add_tspp_command(CLI::App& app, TsppOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "tspp", "Predict the completion time of a series-parallel task system on a queueing network (TSPP, Mak and "
-              "Lundstrom's method, or augur's transient method): start, residence and end times per task, utilizations and queues per resource.");
+void add_tspp_options(CLI::App* command, TsppOptions& options) {
   command->add_option("file", options.file, "The task system (docs/formats.md); '-' or none: standard input");
   command->add_flag("-b,--brief", options.brief, "Brief: only the tasks' start, residence and end times and the completion");
   command->add_flag("-d,--dump", options.dump, "Dump: one value per line, in the order of the seed's Figure 13");
@@ -138,7 +137,6 @@ CLI::App* add_tspp_command(CLI::App& app, TsppOptions& options) {
       ->default_val(1000)
       ->check(CLI::Range(64, 100000));
   command->footer("Example:\n  augur tspp examples/tspp/figure11.tspp\nThe seed's interface is build/bin/tspp [-b] [-d] <in >out.");
-  return command;
 }
 
 int run_tspp_command(const TsppOptions& options) {
@@ -168,6 +166,12 @@ int run_tspp_command(const TsppOptions& options) {
     std::fprintf(stderr, "tspp: %s\n", error.what());
     return 1;
   }
+}
+
+Runner declare_tspp_command(CLI::App& command) {
+  auto options = std::make_shared<TsppOptions>();
+  add_tspp_options(&command, *options);
+  return [options] { return run_tspp_command(*options); };
 }
 
 }  // namespace augur::cli

@@ -22,7 +22,8 @@ struct TsppOptions {
   int grid = 1000;                        // transient
 };
 
-CLI::App* add_tspp_command(CLI::App& app, TsppOptions& options);
+// Declares the options of `augur tspp` on its subcommand (the table of commands.cpp makes it).
+void add_tspp_options(CLI::App* command, TsppOptions& options);
 int run_tspp_command(const TsppOptions& options);
 
 }  // namespace augur::cli

@@ -198,21 +198,23 @@ std::vector<PlannedRun> plan_experiment(int max_threads, int repeat, bool sweep)
   return plans;
 }
 
-std::vector<std::pair<std::string, std::string>> run_environment(const PlannedRun& run, const RunSettings& settings,
-                                                                 const std::string& report_path) {
+std::vector<std::pair<std::string, std::string>> run_environment(const PlannedRun& run, const RunSettings& settings) {
+  return {{"OMP_NUM_THREADS", std::to_string(run.processors)}, {"OMP_WAIT_POLICY", settings.wait_policy}};
+}
+
+std::vector<std::pair<std::string, std::string>> run_options(const PlannedRun& run, const RunSettings& settings,
+                                                             const std::string& report_path) {
   std::string sweep_list;
   if (run.kind == RunKind::sweep) {
     for (int p = 1; p <= settings.max_threads; ++p) sweep_list += (p > 1 ? "," : "") + std::to_string(p);
   }
   return {
-      {"OMP_NUM_THREADS", std::to_string(run.processors)},
-      {"OMP_WAIT_POLICY", settings.wait_policy},
-      {"AUGUR_MODE", run.kind == RunKind::time ? "time" : "analyze"},
-      {"AUGUR_REPORT", report_path},
-      {"AUGUR_SUMMARY", "0"},
-      {"AUGUR_BASELINE", settings.baseline},
-      {"AUGUR_SWEEP", sweep_list},
-      {"AUGUR_SWEEP_EVERY", std::to_string(settings.sweep_every)},
+      {"mode", run.kind == RunKind::time ? "time" : "analyze"},
+      {"report", report_path},
+      {"summary", "0"},
+      {"baseline", settings.baseline},
+      {"sweep", sweep_list},
+      {"sweep_every", std::to_string(settings.sweep_every)},
   };
 }
 

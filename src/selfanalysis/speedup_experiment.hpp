@@ -89,11 +89,15 @@ struct RunSettings {
   int sweep_every = 10;                 // AUGUR_SWEEP_EVERY
 };
 
-// The variables a run adds to the environment: OpenMP's thread count and wait policy, and the
-// library's mode, report file, baseline and sweep (docs/speedup.md).
+// The variables a run adds to the environment: OpenMP's thread count and wait policy (docs/speedup.md).
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> run_environment(const PlannedRun& run,
-                                                                               const RunSettings& settings,
-                                                                               const std::string& report_path);
+                                                                               const RunSettings& settings);
+
+// libaugur's options for a run, as (key, value), which augur speedup passes in the tool channel: the
+// mode, the report file, no summary, the baseline and the sweep (docs/speedup.md).
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> run_options(const PlannedRun& run,
+                                                                           const RunSettings& settings,
+                                                                           const std::string& report_path);
 
 // Files a finished run into `input` by its kind.
 void add_run(ExperimentInput& input, RunKind kind, ExperimentRun run);

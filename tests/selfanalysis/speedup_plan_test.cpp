@@ -33,19 +33,21 @@ TEST(SpeedupPlan, TheEnvironmentSaysModeReportAndSweep) {
   const auto as_map = [](const std::vector<std::pair<std::string, std::string>>& variables) {
     return std::map<std::string, std::string>(variables.begin(), variables.end());
   };
-  const auto timed = as_map(run_environment({RunKind::time, 2, 0}, settings, "/tmp/r.json"));
-  EXPECT_EQ(timed.at("OMP_NUM_THREADS"), "2");
-  EXPECT_EQ(timed.at("OMP_WAIT_POLICY"), "active");
-  EXPECT_EQ(timed.at("AUGUR_MODE"), "time");
-  EXPECT_EQ(timed.at("AUGUR_REPORT"), "/tmp/r.json");
-  EXPECT_EQ(timed.at("AUGUR_SUMMARY"), "0");
-  EXPECT_EQ(timed.at("AUGUR_BASELINE"), "half");
-  EXPECT_EQ(timed.at("AUGUR_SWEEP"), "");
-  EXPECT_EQ(timed.at("AUGUR_SWEEP_EVERY"), "7");
-  EXPECT_EQ(as_map(run_environment({RunKind::analyze, 1, 0}, settings, "r")).at("AUGUR_MODE"), "analyze");
-  const auto swept = as_map(run_environment({RunKind::sweep, 3, 0}, settings, "r"));
-  EXPECT_EQ(swept.at("AUGUR_MODE"), "analyze");
-  EXPECT_EQ(swept.at("AUGUR_SWEEP"), "1,2,3");
+  const auto environment = as_map(run_environment({RunKind::time, 2, 0}, settings));
+  EXPECT_EQ(environment.size(), 2u);
+  EXPECT_EQ(environment.at("OMP_NUM_THREADS"), "2");
+  EXPECT_EQ(environment.at("OMP_WAIT_POLICY"), "active");
+  const auto timed = as_map(run_options({RunKind::time, 2, 0}, settings, "/tmp/r.json"));
+  EXPECT_EQ(timed.at("mode"), "time");
+  EXPECT_EQ(timed.at("report"), "/tmp/r.json");
+  EXPECT_EQ(timed.at("summary"), "0");
+  EXPECT_EQ(timed.at("baseline"), "half");
+  EXPECT_EQ(timed.at("sweep"), "");
+  EXPECT_EQ(timed.at("sweep_every"), "7");
+  EXPECT_EQ(as_map(run_options({RunKind::analyze, 1, 0}, settings, "r")).at("mode"), "analyze");
+  const auto swept = as_map(run_options({RunKind::sweep, 3, 0}, settings, "r"));
+  EXPECT_EQ(swept.at("mode"), "analyze");
+  EXPECT_EQ(swept.at("sweep"), "1,2,3");
 }
 
 TEST(SpeedupPlan, RunsAreFiledByKind) {

@@ -1,0 +1,84 @@
+// The table of augur's commands: one row per command (name, summary, its declare function, defined in
+// <name>_command.cpp). A new command is one file and one row here.
+#include <CLI/CLI.hpp>
+
+#include "command.hpp"
+
+namespace augur::cli {
+
+Runner declare_speedup_command(CLI::App& command);
+Runner declare_tspp_command(CLI::App& command);
+Runner declare_sim_command(CLI::App& command);
+Runner declare_fit_command(CLI::App& command);
+Runner declare_predict_command(CLI::App& command);
+Runner declare_plot_command(CLI::App& command);
+Runner declare_gen_tasks_command(CLI::App& command);
+Runner declare_bsp_command(CLI::App& command);
+Runner declare_cc_command(CLI::App& command);
+Runner declare_run_command(CLI::App& command);
+Runner declare_couple_command(CLI::App& command);
+Runner declare_db_command(CLI::App& command);
+Runner declare_options_command(CLI::App& command);
+
+std::span<const Command> commands() {
+  static const Command table[] = {
+      {"speedup",
+       "Run an instrumented program on 1..N threads and compare its traditional speedup (TS) with the speedup the "
+       "self-analyzer computes while it runs (SA(N exec), SA(1 exec)) and the self-tuning' estimate (ST').",
+       declare_speedup_command},
+      {"tspp",
+       "Predict the completion time of a series-parallel task system on a queueing network (TSPP, Mak and "
+       "Lundstrom's method, or augur's transient method): start, residence and end times per task, utilizations and queues per resource.",
+       declare_tspp_command},
+      {"sim",
+       "Simulate a TSPP task system on its queueing network (discrete events, replications with 95% confidence "
+       "intervals): the same outputs as 'augur tspp', without the predictor's assumptions.",
+       declare_sim_command},
+      {"fit",
+       "Fit a complexity formula to measurements: constants with standard errors, quality (RSS, R², SMAPE, "
+       "leave-one-out SMAPE) and intervals of validity; without a formula, search the performance model normal form.",
+       declare_fit_command},
+      {"predict",
+       "Fit as 'augur fit' does, then predict the metric at new points, with prediction intervals (for a new "
+       "measurement) and the interval of validity whose constants were used.",
+       declare_predict_command},
+      {"plot",
+       "Fit as 'augur fit' does and draw the measurements (with the range of their repetitions), the model and "
+       "its prediction interval, extrapolated beyond the data, through gnuplot (SVG or PNG).",
+       declare_plot_command},
+      {"gen-tasks",
+       "Write a random series-parallel task system in the TSPP language (seeded: the same options give the "
+       "same file), for 'augur tspp' and 'augur sim'.",
+       declare_gen_tasks_command},
+      {"bsp",
+       "Predict a BSP program's time from its superstep trace with OBSP* (oblivious synchronisation, "
+       "partitions) and with classical BSP (global barriers), against the measured times.",
+       declare_bsp_command},
+      {"cc",
+       "Translate the CALL pragmas of a C or C++ source ('#pragma cll NAME FORMULA' ... '#pragma cll end NAME', "
+       "'#pragma cll report all|NAMES', '#pragma parallel MPI [COMM]') into calls to libaugur, check them, or compile "
+       "through them:\n"
+       "  augur cc FILE [-o OUT]\n"
+       "  augur cc --check FILE...\n"
+       "  augur cc [--keep] [--include-dir D] [--library-dir D] -- COMPILER ARGS...",
+       declare_cc_command},
+      {"run",
+       "Run an unmodified OpenMP program (gcc -fopenmp: under libaugur_preload.so; clang -fopenmp: under the OMPT tool "
+       "libaugur_ompt.so): find its iterative parallel region by itself, measure its speedup and predict its execution time.",
+       declare_run_command},
+      {"couple",
+       "Kernel coupling (seed 002): measure an application's kernels alone, in chains and whole, predict its time from "
+       "the coupling values, and reuse coupling values across processor counts, problem sizes and machines.",
+       declare_couple_command},
+      {"db",
+       "The performance database: list, export, add and delete the stored coupling runs (docs/db.md).",
+       declare_db_command},
+      {"options",
+       "List the options of augur's libraries in a program (libaugur, the coupling harness, augur run's preload): "
+       "keys, variables, defaults, values. Precedence: default < environment < API < tool channel (AUGUR_TOOL_OPTIONS).",
+       declare_options_command},
+  };
+  return table;
+}
+
+}  // namespace augur::cli
