@@ -26,6 +26,7 @@
 
 #include "core/files.hpp"
 #include "core/process.hpp"
+#include "support/self_analysis_runs.hpp"
 
 namespace {
 
@@ -53,36 +54,15 @@ struct Set {
   int period = 0;
 };
 
-ProcessOptions clean_environment() {
-  ProcessOptions options;
-  options.unset = {"AUGUR_MODE", "AUGUR_REPORT", "AUGUR_SWEEP", "AUGUR_BASELINE", "LD_PRELOAD", "OMP_NUM_THREADS"};
-  options.environment = {{"OMP_WAIT_POLICY", "passive"}};
-  return options;
-}
-
 void require_success(const ProcessResult& result, const std::string& what) {
   if (!result.succeeded()) {
     throw std::runtime_error(what + " " + result.describe_status() + "\n" + result.standard_output + result.standard_error);
   }
 }
 
-// The region that ran longest in a report.
-const json& main_region(const json& report) {
-  const json* best = nullptr;
-  for (const json& region : report.at("regions")) {
-    if (best == nullptr || region.at("elapsed_s").get<double>() > best->at("elapsed_s").get<double>()) best = &region;
-  }
-  if (best == nullptr) throw std::runtime_error("the report has no region");
-  return *best;
-}
-
-// S(p) of a region (`mean_value`: T(B) over the mean time of every iteration on p), or NaN when not computed.
-double speedup_at(const json& region, int processors) {
-  for (const json& point : region.at("speedup")) {
-    if (point.at("p").get<int>() == processors && point.at("state") == "PC") return point.at("mean_value").get<double>();
-  }
-  return std::nan("");
-}
+using augur::test::clean_environment;
+using augur::test::main_region;
+using augur::test::speedup_at;
 
 // The time of swim's time loop (its own `time_s=`) in a plain run on `threads` threads.
 double loop_time(const std::string& program, const Settings& settings, const char* threads) {

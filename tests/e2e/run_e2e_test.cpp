@@ -15,6 +15,7 @@
 
 #include "core/files.hpp"
 #include "core/process.hpp"
+#include "support/self_analysis_runs.hpp"
 #include "support/temporary_directory.hpp"
 
 namespace {
@@ -37,29 +38,9 @@ private:
   std::string path_;
 };
 
-ProcessOptions clean_environment() {
-  ProcessOptions options;
-  options.unset = {"AUGUR_MODE", "AUGUR_REPORT", "AUGUR_SWEEP", "AUGUR_BASELINE", "LD_PRELOAD", "OMP_NUM_THREADS"};
-  options.environment = {{"OMP_WAIT_POLICY", "passive"}};
-  return options;
-}
-
-// The region that ran longest in a report.
-const json& main_region(const json& report) {
-  const json* best = nullptr;
-  for (const json& region : report.at("regions")) {
-    if (best == nullptr || region.at("elapsed_s").get<double>() > best->at("elapsed_s").get<double>()) best = &region;
-  }
-  if (best == nullptr) throw std::runtime_error("the report has no region");
-  return *best;
-}
-
-double speedup_at(const json& region, int processors) {
-  for (const json& point : region.at("speedup")) {
-    if (point.at("p").get<int>() == processors && point.at("state") == "PC") return point.at("mean_value").get<double>();
-  }
-  return 0.0;
-}
+using augur::test::clean_environment;
+using augur::test::main_region;
+using augur::test::speedup_at;
 
 const std::vector<std::string> swim_arguments = {"256", "400"};
 
