@@ -1,12 +1,11 @@
 #include "bsp_command.hpp"
 
-#include "command.hpp"
-
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
+#include "command.hpp"
 #include "bsp/bsp.hpp"
 #include "bsp_print.hpp"
 #include "augur/core/diagnostics.hpp"

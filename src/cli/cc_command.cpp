@@ -1,7 +1,5 @@
 #include "cc_command.hpp"
 
-#include "command.hpp"
-
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -16,6 +14,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "command.hpp"
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "experiment/translator.hpp"

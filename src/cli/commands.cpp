@@ -28,7 +28,8 @@ std::span<const Command> commands() {
        declare_speedup_command},
       {"tspp",
        "Predict the completion time of a series-parallel task system on a queueing network (TSPP, Mak and "
-       "Lundstrom's method, or augur's transient method): start, residence and end times per task, utilizations and queues per resource.",
+       "Lundstrom's method, or augur's transient method): start, residence and end times per task, utilizations and "
+       "queues per resource.",
        declare_tspp_command},
       {"sim",
        "Simulate a TSPP task system on its queueing network (discrete events, replications with 95% confidence "
@@ -64,18 +65,19 @@ std::span<const Command> commands() {
        declare_cc_command},
       {"run",
        "Run an unmodified OpenMP program (gcc -fopenmp: under libaugur_preload.so; clang -fopenmp: under the OMPT tool "
-       "libaugur_ompt.so): find its iterative parallel region by itself, measure its speedup and predict its execution time.",
+       "libaugur_ompt.so): find its iterative parallel region by itself, measure its speedup and predict its execution "
+       "time.",
        declare_run_command},
       {"couple",
        "Kernel coupling (seed 002): measure an application's kernels alone, in chains and whole, predict its time from "
        "the coupling values, and reuse coupling values across processor counts, problem sizes and machines.",
        declare_couple_command},
-      {"db",
-       "The performance database: list, export, add and delete the stored coupling runs (docs/db.md).",
+      {"db", "The performance database: list, export, add and delete the stored coupling runs (docs/db.md).",
        declare_db_command},
       {"options",
        "List the options of augur's libraries in a program (libaugur, the coupling harness, augur run's preload): "
-       "keys, variables, defaults, values. Precedence: default < environment < API < tool channel (AUGUR_TOOL_OPTIONS).",
+       "keys, variables, defaults, values. Precedence: default < environment < API < tool channel "
+       "(AUGUR_TOOL_OPTIONS).",
        declare_options_command},
   };
   return table;

@@ -2,12 +2,11 @@
 // (src/coupling/analysis.hpp) and prints (couple_print.cpp, couple_json.cpp).
 #include "couple_command.hpp"
 
-#include "command.hpp"
-
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <stdexcept>
 
+#include "command.hpp"
 #include "couple_print.hpp"
 #include "model_common.hpp"
 #include "options_command.hpp"

@@ -1,7 +1,5 @@
 #include "db_command.hpp"
 
-#include "command.hpp"
-
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +7,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "command.hpp"
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
 #include "augur/coupling.hpp"

@@ -1,9 +1,8 @@
 #include "fit_command.hpp"
 
-#include "command.hpp"
-
 #include <cstdio>
 
+#include "command.hpp"
 #include "core/table.hpp"
 
 namespace augur::cli {

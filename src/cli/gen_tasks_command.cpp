@@ -1,10 +1,9 @@
 #include "gen_tasks_command.hpp"
 
-#include "command.hpp"
-
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "command.hpp"
 #include "core/files.hpp"
 
 namespace augur::cli {

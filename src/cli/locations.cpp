@@ -30,7 +30,9 @@ fs::path library_directory() {
   return (bin / ".." / "lib").lexically_normal();
 }
 
-fs::path include_directory() { return (executable_directory() / AUGUR_BINDIR_TO_INCLUDEDIR).lexically_normal(); }
+fs::path include_directory() {
+  return (executable_directory() / AUGUR_BINDIR_TO_INCLUDEDIR).lexically_normal();
+}
 
 fs::path installed_library(std::string_view file_name) {
   const fs::path library = library_directory() / fs::path(file_name);

@@ -7,8 +7,9 @@
 #include "command.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"augur predicts and explains the performance of parallel programs.\n"
-               "Run 'augur <command> --help' for the options of a command; the guide is in docs/."};
+  CLI::App app{
+      "augur predicts and explains the performance of parallel programs.\n"
+      "Run 'augur <command> --help' for the options of a command; the guide is in docs/."};
   app.name("augur");
   app.set_version_flag("--version", std::string("augur ") + AUGUR_VERSION);
   app.require_subcommand(1);

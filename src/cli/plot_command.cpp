@@ -6,11 +6,10 @@
 #include <map>
 #include <sstream>
 
+#include "command.hpp"
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "fit_command.hpp"
-
-#include "command.hpp"
 
 namespace augur::cli {
 

@@ -4,10 +4,9 @@
 #include <cstdio>
 #include <map>
 
+#include "command.hpp"
 #include "core/table.hpp"
 #include "fit_command.hpp"
-
-#include "command.hpp"
 #include "model/holdout.hpp"
 
 namespace augur::cli {

@@ -4,8 +4,6 @@
 // Guide: docs/run.md.
 #include "run_command.hpp"
 
-#include "command.hpp"
-
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -15,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "command.hpp"
 #include "augur/selfanalysis_report.hpp"
 #include "core/files.hpp"
 #include "core/process.hpp"

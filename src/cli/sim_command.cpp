@@ -1,7 +1,5 @@
 #include "sim_command.hpp"
 
-#include "command.hpp"
-
 #include "task_system_io.hpp"
 
 #include <CLI/CLI.hpp>
@@ -10,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "command.hpp"
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
 #include "core/stats_json.hpp"

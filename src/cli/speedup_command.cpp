@@ -1,7 +1,5 @@
 #include "speedup_command.hpp"
 
-#include "command.hpp"
-
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -12,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "command.hpp"
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "selfanalysis/speedup_experiment.hpp"

@@ -1,7 +1,5 @@
 #include "tspp_command.hpp"
 
-#include "command.hpp"
-
 #include "task_system_io.hpp"
 
 #include <CLI/CLI.hpp>
@@ -10,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "command.hpp"
 #include "augur/core/diagnostics.hpp"
 #include "core/stats_json.hpp"
 #include "core/table.hpp"

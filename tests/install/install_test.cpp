@@ -30,18 +30,20 @@ std::string read_text(const fs::path& path) {
 }
 
 std::string describe(const ProcessResult& result) {
-  return result.describe_status() + "\n--- stdout\n" + result.standard_output + "\n--- stderr\n" + result.standard_error;
+  return result.describe_status() + "\n--- stdout\n" + result.standard_output + "\n--- stderr\n" +
+         result.standard_error;
 }
 
 // One installation for the whole suite (installing takes a few seconds), removed at the end.
 class Install : public ::testing::Test {
-protected:
+ protected:
   static void SetUpTestSuite() {
     std::string pattern = (fs::temp_directory_path() / "augur_install_test_XXXXXX").string();
     ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
     root_ = pattern;
     const fs::path stage = root_ / "stage";
-    const ProcessResult installed = run_process({AUGUR_CMAKE_COMMAND, "--install", AUGUR_BUILD_DIR, "--prefix", stage.string()});
+    const ProcessResult installed =
+        run_process({AUGUR_CMAKE_COMMAND, "--install", AUGUR_BUILD_DIR, "--prefix", stage.string()});
     ASSERT_TRUE(installed.succeeded()) << describe(installed);
     // Moved after installing: nothing may depend on where it was installed.
     prefix_ = root_ / "moved" / "augur";
@@ -53,7 +55,8 @@ protected:
     if (!root_.empty()) fs::remove_all(root_, ignored);
   }
   void SetUp() override {
-    if (prefix_.empty() || !fs::exists(prefix_ / "bin" / "augur")) GTEST_SKIP() << "the installation failed (see the first test)";
+    if (prefix_.empty() || !fs::exists(prefix_ / "bin" / "augur"))
+      GTEST_SKIP() << "the installation failed (see the first test)";
   }
 
   static fs::path libdir() { return prefix_ / AUGUR_LIBDIR; }
@@ -71,13 +74,14 @@ fs::path Install::root_;
 fs::path Install::prefix_;
 
 TEST_F(Install, PutsTheBinariesLibrariesHeadersAndPackageFiles) {
-  for (const char* file : {"bin/augur", "bin/tspp", "include/augur/augur.h", "include/augur/augur_mpi.h", "include/augur/coupling.h",
-                           "include/augur/tspp.hpp", "include/augur/sim/engine.hpp"}) {
+  for (const char* file : {"bin/augur", "bin/tspp", "include/augur/augur.h", "include/augur/augur_mpi.h",
+                           "include/augur/coupling.h", "include/augur/tspp.hpp", "include/augur/sim/engine.hpp"}) {
     EXPECT_TRUE(fs::exists(prefix_ / file)) << file;
   }
-  for (const char* file : {"libaugur.so", "libaugur_preload.so", "libaugur_core.a", "libaugur_tspp.a", "libaugur_sim_engine.a",
-                           "cmake/augur/augurConfig.cmake", "cmake/augur/augurConfigVersion.cmake", "cmake/augur/augurTargets.cmake",
-                           "pkgconfig/augur.pc"}) {
+  for (const char* file :
+       {"libaugur.so", "libaugur_preload.so", "libaugur_core.a", "libaugur_tspp.a", "libaugur_sim_engine.a",
+        "cmake/augur/augurConfig.cmake", "cmake/augur/augurConfigVersion.cmake", "cmake/augur/augurTargets.cmake",
+        "pkgconfig/augur.pc"}) {
     EXPECT_TRUE(fs::exists(libdir() / file)) << file;
   }
   EXPECT_TRUE(fs::exists(prefix_ / "share" / "augur" / "examples" / "tspp" / "figure11.tspp"));
@@ -98,7 +102,8 @@ TEST_F(Install, InstalledHeadersIncludeOnlyInstalledHeaders) {
     while (std::getline(lines, line)) {
       std::smatch match;
       if (!std::regex_search(line, match, quoted)) continue;
-      EXPECT_TRUE(fs::exists(include / match[1].str())) << entry.path() << " includes \"" << match[1] << "\", not installed";
+      EXPECT_TRUE(fs::exists(include / match[1].str()))
+          << entry.path() << " includes \"" << match[1] << "\", not installed";
     }
   }
   EXPECT_GE(headers, 12);
@@ -109,13 +114,15 @@ TEST_F(Install, TheInstalledBinaryHoldsNoPathOfTheBuildOrSourceTree) {
   ASSERT_FALSE(binary.empty());
   EXPECT_EQ(binary.find(AUGUR_BUILD_DIR), std::string::npos) << "the build folder is compiled into bin/augur";
   const std::string source = fs::path(AUGUR_DOWNSTREAM_DIR).parent_path().parent_path().parent_path().string();
-  EXPECT_EQ(binary.find(source + "/include"), std::string::npos) << "the source tree's include folder is compiled into bin/augur";
+  EXPECT_EQ(binary.find(source + "/include"), std::string::npos)
+      << "the source tree's include folder is compiled into bin/augur";
 }
 
 TEST_F(Install, ADownstreamProjectBuildsWithFindPackageAndRuns) {
   const fs::path build = work("downstream_cmake");
-  const ProcessResult configured = run_process({AUGUR_CMAKE_COMMAND, "-S", AUGUR_DOWNSTREAM_DIR, "-B", build.string(),
-                                                "-DCMAKE_PREFIX_PATH=" + prefix_.string(), "-DCMAKE_BUILD_TYPE=Release"});
+  const ProcessResult configured =
+      run_process({AUGUR_CMAKE_COMMAND, "-S", AUGUR_DOWNSTREAM_DIR, "-B", build.string(),
+                   "-DCMAKE_PREFIX_PATH=" + prefix_.string(), "-DCMAKE_BUILD_TYPE=Release"});
   ASSERT_TRUE(configured.succeeded()) << describe(configured);
   const ProcessResult built = run_process({AUGUR_CMAKE_COMMAND, "--build", build.string()});
   ASSERT_TRUE(built.succeeded()) << describe(built);
@@ -125,7 +132,8 @@ TEST_F(Install, ADownstreamProjectBuildsWithFindPackageAndRuns) {
   two_threads.unset = {"AUGUR_REPORT", "AUGUR_MODE", "AUGUR_BASELINE"};
   const ProcessResult instrumented = run_process({(build / "instrumented").string()}, two_threads);
   ASSERT_TRUE(instrumented.succeeded()) << describe(instrumented);
-  EXPECT_EQ(instrumented.standard_output, "instrumented: 40 iterations, sequential fraction measured\n") << describe(instrumented);
+  EXPECT_EQ(instrumented.standard_output, "instrumented: 40 iterations, sequential fraction measured\n")
+      << describe(instrumented);
   EXPECT_NE(instrumented.standard_error.find("augur: region 1"), std::string::npos) << describe(instrumented);
 
   const ProcessResult engines = run_process({(build / "engines").string()});
@@ -149,8 +157,9 @@ TEST_F(Install, ACProgramBuildsWithPkgConfigAndRuns) {
   EXPECT_TRUE(fs::equivalent(libdir_text, libdir())) << libdir_text;
 
   const fs::path program = work("downstream_pkgconfig") / "instrumented";
-  std::vector<std::string> compile{AUGUR_C_COMPILER, "-std=c11", "-O2", "-fopenmp", std::string(AUGUR_DOWNSTREAM_DIR) + "/instrumented.c",
-                                   "-o", program.string()};
+  std::vector<std::string> compile{
+      AUGUR_C_COMPILER, "-std=c11", "-O2", "-fopenmp", std::string(AUGUR_DOWNSTREAM_DIR) + "/instrumented.c", "-o",
+      program.string()};
   std::istringstream words(flags.standard_output);
   for (std::string word; words >> word;) compile.push_back(word);
   compile.push_back("-Wl,-rpath," + libdir_text);
@@ -168,12 +177,14 @@ TEST_F(Install, TheInstalledAugurRunFindsItsPreloadLibrary) {
   ProcessOptions quiet;
   quiet.unset = {"LD_PRELOAD", "OMP_TOOL_LIBRARIES"};
   const fs::path report = work("run") / "swim.json";
-  const ProcessResult run = run_process({(prefix_ / "bin" / "augur").string(), "run", "-p", "2", "--baseline", "1", "--json",
-                                         report.string(), "--", AUGUR_SWIM_PLAIN_EXE, "64", "60"},
+  const ProcessResult run = run_process({(prefix_ / "bin" / "augur").string(), "run", "-p", "2", "--baseline", "1",
+                                         "--json", report.string(), "--", AUGUR_SWIM_PLAIN_EXE, "64", "60"},
                                         quiet);
   ASSERT_TRUE(run.succeeded()) << describe(run);
-  EXPECT_NE(run.standard_output.find("period 3 (calc1._omp_fn.0, calc2._omp_fn.0, calc3._omp_fn.0)"), std::string::npos) << describe(run);
-  EXPECT_NE(run.standard_output.find("dynamic instrumentation (libaugur_preload, libgomp)"), std::string::npos) << describe(run);
+  EXPECT_NE(run.standard_output.find("period 3 (calc1._omp_fn.0, calc2._omp_fn.0, calc3._omp_fn.0)"), std::string::npos)
+      << describe(run);
+  EXPECT_NE(run.standard_output.find("dynamic instrumentation (libaugur_preload, libgomp)"), std::string::npos)
+      << describe(run);
   EXPECT_NE(read_text(report).find("\"interpose\""), std::string::npos) << read_text(report);
 }
 
@@ -192,8 +203,8 @@ TEST_F(Install, TheInstalledAugurCcCompilesAgainstTheInstallation) {
                            "  return 0;\n"
                            "}\n";
   const fs::path program = folder / "segment";
-  const ProcessResult compiled =
-      run_process({(prefix_ / "bin" / "augur").string(), "cc", "--", AUGUR_C_COMPILER, source.string(), "-o", program.string()});
+  const ProcessResult compiled = run_process(
+      {(prefix_ / "bin" / "augur").string(), "cc", "--", AUGUR_C_COMPILER, source.string(), "-o", program.string()});
   ASSERT_TRUE(compiled.succeeded()) << describe(compiled);
   const fs::path records = folder / "records.jsonl";
   ProcessOptions to_file;

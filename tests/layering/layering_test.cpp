@@ -57,7 +57,7 @@ std::vector<std::pair<std::string, std::string>> table(const std::string& page, 
 }
 
 struct Layering {
-  std::map<std::string, std::set<std::string>> allowed;  // folder -> folders it may include
+  std::map<std::string, std::set<std::string>> allowed;             // folder -> folders it may include
   std::vector<std::pair<std::string, std::string>> public_headers;  // header (or folder/) -> owner
 };
 
@@ -97,7 +97,8 @@ std::string owner_of(const std::string& header, const Layering& layering) {
   const std::size_t slash = header.find('/');
   if (slash == std::string::npos) return "";
   const std::size_t second = header.find('/', slash + 1);
-  if (second != std::string::npos && layering.allowed.count(header.substr(0, second)) != 0) return header.substr(0, second);
+  if (second != std::string::npos && layering.allowed.count(header.substr(0, second)) != 0)
+    return header.substr(0, second);
   const std::string first = header.substr(0, slash);
   return layering.allowed.count(first) != 0 ? first : "";
 }
@@ -106,7 +107,8 @@ std::vector<fs::path> sources_under(const fs::path& root) {
   std::vector<fs::path> files;
   for (const fs::directory_entry& entry : fs::recursive_directory_iterator(root)) {
     const std::string extension = entry.path().extension().string();
-    if (entry.is_regular_file() && (extension == ".cpp" || extension == ".hpp" || extension == ".c" || extension == ".h")) {
+    if (entry.is_regular_file() &&
+        (extension == ".cpp" || extension == ".hpp" || extension == ".c" || extension == ".h")) {
       files.push_back(entry.path());
     }
   }
@@ -120,7 +122,8 @@ TEST(Layering, TheTablesAreOnThePage) {
   EXPECT_GE(layering.public_headers.size(), 10u);
   for (const auto& [folder, allowed] : layering.allowed) {
     for (const std::string& other : allowed) {
-      EXPECT_EQ(layering.allowed.count(other), 1u) << folder << " may include " << other << ", which is not a folder of the table";
+      EXPECT_EQ(layering.allowed.count(other), 1u)
+          << folder << " may include " << other << ", which is not a folder of the table";
     }
   }
 }
@@ -130,7 +133,8 @@ TEST(Layering, EveryFolderOfSourcesIsInTheTable) {
   std::set<std::string> folders;
   for (const fs::path& file : sources_under(source_root / "src")) folders.insert(folder_of(file));
   for (const std::string& folder : folders) {
-    EXPECT_EQ(layering.allowed.count(folder), 1u) << "src/" << folder << " is not in docs/developing.md, \"What may include what\"";
+    EXPECT_EQ(layering.allowed.count(folder), 1u)
+        << "src/" << folder << " is not in docs/developing.md, \"What may include what\"";
   }
 }
 
@@ -138,7 +142,8 @@ TEST(Layering, EveryPublicHeaderHasAnOwner) {
   const Layering layering = read_layering();
   for (const fs::path& file : sources_under(source_root / "include")) {
     const std::string header = fs::relative(file, source_root / "include").generic_string();
-    EXPECT_NE(owner_of(header, layering), "?") << header << " has no owner in docs/developing.md's public-headers table";
+    EXPECT_NE(owner_of(header, layering), "?")
+        << header << " has no owner in docs/developing.md's public-headers table";
   }
 }
 
@@ -163,13 +168,15 @@ TEST(Layering, EveryIncludeUnderSrcRespectsTheTable) {
       const std::string where = fs::relative(file, source_root).string() + ":" + std::to_string(number);
       if (owner.empty()) {
         // A private header: it must be beside the file (or an internal one of the same folder).
-        EXPECT_TRUE(fs::exists(file.parent_path() / header)) << where << ": \"" << header << "\" is neither beside the file nor "
-                                                             << "spelt <folder>/<header> from src/";
+        EXPECT_TRUE(fs::exists(file.parent_path() / header))
+            << where << ": \"" << header << "\" is neither beside the file nor "
+            << "spelt <folder>/<header> from src/";
         continue;
       }
       EXPECT_NE(owner, "?") << where << ": \"" << header << "\" is a public header nobody owns";
-      EXPECT_EQ(allowed->second.count(owner), 1u) << where << ": src/" << folder << " may not include \"" << header << "\" (owned by "
-                                                  << owner << "); docs/developing.md, \"What may include what\"";
+      EXPECT_EQ(allowed->second.count(owner), 1u)
+          << where << ": src/" << folder << " may not include \"" << header << "\" (owned by " << owner
+          << "); docs/developing.md, \"What may include what\"";
     }
   }
   EXPECT_GT(includes, 150);

@@ -14,8 +14,8 @@ namespace augur::test {
 // that sleep when idle (the self-tuning' estimate needs them).
 inline core::ProcessOptions clean_environment() {
   core::ProcessOptions options;
-  options.unset = {"AUGUR_MODE", "AUGUR_REPORT", "AUGUR_SWEEP", "AUGUR_BASELINE", "AUGUR_TOOL_OPTIONS", "LD_PRELOAD",
-                   "OMP_NUM_THREADS"};
+  options.unset = {"AUGUR_MODE",         "AUGUR_REPORT", "AUGUR_SWEEP",    "AUGUR_BASELINE",
+                   "AUGUR_TOOL_OPTIONS", "LD_PRELOAD",   "OMP_NUM_THREADS"};
   options.environment = {{"OMP_WAIT_POLICY", "passive"}};
   return options;
 }
@@ -33,7 +33,8 @@ inline const nlohmann::json& main_region(const nlohmann::json& report) {
 // S(p) of a region (`mean_value`: T(B) over the mean time of every iteration on p), NaN when not computed.
 inline double speedup_at(const nlohmann::json& region, int processors) {
   for (const nlohmann::json& point : region.at("speedup")) {
-    if (point.at("p").get<int>() == processors && point.at("state") == "PC") return point.at("mean_value").get<double>();
+    if (point.at("p").get<int>() == processors && point.at("state") == "PC")
+      return point.at("mean_value").get<double>();
   }
   return std::nan("");
 }

@@ -2,7 +2,6 @@
 #include <augur/dpd.hpp>
 #include <augur/tspp.hpp>
 #include <augur/tspp_predictor.hpp>
-
 #include <cstdio>
 
 int main() {
