@@ -42,7 +42,8 @@ ToolChoices tool_choices(const RunOptions& options, const std::string& report_pa
 long RunOptions::iterations() const {
   long iterations = 0;
   for (const auto& [key, value] : augur_options) {
-    if (key == "run.iterations") iterations = std::stol(value);  // checked by the registry when parsed
+    // Checked by the registry when parsed: an integer in range, or empty (unknown).
+    if (key == "run.iterations") iterations = value.empty() ? 0 : std::stol(value);
   }
   return iterations;
 }

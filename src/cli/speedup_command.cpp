@@ -116,8 +116,9 @@ void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
   command->add_flag("-q,--quiet", options.quiet, "No progress lines on stderr");
   command->add_option("program", options.command, "The instrumented program and its arguments, after --")->required();
   command->footer(
-      "In each repetition, every p runs the program with OMP_NUM_THREADS=p twice: with AUGUR_MODE=time (the region\n"
-      "timed, nothing else) and with AUGUR_MODE=analyze; then one run on N threads sweeps p = 1..N (AUGUR_SWEEP).\n"
+      "In each repetition, every p runs the program with OMP_NUM_THREADS=p twice: with libaugur's mode=time (the\n"
+      "region timed, nothing else) and mode=analyze; then one run on N threads sweeps p = 1..N (sweep). These options\n"
+      "reach libaugur in the tool channel AUGUR_TOOL_OPTIONS, ahead of the program's own and the environment.\n"
       "OMP_WAIT_POLICY is set to passive unless already set. Guide: docs/speedup.md. Example:\n"
       "  augur speedup --max-threads 2 -- build/bin/swim 512 400");
 }

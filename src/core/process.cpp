@@ -151,10 +151,12 @@ public:
   }
   ~SignalForwarding() {
     running_child = 0;
-    unblock();
+    // The caller's dispositions first: a signal still blocked (the child never started) is then handled as
+    // the caller would have handled it, not recorded and lost.
     for (std::size_t index = 0; index < std::size(forwarded_signals); ++index) {
       ::sigaction(forwarded_signals[index], &saved_[index], nullptr);
     }
+    unblock();
   }
   SignalForwarding(const SignalForwarding&) = delete;
   SignalForwarding& operator=(const SignalForwarding&) = delete;
@@ -165,6 +167,8 @@ public:
     running_child = child;
     unblock();
   }
+  // No more passing on: the child has ended (before it is reaped and its id can be reused).
+  void stop() { running_child = 0; }
 
 private:
   void unblock() {
@@ -269,6 +273,7 @@ ProcessResult spawn(const std::vector<std::string>& argv, const SpawnOptions& op
   while (::waitid(P_PID, static_cast<id_t>(child), &ended, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
   }
   const bool killed_by_watchdog = watchdog.stop();
+  forwarding.stop();
   int status = 0;
   while (::waitpid(child, &status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error("cannot wait for '" + argv.front() + "': " + std::strerror(errno));

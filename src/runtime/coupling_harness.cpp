@@ -131,7 +131,7 @@ struct augur_coupling_app {
   // the program's (augur_coupling_set_option) < the tool channel (AUGUR_TOOL_OPTIONS, which `augur couple
   // measure` sets). Bad values are warned about (on rank 0) and ignored.
   augur::runtime::OptionValues effective_options() const {
-    augur::runtime::check_environment_once();
+    if (rank == 0) augur::runtime::check_environment_once();  // one rank speaks for all
     const std::vector<std::pair<std::string, std::string>> api(options.begin(), options.end());
     augur::runtime::OptionSources sources;
     sources.environment = [](const char* variable) -> const char* { return std::getenv(variable); };
@@ -140,11 +140,13 @@ struct augur_coupling_app {
     sources.api_name = "augur_coupling_set_option";
     std::vector<std::string> warnings;
     augur::runtime::OptionValues values = augur::runtime::resolve_options(coupling_option_set(), sources, warnings);
-    if (rank == 0) {
+    if (rank == 0 && !options_warned) {
       for (const std::string& warning : warnings) warn(warning);
+      options_warned = true;
     }
     return values;
   }
+  mutable bool options_warned = false;  // the options' warnings are said once per application
 };
 
 namespace {

@@ -329,6 +329,10 @@ TEST(AugurRun, BadOptionsAndMissingProgram) {
   result = run_process({AUGUR_EXE, "run", "--", "/nonexistent/program"}, clean_environment());
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.standard_error.find("no such program"), std::string::npos) << result.standard_error;
+  // An empty --iterations is "unknown", as its registry entry says: the run is measured, without an estimate.
+  result = run_process({AUGUR_EXE, "run", "--iterations", "", "-p", "2", "--", AUGUR_SWIM_PLAIN_EXE, "64", "60"}, clean_environment());
+  EXPECT_EQ(result.exit_code, 0) << result.standard_error;
+  EXPECT_NE(result.standard_output.find("no estimate without the iteration count"), std::string::npos) << result.standard_output;
 }
 
 }  // namespace

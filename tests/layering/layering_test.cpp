@@ -182,4 +182,33 @@ TEST(Layering, EveryIncludeUnderSrcRespectsTheTable) {
   EXPECT_GT(includes, 150);
 }
 
+// The pages name files of the repository (`src/cli/locations.hpp`, [install.md](install.md)): each must
+// exist, so that a file moved or removed cannot leave a page pointing at nothing.
+TEST(DocsPaths, EveryFileOfTheRepositoryThePagesNameExists) {
+  std::vector<fs::path> pages{source_root / "README.md"};
+  for (const fs::directory_entry& entry : fs::directory_iterator(source_root / "docs")) {
+    if (entry.path().extension() == ".md") pages.push_back(entry.path());
+  }
+  const std::regex quoted("`([^`\\s]+)`");
+  const std::regex repository_path(R"(^(src|include|tests|examples|bench|cmake|scripts|docs)/[\w./+-]+$)");
+  int named = 0;
+  for (const fs::path& page : pages) {
+    std::istringstream lines(read_text(page));
+    std::string line;
+    int number = 0;
+    while (std::getline(lines, line)) {
+      ++number;
+      for (auto match = std::sregex_iterator(line.begin(), line.end(), quoted); match != std::sregex_iterator(); ++match) {
+        std::string path = (*match)[1].str();
+        while (!path.empty() && std::string(".,:;").find(path.back()) != std::string::npos) path.pop_back();
+        if (!std::regex_match(path, repository_path)) continue;
+        ++named;
+        EXPECT_TRUE(fs::exists(source_root / path))
+            << fs::relative(page, source_root).string() << ":" << number << ": `" << path << "` does not exist";
+      }
+    }
+  }
+  EXPECT_GT(named, 100);
+}
+
 }  // namespace

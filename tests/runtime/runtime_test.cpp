@@ -483,6 +483,16 @@ TEST(OptionRegistry, RealsHonourOpenAndClosedBounds) {
   EXPECT_TRUE(check(runtime_option_set(), "history", "1").has_value());
 }
 
+TEST(OptionRegistry, ChainSpansAreWhatTheHarnessReads) {
+  // The harness reads the span with coupling::chain_lengths (at most five digits a number): the registry
+  // refuses what it would not read, rather than let it fall back to `all`.
+  const OptionSet& coupling = coupling_option_set();
+  for (const char* good : {"all", "none", "3", "2-5", "99999", "00003"}) EXPECT_EQ(check(coupling, "chains", good), std::nullopt) << good;
+  for (const char* bad : {"000003", "2-000005", "100000", "-3", "3-", "", "a-b", "2--3"}) {
+    EXPECT_TRUE(check(coupling, "chains", bad).has_value()) << bad;
+  }
+}
+
 TEST(OptionRegistry, IntegersAreWholeDecimalNumbersInRange) {
   const OptionSet& coupling = coupling_option_set();
   EXPECT_EQ(check(coupling, "samples", "1"), std::nullopt);

@@ -211,6 +211,21 @@ TEST(EngineReplications, TheThreadCount) {
   EXPECT_LE(replication_threads(0, 2), 2);
 }
 
+TEST(EngineReplications, RunInOrderWithNoThreadsAskedForStillRunsEveryIndex) {
+  // A thread count of 0 or less is one worker, not none (which would wait for ever).
+  for (const int threads : {0, -3}) {
+    std::vector<int> consumed;
+    std::vector<int> slots(2, -1);
+    augur::sim::run_in_order(
+        5, threads, 2, [&](int index, int slot) { slots[static_cast<std::size_t>(slot)] = index * index; },
+        [&](int index, int slot) {
+          EXPECT_EQ(slots[static_cast<std::size_t>(slot)], index * index);
+          consumed.push_back(index);
+        });
+    EXPECT_EQ(consumed, (std::vector<int>{0, 1, 2, 3, 4})) << threads;
+  }
+}
+
 TEST(EngineReplications, AFailureStopsTheRunAndIsRethrown) {
   for (int threads : {1, 4}) {
     std::vector<int> combined;

@@ -75,6 +75,7 @@ int replication_threads(int requested, int replications) {
 void run_in_order(int count, int threads, int window, const std::function<void(int, int)>& produce,
                   const std::function<void(int, int)>& consume) {
   window = std::max(window, 1);
+  threads = std::max(threads, 1);  // at least one worker, or nothing would ever be produced
   std::mutex mutex;
   std::condition_variable changed;
   std::vector<char> ready(static_cast<std::size_t>(window), 0);
