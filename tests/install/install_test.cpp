@@ -5,17 +5,18 @@
 //   - the installed augur binary run on real programs: `augur run` (its preload library) and
 //     `augur cc` (its headers and libaugur), with no path of the build or source tree in it.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/process.hpp"
+#include "support/temporary_directory.hpp"
 
 namespace fs = std::filesystem;
 using augur::core::ProcessOptions;
@@ -38,9 +39,8 @@ std::string describe(const ProcessResult& result) {
 class Install : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    std::string pattern = (fs::temp_directory_path() / "augur_install_test_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    root_ = pattern;
+    folder_ = std::make_unique<augur::test::TemporaryDirectory>("augur-install-test");
+    root_ = folder_->path();
     const fs::path stage = root_ / "stage";
     const ProcessResult installed =
         run_process({AUGUR_CMAKE_COMMAND, "--install", AUGUR_BUILD_DIR, "--prefix", stage.string()});
@@ -50,10 +50,7 @@ class Install : public ::testing::Test {
     fs::create_directories(prefix_.parent_path());
     fs::rename(stage, prefix_);
   }
-  static void TearDownTestSuite() {
-    std::error_code ignored;
-    if (!root_.empty()) fs::remove_all(root_, ignored);
-  }
+  static void TearDownTestSuite() { folder_.reset(); }
   void SetUp() override {
     if (prefix_.empty() || !fs::exists(prefix_ / "bin" / "augur"))
       GTEST_SKIP() << "the installation failed (see the first test)";
@@ -66,10 +63,12 @@ class Install : public ::testing::Test {
     return folder;
   }
 
+  static std::unique_ptr<augur::test::TemporaryDirectory> folder_;  // removed with everything in it
   static fs::path root_;
   static fs::path prefix_;
 };
 
+std::unique_ptr<augur::test::TemporaryDirectory> Install::folder_;
 fs::path Install::root_;
 fs::path Install::prefix_;
 

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <map>
 #include <regex>
@@ -15,16 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "core/files.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path source_root = AUGUR_SOURCE_DIR;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream stream(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
-}
+std::string read_text(const fs::path& path) { return augur::core::read_file(path.string()); }
 
 std::string trim(std::string text) {
   const auto blank = [](unsigned char c) { return std::isspace(c) != 0; };
