@@ -14,6 +14,7 @@
 
 #include "bsp/bsp.hpp"
 #include "core/json_line.hpp"
+#include "core/json_text.hpp"
 #include "core/lines.hpp"
 #include "core/files.hpp"
 
@@ -109,8 +110,8 @@ class TraceReader {
     if (kind != "bsp") throw InputError(header.at("augur"), "unknown header 'augur': '" + kind + "' (expected 'bsp')");
     const Json& version = header.field("version");
     if (!version.is_number_integer()) throw InputError(header.at("version"), "'version' must be an integer");
-    if (version.dump() != "1") {
-      throw InputError(header.at("version"), "augur bsp version " + version.dump() + " is not supported (expected 1)");
+    if (core::json_text(version) != "1") {
+      throw InputError(header.at("version"), "augur bsp version " + core::json_text(version) + " is not supported (expected 1)");
     }
     trace_.file = file_;
     trace_.ranks = static_cast<int>(header.integer_of("ranks", 1, 1 << 24));
@@ -192,8 +193,8 @@ class TraceReader {
       step.before_child = r.seconds_of("before_child");
       // work = before_child + the work after the child, both measured: allow for rounding (1 ns, or 1e-9 relative).
       if (step.before_child > step.work + 1e-9 * std::max(1.0, step.work)) {
-        throw InputError(r.at("before_child"), "'before_child' (" + r.json()["before_child"].dump() +
-                                                   ") exceeds 'work' (" + r.json()["work"].dump() +
+        throw InputError(r.at("before_child"), "'before_child' (" + core::json_text(r.json()["before_child"]) +
+                                                   ") exceeds 'work' (" + core::json_text(r.json()["work"]) +
                                                    "), which includes it");
       }
       step.before_child = std::min(step.before_child, step.work);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/table.hpp"
+#include "core/json_text.hpp"
 #include "model_common.hpp"
 
 namespace augur::cli {
@@ -232,7 +233,7 @@ std::string render_bsp_json(const BspReport& report, bool supersteps) {
   bsp["supersteps"] = std::move(flat);
   json["bsp"] = std::move(bsp);
   if (supersteps) json["machines"] = machines_json(report);
-  return json.dump(2) + "\n";
+  return core::json_text(json, 2) + "\n";
 }
 
 }  // namespace augur::cli

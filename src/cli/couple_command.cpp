@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "couple_print.hpp"
+#include "core/json_text.hpp"
 #include "model_common.hpp"
 #include "options_command.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 // Writes the output whole to stdout.
 void emit(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
-void emit_json(const CoupleJson& json) { emit(json.dump(2) + "\n"); }
+void emit_json(const CoupleJson& json) { emit(core::json_text(json, 2) + "\n"); }
 
 // ---- the subcommands ---------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/table.hpp"
+#include "core/json_text.hpp"
 
 namespace augur::cli {
 namespace {
@@ -67,7 +68,7 @@ std::string render_runs(const std::vector<store::RunSummary>& runs, const std::s
                       {"source", run.source},
                       {"added", run.added}});
     }
-    return list.dump(2) + "\n";
+    return core::json_text(list, 2) + "\n";
   }
   if (runs.empty()) return "no runs stored in " + location + "\n";
   core::TextTable table({"id", "application", "dataset", "size", "footprint", "threads", "ranks", "machine",
@@ -99,7 +100,7 @@ std::string render_machines(const std::vector<store::MachineSummary>& machines, 
                       {"machine_class", entry.machine_class},
                       {"runs", entry.runs}});
     }
-    return list.dump(2) + "\n";
+    return core::json_text(list, 2) + "\n";
   }
   if (machines.empty()) return "no machines stored in " + location + "\n";
   core::TextTable table({"id", "hostname", "cpu", "cores", "L1d", "L2", "L3", "memory", "runs"});
@@ -126,7 +127,7 @@ std::string render_applications(const std::vector<store::ApplicationSummary>& ap
                       {"datasets", entry.datasets},
                       {"runs", entry.runs}});
     }
-    return list.dump(2) + "\n";
+    return core::json_text(list, 2) + "\n";
   }
   if (applications.empty()) return "no applications stored in " + location + "\n";
   core::TextTable table({"id", "application", "kernels", "datasets", "runs"});
@@ -146,7 +147,7 @@ std::string render_kernels(const std::vector<store::KernelSummary>& kernels, con
                       {"name", kernel.name},
                       {"calls", kernel.calls}});
     }
-    return list.dump(2) + "\n";
+    return core::json_text(list, 2) + "\n";
   }
   if (kernels.empty()) return "no kernels stored in " + location + "\n";
   core::TextTable table({"application", "position", "kernel", "calls"});
@@ -166,7 +167,7 @@ std::string render_description(const store::StoreDescription& description, bool 
     for (const auto& [table, count] : description.rows) rows[table] = count;
     out["rows"] = rows;
     out["integrity"] = description.problems.empty() ? Json("ok") : Json(description.problems);
-    return out.dump(2) + "\n";
+    return core::json_text(out, 2) + "\n";
   }
   const std::vector<std::string>& problems = description.problems;
   std::string text = "database        " + description.location + "\n";
@@ -181,7 +182,7 @@ std::string render_description(const store::StoreDescription& description, bool 
 }
 
 std::string render_deleted(const store::StoredRun& run, const std::string& location, bool json) {
-  if (json) return Json{{"deleted", run.id}, {"database", location}}.dump(2) + "\n";
+  if (json) return core::json_text(Json{{"deleted", run.id}, {"database", location}}, 2) + "\n";
   return "deleted run " + std::to_string(run.id) + " (" + run.run.application +
          (run.run.dataset.empty() ? "" : " dataset " + run.run.dataset) + ", " +
          plural(run.run.processors(), "processor") + ") from " + location + "\n";
@@ -209,7 +210,7 @@ std::string render_added(const std::vector<std::pair<coupling::Run, std::string>
             plural(static_cast<std::int64_t>(run.chains.size()), "measurement") + ", " +
             plural(couplings, "coupling value") + " (from " + files[index] + ")\n";
   }
-  if (json) return Json{{"database", location}, {"runs", list}}.dump(2) + "\n";
+  if (json) return core::json_text(Json{{"database", location}, {"runs", list}}, 2) + "\n";
   return text + "in " + location + "\n";
 }
 

@@ -4,6 +4,7 @@
 
 #include "command.hpp"
 #include "core/table.hpp"
+#include "core/json_text.hpp"
 
 namespace augur::cli {
 
@@ -76,7 +77,7 @@ int run_fit_command(const ModelCommandOptions& options) {
         if (series.error.empty()) json["models"].push_back(series_json(series.model));
         else json["errors"].push_back({{"region", series.region}, {"metric", series.metric}, {"message", series.error}}), ++failures;
       }
-      std::printf("%s\n", json.dump(2).c_str());
+      std::printf("%s\n", core::json_text(json, 2).c_str());
     } else {
       for (const FittedSeries& series : fitted) {
         print_series(series);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "augur/core/diagnostics.hpp"
+#include "core/json_text.hpp"
 #include "model/holdout.hpp"
 
 namespace augur::cli {
@@ -242,7 +243,7 @@ int report_error(const std::string& command, const std::exception& error) {
   if (dynamic_cast<const core::InputError*>(&error) != nullptr) {
     std::fprintf(stderr, "%s\n", error.what());
   } else {
-    std::fprintf(stderr, "augur %s: %s\n", command.c_str(), error.what());
+    std::fprintf(stderr, "augur %s: %s\n", command.c_str(), core::describe_error(error).c_str());
   }
   return 1;
 }

@@ -1,6 +1,7 @@
 #include "options_command.hpp"
 
 #include "command.hpp"
+#include "core/json_text.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cctype>
@@ -94,7 +95,7 @@ int run_options_command(const OptionsCommandOptions& options) {
   if (options.json) {
     Json document = Json::array();
     for (const runtime::OptionSet* set : sets) document.push_back(set_json(*set));
-    out = (sets.size() == 1 ? document[0] : document).dump(2) + "\n";
+    out = core::json_text(sets.size() == 1 ? document[0] : document, 2) + "\n";
   } else {
     for (const runtime::OptionSet* set : sets) {
       if (!out.empty()) out += "\n";

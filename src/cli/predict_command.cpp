@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "core/table.hpp"
+#include "core/json_text.hpp"
 #include "fit_command.hpp"
 #include "model/holdout.hpp"
 
@@ -181,7 +182,7 @@ int run_predict_command(const PredictOptions& options) {
       }
     }
     if (options.model.json) {
-      std::printf("%s\n", nlohmann::json{{"data", options.model.data}, {"predictions", predictions}}.dump(2).c_str());
+      std::printf("%s\n", core::json_text(nlohmann::json{{"data", options.model.data}, {"predictions", predictions}}, 2).c_str());
     } else {
       std::vector<std::string> header{"region", "metric", "at", "predicted", "lower", "upper", "segment"};
       if (any_measured) header.insert(header.end(), {"measured", "error"});

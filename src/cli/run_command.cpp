@@ -16,6 +16,7 @@
 #include "command.hpp"
 #include "augur/selfanalysis_report.hpp"
 #include "core/files.hpp"
+#include "core/json_text.hpp"
 #include "core/process.hpp"
 #include "interpose/run_result.hpp"
 #include "locations.hpp"
@@ -80,7 +81,7 @@ int finish(const RunOptions& options, const std::string& program, const std::str
     out["interpose"] = info;
     out["program_wall_time_s"] = child.wall_seconds;
     out["exit_code"] = child.exit_code;
-    core::write_file_atomically(options.json, out.dump(2) + "\n");
+    core::write_file_atomically(options.json, core::json_text(out, 2) + "\n");
   }
   if (child.exit_code == 0) return 0;
   std::fprintf(stderr, "augur run: %s exited with status %d\n", program.c_str(), child.exit_code);
@@ -165,7 +166,7 @@ int run_run_command(const RunOptions& options) {
     print_report(report, info, child, options);
     return finish(options, program, report_text, info, child);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "augur run: %s\n", error.what());
+    std::fprintf(stderr, "augur run: %s\n", core::describe_error(error).c_str());
     return 1;
   }
 }

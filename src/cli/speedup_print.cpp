@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/table.hpp"
+#include "core/json_text.hpp"
 
 namespace augur::cli {
 namespace {
@@ -48,7 +49,7 @@ void print_speedup_json(const SpeedupOptions& options, const selfanalysis::Exper
   json["points"] = std::move(points);
   json["overhead"] = number(result.overhead);
   json["notes"] = result.notes;
-  std::printf("%s\n", json.dump(2).c_str());
+  std::printf("%s\n", core::json_text(json, 2).c_str());
 }
 
 void print_speedup_table(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result, const std::string& wait_policy) {

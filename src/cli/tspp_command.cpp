@@ -10,6 +10,7 @@
 
 #include "command.hpp"
 #include "augur/core/diagnostics.hpp"
+#include "core/json_text.hpp"
 #include "core/stats_json.hpp"
 #include "core/table.hpp"
 #include "augur/tspp_predictor.hpp"
@@ -103,7 +104,7 @@ std::string render_json(const tspp::TaskSystem& system, const tspp::Prediction& 
                      {"queue_of_task", task.queue_of_task}});
   }
   json["tasks"] = std::move(tasks);
-  return json.dump(2) + "\n";
+  return core::json_text(json, 2) + "\n";
 }
 
 }  // namespace

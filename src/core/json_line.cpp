@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/json_text.hpp"
+
 namespace augur::core {
 namespace {
 
@@ -151,7 +153,7 @@ double JsonLine::non_negative_value(const Json& value, const std::string& what, 
   if (!value.is_number()) throw InputError(location, "'" + what + "' must be a number");
   const double number = value.get<double>();
   if (!std::isfinite(number)) throw InputError(location, "'" + what + "' is not finite");
-  if (number < 0) throw InputError(location, "'" + what + "' must not be negative (" + value.dump() + ")");
+  if (number < 0) throw InputError(location, "'" + what + "' must not be negative (" + json_text(value) + ")");
   return number;
 }
 

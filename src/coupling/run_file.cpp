@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/json_line.hpp"
+#include "core/json_text.hpp"
 #include "core/lines.hpp"
 #include "augur/coupling.hpp"
 
@@ -191,23 +192,23 @@ std::string write_run(const Run& run) {
                        {"l2_bytes", run.machine.l2_bytes}, {"l3_bytes", run.machine.l3_bytes},
                        {"memory_bytes", run.machine.memory_bytes}};
   header["options"] = run.options;
-  out << header.dump() << '\n';
+  out << core::json_text(header) << '\n';
   for (std::size_t index = 0; index < run.kernels.size(); ++index) {
     const Json kernel = {{"record", "kernel"},
                          {"index", index},
                          {"name", run.kernels[index].name},
                          {"calls", run.kernels[index].calls}};
-    out << kernel.dump() << '\n';
+    out << core::json_text(kernel) << '\n';
   }
   for (const auto& [chain, timing] : run.chains) {
     Json record = {{"record", "chain"}, {"chain", chain}};
     timing_json(record, timing, true);
-    out << record.dump() << '\n';
+    out << core::json_text(record) << '\n';
   }
   if (run.loop) {
     Json record = {{"record", "application"}};
     timing_json(record, *run.loop, false);
-    out << record.dump() << '\n';
+    out << core::json_text(record) << '\n';
   }
   return out.str();
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/files.hpp"
+#include "core/json_text.hpp"
 #include "augur/selfanalysis_report.hpp"
 #include "runtime/process_info.hpp"
 
@@ -35,22 +36,7 @@ runtime::OptionSources environment_sources() {
   return sources;
 }
 
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+std::string json_string(const std::string& text) { return core::json_quoted(text); }
 
 std::string hex(std::uint64_t value) {
   char buffer[32];
@@ -238,7 +224,7 @@ void finish_session(Session& session) {
       try {
         core::write_file_atomically(path, selfanalysis::render_report(context, regions));
       } catch (const std::exception& error) {
-        warn(std::string("AUGUR_REPORT: ") + error.what() + "; no report written");
+        warn("AUGUR_REPORT: " + core::describe_error(error) + "; no report written");
       }
     }
     if (!state->info_path.empty()) {
@@ -246,7 +232,7 @@ void finish_session(Session& session) {
       try {
         core::write_file_atomically(path, render_info(*state));
       } catch (const std::exception& error) {
-        warn(std::string("AUGUR_RUN_INFO: ") + error.what() + "; not written");
+        warn("AUGUR_RUN_INFO: " + core::describe_error(error) + "; not written");
       }
     }
   } catch (const std::exception& error) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <exception>
 
+#include "core/json_text.hpp"
+
 namespace augur::model {
 
 HeldOutSplit hold_out(const Series& series, const std::vector<Exclusion>& exclusions) {
@@ -69,7 +71,7 @@ DatasetFit fit_dataset(const Dataset& dataset, const std::string& region, const 
     } catch (const core::InputError&) {
       throw;  // a bad formula or option: the whole command fails
     } catch (const std::exception& error) {
-      result.error = error.what();
+      result.error = core::describe_error(error);
     }
     fit.series.push_back(std::move(result));
   }

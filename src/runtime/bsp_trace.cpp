@@ -14,6 +14,7 @@
 
 #include "augur/augur.h"
 #include "core/files.hpp"
+#include "core/json_text.hpp"
 #include "internal.hpp"
 
 namespace augur::runtime {
@@ -312,7 +313,7 @@ int augur_bsp_serialize(char** buffer, unsigned long* length) {
     for (const SuperstepRecord& record : state.records) {
       out += "{\"rank\":";
       append_integer(out, state.rank);
-      out += ",\"machine\":\"" + record.machine + "\",\"pid\":";
+      out += ",\"machine\":" + augur::core::json_quoted(record.machine) + ",\"pid\":";
       append_integer(out, record.pid);
       out += ",\"nprocs\":";
       append_integer(out, record.nprocs);
@@ -334,7 +335,7 @@ int augur_bsp_serialize(char** buffer, unsigned long* length) {
       out += "\",\"end\":";
       append_number(out, record.end);
       if (!record.child.empty()) {
-        out += ",\"child\":\"" + record.child + "\",\"before_child\":";
+        out += ",\"child\":" + augur::core::json_quoted(record.child) + ",\"before_child\":";
         append_number(out, record.before_child);
       }
       out += "}\n";

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/files.hpp"
+#include "core/json_text.hpp"
 #include "core/process.hpp"
 #include "augur/core/stats.hpp"
 #include "augur/coupling.h"
@@ -321,9 +322,9 @@ int measure(augur_coupling_app& app) {
                                expand_output("%a-%p.coupling.jsonl", augur::core::file_name_part(app.name));
       try {
         augur::core::write_file_atomically(kept, text);
-        warn(std::string("augur_coupling_measure(): ") + error.what() + "; the measurements are in " + kept);
+        warn("augur_coupling_measure(): " + augur::core::describe_error(error) + "; the measurements are in " + kept);
       } catch (const std::exception& second) {
-        warn(std::string("augur_coupling_measure(): ") + error.what() + "; and " + second.what() +
+        warn("augur_coupling_measure(): " + augur::core::describe_error(error) + "; and " + second.what() +
              "; no measurement file written");
       }
       failed = 1;
@@ -462,7 +463,7 @@ int augur_coupling_measure(augur_coupling_app* app) {
   try {
     return measure(*app);
   } catch (const std::exception& error) {
-    warn(std::string("augur_coupling_measure(): ") + error.what());
+    warn("augur_coupling_measure(): " + augur::core::describe_error(error));
   } catch (...) {
     warn("augur_coupling_measure(): a kernel or hook threw an exception; nothing written");
   }

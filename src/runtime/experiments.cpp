@@ -28,6 +28,7 @@
 
 #include "augur/augur.h"
 #include "augur/core/expression.hpp"
+#include "core/json_text.hpp"
 #include "internal.hpp"
 
 namespace augur::runtime {
@@ -185,23 +186,7 @@ int threads_here() { return omp_in_parallel() ? omp_get_num_threads() : omp_get_
 
 // ---- JSON Lines output ------------------------------------------------------------------------
 
-void append_string(std::string& out, std::string_view text) {
-  out += '"';
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", byte);
-      out += escape;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
+void append_string(std::string& out, std::string_view text) { out += augur::core::json_quoted(text); }
 
 // Locale-independent shortest form; JSON has no infinities or NaN: null.
 void append_number(std::string& out, double value) {

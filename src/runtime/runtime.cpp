@@ -18,6 +18,7 @@
 
 #include "augur/augur.h"
 #include "core/files.hpp"
+#include "core/json_text.hpp"
 #include "augur/selfanalysis.hpp"
 #include "augur/selfanalysis_report.hpp"
 #include "internal.hpp"
@@ -425,7 +426,7 @@ void augur_finalize(void) {
       try {
         augur::core::write_file_atomically(path, augur::selfanalysis::render_report(context, regions));
       } catch (const std::exception& error) {
-        warn(std::string("AUGUR_REPORT: ") + error.what() + "; no report written");
+        warn("AUGUR_REPORT: " + augur::core::describe_error(error) + "; no report written");
       }
     }
   } catch (const std::exception& error) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "augur/core/diagnostics.hpp"
+#include "core/json_text.hpp"
 
 namespace augur::selfanalysis {
 namespace {
@@ -109,7 +110,7 @@ std::string render_report(const RunContext& context, const std::vector<Region>& 
   for (const Region& region : regions) list.push_back(render_region(context, region));
   json["regions"] = std::move(list);
   json["notes"] = context.notes;
-  return json.dump(2) + "\n";
+  return core::json_text(json, 2) + "\n";
 }
 
 std::string render_summary(const RunContext& context, const std::vector<Region>& regions) {

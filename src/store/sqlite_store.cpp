@@ -16,6 +16,7 @@
 
 #include "schema.hpp"
 #include "sqlite_connection.hpp"
+#include "core/json_text.hpp"
 
 namespace augur::store::sqlite {
 
@@ -58,7 +59,7 @@ std::vector<int> parse_chain(const std::string& text, const std::string& path) {
 }
 
 std::string samples_text(const std::vector<double>& samples) {
-  return Json(samples).dump();
+  return core::json_text(Json(samples));
 }
 
 std::vector<double> parse_samples(const std::string& text, const std::string& path) {
@@ -73,7 +74,7 @@ std::vector<double> parse_samples(const std::string& text, const std::string& pa
 }
 
 std::string options_text(const std::map<std::string, std::string>& options) {
-  return Json(options).dump();
+  return core::json_text(Json(options));
 }
 
 std::map<std::string, std::string> parse_options(const std::string& text, const std::string& path) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "augur/core/expression.hpp"
+#include "core/json_text.hpp"
 #include "schema.hpp"
 #include "sqlite_store.hpp"
 
@@ -105,7 +106,7 @@ std::string to_json(const Table& table) {
     }
     rows.push_back(std::move(object));
   }
-  return rows.dump(2) + "\n";
+  return core::json_text(rows, 2) + "\n";
 }
 
 std::unique_ptr<PerformanceStore> open_store(const std::string& path, OpenMode mode, const OpenOptions& options) {

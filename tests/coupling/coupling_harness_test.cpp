@@ -193,3 +193,29 @@ TEST_F(Harness, MisuseIsRefusedWithoutAborting) {
 }
 
 }  // namespace
+
+// Issue 15, item 12: a kernel, application or dataset name that is not UTF-8 (here Latin-1 bytes) once made
+// the measurement file unwritable after the whole measurement ran (nlohmann's type_error.316), and
+// augur_coupling_measure returned AUGUR_ERROR with the work lost. The file is written with U+FFFD in place
+// of each invalid byte, and reads back.
+TEST_F(Harness, NamesThatAreNotUtf8AreWrittenWithReplacementCharacters) {
+  Toy toy;
+  augur_coupling_app* app = augur_coupling_create("caf\xe9", 2);
+  ASSERT_NE(app, nullptr);
+  EXPECT_EQ(augur_coupling_add_kernel(app, "na\xefve", kernel_a, &toy, 1), 0);
+  EXPECT_EQ(augur_coupling_add_kernel(app, "b", kernel_b, &toy, 1), 1);
+  EXPECT_EQ(augur_coupling_set_problem(app, "gro\xdf", 64, 0), AUGUR_OK);
+  EXPECT_EQ(augur_coupling_set_option(app, "output", output.c_str()), AUGUR_OK);
+  EXPECT_EQ(augur_coupling_set_option(app, "min_time", "0.001"), AUGUR_OK);
+  EXPECT_EQ(augur_coupling_set_option(app, "samples", "3"), AUGUR_OK);
+  EXPECT_EQ(augur_coupling_set_option(app, "application_samples", "1"), AUGUR_OK);
+  ASSERT_EQ(augur_coupling_measure(app), AUGUR_OK);
+  augur_coupling_destroy(app);
+  const auto run = augur::coupling::read_run(augur::core::read_file(output), output);
+  const std::string replacement = "\xef\xbf\xbd";  // U+FFFD in UTF-8
+  EXPECT_EQ(run.application, "caf" + replacement);
+  EXPECT_EQ(run.dataset, "gro" + replacement);
+  ASSERT_EQ(run.kernels.size(), 2U);
+  EXPECT_EQ(run.kernels[0].name, "na" + replacement + "ve");
+  EXPECT_TRUE(run.loop.has_value());
+}

@@ -9,6 +9,8 @@
 #include <thread>
 #include <utility>
 
+#include "core/json_text.hpp"
+
 namespace augur::sim {
 
 RandomStream::RandomStream(std::uint64_t seed, std::uint64_t stream) {
@@ -181,7 +183,7 @@ std::string Timeline::json() const {
   nlohmann::ordered_json json;
   json["traceEvents"] = std::move(events);
   json["displayTimeUnit"] = "ms";
-  return json.dump() + "\n";
+  return core::json_text(json) + "\n";
 }
 
 }  // namespace augur::sim
