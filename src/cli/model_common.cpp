@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "augur/core/diagnostics.hpp"
+#include "augur/core/expression.hpp"
 #include "core/json_text.hpp"
 #include "model/holdout.hpp"
 
@@ -33,13 +34,7 @@ model::InputFormat parse_format(const std::string& name) {
   throw core::InputError({"--format", 0, 0}, "unknown format '" + name + "' (auto, csv, extrap, jsonl)");
 }
 
-bool is_name(const std::string& text) {
-  if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_')) return false;
-  for (char c : text) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-  }
-  return true;
-}
+using core::is_name;  // the expression language's NAME, as the dataset readers check it
 
 nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr); }
 

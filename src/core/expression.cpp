@@ -254,6 +254,12 @@ double call(const Expression& node, const std::vector<double>& arguments, const 
 
 }  // namespace
 
+bool is_name(std::string_view text) {
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (text.empty() || !letter(text.front())) return false;
+  return std::all_of(text.begin(), text.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
+}
+
 std::string format_shortest(double value) {
   char buffer[64];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);

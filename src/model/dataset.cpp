@@ -1,118 +1,19 @@
 #include "model/dataset.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <filesystem>
 #include <limits>
-#include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <stdexcept>
-#include <string_view>
-#include <utility>
 
-#include "core/files.hpp"
-#include "core/lines.hpp"
 #include "augur/core/stats.hpp"
+#include "core/files.hpp"
+#include "dataset_readers.hpp"
 
 namespace augur::model {
 namespace {
 
-using core::InputError;
-using core::SourceLocation;
-
-using Line = core::TextLine;
+using namespace readers;
 using core::significant_lines;
-
-bool is_blank(char character) {
-  return character == ' ' || character == '\t' || character == '\r';
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-std::string lowercase(std::string_view text) {
-  std::string result(text);
-  for (char& character : result) {
-    if (character >= 'A' && character <= 'Z') character = static_cast<char>(character - 'A' + 'a');
-  }
-  return result;
-}
-
-std::string join(const std::vector<std::string>& names) {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
-
-SourceLocation at(const std::string& file, const Line& line, std::size_t index = 0) {
-  return {file, line.number, static_cast<long>(index) + 1};
-}
-
-// The finite number that the whole of `text` spells (as std::from_chars reads it); an InputError at
-// `location` otherwise, with `context` appended to the message.
-double parse_number(std::string_view text, const SourceLocation& location, const std::string& context = "") {
-  if (text.empty()) throw InputError(location, "missing number" + context);
-  double value = 0.0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error == std::errc::invalid_argument || end != text.data() + text.size()) {
-    throw InputError(location, "'" + std::string(text) + "' is not a number" + context);
-  }
-  if (error == std::errc::result_out_of_range || !std::isfinite(value)) {
-    throw InputError(location, "'" + std::string(text) + "' is not a finite number" + context);
-  }
-  return value;
-}
-
-// Collects measurements into series keyed by (region, metric), and repetitions into measurements keyed
-// by point, both in the order first seen.
-class DatasetBuilder {
-public:
-  explicit DatasetBuilder(const std::string& file) { dataset_.file = file; }
-
-  // The series of (region, metric), created with `parameters` and origin `location` on first use. Data at
-  // `location` for an existing series must have the same parameters.
-  std::size_t series(const std::string& region, const std::string& metric, const std::vector<std::string>& parameters,
-                     const SourceLocation& location) {
-    const auto [found, created] = series_index_.try_emplace({region, metric}, dataset_.series.size());
-    if (created) {
-      dataset_.series.push_back({region, metric, parameters, {}, {}, location});
-      point_index_.emplace_back();
-    }
-    const Series& series = dataset_.series[found->second];
-    if (series.parameters != parameters) {
-      throw InputError(location, "parameters (" + join(parameters) + ") differ from (" + join(series.parameters) +
-                                     ") of region '" + region + "', metric '" + metric + "' at line " +
-                                     std::to_string(series.origin.line));
-    }
-    return found->second;
-  }
-
-  void add(std::size_t series, std::vector<double> point, const std::vector<double>& values) {
-    auto& measurements = dataset_.series[series].measurements;
-    const auto [found, created] = point_index_[series].try_emplace(point, measurements.size());
-    if (created) measurements.push_back({std::move(point), {}});
-    auto& repetitions = measurements[found->second].values;
-    repetitions.insert(repetitions.end(), values.begin(), values.end());
-  }
-
-  Series& at(std::size_t series) { return dataset_.series[series]; }
-
-  Dataset finish() {
-    if (dataset_.series.empty()) throw InputError({dataset_.file, 0, 0}, "no measurements in the file");
-    return std::move(dataset_);
-  }
-
-private:
-  Dataset dataset_;
-  std::map<std::pair<std::string, std::string>, std::size_t> series_index_;
-  std::vector<std::map<std::vector<double>, std::size_t>> point_index_;
-};
 
 // ---- CSV ----------------------------------------------------------------------------------------
 
@@ -160,8 +61,9 @@ Dataset parse_csv(const std::string& file, const std::vector<Line>& lines, const
   const Line& header_line = lines.front();
   const SourceLocation header_location = at(file, header_line);
   std::vector<std::string> names;
+  const std::vector<Cell> header = split_csv(file, header_line);
   bool only_numbers = true;
-  for (const Cell& cell : split_csv(file, header_line)) {
+  for (const Cell& cell : header) {
     std::string name(trim(cell.text));
     if (name.empty()) throw InputError(at(file, header_line, cell.index), "empty column name");
     if (std::find(names.begin(), names.end(), name) != names.end()) {
@@ -214,7 +116,10 @@ Dataset parse_csv(const std::string& file, const std::vector<Line>& lines, const
     if (column != *value_column && !is_special(column)) parameter_columns.push_back(column);
   }
   std::vector<std::string> parameters;
-  for (const std::size_t column : parameter_columns) parameters.push_back(names[column]);
+  for (const std::size_t column : parameter_columns) {
+    check_parameter_name(names[column], at(file, header_line, header[column].index), "column");
+    parameters.push_back(names[column]);
+  }
 
   for (auto line = lines.begin() + 1; line != lines.end(); ++line) {
     const std::vector<Cell> cells = split_csv(file, *line);
@@ -291,6 +196,7 @@ private:
     if (!points_.empty()) throw InputError(location, "PARAMETER after POINTS");
     const std::size_t count = parameters_.size();
     for (const auto& [word, index] : words(line, position)) {
+      check_parameter_name(word, at(file_, line, index), "the name");
       if (std::find(parameters_.begin(), parameters_.end(), word) != parameters_.end()) {
         throw InputError(at(file_, line, index), "parameter '" + word + "' declared twice");
       }
@@ -394,181 +300,6 @@ private:
   std::optional<Block> block_;
 };
 
-// ---- JSON Lines ---------------------------------------------------------------------------------
-
-using Json = nlohmann::json;
-
-class JsonLinesReader {
-public:
-  explicit JsonLinesReader(const std::string& file) : file_(file), builder_(file) {}
-
-  Dataset read(const std::vector<Line>& lines) {
-    for (const Line& line : lines) {
-      const SourceLocation location = at(file_, line);
-      const Json record = parse_line(line);
-      if (!record.is_object()) throw InputError(location, "expected a JSON object");
-      if (record.contains("augur")) {
-        read_header(record, location, &line == &lines.front());
-      } else if (record.contains("experiment")) {
-        read_experiment(record, location);
-      } else if (record.contains("params")) {
-        read_extrap(record, location);
-      } else {
-        throw InputError(location, "a record needs the key 'experiment' (augur) or 'params' (Extra-P)");
-      }
-    }
-    for (const auto& [name, experiment] : experiments_) {
-      for (const std::size_t series : experiment.series) builder_.at(series).formula = experiment.formula;
-    }
-    return builder_.finish();
-  }
-
-private:
-  struct Experiment {
-    std::vector<std::string> variables;
-    long line = 0;
-    std::string formula;
-    long formula_line = 0;
-    std::set<std::size_t> series;
-  };
-
-  Json parse_line(const Line& line) const {
-    try {
-      return Json::parse(line.text.begin(), line.text.end());
-    } catch (const Json::exception& error) {
-      // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..." → "syntax error ...";
-      // "[json.exception.out_of_range.406] number overflow parsing '1e999'" → "number overflow parsing '1e999'"
-      const std::string message = error.what();
-      const auto* syntax_error = dynamic_cast<const Json::parse_error*>(&error);
-      const std::size_t start = syntax_error ? message.find(": ", message.find(", column ")) : message.find("] ");
-      const long column = syntax_error && syntax_error->byte > 0 ? static_cast<long>(syntax_error->byte) : 1;
-      throw InputError({file_, line.number, column},
-                       "invalid JSON: " + (start == std::string::npos ? message : message.substr(start + 2)));
-    }
-  }
-
-  static const Json& field(const Json& record, const char* key, const SourceLocation& location) {
-    const auto found = record.find(key);
-    if (found == record.end()) throw InputError(location, std::string("missing key '") + key + "'");
-    return *found;
-  }
-
-  // An optional key: absent or null is nullptr.
-  static const Json* optional_field(const Json& record, const char* key) {
-    const auto found = record.find(key);
-    return found == record.end() || found->is_null() ? nullptr : &*found;
-  }
-
-  static std::string string_of(const Json& value, const std::string& what, const SourceLocation& location) {
-    if (!value.is_string()) throw InputError(location, what + " must be a string");
-    return value.get<std::string>();
-  }
-
-  static double number_of(const Json& value, const std::string& what, const SourceLocation& location) {
-    if (!value.is_number()) throw InputError(location, what + " must be a number");
-    const double number = value.get<double>();
-    if (!std::isfinite(number)) throw InputError(location, what + " is not finite");
-    return number;
-  }
-
-  // The names (sorted) and values (in the names' order) of an object of numbers.
-  static std::pair<std::vector<std::string>, std::vector<double>> numbers_of(const Json& object, const char* key,
-                                                                             const char* item,
-                                                                             const SourceLocation& location) {
-    if (!object.is_object()) throw InputError(location, std::string("'") + key + "' must be an object");
-    std::vector<std::string> names;
-    for (const auto& [name, value] : object.items()) names.push_back(name);
-    std::sort(names.begin(), names.end());
-    std::vector<double> values;
-    for (const std::string& name : names) {
-      values.push_back(number_of(object[name], item + (" '" + name + "'"), location));
-    }
-    return {std::move(names), std::move(values)};
-  }
-
-  static void check_integer(const Json& record, const char* key, const SourceLocation& location) {
-    const Json* value = optional_field(record, key);
-    if (value != nullptr && !value->is_number_integer()) {
-      throw InputError(location, std::string("'") + key + "' must be an integer");
-    }
-  }
-
-  void read_header(const Json& record, const SourceLocation& location, bool first) const {
-    if (!first) throw InputError(location, "the header {\"augur\": ...} must be the first line");
-    const std::string kind = string_of(record["augur"], "'augur'", location);
-    if (kind != "experiments") {
-      throw InputError(location, "unknown header 'augur': '" + kind + "' (expected 'experiments')");
-    }
-    const Json& version = field(record, "version", location);
-    if (!version.is_number_integer()) throw InputError(location, "'version' must be an integer");
-    if (version.get<long long>() != 1) {
-      throw InputError(location, "augur experiments version " + std::to_string(version.get<long long>()) +
-                                     " is not supported (expected 1)");
-    }
-  }
-
-  // {"experiment":"fft","formula":"...","variables":{"N":1024,"P":4},"time":0.0123,"rank":0,"ranks":4,
-  //  "threads":1,"counters":{"PAPI_TOT_CYC":123}}
-  void read_experiment(const Json& record, const SourceLocation& location) {
-    const std::string name = string_of(record["experiment"], "'experiment'", location);
-    auto [variables, point] = numbers_of(field(record, "variables", location), "variables", "variable", location);
-    const double time = number_of(field(record, "time", location), "'time'", location);
-    for (const char* key : {"rank", "ranks", "threads"}) check_integer(record, key, location);
-    std::vector<std::pair<std::string, double>> counters;
-    if (const Json* object = optional_field(record, "counters")) {
-      auto [names, values] = numbers_of(*object, "counters", "counter", location);
-      for (std::size_t index = 0; index < names.size(); ++index) counters.emplace_back(names[index], values[index]);
-      if (object->contains("time")) throw InputError(location, "counter 'time' would be taken for the metric 'time'");
-    }
-    Experiment& experiment =
-        experiments_.try_emplace(name, Experiment{variables, location.line, {}, 0, {}}).first->second;
-    if (experiment.variables != variables) {
-      throw InputError(location, "variables (" + join(variables) + ") differ from (" + join(experiment.variables) +
-                                     ") of experiment '" + name + "' at line " + std::to_string(experiment.line));
-    }
-    if (const Json* formula_value = optional_field(record, "formula")) {
-      const std::string formula = string_of(*formula_value, "'formula'", location);
-      if (experiment.formula.empty()) {
-        experiment.formula = formula;
-        experiment.formula_line = location.line;
-      } else if (formula != experiment.formula) {
-        throw InputError(location, "formula '" + formula + "' differs from '" + experiment.formula +
-                                       "' of experiment '" + name + "' at line " +
-                                       std::to_string(experiment.formula_line));
-      }
-    }
-    counters.insert(counters.begin(), {"time", time});
-    for (const auto& [metric, value] : counters) {
-      const std::size_t series = builder_.series(name, metric, variables, location);
-      builder_.add(series, point, {value});
-      experiment.series.insert(series);
-    }
-  }
-
-  // {"params":{"p":4,"n":10},"value":1.5 or [1.5,1.6],"callpath":"main","metric":"time"}
-  void read_extrap(const Json& record, const SourceLocation& location) {
-    auto [parameters, point] = numbers_of(record["params"], "params", "parameter", location);
-    const Json& value = field(record, "value", location);
-    std::vector<double> values;
-    if (value.is_array()) {
-      for (const Json& item : value) values.push_back(number_of(item, "'value'", location));
-      if (values.empty()) throw InputError(location, "'value' must not be an empty array");
-    } else {
-      if (!value.is_number()) throw InputError(location, "'value' must be a number or an array of numbers");
-      values.push_back(number_of(value, "'value'", location));
-    }
-    const Json* callpath = optional_field(record, "callpath");
-    const Json* metric = optional_field(record, "metric");
-    const std::string region = callpath ? string_of(*callpath, "'callpath'", location) : "main";
-    const std::string metric_name = metric ? string_of(*metric, "'metric'", location) : "time";
-    builder_.add(builder_.series(region, metric_name, parameters, location), std::move(point), values);
-  }
-
-  std::string file_;
-  DatasetBuilder builder_;
-  std::map<std::string, Experiment> experiments_;
-};
-
 InputFormat detect(const std::vector<Line>& lines) {
   if (lines.empty()) return InputFormat::Csv;
   const std::string_view first = trim(lines.front().text);
@@ -589,7 +320,7 @@ Dataset parse_dataset(const std::string& file, const std::string& text, const Re
     case InputFormat::ExtraPText:
       return ExtraPTextReader(file).read(lines);
     case InputFormat::JsonLines:
-      return JsonLinesReader(file).read(lines);
+      return parse_json_lines(file, lines);
   }
   throw std::logic_error("unknown input format");
 }

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "augur/core/diagnostics.hpp"
@@ -67,6 +68,10 @@ std::unique_ptr<Expression> parse_expression(const SourceText& source, std::size
 
 // Parses the whole text as one expression.
 std::unique_ptr<Expression> parse_expression(const SourceText& source);
+
+// Whether `text` is a NAME of the language (a letter or '_', then letters, digits and '_', in ASCII), so
+// that it can name a variable: the test every reader of parameter names applies (docs/formats.md).
+[[nodiscard]] bool is_name(std::string_view text);
 
 // The shortest text that reads back as the same number ("0.42", "1e-05").
 [[nodiscard]] std::string format_shortest(double value);
