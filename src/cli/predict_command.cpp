@@ -82,8 +82,23 @@ std::pair<std::string, std::vector<double>> parse_grid(const std::string& text) 
   if ((geometric && (step <= 1.0 || from <= 0.0)) || (!geometric && step <= 0.0) || to < from) {
     throw core::InputError({origin, 0, 0}, geometric ? "a geometric grid needs 0 < FROM <= TO and a factor > 1" : "an arithmetic grid needs FROM <= TO and a step > 0");
   }
-  for (double value = from; value <= to * (1 + 1e-12) && result.size() <= 100000; value = geometric ? value * step : value + step) result.push_back(value);
-  if (result.size() > 100000) throw core::InputError({origin, 0, 0}, "more than 100000 values");
+  // How many steps fit from FROM to TO, found without computing TO − FROM or TO / FROM (either may overflow
+  // at the ends of the range of doubles); a margin of 1e-9 of a step keeps a TO reached by rounding.
+  const double steps = geometric ? (std::log2(to) - std::log2(from)) / std::log2(step) : to / step - from / step;
+  if (!(steps <= 99999.0)) throw core::InputError({origin, 0, 0}, "more than 100000 values");
+  const auto count = static_cast<std::size_t>(std::floor(steps + 1e-9)) + 1;
+  double value = from;
+  for (std::size_t index = 0; index < count; ++index) {
+    if (index > 0) {  // FROM + i·STEP when that is finite (no drift); by adding the step when it is not
+      const double offset = static_cast<double>(index) * step;
+      value = geometric ? value * step : std::isfinite(offset) ? from + offset : value + step;
+    }
+    if (!std::isfinite(value)) break;  // the last step rounded past the largest double
+    if (!result.empty() && value <= result.back()) {
+      throw core::InputError({origin, 0, 0}, "the step " + core::format_shortest(step) + " is below the precision of the values near " + core::format_shortest(value));
+    }
+    result.push_back(value);
+  }
   return {name, result};
 }
 

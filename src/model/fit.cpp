@@ -142,20 +142,56 @@ std::vector<int> nonnegative_set(const Eigen::MatrixXd& design, const Eigen::Vec
   return free;
 }
 
+// The weighted design and values, scaled by powers of two so that nothing overflows or vanishes: row i
+// is divided by |y_i| (relative fit: y_i = m_i·2^e_i, 1/2 ≤ m_i < 1, divided as ldexp(·, −e_i) / m_i,
+// so that 1/y_i² is never formed: it overflows for a subnormal y_i), and column j by 2^f_j, f_j the
+// largest exponent of its weighted entries. The constants of the scaled problem are then c_j·2^f_j.
+struct ScaledProblem {
+  Eigen::MatrixXd design;
+  Eigen::VectorXd values;
+  std::vector<int> column_exponents;  // f_j
+};
+
+ScaledProblem scaled_problem(const Eigen::MatrixXd& design, const Eigen::VectorXd& values, bool relative) {
+  const Eigen::Index rows = design.rows();
+  const Eigen::Index columns = design.cols();
+  std::vector<int> row_exponents(static_cast<std::size_t>(rows), 0);
+  Eigen::VectorXd mantissas = Eigen::VectorXd::Ones(rows);
+  if (relative) {
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      if (values(i) == 0.0) throw std::invalid_argument("a relative fit needs non-zero values, and one measured value is 0");
+      mantissas(i) = std::frexp(std::fabs(values(i)), &row_exponents[static_cast<std::size_t>(i)]);
+    }
+  }
+  ScaledProblem scaled{Eigen::MatrixXd(rows, columns), Eigen::VectorXd(rows), std::vector<int>(static_cast<std::size_t>(columns), 0)};
+  for (Eigen::Index j = 0; j < columns; ++j) {
+    int largest = std::numeric_limits<int>::min();
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      if (design(i, j) == 0.0 || !std::isfinite(design(i, j))) continue;
+      int exponent = 0;
+      (void)std::frexp(design(i, j), &exponent);
+      largest = std::max(largest, exponent - row_exponents[static_cast<std::size_t>(i)]);
+    }
+    const int shift = largest == std::numeric_limits<int>::min() ? 0 : largest;
+    scaled.column_exponents[static_cast<std::size_t>(j)] = shift;
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      scaled.design(i, j) = std::ldexp(design(i, j), -row_exponents[static_cast<std::size_t>(i)] - shift) / mantissas(i);
+    }
+  }
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    scaled.values(i) = std::ldexp(values(i), -row_exponents[static_cast<std::size_t>(i)]) / mantissas(i);
+  }
+  return scaled;
+}
+
 }  // namespace
 
 LinearFit fit_linear(const Eigen::MatrixXd& design, const Eigen::VectorXd& values, const FitOptions& options) {
   if (design.rows() != values.size() || design.rows() == 0) throw std::invalid_argument("fit_linear: the design has no rows or does not match the values");
   const Eigen::Index rows = design.rows();
-  Eigen::VectorXd weights = Eigen::VectorXd::Ones(rows);  // square roots of the weights
-  if (options.relative) {
-    for (Eigen::Index i = 0; i < rows; ++i) {
-      if (values(i) == 0.0) throw std::invalid_argument("a relative fit needs non-zero values, and one measured value is 0");
-      weights(i) = 1.0 / std::fabs(values(i));
-    }
-  }
-  const Eigen::MatrixXd weighted_design = weights.asDiagonal() * design;
-  const Eigen::VectorXd weighted_values = weights.asDiagonal() * values;
+  const ScaledProblem scaled = scaled_problem(design, values, options.relative);
+  const Eigen::MatrixXd& weighted_design = scaled.design;
+  const Eigen::VectorXd& weighted_values = scaled.values;
 
   std::vector<int> free;
   if (options.nonnegative) {
@@ -168,12 +204,20 @@ LinearFit fit_linear(const Eigen::MatrixXd& design, const Eigen::VectorXd& value
   fit.relative = options.relative;
   fit.observations = static_cast<int>(rows);
   least_squares(weighted_design, weighted_values, free, fit);
+  for (Eigen::Index j = 0; j < design.cols(); ++j) {  // back from the scaled columns: c_j = s_j·2^−f_j
+    const int shift = scaled.column_exponents[static_cast<std::size_t>(j)];
+    fit.constants(j) = std::ldexp(fit.constants(j), -shift);
+    fit.standard_errors(j) = std::ldexp(fit.standard_errors(j), -shift);
+    for (Eigen::Index l = 0; l < design.cols(); ++l) {
+      fit.covariance(j, l) = std::ldexp(fit.covariance(j, l), -shift - scaled.column_exponents[static_cast<std::size_t>(l)]);
+    }
+  }
   if (free.empty()) fit.sigma2 = rows > 0 ? fit.weighted_rss / static_cast<double>(rows) : not_a_number;
   fit.fitted = design * fit.constants;
   fit.rss = (values - fit.fitted).squaredNorm();
   for (Eigen::Index i = 0; i < rows; ++i) {
     // the weighted leave-one-out residual, unweighted, is y_i − ŷ_(−i)
-    fit.loo_predictions(i) = values(i) - fit.loo_predictions(i) / weights(i);
+    fit.loo_predictions(i) = values(i) - fit.loo_predictions(i) * (options.relative ? std::fabs(values(i)) : 1.0);
   }
   const double average = values.mean();
   const double total = (values.array() - average).square().sum();

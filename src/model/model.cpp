@@ -170,6 +170,12 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
   }
   model.segmentation = segment_fit(design, values, parameters, segmenting);
   if (model.segmentation.segments.size() == 1 && !model.segmentation.segments.front().fit.full_rank()) {
+    if (options.fit.relative && fit_linear(design, values).full_rank()) {  // independent, but not as weighted
+      throw core::InputError(series.origin, "the terms of " + model.formula.text() + " cannot be told apart by a relative fit: " +
+                                                "its weights 1/y² of the values measured (from " + core::format_shortest(values.cwiseAbs().minCoeff()) +
+                                                " to " + core::format_shortest(values.cwiseAbs().maxCoeff()) +
+                                                ") differ by more than double precision holds; fit without --relative");
+    }
     throw std::invalid_argument("the terms of " + model.formula.text() + " are linearly dependent on the measured points: " +
                                 "their constants cannot be told apart");
   }

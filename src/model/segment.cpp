@@ -142,9 +142,8 @@ std::vector<Segment> refine(const Problem& problem, const std::vector<int>& memb
 
 Segmentation segment_fit(const Eigen::MatrixXd& design, const Eigen::VectorXd& values, const Eigen::MatrixXd& parameters,
                          const SegmentOptions& options) {
-  Eigen::VectorXd weights = Eigen::VectorXd::Ones(values.size());
-  if (options.fit.relative) weights = values.cwiseAbs().cwiseInverse();
-  const double scale = (weights.cwiseProduct(values)).squaredNorm();
+  // Σ w y², the weighted values' size: n for a relative fit (w = 1/y², never formed: it overflows for a subnormal y)
+  const double scale = options.fit.relative ? static_cast<double>(values.size()) : values.squaredNorm();
   const Problem problem{design, values, parameters, options, std::max(1e-300, 1e-18 * scale)};
   std::vector<int> all(static_cast<std::size_t>(values.size()));
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);

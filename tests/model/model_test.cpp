@@ -160,6 +160,31 @@ TEST(Fit, RelativeWeightingNeedsNonZeroValues) {
   EXPECT_THROW((void)fit_linear(design, values, {true, false}), std::invalid_argument);
 }
 
+// Issue 15, item 15: 1/y² overflows for a subnormal y (4.9e-324), and the relative fit called the terms
+// linearly dependent. Rows and columns are scaled by powers of two instead: the fit is exact, and the same
+// as the fit of the values scaled up by 2^1074 (the constants scaled down by as much).
+TEST(Fit, RelativeFitOfSubnormalValuesIsExact) {
+  Eigen::MatrixXd design(4, 2);
+  design << 1, 1, 1, 2, 1, 3, 1, 4;
+  Eigen::VectorXd values(4);
+  values << 4.9e-324, 9.9e-324, 1.5e-323, 2e-323;  // 1, 2, 3, 4 times the smallest subnormal
+  for (const bool nonnegative : {false, true}) {
+    const LinearFit fit = fit_linear(design, values, {true, nonnegative});
+    EXPECT_TRUE(fit.full_rank());
+    EXPECT_EQ(fit.constants(0), 0.0);
+    EXPECT_EQ(fit.constants(1), 4.9e-324);
+    EXPECT_EQ(fit.smape, 0.0);
+  }
+  Eigen::MatrixXd large(2, 2);  // a column near the largest double, another near the smallest
+  large << 1e308, 1e-300, 1.5e308, 3e-300;
+  Eigen::VectorXd targets(2);
+  targets << 2.0, 4.0;
+  const LinearFit fit = fit_linear(large, targets, {true, false});
+  EXPECT_TRUE(fit.full_rank());
+  EXPECT_NEAR(fit.constants(0) * 1e308 + fit.constants(1) * 1e-300, 2.0, 1e-12);
+  EXPECT_NEAR(fit.constants(0) * 1.5e308 + fit.constants(1) * 3e-300, 4.0, 1e-12);
+}
+
 SearchVariable variable(const std::string& name, const std::vector<double>& values) {
   return {name, Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()))};
 }
