@@ -23,7 +23,8 @@ namespace augur::core {
 
 TemporaryFolder::TemporaryFolder(const std::string& prefix) {
   std::string pattern = temporary_directory() + "/" + prefix + "-XXXXXX";
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a folder " + pattern + ": " + std::strerror(errno));
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw std::runtime_error("cannot create a folder " + pattern + ": " + std::strerror(errno));
   path_ = pattern;
 }
 
@@ -46,7 +47,8 @@ int own_descriptor(const std::string& path) {
   if (path == "/dev/stdout") return STDOUT_FILENO;
   if (path == "/dev/stderr") return STDERR_FILENO;
   for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"}) {
-    if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0 || path.size() > prefix.size() + 9) continue;
+    if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0 || path.size() > prefix.size() + 9)
+      continue;
     int descriptor = 0;
     for (std::size_t i = prefix.size(); i < path.size(); ++i) {
       if (!std::isdigit(static_cast<unsigned char>(path[i]))) return -1;
@@ -88,7 +90,8 @@ Target resolve(const std::string& path) {
 
 // Gives the file `target` the permissions (and, if we may, the owner) of `existing`.
 void keep_permissions(int descriptor, const struct stat& existing) {
-  if (existing.st_uid != ::geteuid() || existing.st_gid != ::getegid()) (void)!::fchown(descriptor, existing.st_uid, existing.st_gid);
+  if (existing.st_uid != ::geteuid() || existing.st_gid != ::getegid())
+    (void)!::fchown(descriptor, existing.st_uid, existing.st_gid);
   (void)!::fchmod(descriptor, existing.st_mode & 07777);
 }
 
@@ -161,7 +164,9 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   if (descriptor_ < 0) throw write_error(path_, errno);
 }
 
-OutputFile::~OutputFile() { discard(); }
+OutputFile::~OutputFile() {
+  discard();
+}
 
 void OutputFile::write(std::string_view text) noexcept {
   if (error_ != 0) return;
@@ -240,8 +245,9 @@ void refuse_output_over_inputs(const std::string& output, const std::vector<std:
     struct stat source {};
     const int status = standard_input ? ::fstat(STDIN_FILENO, &source) : ::stat(input.c_str(), &source);
     if (status != 0 || source.st_dev != written.st_dev || source.st_ino != written.st_ino) continue;
-    throw std::runtime_error("the output " + output + " is the input " + (standard_input ? "on standard input" : input) +
-                             " (the same file): an output never replaces an input of the same command; nothing written");
+    throw std::runtime_error(
+        "the output " + output + " is the input " + (standard_input ? "on standard input" : input) +
+        " (the same file): an output never replaces an input of the same command; nothing written");
   }
 }
 

@@ -20,7 +20,7 @@ namespace augur::core {
 // write() buffers and never throws: the first error is kept and reported by commit(). Destroyed without a
 // successful commit(), it removes its temporary file (what was written through cannot be taken back).
 class OutputFile {
-public:
+ public:
   // Opens the output; throws std::runtime_error "PATH: cannot write: why" when it cannot.
   explicit OutputFile(std::string path);
   ~OutputFile();
@@ -33,13 +33,13 @@ public:
   void commit();
   [[nodiscard]] const std::string& path() const { return path_; }
 
-private:
+ private:
   void flush() noexcept;
   void discard() noexcept;
 
-  std::string path_;       // as given (for messages)
-  std::string target_;     // the file that gets the text, links followed
-  std::string temporary_;  // beside target_, renamed over it; empty when written through or not named yet
+  std::string path_;        // as given (for messages)
+  std::string target_;      // the file that gets the text, links followed
+  std::string temporary_;   // beside target_, renamed over it; empty when written through or not named yet
   bool anonymous_ = false;  // written to a file without a name (O_TMPFILE), named beside target_ by commit()
   int descriptor_ = -1;
   int error_ = 0;  // the first errno of a failed write
@@ -66,14 +66,14 @@ void refuse_output_over_inputs(const std::string& output, const std::vector<std:
 // A fresh private folder, $TMPDIR/PREFIX-XXXXXX (or /tmp), removed with its contents at destruction.
 // Throws std::runtime_error when it cannot be made.
 class TemporaryFolder {
-public:
+ public:
   explicit TemporaryFolder(const std::string& prefix);
   ~TemporaryFolder();
   TemporaryFolder(const TemporaryFolder&) = delete;
   TemporaryFolder& operator=(const TemporaryFolder&) = delete;
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
 
-private:
+ private:
   std::filesystem::path path_;
 };
 

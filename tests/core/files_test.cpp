@@ -1,6 +1,8 @@
 // core::OutputFile and write_file_atomically on every kind of path (docs/formats.md, "Output files"), and
 // refuse_output_over_inputs. The same through the augur binary, with full disks and read-only folders:
 // tests/e2e/output_paths_e2e_test.cpp.
+#include "core/files.hpp"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -10,7 +12,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/files.hpp"
 #include "support/temporary_directory.hpp"
 
 namespace augur::core {
@@ -19,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 class OutputFiles : public ::testing::Test {
-protected:
+ protected:
   std::string path(const std::string& name) const { return (folder.path() / name).string(); }
   [[nodiscard]] std::size_t entries() const {
     return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder.path()), fs::directory_iterator()));
@@ -53,7 +54,8 @@ TEST_F(OutputFiles, ASymbolicLinkIsFollowedToItsFileAndStays) {
   EXPECT_EQ(read_file(path("data/later.txt")), "later\n");
   EXPECT_EQ(entries(), 4U);
   fs::create_symlink("loop.txt", path("loop.txt"));
-  EXPECT_EQ(error_of([&] { write_file_atomically(path("loop.txt"), "x"); }), path("loop.txt") + ": cannot write: Too many levels of symbolic links");
+  EXPECT_EQ(error_of([&] { write_file_atomically(path("loop.txt"), "x"); }),
+            path("loop.txt") + ": cannot write: Too many levels of symbolic links");
 }
 
 TEST_F(OutputFiles, AReplacedFileKeepsItsPermissions) {
@@ -85,13 +87,16 @@ TEST_F(OutputFiles, ADeviceIsWrittenThroughAndAFullOneIsAnError) {
   write_file_atomically("/dev/null", "nothing\n");
   EXPECT_TRUE(fs::is_character_file(fs::symlink_status("/dev/null")));
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
-  EXPECT_EQ(error_of([] { write_file_atomically("/dev/full", "x"); }), "/dev/full: cannot write: No space left on device");
+  EXPECT_EQ(error_of([] { write_file_atomically("/dev/full", "x"); }),
+            "/dev/full: cannot write: No space left on device");
   EXPECT_TRUE(fs::is_character_file(fs::symlink_status("/dev/full")));
 }
 
 TEST_F(OutputFiles, ADirectoryOrAMissingFolderIsRefusedAndNothingIsLeft) {
-  EXPECT_EQ(error_of([&] { write_file_atomically(folder.path().string(), "x"); }), folder.path().string() + ": cannot write: Is a directory");
-  EXPECT_EQ(error_of([&] { write_file_atomically(path("missing/x.txt"), "x"); }), path("missing/x.txt") + ": cannot write: No such file or directory");
+  EXPECT_EQ(error_of([&] { write_file_atomically(folder.path().string(), "x"); }),
+            folder.path().string() + ": cannot write: Is a directory");
+  EXPECT_EQ(error_of([&] { write_file_atomically(path("missing/x.txt"), "x"); }),
+            path("missing/x.txt") + ": cannot write: No such file or directory");
   EXPECT_EQ(entries(), 0U);
 }
 
@@ -124,14 +129,17 @@ TEST_F(OutputFiles, AnOutputThatIsAnInputIsRefused) {
   fs::create_symlink("input.txt", path("link.txt"));
   fs::create_hard_link(path("input.txt"), path("hard.txt"));
   for (const std::string name : {"input.txt", "link.txt", "hard.txt"}) {
-    EXPECT_EQ(error_of([&] { refuse_output_over_inputs(path(name), {path("other.txt"), path("input.txt")}); }),
+    EXPECT_EQ(error_of([&] {
+                refuse_output_over_inputs(path(name), {path("other.txt"), path("input.txt")});
+              }),
               "the output " + path(name) + " is the input " + path("input.txt") +
                   " (the same file): an output never replaces an input of the same command; nothing written");
   }
   write_file_atomically(path("other.txt"), "other\n");
   EXPECT_EQ(error_of([&] { refuse_output_over_inputs(path("other.txt"), {path("input.txt")}); }), "");
   EXPECT_EQ(error_of([&] { refuse_output_over_inputs(path("new.txt"), {path("input.txt")}); }), "") << "not there yet";
-  EXPECT_EQ(error_of([&] { refuse_output_over_inputs("/dev/null", {"/dev/null"}); }), "") << "a device is written through";
+  EXPECT_EQ(error_of([&] { refuse_output_over_inputs("/dev/null", {"/dev/null"}); }), "")
+      << "a device is written through";
   EXPECT_EQ(error_of([&] { refuse_output_over_inputs("", {path("input.txt")}); }), "") << "no output";
 }
 

@@ -21,7 +21,7 @@ const std::string augur_exe = AUGUR_EXE;
 const std::string examples = AUGUR_EXAMPLES_DIR;
 
 class OutputOverInput : public ::testing::Test {
-protected:
+ protected:
   OutputOverInput() { fs::create_directories(work); }
 
   Outcome augur(const std::vector<std::string>& arguments, const std::string& standard_input = "",
@@ -29,7 +29,8 @@ protected:
     std::vector<std::string> variables = environment;
     for (const std::string& fallback : {"TMPDIR=" + directory.path().string(), std::string("AUGUR_DB=")}) {
       const std::string name = fallback.substr(0, fallback.find('=') + 1);
-      if (std::none_of(variables.begin(), variables.end(), [&](const std::string& given) { return given.rfind(name, 0) == 0; })) {
+      if (std::none_of(variables.begin(), variables.end(),
+                       [&](const std::string& given) { return given.rfind(name, 0) == 0; })) {
         variables.push_back(fallback);
       }
     }
@@ -45,8 +46,9 @@ protected:
     const std::string& command = arguments.front();
     EXPECT_EQ(outcome.exit_code, 1) << describe(outcome);
     EXPECT_EQ(outcome.standard_output, "") << describe(outcome);
-    EXPECT_EQ(outcome.standard_error, "augur " + command + ": the output " + output + " is the input " + input +
-                                          " (the same file): an output never replaces an input of the same command; nothing written\n");
+    EXPECT_EQ(outcome.standard_error,
+              "augur " + command + ": the output " + output + " is the input " + input +
+                  " (the same file): an output never replaces an input of the same command; nothing written\n");
     std::vector<std::pair<std::string, std::string>> after;
     for (const std::string& name : names_in(work)) after.emplace_back(name, read_text(work / name));
     EXPECT_EQ(after, before) << "the folder changed";

@@ -25,7 +25,7 @@ const std::string examples = AUGUR_EXAMPLES_DIR;
 const std::vector<std::string> generate{"gen-tasks", "--tasks", "300", "--resources", "3", "--seed", "5"};
 
 class OutputPaths : public ::testing::Test {
-protected:
+ protected:
   OutputPaths() {
     fs::permissions(directory.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                           fs::perms::others_read | fs::perms::others_exec);  // nobody may enter
@@ -101,7 +101,8 @@ TEST_F(OutputPaths, AFifoIsWrittenThrough) {
   const Outcome outcome = generate_to(fifo.string());
   std::string received;
   char buffer[4096];
-  for (ssize_t got; (got = ::read(reader, buffer, sizeof buffer)) > 0;) received.append(buffer, static_cast<std::size_t>(got));
+  for (ssize_t got; (got = ::read(reader, buffer, sizeof buffer)) > 0;)
+    received.append(buffer, static_cast<std::size_t>(got));
   ::close(reader);
   ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
   EXPECT_EQ(received, expected);
@@ -143,7 +144,8 @@ TEST_F(OutputPaths, ADeviceIsWrittenThroughAndNeverReplaced) {
     EXPECT_EQ(outcome.standard_error, "augur gen-tasks: /dev/full: cannot write: No space left on device\n");
     EXPECT_TRUE(fs::is_character_file(fs::symlink_status("/dev/full")));
   }
-  for (const char* name : {"null", "stdout", "full"}) EXPECT_EQ(temporaries_of("/dev", name), std::vector<std::string>{}) << name;
+  for (const char* name : {"null", "stdout", "full"})
+    EXPECT_EQ(temporaries_of("/dev", name), std::vector<std::string>{}) << name;
   EXPECT_EQ(names_in(work).size(), fs::exists(work / "mynull") ? 3U : 2U);
 }
 
@@ -162,7 +164,11 @@ TEST_F(OutputPaths, AFullDiskIsAnErrorAndLeavesNothing) {
   EXPECT_EQ(names_in(work), std::vector<std::string>{"tasks.tspp"});
 
   const fs::path trace = work / "trace.json";
-  outcome = augur({{"sim", examples + "/tspp/figure11.tspp", "-r", "2", "-V", "50", "-q", "--trace", trace.string()}, "", 4096, false, {}});
+  outcome = augur({{"sim", examples + "/tspp/figure11.tspp", "-r", "2", "-V", "50", "-q", "--trace", trace.string()},
+                   "",
+                   4096,
+                   false,
+                   {}});
   EXPECT_EQ(outcome.exit_code, 1) << describe(outcome);
   EXPECT_EQ(outcome.standard_error, "augur sim: " + trace.string() + ": cannot write: File too large\n");
   EXPECT_EQ(names_in(work), std::vector<std::string>{"tasks.tspp"});
@@ -170,14 +176,20 @@ TEST_F(OutputPaths, AFullDiskIsAnErrorAndLeavesNothing) {
 
 // gnuplot exits with status 0 after a failed write: the picture is checked before it replaces the output.
 TEST_F(OutputPaths, APlotOnAFullDiskIsAnErrorAndLeavesNothing) {
-  if (!augur::core::run_process({"sh", "-c", "command -v gnuplot"}).succeeded()) GTEST_SKIP() << "gnuplot is not installed";
+  if (!augur::core::run_process({"sh", "-c", "command -v gnuplot"}).succeeded())
+    GTEST_SKIP() << "gnuplot is not installed";
   for (const std::string name : {"fft.svg", "fft.png"}) {
     const fs::path picture = work / name;
     // 20,000 bytes: room for gnuplot's script, not for the picture (27 KB of SVG, 40 KB of PNG)
-    const Outcome outcome = augur({{"plot", examples + "/model/fft_t3e.csv", "--formula", "c[0] + c[1]/P", "--x", "P", "-o", picture.string()},
-                                   "", 20000, false, {}});
+    const Outcome outcome = augur(
+        {{"plot", examples + "/model/fft_t3e.csv", "--formula", "c[0] + c[1]/P", "--x", "P", "-o", picture.string()},
+         "",
+         20000,
+         false,
+         {}});
     EXPECT_EQ(outcome.exit_code, 1) << describe(outcome);
-    EXPECT_TRUE(contains(outcome.standard_error, "augur plot: gnuplot wrote an incomplete picture")) << describe(outcome);
+    EXPECT_TRUE(contains(outcome.standard_error, "augur plot: gnuplot wrote an incomplete picture"))
+        << describe(outcome);
     EXPECT_EQ(names_in(work), std::vector<std::string>{});
   }
 }
@@ -186,8 +198,8 @@ TEST_F(OutputPaths, AReadOnlyFolderIsAnErrorAndLeavesNothing) {
   const fs::path folder = work / "read-only";
   fs::create_directories(folder);
   write_text(folder / "previous.tspp", "previous\n");
-  fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::group_exec |
-                              fs::perms::others_read | fs::perms::others_exec);
+  fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                              fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
   // root writes anywhere: the child runs as nobody then (output_support.hpp)
   for (const std::string name : {"new.tspp", "previous.tspp"}) {
     const fs::path output = folder / name;
@@ -208,8 +220,8 @@ TEST_F(OutputPaths, AKilledCommandLeavesNothing) {
   if (pid == 0) {
     const int null = ::open("/dev/null", O_RDWR);
     if (null < 0 || ::dup2(null, 1) < 0 || ::dup2(null, 2) < 0) ::_exit(126);
-    ::execl(augur_exe.c_str(), augur_exe.c_str(), "sim", system.c_str(), "-r", "1", "--threads", "1", "-V", "1000000", "-q",
-            "--trace", trace.c_str(), static_cast<char*>(nullptr));
+    ::execl(augur_exe.c_str(), augur_exe.c_str(), "sim", system.c_str(), "-r", "1", "--threads", "1", "-V", "1000000",
+            "-q", "--trace", trace.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
   ASSERT_GT(pid, 0);
@@ -235,8 +247,12 @@ TEST_F(OutputPaths, AKilledCommandLeavesNothing) {
 // for 19 MB of trace, V = 10^3: 29 MB; V = 10^6 ended in std::bad_alloc).
 TEST_F(OutputPaths, ATraceIsStreamedInMemoryIndependentOfItsLength) {
   const auto simulate = [&](const std::string& visits, const fs::path& trace) {
-    const Outcome outcome = augur(
-        {{"sim", examples + "/tspp/figure11.tspp", "-r", "1", "--threads", "1", "-V", visits, "-q", "--trace", trace.string()}, "", -1, false, {}});
+    const Outcome outcome = augur({{"sim", examples + "/tspp/figure11.tspp", "-r", "1", "--threads", "1", "-V", visits,
+                                    "-q", "--trace", trace.string()},
+                                   "",
+                                   -1,
+                                   false,
+                                   {}});
     EXPECT_EQ(outcome.exit_code, 0) << describe(outcome);
     return outcome.peak_kilobytes;
   };
@@ -245,7 +261,9 @@ TEST_F(OutputPaths, ATraceIsStreamedInMemoryIndependentOfItsLength) {
   const std::string text = read_text(work / "long.json");
   const auto growth = static_cast<long>(text.size() - fs::file_size(work / "short.json"));
   EXPECT_GT(growth, 15'000'000L);
-  EXPECT_TRUE(starts_with(text, "{\"traceEvents\":[{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"cpu\"}},"));
+  EXPECT_TRUE(starts_with(
+      text,
+      "{\"traceEvents\":[{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"cpu\"}},"));
   EXPECT_TRUE(text.size() > 30 && text.compare(text.size() - 27, 27, "}],\"displayTimeUnit\":\"ms\"}\n") == 0);
 #if defined(__SANITIZE_ADDRESS__)
   std::cout << "(not compared under AddressSanitizer: its quarantine keeps freed memory)\n";

@@ -24,11 +24,11 @@
 namespace augur::e2e {
 
 struct Child {
-  std::vector<std::string> arguments;         // after the augur executable
-  std::string standard_input;                 // a file; empty: /dev/null
-  long long file_size_limit = -1;             // >= 0: RLIMIT_FSIZE in bytes, SIGXFSZ ignored
-  bool as_nobody = false;                     // when root: run as uid and gid 65534
-  std::vector<std::string> environment;       // NAME=value, added to ours (replacing ours of that name)
+  std::vector<std::string> arguments;    // after the augur executable
+  std::string standard_input;            // a file; empty: /dev/null
+  long long file_size_limit = -1;        // >= 0: RLIMIT_FSIZE in bytes, SIGXFSZ ignored
+  bool as_nobody = false;                // when root: run as uid and gid 65534
+  std::vector<std::string> environment;  // NAME=value, added to ours (replacing ours of that name)
 };
 
 struct Outcome {
@@ -40,8 +40,8 @@ struct Outcome {
 };
 
 inline std::string describe(const Outcome& outcome) {
-  return "exit " + std::to_string(outcome.exit_code) + ", signal " + std::to_string(outcome.signal) + "\n--- stdout ---\n" +
-         outcome.standard_output + "--- stderr ---\n" + outcome.standard_error;
+  return "exit " + std::to_string(outcome.exit_code) + ", signal " + std::to_string(outcome.signal) +
+         "\n--- stdout ---\n" + outcome.standard_output + "--- stderr ---\n" + outcome.standard_error;
 }
 
 // Runs augur with `child`'s limits; its standard output and error go to files in `logs` (made by us, so
@@ -64,7 +64,8 @@ inline Outcome run_augur(const std::string& executable, const Child& child, cons
   const auto named = [](const std::string& variable) { return variable.substr(0, variable.find('=') + 1); };
   for (char** variable = environ; *variable != nullptr; ++variable) {
     const std::string name = named(*variable);
-    if (std::none_of(variables.begin(), variables.end(), [&](const std::string& given) { return named(given) == name; })) {
+    if (std::none_of(variables.begin(), variables.end(),
+                     [&](const std::string& given) { return named(given) == name; })) {
       variables.emplace_back(*variable);
     }
   }
@@ -105,7 +106,8 @@ inline Outcome run_augur(const std::string& executable, const Child& child, cons
 // The names in `folder`, sorted (a temporary file left behind shows here).
 inline std::vector<std::string> names_in(const std::filesystem::path& folder) {
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(folder)) names.push_back(entry.path().filename().string());
+  for (const auto& entry : std::filesystem::directory_iterator(folder))
+    names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
