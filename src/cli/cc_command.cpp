@@ -66,10 +66,7 @@ std::string plural(std::size_t count, const std::string& word) { return std::to_
 
 int translate_one(const CcOptions& options) {
   const std::string& path = options.arguments.front();
-  if (!options.output.empty() && path != "-") {
-    std::error_code ignored;
-    if (fs::equivalent(path, options.output, ignored)) return usage_error("the output " + options.output + " is the source itself");
-  }
+  if (!options.output.empty()) core::refuse_output_over_inputs(options.output, {path});
   const experiment::Translation translation = experiment::translate(core::SourceText(display_name(path), read_source(path)));
   if (!translation.ok()) {
     print_errors(translation);

@@ -93,6 +93,9 @@ int measure_program(const CoupleOptions& options, SourcedRun& measured) {
     std::fprintf(stderr, "augur couple measure: %s: no such program (or not executable)\n", options.command[0].c_str());
     return 2;
   }
+  if (!options.save.empty()) {
+    core::refuse_output_over_inputs(options.save, {program, options.db.empty() ? store::default_store_path() : options.db});
+  }
   core::TemporaryFolder folder("augur-couple");
   const std::string file = (folder.path() / "measurements.coupling.jsonl").string();
   if (const int status = run_harness(options, program, file); status != 0) return status;

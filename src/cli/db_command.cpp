@@ -56,10 +56,12 @@ int run_list(const DbOptions& options) {
 }
 
 int run_export(const DbOptions& options) {
+  const bool to_file = !options.output.empty() && options.output != "-";
+  if (to_file) core::refuse_output_over_inputs(options.output, {database_path(options)});
   const auto database = open(options, store::OpenMode::ReadOnly);
   const store::Table table = database->export_table(options.table);
   const std::string text = options.format == "json" ? store::to_json(table) : store::to_csv(table);
-  if (options.output.empty() || options.output == "-") {
+  if (!to_file) {
     emit(text);
   } else {
     core::write_file_atomically(options.output, text);

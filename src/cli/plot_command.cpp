@@ -1,5 +1,3 @@
-#include <unistd.h>
-
 #include <cmath>
 #include <filesystem>
 #include <cstdio>
@@ -138,32 +136,49 @@ std::string plot_script(const model::SeriesModel& model, std::size_t x, const Pl
   return script.str();
 }
 
-// gnuplot draws into a temporary file that replaces the picture only when it succeeded.
+// Whether `picture` is whole: gnuplot exits with status 0 after a failed write (a full disk), so its status
+// does not say. An SVG ends with its closing tag, a PNG with its IEND chunk.
+bool complete_picture(const std::string& picture, const std::string& extension) {
+  if (extension == "svg") {
+    const std::size_t end = picture.find_last_not_of(" \t\r\n");
+    return end != std::string::npos && picture.find("<svg") != std::string::npos && end >= 5 && picture.compare(end - 5, 6, "</svg>") == 0;
+  }
+  static const std::string signature("\x89PNG\r\n\x1a\n", 8);
+  static const std::string last_chunk("\0\0\0\0IEND\xae\x42\x60\x82", 12);
+  return picture.size() >= signature.size() + last_chunk.size() && picture.compare(0, signature.size(), signature) == 0 &&
+         picture.compare(picture.size() - last_chunk.size(), last_chunk.size(), last_chunk) == 0;
+}
+
+// gnuplot draws into a private temporary folder; the picture, checked whole, then replaces the output (an
+// OutputFile: a temporary file beside it, renamed), so that a failure leaves the previous picture and
+// nothing else.
 void draw(const std::string& script, const std::string& output, const std::string& extension) {
   const std::filesystem::path directory = std::filesystem::path(output).parent_path();
   std::error_code status;
   if (!directory.empty() && !std::filesystem::is_directory(directory, status)) {
     throw std::runtime_error("cannot write " + output + ": the directory " + directory.string() + " does not exist");
   }
-  const std::string temporary = output + ".tmp-augur." + extension;
-  const std::string script_path = (std::filesystem::temp_directory_path() / ("augur-plot-" + std::to_string(::getpid()) + ".gp")).string();
+  core::OutputFile file(output);  // before gnuplot runs: an output that cannot be written is said first
+  const core::TemporaryFolder folder("augur-plot");
+  const std::string temporary = (folder.path() / ("picture." + extension)).string();
+  const std::string script_path = (folder.path() / "plot.gp").string();
   core::write_file_atomically(script_path, "set output " + quote(temporary) + "\n" + script);
   core::ProcessResult result;
   try {
     result = core::run_process({"gnuplot", script_path});
   } catch (const std::exception&) {
-    std::remove(script_path.c_str());
     throw std::runtime_error("gnuplot is not installed or cannot be started (Debian: apt-get install gnuplot-nox); no picture written");
   }
-  std::remove(script_path.c_str());
-  if (!result.succeeded()) {
-    std::remove(temporary.c_str());
-    throw std::runtime_error("gnuplot " + result.describe_status() + ": " + result.standard_error);
+  if (!result.succeeded()) throw std::runtime_error("gnuplot " + result.describe_status() + ": " + result.standard_error);
+  std::error_code missing;
+  const std::string picture = std::filesystem::exists(temporary, missing) ? core::read_file(temporary) : std::string();
+  if (!complete_picture(picture, extension)) {
+    throw std::runtime_error("gnuplot wrote an incomplete picture (" + std::to_string(picture.size()) +
+                             " bytes; is the disk full?); no picture written" +
+                             (result.standard_error.empty() ? "" : ": " + result.standard_error));
   }
-  if (std::rename(temporary.c_str(), output.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw std::runtime_error("cannot write " + output);
-  }
+  file.write(picture);
+  file.commit();
 }
 
 }  // namespace
@@ -172,6 +187,7 @@ int run_plot_command(const PlotOptions& options) {
   try {
     const std::string extension = extension_of(options.output);
     if (extension != "svg" && extension != "png") throw core::InputError({"--output", 0, 0}, "the picture must end in .svg or .png, not '" + options.output + "'");
+    core::refuse_output_over_inputs(options.output, {options.model.data});
     const std::vector<FittedSeries> fitted = fit_all(options.model);
     if (fitted.size() > 1) {
       throw core::InputError({options.model.data, 0, 0}, "the data holds " + std::to_string(fitted.size()) +

@@ -123,6 +123,7 @@ int run_run_command(const RunOptions& options) {
     std::string preload;
     bool ompt = false;
     if (const int refused = choose_preload(program, options, preload, ompt); refused != 0) return refused;
+    if (!options.json.empty()) core::refuse_output_over_inputs(options.json, {program, preload});
     core::TemporaryFolder scratch("augur-run");
     const std::string report_path = (scratch.path() / "report.json").string();
     const std::string info_path = (scratch.path() / "interpose.json").string();

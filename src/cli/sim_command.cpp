@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -105,8 +106,25 @@ void add_sim_options(CLI::App* command, SimOptions& options) {
   command->footer("Example:\n  augur sim examples/tspp/figure11.tspp --replications 10000 --trace figure11.trace.json");
 }
 
+namespace {
+
+// The simulation with the timeline of its first replication streamed into --trace (a temporary file beside
+// it, renamed at the end): memory does not grow with the events.
+sim::TaskSystemSimulation simulate_with_trace(const tspp::TaskSystem& system, const sim::TaskSystemOptions& options,
+                                              const SimOptions& cli, const std::function<void(int, int)>& progress) {
+  core::OutputFile file(cli.trace);
+  sim::TimelineWriter timeline([&file](std::string_view text) { file.write(text); });
+  sim::TaskSystemSimulation result = sim::simulate(system, options, timeline, progress);
+  timeline.finish();
+  file.commit();
+  return result;
+}
+
+}  // namespace
+
 int run_sim_command(const SimOptions& cli) {
   try {
+    if (!cli.trace.empty()) core::refuse_output_over_inputs(cli.trace, {cli.file});
     const tspp::TaskSystem system = load_task_system(cli.file);
     sim::TaskSystemOptions options;
     options.replications = cli.replications;
@@ -125,8 +143,8 @@ int run_sim_command(const SimOptions& cli) {
       last_report = now;
       std::fprintf(stderr, "augur sim: %d/%d replications\n", done, total);
     };
-    const sim::TaskSystemSimulation result = sim::simulate(system, options, !cli.trace.empty(), progress);
-    if (!cli.trace.empty()) core::write_file_atomically(cli.trace, sim::task_system_timeline(system, result).json());
+    const sim::TaskSystemSimulation result = cli.trace.empty() ? sim::simulate(system, options, false, progress)
+                                                               : simulate_with_trace(system, options, cli, progress);
     const std::string output = cli.json ? render_json(system, result, options, cli) : render_table(system, result, options, cli);
     std::fputs(output.c_str(), stdout);
     return 0;

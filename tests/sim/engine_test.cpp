@@ -277,5 +277,37 @@ TEST(EngineTimeline, WritesChromeTraceEvents) {
   EXPECT_EQ(Timeline().json(), "{\"traceEvents\":[],\"displayTimeUnit\":\"ms\"}\n");
 }
 
+// The writer hands the same text to its sink, one event at a time, as Timeline::json() gives at the end.
+TEST(EngineTimeline, AWriterStreamsTheSameText) {
+  Timeline timeline;
+  std::string streamed;
+  std::size_t pieces = 0;
+  TimelineWriter writer([&](std::string_view piece) {
+    streamed += piece;
+    ++pieces;
+  });
+  const std::string head = streamed;
+  for (int i = 0; i < 3; ++i) {
+    timeline.name_row(i, "row \"" + std::to_string(i) + "\"");
+    writer.name_row(i, "row \"" + std::to_string(i) + "\"");
+    timeline.span(i, "a", "c", 0.1 * i, 1.0 / 3.0);
+    writer.span(i, "a", "c", 0.1 * i, 1.0 / 3.0);
+    timeline.instant(i, "i", "c", 1e-7 * i);
+    writer.instant(i, "i", "c", 1e-7 * i);
+  }
+  EXPECT_EQ(head, "{\"traceEvents\":[");
+  EXPECT_EQ(writer.size(), 9U);
+  EXPECT_EQ(streamed.find("displayTimeUnit"), std::string::npos) << "the end only at finish()";
+  writer.finish();
+  writer.finish();
+  writer.span(0, "late", "c", 0, 1);  // after the end: nothing
+  EXPECT_EQ(streamed, timeline.json());
+  EXPECT_GT(pieces, 9U);
+  std::string empty;
+  TimelineWriter nothing([&](std::string_view piece) { empty += piece; });
+  nothing.finish();
+  EXPECT_EQ(empty, Timeline().json());
+}
+
 }  // namespace
 }  // namespace augur::sim

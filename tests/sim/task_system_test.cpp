@@ -125,6 +125,28 @@ TEST(TaskSystemTimeline, OneRowPerResourceOneSpanPerService) {
             "\n");
 }
 
+// augur sim --trace: the timeline streamed while the simulation runs is the text of the recorded one, and
+// the results are the same, for any number of threads.
+TEST(TaskSystemTimeline, StreamedAsItRunsIsTheRecordedOne) {
+  const auto system = system_of("resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 1; disk: 2; }\n"
+                                "  b <- { cpu: 0.5; disk: 1; }\nstructure { [ a; b; ] }");
+  TaskSystemOptions options;
+  options.replications = 20;
+  options.visits = 4;
+  const auto recorded = simulate(system, options, true);
+  for (int threads : {1, 3}) {
+    options.threads = threads;
+    std::string text;
+    TimelineWriter writer([&](std::string_view piece) { text += piece; });
+    const auto streamed = simulate(system, options, writer);
+    writer.finish();
+    EXPECT_EQ(text, task_system_timeline(system, recorded).json()) << threads << " threads";
+    EXPECT_TRUE(streamed.trace.empty()) << "nothing kept";
+    EXPECT_EQ(streamed.completion.mean, recorded.completion.mean);
+    EXPECT_EQ(streamed.events, recorded.events);
+  }
+}
+
 void expect_same(const Statistic& a, const Statistic& b, const std::string& what) {
   EXPECT_EQ(a.mean, b.mean) << what;
   EXPECT_EQ(a.deviation, b.deviation) << what;

@@ -11,6 +11,7 @@
 #include <queue>
 #include <random>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -150,7 +151,8 @@ public:
   // A point event at `time` on `row` (thread-scoped).
   void instant(int row, const std::string& name, const std::string& category, double time);
   [[nodiscard]] std::size_t size() const { return events_.size(); }
-  // The whole file: {"traceEvents": [...], "displayTimeUnit": "ms"} on one line, then a newline.
+  // The whole file: {"traceEvents": [...], "displayTimeUnit": "ms"} on one line, then a newline (the text
+  // a TimelineWriter given the same events writes).
   [[nodiscard]] std::string json() const;
 
 private:
@@ -163,6 +165,28 @@ private:
     double end;
   };
   std::vector<Event> events_;
+};
+
+// The same file as Timeline::json(), written as it goes: each event is handed to `sink` as text when it is
+// added (the head at construction, the tail by finish()), so that memory does not grow with the number of
+// events (augur sim --trace streams the first replication into a file this way). Until finish() the text
+// is not a whole JSON document.
+class TimelineWriter {
+public:
+  using Sink = std::function<void(std::string_view)>;
+  explicit TimelineWriter(Sink sink);
+  void name_row(int row, const std::string& name);
+  void span(int row, const std::string& name, const std::string& category, double start, double end);
+  void instant(int row, const std::string& name, const std::string& category, double time);
+  // Writes the end of the file; later calls do nothing.
+  void finish();
+  [[nodiscard]] std::size_t size() const { return count_; }
+
+private:
+  void add(const std::string& event);
+  Sink sink_;
+  std::size_t count_ = 0;
+  bool finished_ = false;
 };
 
 }  // namespace augur::sim

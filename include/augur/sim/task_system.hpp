@@ -62,6 +62,13 @@ struct TaskSystemSimulation {
                                             bool record_trace = false,
                                             const std::function<void(int, int)>& progress = {});
 
+// The same simulation with the timeline of the first replication written into `timeline` as it runs (augur
+// sim --trace): the rows first, then one span per service as it ends, the text task_system_timeline() gives
+// for the recorded trace, with memory that does not grow with the services. `timeline` is called by the
+// thread that runs the first replication, one call at a time; the caller calls timeline.finish().
+[[nodiscard]] TaskSystemSimulation simulate(const tspp::TaskSystem& system, const TaskSystemOptions& options,
+                                            TimelineWriter& timeline, const std::function<void(int, int)>& progress = {});
+
 // The recorded trace as a timeline (augur sim --trace): one row per resource, one span per service named
 // by its task, in the resource's category.
 [[nodiscard]] Timeline task_system_timeline(const tspp::TaskSystem& system, const TaskSystemSimulation& result);

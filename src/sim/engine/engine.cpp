@@ -156,34 +156,62 @@ void Timeline::instant(int row, const std::string& name, const std::string& cate
 }
 
 std::string Timeline::json() const {
-  // The viewer reads microseconds; a model time unit is shown as one second.
-  constexpr double microseconds = 1e6;
-  nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  std::string text;
+  TimelineWriter writer([&text](std::string_view piece) { text += piece; });
   for (const Event& event : events_) {
     if (event.phase == 'M') {
-      events.push_back({{"name", event.name}, {"ph", "M"}, {"pid", 1}, {"tid", event.row}, {"args", {{"name", event.category}}}});
+      writer.name_row(event.row, event.category);
     } else if (event.phase == 'X') {
-      events.push_back({{"name", event.name},
-                        {"cat", event.category},
-                        {"ph", "X"},
-                        {"pid", 1},
-                        {"tid", event.row},
-                        {"ts", event.start * microseconds},
-                        {"dur", (event.end - event.start) * microseconds}});
+      writer.span(event.row, event.name, event.category, event.start, event.end);
     } else {
-      events.push_back({{"name", event.name},
-                        {"cat", event.category},
-                        {"ph", "i"},
-                        {"s", "t"},
-                        {"pid", 1},
-                        {"tid", event.row},
-                        {"ts", event.start * microseconds}});
+      writer.instant(event.row, event.name, event.category, event.start);
     }
   }
-  nlohmann::ordered_json json;
-  json["traceEvents"] = std::move(events);
-  json["displayTimeUnit"] = "ms";
-  return core::json_text(json) + "\n";
+  writer.finish();
+  return text;
+}
+
+// The viewer reads microseconds; a model time unit is shown as one second.
+namespace {
+constexpr double microseconds = 1e6;
+
+std::string text_of(const nlohmann::ordered_json& event) { return core::json_text(event); }
+}  // namespace
+
+TimelineWriter::TimelineWriter(Sink sink) : sink_(std::move(sink)) { sink_("{\"traceEvents\":["); }
+
+void TimelineWriter::add(const std::string& event) {
+  if (finished_) return;
+  sink_(count_++ == 0 ? "" : ",");
+  sink_(event);
+}
+
+void TimelineWriter::name_row(int row, const std::string& name) {
+  const nlohmann::ordered_json event = {{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", row}, {"args", {{"name", name}}}};
+  add(text_of(event));
+}
+
+void TimelineWriter::span(int row, const std::string& name, const std::string& category, double start, double end) {
+  const nlohmann::ordered_json event = {{"name", name},
+                                        {"cat", category},
+                                        {"ph", "X"},
+                                        {"pid", 1},
+                                        {"tid", row},
+                                        {"ts", start * microseconds},
+                                        {"dur", (end - start) * microseconds}};
+  add(text_of(event));
+}
+
+void TimelineWriter::instant(int row, const std::string& name, const std::string& category, double time) {
+  const nlohmann::ordered_json event = {
+      {"name", name}, {"cat", category}, {"ph", "i"}, {"s", "t"}, {"pid", 1}, {"tid", row}, {"ts", time * microseconds}};
+  add(text_of(event));
+}
+
+void TimelineWriter::finish() {
+  if (finished_) return;
+  finished_ = true;
+  sink_("],\"displayTimeUnit\":\"ms\"}\n");
 }
 
 }  // namespace augur::sim

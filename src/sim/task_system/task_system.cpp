@@ -16,11 +16,14 @@ using tspp::Node;
 using tspp::Resource;
 using tspp::TaskSystem;
 
+// Where the service intervals of a replication go, as they end.
+using TraceSink = std::function<void(const TraceInterval&)>;
+
 // One replication of the task system.
 class Replication {
 public:
-  Replication(const TaskSystem& system, const TaskSystemOptions& options, std::uint64_t index, bool trace)
-      : system_(system), options_(options), random_(options.seed, index), trace_enabled_(trace) {
+  Replication(const TaskSystem& system, const TaskSystemOptions& options, std::uint64_t index, const TraceSink* trace)
+      : system_(system), options_(options), random_(options.seed, index), trace_(trace) {
     const std::size_t tasks = system.tasks.size();
     const std::size_t resources = system.resources.size();
     start_.assign(tasks, 0.0);
@@ -41,10 +44,9 @@ public:
   const TaskSystemOptions& options_;
   Engine engine_;
   RandomStream random_;
-  bool trace_enabled_;
+  const TraceSink* trace_;  // none: no timeline
   double completion_ = 0.0;
   std::vector<double> start_, end_, time_at_, arrival_sum_, arrival_count_;
-  std::vector<TraceInterval> trace_;
 
   struct Job {
     int task;
@@ -180,7 +182,7 @@ public:
     account(k);
     --stations_[k].present;
     time_at_[static_cast<std::size_t>(job.task) * stations_.size() + k] += engine_.now() - job.arrival;
-    if (trace_enabled_) trace_.push_back({job.task, static_cast<int>(k), job.service_start, engine_.now()});
+    if (trace_ != nullptr) (*trace_)({job.task, static_cast<int>(k), job.service_start, engine_.now()});
     leave();
   }
 
@@ -231,10 +233,9 @@ struct Outcome {
   std::uint64_t events = 0;
   std::vector<double> start, end, time_at, arrival_sum, arrival_count;
   std::vector<double> present_integral, busy_integral;  // per resource
-  std::vector<TraceInterval> trace;
 };
 
-Outcome replicate(const TaskSystem& system, const TaskSystemOptions& options, int index, bool trace) {
+Outcome replicate(const TaskSystem& system, const TaskSystemOptions& options, int index, const TraceSink* trace) {
   Replication replication(system, options, static_cast<std::uint64_t>(index), trace);
   replication.run();
   Outcome outcome;
@@ -249,14 +250,13 @@ Outcome replicate(const TaskSystem& system, const TaskSystemOptions& options, in
     outcome.present_integral.push_back(station.present_integral);
     outcome.busy_integral.push_back(station.busy_integral);
   }
-  outcome.trace = std::move(replication.trace_);
   return outcome;
 }
 
-}  // namespace
-
-TaskSystemSimulation simulate(const TaskSystem& system, const TaskSystemOptions& options, bool record_trace,
-                              const std::function<void(int, int)>& progress) {
+// The simulation, with the intervals of the first replication handed to `trace` (when given) on the
+// thread that runs it.
+TaskSystemSimulation simulate_traced(const TaskSystem& system, const TaskSystemOptions& options, const TraceSink* trace,
+                                     const std::function<void(int, int)>& progress) {
   const std::size_t tasks = system.tasks.size();
   const std::size_t resources = system.resources.size();
   std::vector<Accumulator> starts(tasks), residences(tasks), ends(tasks);
@@ -289,12 +289,11 @@ TaskSystemSimulation simulate(const TaskSystem& system, const TaskSystemOptions&
       utilization[k] += outcome.busy_integral[k] / (servers * total);
       queue[k] += outcome.present_integral[k] / total;
     }
-    if (index == 0 && record_trace) result.trace = std::move(outcome.trace);
     if (progress) progress(index + 1, replications);
   };
   run_replications(
       replications, options.threads,
-      [&](int index) { return replicate(system, options, index, record_trace && index == 0); }, combine);
+      [&](int index) { return replicate(system, options, index, index == 0 ? trace : nullptr); }, combine);
   result.replications = replications;
   result.completion = completion.statistic();
   result.tasks.resize(tasks);
@@ -318,13 +317,40 @@ TaskSystemSimulation simulate(const TaskSystem& system, const TaskSystemOptions&
   return result;
 }
 
+// The rows and spans of the timeline of a task system, on a Timeline or a TimelineWriter.
+template <typename Rows>
+void name_rows(const TaskSystem& system, Rows& timeline) {
+  for (std::size_t k = 0; k < system.resources.size(); ++k) timeline.name_row(static_cast<int>(k), system.resources[k].name);
+}
+
+template <typename Rows>
+void add_span(const TaskSystem& system, const TraceInterval& interval, Rows& timeline) {
+  timeline.span(interval.resource, system.tasks[static_cast<std::size_t>(interval.task)].name,
+                system.resources[static_cast<std::size_t>(interval.resource)].name, interval.start, interval.end);
+}
+
+}  // namespace
+
+TaskSystemSimulation simulate(const TaskSystem& system, const TaskSystemOptions& options, bool record_trace,
+                              const std::function<void(int, int)>& progress) {
+  std::vector<TraceInterval> trace;
+  const TraceSink keep = [&trace](const TraceInterval& interval) { trace.push_back(interval); };
+  TaskSystemSimulation result = simulate_traced(system, options, record_trace ? &keep : nullptr, progress);
+  result.trace = std::move(trace);
+  return result;
+}
+
+TaskSystemSimulation simulate(const TaskSystem& system, const TaskSystemOptions& options, TimelineWriter& timeline,
+                              const std::function<void(int, int)>& progress) {
+  name_rows(system, timeline);
+  const TraceSink write = [&](const TraceInterval& interval) { add_span(system, interval, timeline); };
+  return simulate_traced(system, options, &write, progress);
+}
+
 Timeline task_system_timeline(const TaskSystem& system, const TaskSystemSimulation& result) {
   Timeline timeline;
-  for (std::size_t k = 0; k < system.resources.size(); ++k) timeline.name_row(static_cast<int>(k), system.resources[k].name);
-  for (const TraceInterval& interval : result.trace) {
-    timeline.span(interval.resource, system.tasks[static_cast<std::size_t>(interval.task)].name,
-                  system.resources[static_cast<std::size_t>(interval.resource)].name, interval.start, interval.end);
-  }
+  name_rows(system, timeline);
+  for (const TraceInterval& interval : result.trace) add_span(system, interval, timeline);
   return timeline;
 }
 
