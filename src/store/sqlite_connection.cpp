@@ -61,6 +61,12 @@ Connection::~Connection() {
 void Connection::fail(int code, const std::string& what) const {
   const std::string detail = sqlite_message(database_, code);
   const std::string prefix = path_ + ": ";
+  if (code == SQLITE_READONLY_ROLLBACK) {
+    // A hot journal met by a read-only connection: not a permission problem (sqlite_open.cpp recovers it).
+    throw StoreError(ErrorKind::Interrupted, prefix + "cannot " + what + ": a write to the database was interrupted " +
+                                                 "(its rollback journal " + path_ +
+                                                 "-journal is left over) and must be rolled back first");
+  }
   switch (code & 0xff) {
     case SQLITE_NOTADB:
       throw StoreError(ErrorKind::NotADatabase,
