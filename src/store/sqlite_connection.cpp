@@ -217,4 +217,14 @@ void Transaction::commit() {
   open_ = false;
 }
 
+ReadSnapshot::ReadSnapshot(Connection& connection) : connection_(connection) {
+  if (sqlite3_get_autocommit(connection_.handle()) == 0) return;
+  connection_.execute("BEGIN", "start reading");
+  open_ = true;
+}
+
+ReadSnapshot::~ReadSnapshot() {
+  if (open_) sqlite3_exec(connection_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);  // it wrote nothing
+}
+
 }  // namespace augur::store::sqlite

@@ -362,6 +362,7 @@ std::vector<AddedRun> SqliteStore::add_runs(const std::vector<std::pair<coupling
 
 std::vector<StoredRun> SqliteStore::load(const std::string& where, const RunFilter* filter, std::int64_t id) {
   const std::string& path = location();
+  const ReadSnapshot snapshot(*connection_);
   std::vector<StoredRun> loaded;
   {
     Statement select(
@@ -629,6 +630,7 @@ Table SqliteStore::export_table(const std::string& name) {
 
 std::vector<std::pair<std::string, std::int64_t>> SqliteStore::counts() {
   std::vector<std::pair<std::string, std::int64_t>> list;
+  const ReadSnapshot snapshot(*connection_);
   for (const std::string& table : table_names()) {
     list.emplace_back(table, connection_->integer("SELECT count(*) FROM " + table));
   }

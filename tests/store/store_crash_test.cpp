@@ -2,6 +2,7 @@
 // rollback journal) is rolled back by the next reader that may write the file, or explained where it
 // may not; a stored run is reported as stored even when pages the write did not need are corrupt.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -117,6 +118,46 @@ TEST_F(StoreTest, AStoredRunIsReportedEvenWhenPagesItDidNotNeedAreCorrupt) {
                      path(), "already stored as run 41");
   // The database is corrupt where the old runs are: reading all runs finds it.
   expect_store_error([&] { (void)database->runs(); }, ErrorKind::Corrupt, path(), "corrupt");
+}
+
+// The store's connection, caught as SQLite opens it (sqlite3_auto_extension), to watch its statements.
+sqlite3* caught_connection = nullptr;
+int catch_connection(sqlite3* database, const char**, const sqlite3_api_routines*) {
+  caught_connection = database;
+  return SQLITE_OK;
+}
+
+// Reading runs takes several statements (runs, kernels, measurements): another process that deletes a run
+// between them must not make it read back without its measurements. Here the deletion commits just as the
+// measurements are about to be read.
+TEST_F(StoreTest, RunsAreReadFromOneSnapshotWhileAnotherProcessDeletesThem) {
+  augur::store::open_store(path(), OpenMode::ReadWrite)->add_runs({{test_run("sp", "W"), "w"}, {test_run("sp", "A"), "a"}});
+  sqlite3_auto_extension(reinterpret_cast<void (*)()>(catch_connection));
+  auto database = augur::store::open_store(path(), OpenMode::ReadOnly);
+  sqlite3_cancel_auto_extension(reinterpret_cast<void (*)()>(catch_connection));
+  ASSERT_NE(caught_connection, nullptr);
+  struct Deleter {
+    sqlite3* other = nullptr;
+    bool deleted = false;
+  } deleter{raw_connection(path())};
+  const auto on_statement = [](unsigned, void* context, void* statement, void*) -> int {
+    auto& state = *static_cast<Deleter*>(context);
+    const char* sql = sqlite3_sql(static_cast<sqlite3_stmt*>(statement));
+    if (!state.deleted && sql != nullptr && std::string(sql).rfind("SELECT chain", 0) == 0) {
+      state.deleted = sqlite3_exec(state.other, "DELETE FROM couplings; DELETE FROM measurements; DELETE FROM runs",
+                                   nullptr, nullptr, nullptr) == SQLITE_OK;
+    }
+    return 0;
+  };
+  sqlite3_trace_v2(caught_connection, SQLITE_TRACE_STMT, on_statement, &deleter);
+  const auto runs = database->load_runs();
+  sqlite3_trace_v2(caught_connection, 0, nullptr, nullptr);
+  sqlite3_close(deleter.other);
+  ASSERT_TRUE(deleter.deleted);
+  ASSERT_EQ(runs.size(), 2u);
+  expect_equal(runs[0].run, test_run("sp", "W"));
+  expect_equal(runs[1].run, test_run("sp", "A"));
+  EXPECT_TRUE(database->load_runs().empty());  // the next read sees the deletion
 }
 
 }  // namespace
