@@ -289,7 +289,8 @@ TEST_F(DbCommand, AddReportsTheRunItStoredWhenOtherPagesAreCorrupt) {
   Arguments old{"add", "--db", database};
   for (int minute = 10; minute < 50; ++minute) {
     const std::string started = "2024-05-01T10:" + std::to_string(minute) + ":00Z";
-    old.push_back(directory.write("old-" + std::to_string(minute) + ".jsonl", measurement_file("toy", "S", 2, started)));
+    old.push_back(
+        directory.write("old-" + std::to_string(minute) + ".jsonl", measurement_file("toy", "S", 2, started)));
   }
   ASSERT_EQ(db(old).exit_code, 0);
   std::string bytes = read_text(database);
@@ -312,9 +313,8 @@ TEST_F(DbCommand, AddReportsTheRunItStoredWhenOtherPagesAreCorrupt) {
 // kill -9 during a write leaves a hot journal: list, info and export roll it back (the folder can be
 // written) and read the database as it was before that write, with a note on stderr.
 TEST_F(DbCommand, ReadersRollBackAWriteInterruptedByKill) {
-  for (const Arguments& command : std::vector<Arguments>{{"list", "--json"},
-                                                         {"info", "--json"},
-                                                         {"export", "--table", "runs", "--format", "json"}}) {
+  for (const Arguments& command : std::vector<Arguments>{
+           {"list", "--json"}, {"info", "--json"}, {"export", "--table", "runs", "--format", "json"}}) {
     const std::string file = directory.file(command[0] + ".db");
     ASSERT_EQ(db({"add", "--db", file, first, second}).exit_code, 0);
     augur::test::kill_a_writer(file, "DELETE FROM couplings; DELETE FROM measurements; DELETE FROM runs");
@@ -326,7 +326,8 @@ TEST_F(DbCommand, ReadersRollBackAWriteInterruptedByKill) {
     if (command[0] == "info") {
       EXPECT_EQ(json["integrity"], "ok");
     }
-    EXPECT_TRUE(contains(result.standard_error, "augur db: note: " + file + ": a write to the database was interrupted"))
+    EXPECT_TRUE(
+        contains(result.standard_error, "augur db: note: " + file + ": a write to the database was interrupted"))
         << describe(result);
     EXPECT_TRUE(contains(result.standard_error, "rolled it back")) << describe(result);
     EXPECT_FALSE(fs::exists(file + "-journal"));

@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 using augur::test::kill_a_writer;
 
 TEST_F(StoreTest, AReaderRollsBackAWriteInterruptedByKill) {
-  augur::store::open_store(path(), OpenMode::ReadWrite)->add_runs({{test_run("sp", "W"), "w"}, {test_run("sp", "A"), "a"}});
+  augur::store::open_store(path(), OpenMode::ReadWrite)
+      ->add_runs({{test_run("sp", "W"), "w"}, {test_run("sp", "A"), "a"}});
   kill_a_writer(path(), "DELETE FROM couplings; DELETE FROM measurements; DELETE FROM runs");
   auto database = augur::store::open_store(path(), OpenMode::ReadOnly);
   ASSERT_EQ(database->notes().size(), 1u);
@@ -60,7 +61,8 @@ TEST_F(StoreTest, AnInterruptedWriteWhereNothingCanBeWrittenIsExplained) {
       return std::string("opened");
     } catch (const StoreError& error) {
       const std::string message = error.what();
-      const bool right = error.kind() == ErrorKind::Interrupted && message.find("was interrupted") != std::string::npos &&
+      const bool right = error.kind() == ErrorKind::Interrupted &&
+                         message.find("was interrupted") != std::string::npos &&
                          message.find(path() + "-journal") != std::string::npos &&
                          message.find("cannot be written") != std::string::npos;
       return right ? std::string() : message;
@@ -70,7 +72,7 @@ TEST_F(StoreTest, AnInterruptedWriteWhereNothingCanBeWrittenIsExplained) {
   if (::geteuid() == 0) {
     // Root writes everywhere: the reader runs as nobody, in a folder and on files that nobody can write.
     fs::permissions(place, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                fs::perms::others_read | fs::perms::others_exec);
+                               fs::perms::others_read | fs::perms::others_exec);
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
@@ -114,8 +116,8 @@ TEST_F(StoreTest, AStoredRunIsReportedEvenWhenPagesItDidNotNeedAreCorrupt) {
   ASSERT_EQ(added.size(), 1u);
   EXPECT_EQ(added[0].id, 41);
   EXPECT_EQ(added[0].couplings, 8);  // 4 chains of length 2, 4 of length 3
-  expect_store_error([&] { (void)database->add_run(test_run("fresh"), "fresh.jsonl"); }, ErrorKind::Duplicate,
-                     path(), "already stored as run 41");
+  expect_store_error([&] { (void)database->add_run(test_run("fresh"), "fresh.jsonl"); }, ErrorKind::Duplicate, path(),
+                     "already stored as run 41");
   // The database is corrupt where the old runs are: reading all runs finds it.
   expect_store_error([&] { (void)database->runs(); }, ErrorKind::Corrupt, path(), "corrupt");
 }
@@ -131,7 +133,8 @@ int catch_connection(sqlite3* database, const char**, const sqlite3_api_routines
 // between them must not make it read back without its measurements. Here the deletion commits just as the
 // measurements are about to be read.
 TEST_F(StoreTest, RunsAreReadFromOneSnapshotWhileAnotherProcessDeletesThem) {
-  augur::store::open_store(path(), OpenMode::ReadWrite)->add_runs({{test_run("sp", "W"), "w"}, {test_run("sp", "A"), "a"}});
+  augur::store::open_store(path(), OpenMode::ReadWrite)
+      ->add_runs({{test_run("sp", "W"), "w"}, {test_run("sp", "A"), "a"}});
   sqlite3_auto_extension(reinterpret_cast<void (*)()>(catch_connection));
   auto database = augur::store::open_store(path(), OpenMode::ReadOnly);
   sqlite3_cancel_auto_extension(reinterpret_cast<void (*)()>(catch_connection));

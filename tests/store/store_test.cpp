@@ -372,7 +372,14 @@ TEST_F(StoreTest, DeletingARunRemovesItsMeasurementsAndCouplings) {
   auto database = augur::store::open_store(path(), OpenMode::ReadWrite);
   const std::int64_t first = database->add_run(test_run("sp", "W"));
   const std::int64_t second = database->add_run(test_run("sp", "A"));
-  EXPECT_TRUE(database->delete_run(first));
+  // What it returns is the run it deleted, as its transaction found it.
+  const std::optional<augur::store::RunSummary> deleted = database->delete_run(first);
+  ASSERT_TRUE(deleted.has_value());
+  EXPECT_EQ(deleted->id, first);
+  EXPECT_EQ(deleted->application, "sp");
+  EXPECT_EQ(deleted->dataset, "W");
+  EXPECT_EQ(deleted->processors, 2);
+  EXPECT_EQ(deleted->measurements, 12);
   EXPECT_FALSE(database->delete_run(first));
   EXPECT_FALSE(database->delete_run(999));
   const auto runs = database->load_runs();
@@ -484,8 +491,7 @@ TEST_F(StoreTest, AddedRunsAreCountedAndTheStoreDescribed) {
     EXPECT_GT(run.couplings, 0);
   }
   // A run already stored: nothing of the batch is stored.
-  EXPECT_THROW((void)database->add_runs({{test_run("sp", "C", 8), ""}, runs[0]}),
-               StoreError);
+  EXPECT_THROW((void)database->add_runs({{test_run("sp", "C", 8), ""}, runs[0]}), StoreError);
   EXPECT_EQ(database->runs().size(), 3u);
 
   const auto only_sp = augur::store::applications_named(*database, "sp");

@@ -22,7 +22,8 @@ using augur::store::ErrorKind;
 using augur::store::OpenMode;
 using augur::store::StoreError;
 
-inline augur::coupling::Machine test_machine(const std::string& hostname = "node1", const std::string& cpu = "Test CPU 3000") {
+inline augur::coupling::Machine test_machine(const std::string& hostname = "node1",
+                                             const std::string& cpu = "Test CPU 3000") {
   augur::coupling::Machine machine;
   machine.hostname = hostname;
   machine.cpu_model = cpu;
@@ -46,7 +47,7 @@ inline Timing timing(double seconds, std::vector<double> samples, std::int64_t r
 
 // Four kernels, alone, in every chain of length 2 and 3, and the whole loop.
 inline MeasuredRun test_run(const std::string& application = "sp", const std::string& dataset = "W", int threads = 2,
-                     const std::string& started = "2024-05-01T10:00:00Z") {
+                            const std::string& started = "2024-05-01T10:00:00Z") {
   MeasuredRun run;
   run.application = application;
   run.dataset = dataset;
@@ -148,7 +149,8 @@ inline void raw_execute(sqlite3* database, const std::string& sql) {
 
 // Expects `action` to throw a StoreError of `kind` whose message names `file`.
 template <typename Action>
-inline void expect_store_error(Action action, ErrorKind kind, const std::string& file, const std::string& fragment = "") {
+inline void expect_store_error(Action action, ErrorKind kind, const std::string& file,
+                               const std::string& fragment = "") {
   try {
     action();
     ADD_FAILURE() << "no StoreError";
