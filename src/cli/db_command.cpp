@@ -24,7 +24,9 @@ std::string database_path(const DbOptions& options) {
 std::unique_ptr<store::PerformanceStore> open(const DbOptions& options, store::OpenMode mode) {
   store::OpenOptions open_options;
   open_options.busy_timeout_milliseconds = static_cast<int>(std::lround(options.timeout * 1000.0));
-  return store::open_store(database_path(options), mode, open_options);
+  auto database = store::open_store(database_path(options), mode, open_options);
+  for (const std::string& note : database->notes()) std::fprintf(stderr, "augur db: note: %s\n", note.c_str());
+  return database;
 }
 
 void emit(const std::string& text) {
@@ -78,8 +80,9 @@ int run_info(const DbOptions& options) {
 
 int run_delete(const DbOptions& options) {
   const auto database = open(options, store::OpenMode::ReadWrite);
-  const auto run = database->load_run(options.run_id);
-  if (!run || !database->delete_run(options.run_id)) {
+  // What is reported was read in the deleting transaction; nothing is read after it (docs/db.md).
+  const std::optional<store::RunSummary> run = database->delete_run(options.run_id);
+  if (!run) {
     std::fprintf(stderr, "augur db: %s: no run %lld\n", database->location().c_str(),
                  static_cast<long long>(options.run_id));
     return 1;
@@ -107,7 +110,9 @@ int run_add(const DbOptions& options) {
     runs.emplace_back(coupling::read_run(text, name), source);
   }
   const auto database = open(options, store::OpenMode::ReadWrite);
-  const std::vector<store::AddedRun> added = store::add_runs_counting_couplings(*database, runs);
+  // What is reported was counted in the storing transaction: once it has committed, nothing can turn the
+  // add into a failure (docs/db.md).
+  const std::vector<store::AddedRun> added = database->add_runs(runs);
   emit(render_added(runs, options.files, added, database->location(), options.json));
   return 0;
 }

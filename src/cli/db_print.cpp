@@ -181,11 +181,13 @@ std::string render_description(const store::StoreDescription& description, bool 
   return text + "\n" + table.render();
 }
 
-std::string render_deleted(const store::StoredRun& run, const std::string& location, bool json) {
-  if (json) return core::json_text(Json{{"deleted", run.id}, {"database", location}}, 2) + "\n";
-  return "deleted run " + std::to_string(run.id) + " (" + run.run.application +
-         (run.run.dataset.empty() ? "" : " dataset " + run.run.dataset) + ", " +
-         plural(run.run.processors(), "processor") + ") from " + location + "\n";
+std::string render_deleted(const store::RunSummary& run, const std::string& location, bool json) {
+  if (json) return core::json_text(Json{{"deleted", run.id}, {"database", location}}, 2) + "
+";
+  return "deleted run " + std::to_string(run.id) + " (" + run.application +
+         (run.dataset.empty() ? "" : " dataset " + run.dataset) + ", " + plural(run.processors, "processor") +
+         ") from " + location + "
+";
 }
 
 std::string render_added(const std::vector<std::pair<coupling::Run, std::string>>& runs,

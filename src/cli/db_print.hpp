@@ -22,7 +22,7 @@ namespace augur::cli {
 // augur db info.
 [[nodiscard]] std::string render_description(const store::StoreDescription& description, bool json);
 // augur db delete: the run that was deleted.
-[[nodiscard]] std::string render_deleted(const store::StoredRun& run, const std::string& location, bool json);
+[[nodiscard]] std::string render_deleted(const store::RunSummary& run, const std::string& location, bool json);
 // augur db add: the runs read from `files` (in order) and what storing them gave.
 [[nodiscard]] std::string render_added(const std::vector<std::pair<coupling::Run, std::string>>& runs,
                                        const std::vector<std::string>& files, const std::vector<store::AddedRun>& added,

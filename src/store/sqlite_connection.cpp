@@ -61,6 +61,12 @@ Connection::~Connection() {
 void Connection::fail(int code, const std::string& what) const {
   const std::string detail = sqlite_message(database_, code);
   const std::string prefix = path_ + ": ";
+  if (code == SQLITE_READONLY_ROLLBACK) {
+    // A hot journal met by a read-only connection: not a permission problem (sqlite_open.cpp recovers it).
+    throw StoreError(ErrorKind::Interrupted, prefix + "cannot " + what + ": a write to the database was interrupted " +
+                                                 "(its rollback journal " + path_ +
+                                                 "-journal is left over) and must be rolled back first");
+  }
   switch (code & 0xff) {
     case SQLITE_NOTADB:
       throw StoreError(ErrorKind::NotADatabase,
@@ -209,6 +215,16 @@ Transaction::~Transaction() {
 void Transaction::commit() {
   connection_.execute("COMMIT", "commit the change");
   open_ = false;
+}
+
+ReadSnapshot::ReadSnapshot(Connection& connection) : connection_(connection) {
+  if (sqlite3_get_autocommit(connection_.handle()) == 0) return;
+  connection_.execute("BEGIN", "start reading");
+  open_ = true;
+}
+
+ReadSnapshot::~ReadSnapshot() {
+  if (open_) sqlite3_exec(connection_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);  // it wrote nothing
 }
 
 }  // namespace augur::store::sqlite

@@ -100,4 +100,18 @@ class Transaction {
   bool open_ = true;
 };
 
+// One snapshot for several reads (BEGIN ... COMMIT): a writer that commits between them is not seen
+// half (a run read without the measurements deleted meanwhile). Nothing when a transaction is open.
+class ReadSnapshot {
+ public:
+  explicit ReadSnapshot(Connection& connection);
+  ~ReadSnapshot();
+  ReadSnapshot(const ReadSnapshot&) = delete;
+  ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+ private:
+  Connection& connection_;
+  bool open_ = false;
+};
+
 }  // namespace augur::store::sqlite

@@ -2,21 +2,16 @@
 // with PRAGMA user_version and migrated in one transaction (schema.cpp).
 #include "sqlite_store.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <ctime>
-#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
-#include <system_error>
 
 #include "schema.hpp"
 #include "sqlite_connection.hpp"
 #include "core/json_text.hpp"
+#include "sqlite_open.hpp"
 
 namespace augur::store::sqlite {
 
@@ -137,149 +132,39 @@ class SqliteStore final : public PerformanceStore {
   [[nodiscard]] std::string location() const override { return connection_->path(); }
   [[nodiscard]] int schema_version() override { return static_cast<int>(connection_->integer("PRAGMA user_version")); }
   std::int64_t add_run(const coupling::Run& run, const std::string& source) override;
-  std::vector<std::int64_t> add_runs(const std::vector<std::pair<coupling::Run, std::string>>& runs) override;
+  std::vector<AddedRun> add_runs(const std::vector<std::pair<coupling::Run, std::string>>& runs) override;
   [[nodiscard]] std::vector<StoredRun> load_runs(const RunFilter& filter) override;
   [[nodiscard]] std::optional<StoredRun> load_run(std::int64_t id) override;
   [[nodiscard]] std::vector<ApplicationSummary> applications() override;
   [[nodiscard]] std::vector<MachineSummary> machines() override;
   [[nodiscard]] std::vector<KernelSummary> kernels(const std::string& application) override;
   [[nodiscard]] std::vector<RunSummary> runs(const RunFilter& filter) override;
-  bool delete_run(std::int64_t id) override;
+  std::optional<RunSummary> delete_run(std::int64_t id) override;
+  [[nodiscard]] std::vector<std::string> notes() const override { return notes_; }
   [[nodiscard]] Table export_table(const std::string& name) override;
   [[nodiscard]] std::vector<std::pair<std::string, std::int64_t>> counts() override;
   [[nodiscard]] std::vector<std::string> check_integrity() override;
 
  private:
-  void check_and_migrate(OpenMode mode);
-  std::int64_t insert_run(const coupling::Run& run, const std::string& source);
+  AddedRun insert_run(const coupling::Run& run, const std::string& source);
   std::int64_t machine_id(const coupling::Machine& machine);
   std::int64_t application_id(const coupling::Run& run, const std::string& source);
   std::int64_t dataset_id(std::int64_t application, const coupling::Run& run);
   void validate(const coupling::Run& run, const std::string& source) const;
   [[nodiscard]] std::vector<StoredRun> load(const std::string& where, const RunFilter* filter, std::int64_t id);
+  [[nodiscard]] std::vector<RunSummary> summaries(const std::string& where, const RunFilter* filter, std::int64_t id);
   [[nodiscard]] std::string from(const std::string& source) const {
     return source.empty() ? std::string() : " from " + source;
   }
 
   std::unique_ptr<Connection> connection_;
+  std::vector<std::string> notes_;
 };
 
 SqliteStore::SqliteStore(const std::string& path, OpenMode mode, const OpenOptions& options) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  const bool exists = fs::exists(path, error);
-  if (error) {  // a folder on the way that cannot be searched, for one: not "no database here"
-    throw StoreError(error == std::errc::permission_denied ? ErrorKind::ReadOnly : ErrorKind::CannotOpen,
-                     path + ": cannot look at the database: " + error.message());
-  }
-  if (exists && fs::is_directory(path, error)) {
-    throw StoreError(ErrorKind::CannotOpen, path + ": cannot open the database: it is a directory");
-  }
-  if (mode == OpenMode::ReadOnly && !exists) {
-    throw StoreError(ErrorKind::NotFound,
-                     path + ": no performance database here (store runs with 'augur db add' or 'augur couple')");
-  }
-  if (mode == OpenMode::ReadWrite && !exists) {
-    const fs::path parent = fs::path(path).parent_path();
-    if (!parent.empty() && !fs::is_directory(parent, error)) {
-      fs::create_directories(parent, error);
-      if (error) {
-        throw StoreError(error == std::errc::read_only_file_system || error == std::errc::permission_denied
-                             ? ErrorKind::ReadOnly
-                             : ErrorKind::CannotOpen,
-                         path + ": cannot create the folder " + parent.string() + ": " + error.message());
-      }
-    }
-  }
-  const fs::path folder = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
-  const bool folder_writable = ::access(folder.c_str(), W_OK) == 0;
-  const int folder_errno = errno;
-  if (mode == OpenMode::ReadWrite && !folder_writable) {
-    // SQLite writes its journal beside the database: the folder must be writable too.
-    throw StoreError(ErrorKind::ReadOnly, path + ": cannot write in the folder " + folder.string() + " (" +
-                                              std::strerror(folder_errno) +
-                                              "); check the permissions of the folder, or give another file with --db");
-  }
-  if (mode == OpenMode::ReadWrite && exists && ::access(path.c_str(), W_OK) != 0) {
-    const int reason = errno;
-    throw StoreError(ErrorKind::ReadOnly, path + ": cannot write to the database (" + std::strerror(reason) +
-                                              "); check the permissions of the file");
-  }
-  try {
-    connection_ =
-        std::make_unique<Connection>(path, mode == OpenMode::ReadWrite, true, options.busy_timeout_milliseconds);
-    check_and_migrate(mode);
-  } catch (const StoreError& failure) {
-    // A WAL database in a folder that cannot be written (read-only media, an archive) cannot make its
-    // shared-memory file: read it as immutable instead, since nothing can change it there either.
-    const bool cannot_open = failure.kind() == ErrorKind::CannotOpen || failure.kind() == ErrorKind::ReadOnly;
-    if (mode != OpenMode::ReadOnly || folder_writable || !cannot_open) throw;
-    // Immutable reading ignores a write-ahead log: with one that holds commits, it would show an older
-    // database without a word. Refuse instead.
-    const fs::path wal = path + "-wal";
-    if (fs::exists(wal, error) && fs::file_size(wal, error) > 0) {
-      throw StoreError(ErrorKind::ReadOnly,
-                       path + ": cannot read the database: its folder " + folder.string() +
-                           " cannot be written, and its write-ahead log " + wal.string() +
-                           " holds commits that reading it as read-only media would miss; copy the database and "
-                           "its -wal file to a writable folder");
-    }
-    connection_ = std::make_unique<Connection>(path, false, false, options.busy_timeout_milliseconds, true);
-    check_and_migrate(mode);
-  }
-}
-
-void SqliteStore::check_and_migrate(OpenMode mode) {
-  Connection& connection = *connection_;
-  const std::string& path = connection.path();
-  const int known = current_schema_version();
-  // Reading the header first: a file that is not a database, or another program's database, is
-  // refused before anything is written to it.
-  const auto version = connection.integer("PRAGMA user_version");
-  const auto application = connection.integer("PRAGMA application_id");
-  const auto objects = connection.integer("SELECT count(*) FROM sqlite_master");
-  if (application != kApplicationId && (application != 0 || version != 0 || objects != 0)) {
-    throw StoreError(ErrorKind::NotAugur, path +
-                                              ": an SQLite database, but not augur's performance database; augur "
-                                              "leaves it unchanged (give another file with --db or AUGUR_DB)");
-  }
-  if (version > known) {
-    throw StoreError(ErrorKind::NewerSchema, path + ": the performance database has schema version " +
-                                                 std::to_string(version) + ", newer than this augur knows (" +
-                                                 std::to_string(known) +
-                                                 "); use a newer augur (the file is unchanged)");
-  }
-  connection.execute("PRAGMA foreign_keys = ON", "turn foreign keys on");
-  if (mode == OpenMode::ReadOnly) {
-    if (version < known) {
-      throw StoreError(ErrorKind::OlderSchema, path + ": the performance database has schema version " +
-                                                   std::to_string(version) + (version == 0 ? " (empty)" : "") +
-                                                   "; this augur needs version " + std::to_string(known) +
-                                                   " and migrates it when it next writes to it (augur db add)");
-    }
-    return;
-  }
-  {
-    Statement journal(connection, "PRAGMA journal_mode = WAL");
-    journal.step();
-  }
-  if (version == known) return;
-  Transaction transaction(connection);
-  // Another process may have migrated it between the check and the lock.
-  const auto locked_version = connection.integer("PRAGMA user_version");
-  if (locked_version > known) {
-    throw StoreError(ErrorKind::NewerSchema, path + ": the performance database has schema version " +
-                                                 std::to_string(locked_version) + ", newer than this augur knows (" +
-                                                 std::to_string(known) + "); use a newer augur");
-  }
-  for (const Migration& migration : migrations()) {
-    if (migration.version <= locked_version) continue;
-    connection.execute(migration.sql, "migrate the database to schema version " + std::to_string(migration.version) +
-                                          " (" + migration.description + ")");
-    connection.execute("PRAGMA user_version = " + std::to_string(migration.version), "set the schema version");
-  }
-  connection.execute("PRAGMA application_id = " + std::to_string(kApplicationId), "mark the database as augur's");
-  transaction.commit();
+  OpenedDatabase opened = open_database(path, mode, options);
+  connection_ = std::move(opened.connection);
+  notes_ = std::move(opened.notes);
 }
 
 void SqliteStore::validate(const coupling::Run& run, const std::string& source) const {
@@ -391,7 +276,7 @@ std::int64_t SqliteStore::dataset_id(std::int64_t application, const coupling::R
   return connection_->last_insert_id();
 }
 
-std::int64_t SqliteStore::insert_run(const coupling::Run& run, const std::string& source) {
+AddedRun SqliteStore::insert_run(const coupling::Run& run, const std::string& source) {
   validate(run, source);
   const std::int64_t machine = machine_id(run.machine);
   const std::int64_t application = application_id(run, source);
@@ -426,6 +311,7 @@ std::int64_t SqliteStore::insert_run(const coupling::Run& run, const std::string
   insert.bind(15, source).bind(16, utc_now());
   insert.run();
   const std::int64_t id = connection_->last_insert_id();
+  std::int64_t couplings = 0;
 
   Statement measurement(*connection_,
                         "INSERT INTO measurements (run_id, position, chain, length, seconds, ci_low, ci_high, "
@@ -454,26 +340,30 @@ std::int64_t SqliteStore::insert_run(const coupling::Run& run, const std::string
       coupling_row.bind(1, id).bind(2, chain_text(value.chain)).bind(3, length).bind(4, value.value);
       coupling_row.bind(5, value.time).bind(6, value.sum_alone);
       coupling_row.run();
+      ++couplings;
     }
   }
-  return id;
+  return {id, couplings};
 }
 
 std::int64_t SqliteStore::add_run(const coupling::Run& run, const std::string& source) {
-  return add_runs({{run, source}}).front();
+  return add_runs({{run, source}}).front().id;
 }
 
-std::vector<std::int64_t> SqliteStore::add_runs(const std::vector<std::pair<coupling::Run, std::string>>& runs) {
+// Everything returned is known before COMMIT: after it, nothing is read, so that a problem found later
+// (a page that cannot be read) never reports a stored run as not stored.
+std::vector<AddedRun> SqliteStore::add_runs(const std::vector<std::pair<coupling::Run, std::string>>& runs) {
   Transaction transaction(*connection_);
-  std::vector<std::int64_t> ids;
-  ids.reserve(runs.size());
-  for (const auto& [run, source] : runs) ids.push_back(insert_run(run, source));
+  std::vector<AddedRun> added;
+  added.reserve(runs.size());
+  for (const auto& [run, source] : runs) added.push_back(insert_run(run, source));
   transaction.commit();
-  return ids;
+  return added;
 }
 
 std::vector<StoredRun> SqliteStore::load(const std::string& where, const RunFilter* filter, std::int64_t id) {
   const std::string& path = location();
+  const ReadSnapshot snapshot(*connection_);
   std::vector<StoredRun> loaded;
   {
     Statement select(
@@ -612,6 +502,10 @@ std::vector<KernelSummary> SqliteStore::kernels(const std::string& application) 
 }
 
 std::vector<RunSummary> SqliteStore::runs(const RunFilter& filter) {
+  return summaries(kRunFilter, &filter, 0);
+}
+
+std::vector<RunSummary> SqliteStore::summaries(const std::string& where, const RunFilter* filter, std::int64_t id) {
   Statement select(*connection_,
                    std::string("SELECT r.id, a.name, d.label, d.problem_size, d.footprint_bytes, m.hostname, "
                                "m.machine_class, r.threads, r.ranks, r.processors, r.iterations, r.started, "
@@ -620,8 +514,12 @@ std::vector<RunSummary> SqliteStore::runs(const RunFilter& filter) {
                                "(SELECT count(*) FROM couplings c WHERE c.run_id = r.id), r.source, r.added "
                                "FROM runs r JOIN applications a ON a.id = r.application_id JOIN machines m ON "
                                "m.id = r.machine_id JOIN datasets d ON d.id = r.dataset_id") +
-                       kRunFilter + "ORDER BY r.id");
-  bind_filter(select, filter);
+                       where + " ORDER BY r.id");
+  if (filter != nullptr) {
+    bind_filter(select, *filter);
+  } else {
+    select.bind(1, id);
+  }
   std::vector<RunSummary> list;
   while (select.step()) {
     RunSummary summary;
@@ -647,14 +545,17 @@ std::vector<RunSummary> SqliteStore::runs(const RunFilter& filter) {
   return list;
 }
 
-bool SqliteStore::delete_run(std::int64_t id) {
+// What is reported is read in the deleting transaction: the run deleted, not one read before it (ids
+// of deleted runs are given again), and nothing is read after COMMIT.
+std::optional<RunSummary> SqliteStore::delete_run(std::int64_t id) {
   Transaction transaction(*connection_);
+  std::vector<RunSummary> found = summaries(" WHERE r.id = ?1", nullptr, id);
+  if (found.empty()) return std::nullopt;
   Statement remove(*connection_, "DELETE FROM runs WHERE id = ?1");
   remove.bind(1, id);
   remove.run();
-  const bool deleted = sqlite3_changes(connection_->handle()) > 0;
   transaction.commit();
-  return deleted;
+  return std::move(found.front());
 }
 
 // The query of each exportable table: its columns, foreign keys followed by the names they point to.
@@ -730,6 +631,7 @@ Table SqliteStore::export_table(const std::string& name) {
 
 std::vector<std::pair<std::string, std::int64_t>> SqliteStore::counts() {
   std::vector<std::pair<std::string, std::int64_t>> list;
+  const ReadSnapshot snapshot(*connection_);
   for (const std::string& table : table_names()) {
     list.emplace_back(table, connection_->integer("SELECT count(*) FROM " + table));
   }

@@ -129,19 +129,4 @@ std::vector<ApplicationSummary> applications_named(PerformanceStore& store, cons
   return applications;
 }
 
-std::vector<AddedRun> add_runs_counting_couplings(PerformanceStore& store,
-                                                  const std::vector<std::pair<coupling::Run, std::string>>& runs) {
-  const std::vector<std::int64_t> ids = store.add_runs(runs);
-  const std::vector<RunSummary> stored = store.runs();
-  std::vector<AddedRun> result;
-  for (const std::int64_t id : ids) {
-    AddedRun added{id, 0};
-    for (const RunSummary& summary : stored) {
-      if (summary.id == id) added.couplings = summary.couplings;
-    }
-    result.push_back(added);
-  }
-  return result;
-}
-
 }  // namespace augur::store

@@ -28,6 +28,7 @@ enum class ErrorKind {
   Corrupt,       // SQLite reports a malformed database image
   Locked,        // another process held a lock longer than the busy timeout
   ReadOnly,      // the file or its folder cannot be written
+  Interrupted,   // a write was interrupted (a hot rollback journal) and cannot be rolled back from here
   NewerSchema,   // written by a newer augur (schema version above the one this binary knows)
   OlderSchema,   // needs a migration, but was opened read-only
   Duplicate,     // the run is already stored
@@ -45,7 +46,8 @@ class StoreError : public std::runtime_error {
 };
 
 enum class OpenMode {
-  ReadOnly,   // never writes; the file must exist and be at the current schema version
+  ReadOnly,   // never writes, except to roll back a write that a crash interrupted (a hot journal) when the
+              // file and its folder can be written; the file must exist and be at the current schema version
   ReadWrite,  // creates the file (and its folders) when missing and migrates it to the current schema
 };
 
@@ -119,6 +121,12 @@ struct RunSummary {
   std::string added;
 };
 
+// A run just stored: its id and how many coupling values it got (counted in the transaction that stored it).
+struct AddedRun {
+  std::int64_t id = 0;
+  std::int64_t couplings = 0;
+};
+
 // A table exported as it is stored (foreign keys with the names they point to).
 struct Table {
   using Value = std::variant<std::monostate, std::int64_t, double, std::string>;  // monostate: NULL
@@ -147,6 +155,9 @@ class PerformanceStore {
 
   // The file (or, for a server, the address) of the store.
   [[nodiscard]] virtual std::string location() const = 0;
+  // What opening it did that its user should hear of (e.g. a write interrupted by a crash, rolled
+  // back); empty: nothing.
+  [[nodiscard]] virtual std::vector<std::string> notes() const { return {}; }
   [[nodiscard]] virtual int schema_version() = 0;
 
   // Stores a run with its machine, application, kernels, dataset, measurements and the coupling
@@ -155,8 +166,10 @@ class PerformanceStore {
   // machine, dataset, threads, ranks and (non-empty) start time is stored; Invalid when the
   // application is stored with other kernels (names, order or calls) and still has runs.
   virtual std::int64_t add_run(const coupling::Run& run, const std::string& source = "") = 0;
-  // Several runs in one transaction: all are stored, or none.
-  virtual std::vector<std::int64_t> add_runs(const std::vector<std::pair<coupling::Run, std::string>>& runs) = 0;
+  // Several runs in one transaction, in the order given: all are stored, or none. What it returns was
+  // read inside that transaction: once it returns, the runs are stored and nothing is left to read
+  // (a problem found later is not a failure of the add; docs/db.md).
+  virtual std::vector<AddedRun> add_runs(const std::vector<std::pair<coupling::Run, std::string>>& runs) = 0;
 
   // The runs matching the filter, by id; each equal to the run that was added.
   [[nodiscard]] virtual std::vector<StoredRun> load_runs(const RunFilter& filter = {}) = 0;
@@ -169,8 +182,9 @@ class PerformanceStore {
   [[nodiscard]] virtual std::vector<RunSummary> runs(const RunFilter& filter = {}) = 0;
 
   // Deletes a run with its measurements and coupling values (the machine, application, kernels and
-  // dataset stay); false when there is no such run.
-  virtual bool delete_run(std::int64_t id) = 0;
+  // dataset stay); returns the run as it was, read in the deleting transaction; nullopt when there is
+  // no such run.
+  virtual std::optional<RunSummary> delete_run(std::int64_t id) = 0;
 
   // One of table_names(); throws StoreError (Invalid) for another name.
   [[nodiscard]] virtual Table export_table(const std::string& name) = 0;
@@ -192,15 +206,6 @@ struct StoreDescription {
 
 // The applications named `name` (all when "").
 [[nodiscard]] std::vector<ApplicationSummary> applications_named(PerformanceStore& store, const std::string& name);
-
-// A run just stored: its id and how many coupling values it got.
-struct AddedRun {
-  std::int64_t id = 0;
-  std::int64_t couplings = 0;
-};
-// Stores the runs in one transaction (all or none, PerformanceStore::add_runs), in the order given.
-[[nodiscard]] std::vector<AddedRun> add_runs_counting_couplings(PerformanceStore& store,
-                                                                const std::vector<std::pair<coupling::Run, std::string>>& runs);
 
 // Opens (ReadWrite: creates or migrates) the performance database at `path`; "" means
 // default_store_path(). Throws StoreError naming the file: never changes a file that is not augur's

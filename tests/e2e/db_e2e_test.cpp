@@ -11,6 +11,7 @@
 
 #include "core/process.hpp"
 #include "e2e_support.hpp"
+#include "support/interrupted_write.hpp"
 
 namespace {
 
@@ -280,6 +281,66 @@ TEST_F(DbCommand, UsageErrorsExitWithTwo) {
   EXPECT_EQ(db({"delete", "--db", database, "zero"}).exit_code, 2);
   EXPECT_EQ(db({"add", "--db", database}).exit_code, 2);
   EXPECT_FALSE(fs::exists(database));
+}
+
+// Once `add` has committed, it reports success with what it stored: a corrupt page that the write did
+// not need (a leaf of older runs, read only by a report read after COMMIT before) is not its failure.
+TEST_F(DbCommand, AddReportsTheRunItStoredWhenOtherPagesAreCorrupt) {
+  Arguments old{"add", "--db", database};
+  for (int minute = 10; minute < 50; ++minute) {
+    const std::string started = "2024-05-01T10:" + std::to_string(minute) + ":00Z";
+    old.push_back(
+        directory.write("old-" + std::to_string(minute) + ".jsonl", measurement_file("toy", "S", 2, started)));
+  }
+  ASSERT_EQ(db(old).exit_code, 0);
+  std::string bytes = read_text(database);
+  const std::size_t at = bytes.find("old-15.jsonl");
+  ASSERT_NE(at, std::string::npos);
+  for (std::size_t index = at / 4096 * 4096; index < at / 4096 * 4096 + 4096; ++index) {
+    bytes[index] = static_cast<char>(0xA5 ^ (index * 7));
+  }
+  directory.write("perf.db", bytes);
+  const std::string fresh = directory.write("fresh.jsonl", measurement_file("fresh", "S", 2, "2024-05-02T10:00:00Z"));
+  const ProcessResult added = db({"add", "--db", database, fresh});
+  EXPECT_EQ(added.exit_code, 0) << describe(added);
+  EXPECT_TRUE(contains(added.standard_output, "stored run 41: fresh dataset S, 2 threads, 6 measurements, 3 coupling"))
+      << describe(added);
+  EXPECT_EQ(added.standard_error, "");
+  EXPECT_TRUE(fails_with(db({"add", "--db", database, fresh}), {database, "already stored as run 41"}));
+  EXPECT_TRUE(fails_with(db({"list", "--db", database}), {database, "corrupt"}));  // it is, where the old runs are
+}
+
+// kill -9 during a write leaves a hot journal: list, info and export roll it back (the folder can be
+// written) and read the database as it was before that write, with a note on stderr.
+TEST_F(DbCommand, ReadersRollBackAWriteInterruptedByKill) {
+  for (const Arguments& command : std::vector<Arguments>{
+           {"list", "--json"}, {"info", "--json"}, {"export", "--table", "runs", "--format", "json"}}) {
+    const std::string file = directory.file(command[0] + ".db");
+    ASSERT_EQ(db({"add", "--db", file, first, second}).exit_code, 0);
+    augur::test::kill_a_writer(file, "DELETE FROM couplings; DELETE FROM measurements; DELETE FROM runs");
+    Arguments arguments = command;
+    arguments.insert(arguments.begin() + 1, {"--db", file});
+    const ProcessResult result = db(arguments);
+    const Json json = json_of(result);
+    EXPECT_EQ(command[0] == "info" ? json["rows"]["runs"].get<std::size_t>() : json.size(), 2u) << describe(result);
+    if (command[0] == "info") {
+      EXPECT_EQ(json["integrity"], "ok");
+    }
+    EXPECT_TRUE(
+        contains(result.standard_error, "augur db: note: " + file + ": a write to the database was interrupted"))
+        << describe(result);
+    EXPECT_TRUE(contains(result.standard_error, "rolled it back")) << describe(result);
+    EXPECT_FALSE(fs::exists(file + "-journal"));
+  }
+}
+
+// kill -9 while a new database was being created: rolled back to the empty file it was, and said so.
+TEST_F(DbCommand, AnInterruptedCreationIsSaidSo) {
+  augur::test::kill_a_writer(database, "PRAGMA user_version = 1");
+  EXPECT_TRUE(fails_with(db({"list", "--db", database}),
+                         {database, "a write to the database was interrupted", "rolled it back", "schema version 0"}));
+  ASSERT_EQ(db({"add", "--db", database, first}).exit_code, 0);
+  EXPECT_EQ(json_of(db({"list", "--db", database, "--json"})).size(), 1u);
 }
 
 }  // namespace
