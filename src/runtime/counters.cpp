@@ -149,7 +149,8 @@ bool CounterSet::start_on_this_thread() {
 }
 
 int CounterSet::event_count() {
-  const CounterState& state = counter_state();
+  CounterState& state = counter_state();
+  std::call_once(state.once, [&] { initialise(state); });  // read after the initialisation, on any thread
   return state.enabled ? static_cast<int>(state.names.size()) : 0;
 }
 
