@@ -34,7 +34,7 @@ int query(const char* name, Read read) {
   try {
     SelfAnalysis& s = state();
     std::lock_guard lock(s.mutex);
-    if (!measuring_locked(s) || s.analyzer->current() == nullptr) return AUGUR_ERROR;
+    if (!measuring_locked(s)) return AUGUR_ERROR;
     if (other_thread_owns_locked(s)) {
       if (first_warning(QueryOtherThread)) {
         warn(std::string(name) +
@@ -43,6 +43,7 @@ int query(const char* name, Read read) {
       }
       return AUGUR_ERROR;
     }
+    if (s.analyzer->current() == nullptr) return AUGUR_ERROR;
     return read(*s.analyzer, *s.analyzer->current());
   } catch (...) {
     return AUGUR_ERROR;
