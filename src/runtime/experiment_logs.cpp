@@ -5,6 +5,9 @@
 #include <memory>
 
 namespace augur::runtime {
+
+constinit thread_local ThreadLog* this_thread_log __attribute__((tls_model("initial-exec"))) = nullptr;
+
 namespace {
 
 constexpr std::size_t initial_records = 1024;
@@ -19,8 +22,6 @@ Logs& logs() {
   static Logs* instance = new Logs;  // never destroyed: threads may record while the program exits
   return *instance;
 }
-
-thread_local ThreadLog* this_thread_log = nullptr;
 
 // Moves a finished thread's records (and their values) to the process log; its open instances can never
 // end and are dropped. Under the logs' lock.
@@ -57,6 +58,8 @@ struct HandOverAtThreadExit {
   }
 };
 
+}  // namespace
+
 ThreadLog& new_thread_log() {
   thread_local HandOverAtThreadExit
       hand_over_at_exit;  // made once per thread: its destructor runs at the thread's exit
@@ -71,12 +74,6 @@ ThreadLog& new_thread_log() {
   all.threads.push_back(std::move(log));
   this_thread_log = made;
   return *made;
-}
-
-}  // namespace
-
-ThreadLog& thread_log() {
-  return this_thread_log != nullptr ? *this_thread_log : new_thread_log();
 }
 
 void visit_logs(const std::function<void(ThreadLog&)>& visit) {
