@@ -21,6 +21,12 @@
  * Misuse (an iteration opened outside a region, a call from inside an OpenMP parallel region,
  * a bad option) is reported once on stderr and ignored. Call the probes from the thread that
  * runs the sequential loop, outside OpenMP parallel regions. The probes allocate no memory.
+ *
+ * Threads: every function may be called from any thread at any time (docs/self-analysis.md, "Threads").
+ * The self-analysis measures the regions of one thread at a time: the thread that enters a region owns
+ * the measurement until it ends the region or exits, and meanwhile the probes and queries of other
+ * threads are ignored with one warning. Experiments record on every thread at once; the superstep trace,
+ * the periodicity detector and the options are one per process, their calls serialised by a lock.
  */
 #ifndef AUGUR_AUGUR_H
 #define AUGUR_AUGUR_H
@@ -53,7 +59,9 @@ typedef enum augur_state {
  * unique to the region, length the number of parallel loops in one iteration, iterations the number
  * of iterations of the sequential loop in this entry, or a negative value when unknown (no time
  * estimate then). A region entered again keeps its measurements; calling this for the region already
- * running changes nothing. Returns AUGUR_OK, or AUGUR_ERROR when augur is off or disabled. */
+ * running changes nothing. The calling thread owns the measurement until augur_end_parallel_region
+ * (or its exit). Returns AUGUR_OK, or AUGUR_ERROR when augur is off or disabled, or when another
+ * thread's region runs (one warning). */
 AUGUR_EXPORT int augur_init_parallel_region(uint64_t ipr, int length, long iterations);
 /* Marks the end of the current region: stops its time counters. */
 AUGUR_EXPORT void augur_end_parallel_region(void);
@@ -89,7 +97,8 @@ AUGUR_EXPORT void augur_end_parallelism(void);
 AUGUR_EXPORT int augur_set_option(const char* key, const char* value);
 
 /* ---- Queries on the current region (the most recently started one) ----------------------------
- * Each returns AUGUR_ERROR when there is no region yet. */
+ * Each returns AUGUR_ERROR when there is no region yet, or when called on another thread than the one
+ * whose region runs (one warning; any thread may ask when no region runs). */
 
 /* Speedup S(p) and its state; *speedup is written only when the state is AUGUR_PC.
  * Returns AUGUR_PC, AUGUR_PNC, or AUGUR_ERROR. */
@@ -119,7 +128,8 @@ typedef struct augur_speedup_event {
 
 typedef void (*augur_speedup_callback)(const augur_speedup_event* event, void* user_data);
 
-/* Registers one callback (NULL removes it). It runs on the thread that calls augur_close_iteration. */
+/* Registers one callback (NULL removes it), from any thread. It runs on the thread that calls
+ * augur_close_iteration (the one whose region runs). */
 AUGUR_EXPORT void augur_set_speedup_callback(augur_speedup_callback callback, void* user_data);
 
 /* Tells libaugur that the program was stopped (for a scheduler's or a signal handler's use; the
@@ -129,7 +139,9 @@ AUGUR_EXPORT void augur_set_speedup_callback(augur_speedup_callback callback, vo
 AUGUR_EXPORT void augur_notify_stopped(void);
 
 /* Ends the measurement: closes open regions, prints the summary and writes the report
- * (AUGUR_REPORT). Called automatically at exit; calling it earlier is allowed, once. */
+ * (AUGUR_REPORT). Called automatically at exit; calling it earlier is allowed, once. When another
+ * thread's region runs, that thread gives the measurement up at its next probe; after half a second
+ * without one, no summary or report is written (one warning). */
 AUGUR_EXPORT void augur_finalize(void);
 
 /* ---- CALL experiments (seed 001; docs/experiments.md) ------------------------------------------
@@ -139,7 +151,8 @@ AUGUR_EXPORT void augur_finalize(void);
  * and the hardware counters named in AUGUR_COUNTERS (PAPI, when present). Reports write the records as
  * JSON Lines (docs/formats.md, "augur experiment records"), which `augur fit` reads directly.
  * Programs annotated with `#pragma cll` get these calls from `augur cc`; they may also be called by hand.
- * Experiments nest (a stack per thread) and may be entered recursively; records from any thread. */
+ * Experiments nest (a stack per thread) and may be entered recursively; records from any thread. The
+ * records of a thread that exits are kept for the next report, and its own log is freed. */
 
 /* Sentinel of augur_experiment_declare: the experiment could not be declared (augur off, bad name). */
 #define AUGUR_NO_EXPERIMENT (-1)
@@ -182,7 +195,8 @@ AUGUR_EXPORT void augur_free(void* buffer);
 /* ---- Superstep traces for the OBSP* model (seed 001, section 2; docs/bsp.md) ----------------------
  * Per rank and superstep: the computation time W, the bytes in and out, the incoming partners and how
  * the superstep ended; with partitions into sub-machines (bsp_partition / bsp_done). Times are taken
- * from augur_bsp_start, which should follow a barrier so that all ranks share an origin. */
+ * from augur_bsp_start, which should follow a barrier so that all ranks share an origin. One trace per
+ * process: calls from several threads are serialised and go into it in the order they come. */
 
 /* How a superstep ends (the `kind` of augur_bsp_sync). */
 #define AUGUR_BSP_NONE 0      /* no synchronisation: the last superstep of a (sub-)machine's task */
@@ -216,8 +230,9 @@ AUGUR_EXPORT int augur_bsp_write(const char* path, int ranks, const char* buffer
  * The Dynamic Periodicity Detector of Freitag, Corbalan and Labarta: it reads a stream of samples (for
  * the dynamic instrumentation, the address of the function of each parallel region, in the order the
  * regions run) and finds the smallest period m <= N/2 such that every two samples m apart among the N
- * most recent ones are equal (N: the window, 128 by default). One detector per process: call these
- * from one thread only (they are not thread-safe). They allocate nothing per sample and never throw. */
+ * most recent ones are equal (N: the window, 128 by default). One detector per process: any thread may
+ * call these (a lock serialises them; the samples of several threads make one stream, so call them
+ * from one thread for a stream that means something). They allocate nothing per sample and never throw. */
 
 /* Reads the next sample. Returns 1 when `sample` starts a new period (the stream is periodic and the
  * sample is at the phase of the first sample of its periodic part), else 0. When `period` is not NULL,

@@ -34,6 +34,9 @@
  * each timing is the maximum over ranks between barriers, and rank 0 writes the file.
  *
  * Rules: no function throws or aborts; misuse is reported once on stderr and returns AUGUR_ERROR.
+ * Threads: different applications may be measured on different threads at once; the calls on one
+ * application are serialised by a lock of its own (a kernel may call them on its own application).
+ * Destroying an application while another thread uses it is the program's error, as with free().
  */
 #ifndef AUGUR_COUPLING_H
 #define AUGUR_COUPLING_H

@@ -2,13 +2,15 @@
 // "BSP superstep traces"). Per rank, machine and superstep: the computation time W, the bytes in and
 // out, the incoming partners, how the superstep ended, and the sub-machine run inside it.
 //
-// One trace per process, recorded from one thread (the one that communicates). Misuse is warned once.
+// One trace per process, recorded from one thread (the one that communicates); calls from several threads
+// are serialised by the trace's mutex (their supersteps go into the one trace). Misuse is warned once.
 #include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,7 @@ enum Misuse { NotRunning, AlreadyRunning, BadArguments, BadKind, BadPartners, No
               NothingToLeave, PartitionAfterCommunicate, MisuseCount };
 
 struct Trace {
+  std::mutex mutex;  // everything below but `warned`; taken by every entry point
   bool running = false;
   int rank = 0;
   double origin = 0.0;
@@ -61,8 +64,8 @@ struct Trace {
 };
 
 Trace& trace() {
-  static Trace instance;
-  return instance;
+  static Trace* instance = new Trace;  // never destroyed: threads may record while the program exits
+  return *instance;
 }
 
 // One message per kind of misuse.
@@ -150,6 +153,7 @@ int augur_bsp_start(int rank, int pid, int nprocs) {
   try {
     if (settings().mode == Mode::Off) return AUGUR_ERROR;
     Trace& state = trace();
+    std::lock_guard lock(state.mutex);
     if (state.running) {
       misuse(AlreadyRunning, "augur_bsp_start(): the trace is already running; ignored");
       return AUGUR_ERROR;
@@ -178,19 +182,25 @@ int augur_bsp_start(int rank, int pid, int nprocs) {
 }
 
 void augur_bsp_communicate(void) {
-  Trace& state = trace();
-  if (!state.running) {
-    not_running("augur_bsp_communicate");
-    return;
+  try {
+    Trace& state = trace();
+    std::lock_guard lock(state.mutex);
+    if (!state.running) {
+      not_running("augur_bsp_communicate");
+      return;
+    }
+    Frame& frame = state.frames.back();
+    if (frame.communicate_at < 0.0) frame.communicate_at = now();
+  } catch (...) {  // the lock could not be taken: nothing recorded
   }
-  Frame& frame = state.frames.back();
-  if (frame.communicate_at < 0.0) frame.communicate_at = now();
 }
 
 void augur_bsp_sync(int kind, long bytes_in, long bytes_out, int partner_count, const int* partners) {
   try {
-    const double at = now();
+    const double clock = monotonic_seconds();  // before the lock: the time of the call
     Trace& state = trace();
+    std::lock_guard lock(state.mutex);
+    const double at = clock - state.origin;
     if (!state.running) {
       not_running("augur_bsp_sync");
       return;
@@ -226,8 +236,10 @@ void augur_bsp_sync(int kind, long bytes_in, long bytes_out, int partner_count, 
 
 int augur_bsp_partition(int group, int pid, int nprocs) {
   try {
-    const double at = now();
+    const double clock = monotonic_seconds();  // before the lock: the time of the call
     Trace& state = trace();
+    std::lock_guard lock(state.mutex);
+    const double at = clock - state.origin;
     if (!state.running) {
       not_running("augur_bsp_partition");
       return AUGUR_ERROR;
@@ -269,8 +281,10 @@ int augur_bsp_partition(int group, int pid, int nprocs) {
 
 void augur_bsp_done(void) {
   try {
-    const double at = now();
+    const double clock = monotonic_seconds();  // before the lock: the time of the call
     Trace& state = trace();
+    std::lock_guard lock(state.mutex);
+    const double at = clock - state.origin;
     if (!state.running || state.frames.size() < 2) {
       if (!state.running) {
         not_running("augur_bsp_done");
@@ -287,8 +301,10 @@ void augur_bsp_done(void) {
 
 int augur_bsp_stop(void) {
   try {
-    const double at = now();
+    const double clock = monotonic_seconds();  // before the lock: the time of the call
     Trace& state = trace();
+    std::lock_guard lock(state.mutex);
+    const double at = clock - state.origin;
     if (!state.running) return static_cast<int>(state.records.size());
     while (!state.frames.empty()) leave_machine(at);
     state.running = false;
@@ -308,6 +324,7 @@ int augur_bsp_serialize(char** buffer, unsigned long* length) {
     *buffer = nullptr;
     *length = 0;
     Trace& state = trace();
+    std::lock_guard lock(state.mutex);
     std::string out;
     out.reserve(state.records.size() * 160);
     for (const SuperstepRecord& record : state.records) {

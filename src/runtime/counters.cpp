@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -41,6 +42,7 @@ unsigned long current_thread_id() { return static_cast<unsigned long>(pthread_se
 
 struct CounterState {
   std::once_flag once;
+  std::atomic<bool> ready{false};  // set after the initialisation: the fast path skips std::call_once
   bool enabled = false;
   std::vector<std::string> names;
   std::vector<int> codes;
@@ -126,11 +128,21 @@ void initialise(CounterState& state) {
 #endif
 }
 
+// Initialises once, from whichever thread comes first; afterwards one acquire load (std::call_once
+// costs tens of nanoseconds a call in libstdc++, on the path of every experiment instance).
+void initialise_once(CounterState& state) {
+  if (state.ready.load(std::memory_order_acquire)) return;
+  std::call_once(state.once, [&] {
+    initialise(state);
+    state.ready.store(true, std::memory_order_release);
+  });
+}
+
 }  // namespace
 
 bool CounterSet::start_on_this_thread() {
   CounterState& state = counter_state();
-  std::call_once(state.once, [&] { initialise(state); });
+  initialise_once(state);
   if (!state.enabled) return false;
   if (thread_tried) return thread_event_set >= 0;
   thread_tried = true;
@@ -149,7 +161,8 @@ bool CounterSet::start_on_this_thread() {
 }
 
 int CounterSet::event_count() {
-  const CounterState& state = counter_state();
+  CounterState& state = counter_state();
+  initialise_once(state);  // read after the initialisation, on any thread
   return state.enabled ? static_cast<int>(state.names.size()) : 0;
 }
 

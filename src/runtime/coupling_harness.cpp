@@ -2,7 +2,6 @@
 // kernel alone, each chain of adjacent kernels along the cyclic loop, and the whole loop, then writes
 // the measurement file (augur::coupling::write_run). Nothing throws across the C ABI.
 #include <omp.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include <exception>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,12 +24,15 @@
 #include "augur/core/stats.hpp"
 #include "augur/coupling.h"
 #include "augur/coupling.hpp"
+#include "coupling_machine.hpp"
 #include "internal.hpp"
 #include "options.hpp"
 
 namespace {
 
+using augur::runtime::describe_machine;
 using augur::runtime::monotonic_seconds;
+using augur::runtime::utc_now;
 using augur::runtime::warn;
 
 struct KernelEntry {
@@ -47,58 +50,12 @@ std::string check_option(const std::string& key, const std::string& value) {
   return probe.set_value(key, value).value_or("");
 }
 
-std::string read_cpu_model() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) {
-        std::string model = line.substr(colon + 1);
-        model.erase(0, model.find_first_not_of(" \t"));
-        return model;
-      }
-    }
-  }
-  utsname name{};
-  return uname(&name) == 0 ? std::string(name.machine) : std::string();
-}
-
-std::int64_t sysconf_bytes(int name) {
-  const long value = ::sysconf(name);
-  return value > 0 ? value : 0;
-}
-
-augur::coupling::Machine describe_machine() {
-  augur::coupling::Machine machine;
-  char host[256] = {};
-  if (::gethostname(host, sizeof host - 1) == 0) machine.hostname = host;
-  machine.cpu_model = read_cpu_model();
-  machine.cores = static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
-#ifdef _SC_LEVEL1_DCACHE_SIZE
-  machine.l1d_bytes = sysconf_bytes(_SC_LEVEL1_DCACHE_SIZE);
-  machine.l2_bytes = sysconf_bytes(_SC_LEVEL2_CACHE_SIZE);
-  machine.l3_bytes = sysconf_bytes(_SC_LEVEL3_CACHE_SIZE);
-#endif
-  machine.memory_bytes = sysconf_bytes(_SC_PHYS_PAGES) * sysconf_bytes(_SC_PAGESIZE);
-  return machine;
-}
-
-// ISO 8601 UTC with milliseconds: two runs started in the same second stay apart in the database.
-std::string utc_now() {
-  timespec now{};
-  clock_gettime(CLOCK_REALTIME, &now);
-  std::tm parts{};
-  gmtime_r(&now.tv_sec, &parts);
-  char text[48];
-  const std::size_t length = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &parts);
-  std::snprintf(text + length, sizeof text - length, ".%03ldZ", now.tv_nsec / 1000000);
-  return text;
-}
-
 }  // namespace
 
 struct augur_coupling_app {
+  // Every entry point but create and destroy holds it: an application used by several threads at once is
+  // used by one at a time (recursive: a kernel may call the API on its own application).
+  std::recursive_mutex mutex;
   std::string name;
   long iterations = 1;
   std::vector<KernelEntry> kernels;
@@ -336,6 +293,16 @@ int measure(augur_coupling_app& app) {
 
 bool valid_name(const char* name) { return name != nullptr && name[0] != '\0' && std::strchr(name, '\n') == nullptr; }
 
+// The application's lock; not held (with a message) in the unlikely case the system refuses it.
+std::unique_lock<std::recursive_mutex> lock_application(augur_coupling_app& app) noexcept {
+  try {
+    return std::unique_lock(app.mutex);
+  } catch (...) {
+    std::fputs("augur: coupling: cannot lock the application; call ignored\n", stderr);
+    return {};
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -363,6 +330,8 @@ int augur_coupling_add_kernel(augur_coupling_app* app, const char* name, augur_k
     warn("augur_coupling_add_kernel(): no application (augur_coupling_create failed?)");
     return AUGUR_ERROR;
   }
+  const auto lock = lock_application(*app);
+  if (!lock) return AUGUR_ERROR;
   if (!valid_name(name) || kernel == nullptr || calls < 1) {
     warn(std::string("augur_coupling_add_kernel(): ") +
          (!valid_name(name) ? "the name must be a non-empty line"
@@ -390,6 +359,8 @@ int augur_coupling_set_hooks(augur_coupling_app* app, augur_kernel_fn setup, aug
     warn("augur_coupling_set_hooks(): no application (augur_coupling_create failed?)");
     return AUGUR_ERROR;
   }
+  const auto lock = lock_application(*app);
+  if (!lock) return AUGUR_ERROR;
   app->setup = setup;
   app->reset = reset;
   app->hook_data = data;
@@ -401,6 +372,8 @@ int augur_coupling_set_problem(augur_coupling_app* app, const char* dataset, dou
     warn("augur_coupling_set_problem(): no application (augur_coupling_create failed?)");
     return AUGUR_ERROR;
   }
+  const auto lock = lock_application(*app);
+  if (!lock) return AUGUR_ERROR;
   if (!(size > 0) || !std::isfinite(size) || !(footprint_bytes >= 0) || !std::isfinite(footprint_bytes) ||
       (dataset != nullptr && std::strchr(dataset, '\n') != nullptr)) {
     warn("augur_coupling_set_problem(): the size must be positive and finite, the footprint non-negative, the "
@@ -423,6 +396,8 @@ int augur_coupling_set_option(augur_coupling_app* app, const char* key, const ch
                         : "augur_coupling_set_option(): the key and the value must not be NULL");
     return AUGUR_ERROR;
   }
+  const auto lock = lock_application(*app);
+  if (!lock) return AUGUR_ERROR;
   try {
     const std::string why = check_option(key, value);
     if (!why.empty()) {
@@ -443,6 +418,8 @@ int augur_coupling_set_communicator(augur_coupling_app* app, int rank, int ranks
     warn("augur_coupling_set_communicator(): no application (augur_coupling_create failed?)");
     return AUGUR_ERROR;
   }
+  const auto lock = lock_application(*app);
+  if (!lock) return AUGUR_ERROR;
   if (ranks < 1 || rank < 0 || rank >= ranks || barrier == nullptr || maximum == nullptr) {
     warn("augur_coupling_set_communicator(): need 0 <= rank < ranks, a barrier and a maximum");
     return AUGUR_ERROR;
@@ -460,6 +437,8 @@ int augur_coupling_measure(augur_coupling_app* app) {
     warn("augur_coupling_measure(): no application (augur_coupling_create failed?)");
     return AUGUR_ERROR;
   }
+  const auto lock = lock_application(*app);
+  if (!lock) return AUGUR_ERROR;
   try {
     return measure(*app);
   } catch (const std::exception& error) {

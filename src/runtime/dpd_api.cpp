@@ -1,9 +1,11 @@
 // The C API of the Dynamic Periodicity Detector (augur.h, "Dynamic periodicity detection"; thesis
 // Table 4.2): augur_DPD and augur_DPDWindowSize over one process-wide augur::dpd::Detector.
-// Call from one thread: not thread-safe. Nothing here throws across the C ABI; failures are reported
-// once on stderr ("augur: ...") and leave the detector as it was (or off, when it cannot be built).
+// Any thread may call them: a mutex serialises the samples of all threads into the one detector. Nothing
+// here throws across the C ABI; failures are reported once on stderr ("augur: ...") and leave the
+// detector as it was (or off, when it cannot be built).
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "augur/augur.h"
@@ -16,6 +18,7 @@ namespace {
 using dpd::Detector;
 
 struct DetectorState {
+  std::mutex mutex;                    // everything below
   std::unique_ptr<Detector> detector;  // built at the first call (the window set before it, or 128)
   int window = Detector::default_window;
   bool unavailable = false;  // could not be built: augur_DPD answers 0 from then on
@@ -24,8 +27,8 @@ struct DetectorState {
 };
 
 DetectorState& detector_state() {
-  static DetectorState state;
-  return state;
+  static DetectorState* state = new DetectorState;  // never destroyed: threads may sample while the program exits
+  return *state;
 }
 
 void warn_failure_once(DetectorState& state, const std::string& message) {
@@ -57,10 +60,14 @@ int augur_DPD(long sample, int* period) {
   int current = 0;
   int start = 0;
   try {
-    if (augur::dpd::Detector* detector = process_detector(detector_state()))
-      start = detector->push(sample, current) ? 1 : 0;
-  } catch (...) {  // push never throws; this guards the C ABI all the same
-    warn_failure_once(detector_state(), "augur_DPD(): unexpected failure; no period reported");
+    DetectorState& state = detector_state();
+    std::lock_guard lock(state.mutex);
+    try {
+      if (augur::dpd::Detector* detector = process_detector(state)) start = detector->push(sample, current) ? 1 : 0;
+    } catch (...) {  // push never throws; this guards the C ABI all the same
+      warn_failure_once(state, "augur_DPD(): unexpected failure; no period reported");
+    }
+  } catch (...) {  // the lock could not be taken: no sample
   }
   if (period != nullptr) *period = current;
   return start;
@@ -71,6 +78,7 @@ void augur_DPDWindowSize(int size) {
   using augur::dpd::Detector;
   try {
     DetectorState& state = detector_state();
+    std::lock_guard lock(state.mutex);
     if (size < Detector::min_window || size > Detector::max_window) {
       const int clamped = size < Detector::min_window ? Detector::min_window : Detector::max_window;
       if (!state.warned_window) {

@@ -4,7 +4,8 @@
 // docs/formats.md) for `augur fit`.
 //
 // Threads: each thread keeps its stack of open instances and its records (a log of its own, guarded by
-// a mutex that only a report contends for). Nothing throws across the C ABI; misuse is warned once.
+// a mutex that only a report contends for; handed to the process log at the thread's exit:
+// experiment_logs.hpp). Nothing throws across the C ABI; misuse is warned once.
 #include <fcntl.h>
 #include <omp.h>
 #include <pthread.h>
@@ -29,13 +30,13 @@
 #include "augur/augur.h"
 #include "augur/core/expression.hpp"
 #include "core/json_text.hpp"
+#include "experiment_logs.hpp"
 #include "internal.hpp"
 
 namespace augur::runtime {
 namespace {
 
 constexpr std::size_t max_experiments = 4096;
-constexpr std::size_t initial_records = 1024;
 
 struct ExperimentInfo {
   std::string name;
@@ -44,41 +45,12 @@ struct ExperimentInfo {
   std::vector<std::string> variables;   // split
 };
 
-struct OpenInstance {
-  int experiment = 0;
-  int threads = 1;
-  double start = 0.0;
-  std::size_t value_offset = 0;
-  long long counters[CounterSet::max_events] = {};
-  bool counted = false;
-  bool skipped = false;  // begun with bad values: its end records nothing
-};
-
-struct Record {
-  int experiment = 0;
-  int threads = 1;
-  double seconds = 0.0;
-  std::size_t value_offset = 0;
-  long long counters[CounterSet::max_events] = {};
-  bool counted = false;
-};
-
-// One thread's instances. Only the owning thread begins and ends instances; a report (from any thread)
-// takes the records. Everything here is guarded by `mutex`, which only a report contends for.
-struct ThreadLog {
-  std::mutex mutex;
-  std::vector<Record> records;
-  std::vector<double> values;       // variable values of the records and of the open instances
-  std::vector<OpenInstance> open;   // the stack of open instances
-};
-
 enum Warning { BadId, EndWithoutBegin, EndSkipsInner, BadValues, UnknownReportName, WarningCount };
 
 struct Registry {
-  std::mutex mutex;                                           // experiments, logs
+  std::mutex mutex;                                           // experiments
   std::vector<std::unique_ptr<ExperimentInfo>> experiments;  // capacity fixed: readers index without the lock
   std::atomic<int> count{0};
-  std::vector<std::unique_ptr<ThreadLog>> logs;               // every thread's log, kept until exit
   std::atomic<bool> warned[WarningCount] = {};
   std::once_flag enabled_once;
   bool enabled = true;
@@ -95,23 +67,19 @@ void before_fork() {
   Registry& state = registry();
   state.file_mutex.lock();
   state.mutex.lock();
-  for (const auto& log : state.logs) log->mutex.lock();
+  lock_logs();
 }
 
 void after_fork_in_parent() {
   Registry& state = registry();
-  for (auto log = state.logs.rbegin(); log != state.logs.rend(); ++log) (*log)->mutex.unlock();
+  unlock_logs();
   state.mutex.unlock();
   state.file_mutex.unlock();
 }
 
 void after_fork_in_child() {
   Registry& state = registry();
-  for (const auto& log : state.logs) {
-    log->records.clear();
-    log->open.clear();
-    log->values.clear();
-  }
+  clear_logs();
   state.unwritten.clear();
   after_fork_in_parent();
 }
@@ -139,21 +107,6 @@ bool enabled() {
     if (state.enabled) std::atexit(write_unreported_at_exit);
   });
   return state.enabled;
-}
-
-thread_local ThreadLog* this_thread_log = nullptr;
-
-ThreadLog& thread_log() {
-  if (this_thread_log != nullptr) return *this_thread_log;
-  Registry& state = registry();
-  auto log = std::make_unique<ThreadLog>();
-  log->records.reserve(initial_records);
-  log->values.reserve(initial_records * 4);
-  log->open.reserve(64);
-  this_thread_log = log.get();
-  std::lock_guard lock(state.mutex);
-  state.logs.push_back(std::move(log));
-  return *this_thread_log;
 }
 
 const ExperimentInfo* find_experiment(int id) {
@@ -246,24 +199,21 @@ void append_record(std::string& out, const ExperimentInfo& info, const Record& r
 // Takes the records of the selected experiments out of every log and renders them. `selected` holds
 // experiment ids; empty means all. Returns the number of records.
 int take_records(const std::set<int>& selected, int rank, int ranks, std::string& out) {
-  Registry& state = registry();
-  std::lock_guard registry_lock(state.mutex);
   int taken = 0;
-  for (const auto& log : state.logs) {
-    std::lock_guard log_lock(log->mutex);
+  visit_logs([&](ThreadLog& log) {
     std::vector<Record> kept;
-    for (const Record& record : log->records) {
+    for (const Record& record : log.records) {
       if (!selected.empty() && selected.count(record.experiment) == 0) {
         kept.push_back(record);
         continue;
       }
-      append_record(out, *state.experiments[static_cast<std::size_t>(record.experiment)], record, log->values, rank, ranks);
+      append_record(out, *find_experiment(record.experiment), record, log.values, rank, ranks);
       ++taken;
     }
-    log->records.swap(kept);
+    log.records.swap(kept);
     // Values are kept while a record or an open instance points into them (both under the log's lock).
-    if (log->records.empty() && log->open.empty()) log->values.clear();
-  }
+    if (log.records.empty() && log.open.empty()) log.values.clear();
+  });
   return taken;
 }
 
@@ -473,6 +423,7 @@ void augur_experiment_begin_n(int experiment, int count, const double* values) {
     std::lock_guard lock(log.mutex);
     instance.value_offset = log.values.size();
     if (usable) log.values.insert(log.values.end(), values, values + wanted);
+    instance.value_count = usable ? static_cast<int>(wanted) : 0;
     instance.start = monotonic_seconds();
     log.open.push_back(instance);
   } catch (const std::exception& error) {
@@ -513,6 +464,7 @@ void augur_experiment_end(int experiment) {
     record.threads = instance.threads;
     record.seconds = now - instance.start;
     record.value_offset = instance.value_offset;
+    record.value_count = instance.value_count;
     if (instance.counted && counted) {
       for (int index = 0; index < CounterSet::event_count(); ++index) record.counters[index] = counters[index] - instance.counters[index];
       record.counted = true;

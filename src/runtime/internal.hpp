@@ -1,5 +1,5 @@
-// What the parts of libaugur share: the one warning channel, the settings, the clock, paths.
-// Private to src/runtime.
+// What the parts of libaugur share: the one warning channel, the settings, the clock, paths (internal.cpp).
+// Private to src/runtime. Every function here may be called from any thread.
 #pragma once
 
 #include <string>
@@ -12,8 +12,7 @@ namespace augur::runtime {
 void warn(const std::string& message);
 
 // The settings from the defaults, the environment and augur_set_option, loaded at the first call
-// (warnings for bad values printed then). Not thread-safe on the first call: call it from one thread
-// before others use augur.
+// (warnings for bad values printed then), from whichever thread comes first (internal.cpp).
 const Settings& settings();
 
 // At the first call in the process: one warning per AUGUR_* variable that no option set knows (with
