@@ -182,12 +182,10 @@ std::string render_description(const store::StoreDescription& description, bool 
 }
 
 std::string render_deleted(const store::RunSummary& run, const std::string& location, bool json) {
-  if (json) return core::json_text(Json{{"deleted", run.id}, {"database", location}}, 2) + "
-";
+  if (json) return core::json_text(Json{{"deleted", run.id}, {"database", location}}, 2) + "\n";
   return "deleted run " + std::to_string(run.id) + " (" + run.application +
          (run.dataset.empty() ? "" : " dataset " + run.dataset) + ", " + plural(run.processors, "processor") +
-         ") from " + location + "
-";
+         ") from " + location + "\n";
 }
 
 std::string render_added(const std::vector<std::pair<coupling::Run, std::string>>& runs,
