@@ -97,6 +97,26 @@ TEST(TsppReliability, ASubnormalDemandGivesTheFiguresOfADemandOfZero) {
   EXPECT_FALSE(contains(simulated.standard_output, "nan")) << simulated.standard_output;
 }
 
+// Item 8: a prediction that has not converged is printed flagged as an estimate, in the table as
+// well as on stderr (this generated system oscillates for 100 iterations with the seed's method).
+TEST(TsppReliability, ANonConvergedPredictionIsFlagged) {
+  const TemporaryDirectory folder;
+  const std::string file = (folder.path() / "oscillating.tspp").string();
+  const core::ProcessResult generated = run({augur_exe, "gen-tasks", "--tasks", "20", "--resources", "2", "--depth", "3", "--seed", "6", "-o", file});
+  ASSERT_EQ(generated.exit_code, 0) << describe(generated);
+  for (const char* brief : {"--json", "-b"}) {
+    const core::ProcessResult predicted = run({augur_exe, "tspp", brief, file});
+    ASSERT_EQ(predicted.exit_code, 0) << describe(predicted);
+    EXPECT_TRUE(contains(predicted.standard_error, "not converged after 100 iterations")) << predicted.standard_error;
+    if (std::string(brief) == "--json") {
+      EXPECT_TRUE(contains(predicted.standard_output, "\"converged\": false"));
+    } else {
+      EXPECT_TRUE(contains(predicted.standard_output, "\nNot converged: an estimate (the last of 100 iterations)\n"))
+          << predicted.standard_output;
+    }
+  }
+}
+
 // Item 9: 10^5 tasks in a pipeline (a serial chain of parallel groups of 10) within 2 GB; a system
 // past the limit is refused at once with the limit named.
 TEST(TsppReliability, HundredThousandTasksWithinTwoGigabytes) {
