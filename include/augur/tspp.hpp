@@ -3,12 +3,21 @@
 // and the simulator build on it. Language reference: docs/formats.md, "TSPP task systems".
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "augur/core/diagnostics.hpp"
 
 namespace augur::tspp {
+
+// The largest demand the input language reads: larger ones make the predictor's and the simulator's
+// sums overflow.
+constexpr double max_demand = 1e15;
+// The smallest: a smaller demand (a subnormal one included) is read as 0, so that rates (1 / R),
+// squares and products of demands stay finite and normal in every method.
+constexpr double min_demand = 1e-100;
 
 struct Resource {
   enum class Kind { Queuing, Delay };
@@ -43,7 +52,8 @@ struct TaskSystem {
 
 // Parses a task system. Throws core::InputError ("file:line:col: message") on the first error:
 // syntax, an unknown or duplicate name, a task used twice or never, an empty group, a negative or
-// non-finite demand, a number of servers that is not a positive integer, a missing section.
+// non-finite demand or one above max_demand (one below min_demand is read as 0), a number of
+// servers that is not a positive integer, a missing section.
 [[nodiscard]] TaskSystem parse_task_system(const std::string& text, const std::string& file);
 
 // The structure written back in the input language, on one line: "[ { [ a; b; ] c; } d; ]".
@@ -62,6 +72,10 @@ struct GeneratorOptions {
   double use_probability = 0.7;  // chance that a task uses a resource (each task uses at least one)
   unsigned long long seed = 1;
 };
+// Throws std::invalid_argument for impossible options (demand_max above max_demand included).
 [[nodiscard]] TaskSystem generate_task_system(const GeneratorOptions& options);
+// The same system written in the input language (as write_task_system) as it is drawn, in pieces
+// passed to `write`: the memory does not grow with the number of tasks.
+void write_generated_task_system(const GeneratorOptions& options, const std::function<void(std::string_view)>& write);
 
 }  // namespace augur::tspp

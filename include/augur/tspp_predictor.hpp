@@ -5,6 +5,7 @@
 // choices made where the seed is silent: docs/tspp.md.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "augur/tspp.hpp"
@@ -59,6 +60,17 @@ struct PredictorOptions {
   int grid = 1000;
 };
 
+// The limits of size, checked before any work: the seed's method visits every pair of tasks that
+// the structure does not order (two tasks whose lowest common ancestor is a parallel group) in each
+// iteration; the transient method marches every task over the whole time grid.
+constexpr unsigned long long max_concurrent_pairs = 20000000ULL;
+constexpr std::size_t max_transient_tasks = 2000;
+
+// The number of unordered pairs of tasks whose lowest common ancestor is a parallel group.
+[[nodiscard]] unsigned long long concurrent_pairs(const TaskSystem& system);
+
+// Throws std::invalid_argument, naming the limit, for a system past the method's limit, and
+// std::runtime_error if a figure of the prediction is not finite (never printed as a result).
 [[nodiscard]] Prediction predict(const TaskSystem& system, const PredictorOptions& options = {});
 
 // Pr(X < Y) for independent Erlang fits of X and Y (exposed for tests).

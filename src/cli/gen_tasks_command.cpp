@@ -2,6 +2,10 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include "command.hpp"
 #include "core/files.hpp"
@@ -18,7 +22,16 @@ void add_gen_tasks_options(CLI::App* command, GenTasksOptions& options) {
       ->default_val(3)
       ->check(CLI::Range(1, 1000));
   command->add_option("--demand-min", generator.demand_min, "Smallest demand")->default_val(0.1)->check(CLI::PositiveNumber);
-  command->add_option("--demand-max", generator.demand_max, "Largest demand")->default_val(1.0)->check(CLI::PositiveNumber);
+  command->add_option("--demand-max", generator.demand_max, "Largest demand (at most 1e15, the largest the input language reads)")
+      ->default_val(1.0)
+      ->check(CLI::PositiveNumber)
+      ->check(CLI::Validator(
+          [](const std::string& text) -> std::string {
+            const double value = std::strtod(text.c_str(), nullptr);
+            if (value <= tspp::max_demand) return {};
+            return "Value " + text + " is above 1e15, the largest demand the TSPP language reads";
+          },
+          "at most 1e15"));
   command->add_option("--use", generator.use_probability, "Probability that a task uses each resource")
       ->default_val(0.7)
       ->check(CLI::Range(0.0, 1.0));
@@ -29,12 +42,19 @@ void add_gen_tasks_options(CLI::App* command, GenTasksOptions& options) {
 
 int run_gen_tasks_command(const GenTasksOptions& options) {
   try {
-    const std::string text = tspp::write_task_system(tspp::generate_task_system(options.generator));
+    // Standard output gets the text as it is drawn; a file is written whole or not at all, so its
+    // text is gathered first (the memory is the size of the file).
     if (options.output.empty()) {
-      std::fputs(text.c_str(), stdout);
-    } else {
-      core::write_file_atomically(options.output, text);
+      bool failed = false;
+      tspp::write_generated_task_system(options.generator, [&failed](std::string_view piece) {
+        failed = failed || std::fwrite(piece.data(), 1, piece.size(), stdout) != piece.size();
+      });
+      if (failed || std::fflush(stdout) != 0) throw std::runtime_error("cannot write to standard output");
+      return 0;
     }
+    std::string text;
+    tspp::write_generated_task_system(options.generator, [&text](std::string_view piece) { text += piece; });
+    core::write_file_atomically(options.output, text);
     return 0;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "augur gen-tasks: %s\n", error.what());

@@ -40,6 +40,7 @@ std::string render_table(const tspp::TaskSystem& system, const tspp::Prediction&
   out << "Completion time = " << with_deviation(prediction.completion);
   if (!brief) out << "  Number of iterations = " << prediction.iterations;
   out << "\n";
+  if (!prediction.converged) out << "Not converged: an estimate (the last of " << prediction.iterations << " iterations)\n";
   return out.str();
 }
 
@@ -149,7 +150,13 @@ int run_tspp_command(const TsppOptions& options) {
     predictor.stages = options.stages;
     predictor.grid = options.grid;
     predictor.residence = options.residence == "phases" ? tspp::ResidenceDistribution::Phases : tspp::ResidenceDistribution::Exponential;
-    const tspp::Prediction prediction = tspp::predict(system, predictor);
+    tspp::Prediction prediction;
+    try {
+      prediction = tspp::predict(system, predictor);
+    } catch (const std::exception& error) {  // past a method's limit, or not finite: nothing on stdout
+      std::fprintf(stderr, "tspp: %s: %s\n", name.c_str(), error.what());
+      return 1;
+    }
     if (!prediction.converged) {
       std::fprintf(stderr, "tspp: %s: not converged after %d iterations; the figures are the last iteration's\n",
                    name.c_str(), prediction.iterations);

@@ -14,8 +14,6 @@ using core::SourceText;
 
 // Deeper structures would exhaust the stack of the recursive parser, predictor and simulator.
 constexpr int max_depth = 1000;
-// Larger demands make the predictor's and the simulator's sums overflow.
-constexpr double max_demand = 1e15;
 
 bool is_name_character(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
 
@@ -132,7 +130,7 @@ private:
         source_.fail(demand_at, "the demand of task '" + task.name + "' on '" + resource + "' is negative (" +
                                     core::format_shortest(demand) + ")");
       }
-      task.demands[static_cast<std::size_t>(index)] = demand;
+      task.demands[static_cast<std::size_t>(index)] = demand < min_demand ? 0.0 : demand;
       given[static_cast<std::size_t>(index)] = true;
       expect(';', "';' after the demand on '" + resource + "'");
       skip_blanks();

@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "augur/tspp_predictor.hpp"
 #include "transient.hpp"
@@ -7,62 +9,72 @@
 namespace augur::tspp {
 namespace {
 
-constexpr int max_erlang_stages = 200;
-// Above this many stages in total, Pr(X < Y) uses the normal approximation of the two Erlangs.
-constexpr int normal_stages = 60;
-
-struct Erlang {
-  int stages = 1;
-  double rate = 0.0;  // 0: the distribution is a point mass at 0
-};
-
-// The Erlang distribution with the mean and (as nearly as whole stages allow) the variance given.
-Erlang fit(const Moments& moments) {
-  if (moments.mean <= 0.0) return {1, 0.0};
-  const double stages = moments.variance > 0.0 ? moments.mean * moments.mean / moments.variance : max_erlang_stages;
-  Erlang erlang;
-  erlang.stages = static_cast<int>(std::clamp(std::round(stages), 1.0, static_cast<double>(max_erlang_stages)));
-  erlang.rate = erlang.stages / moments.mean;
-  return erlang;
+bool finite(const Moments& m) { return std::isfinite(m.mean) && std::isfinite(m.variance); }
+bool finite(const std::vector<double>& values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
 }
-
-// E[min(X, Y)^r] for independent Erlangs X, Y:
-//   r * sum_{a<k1} sum_{b<k2} l^a m^b (r-1+a+b)! / (a! b! (l+m)^(r+a+b))
-double minimum_moment(const Erlang& x, const Erlang& y, int r) {
-  const double total = x.rate + y.rate;
-  double sum = 0.0;
-  for (int a = 0; a < x.stages; ++a) {
-    for (int b = 0; b < y.stages; ++b) {
-      const double log_term = a * std::log(x.rate) + b * std::log(y.rate) + std::lgamma(r + a + b) - std::lgamma(a + 1) -
-                              std::lgamma(b + 1) - (r + a + b) * std::log(total);
-      sum += std::exp(log_term);
+bool finite(const Prediction& prediction) {
+  if (!finite(prediction.completion)) return false;
+  for (const TaskPrediction& task : prediction.tasks) {
+    if (!finite(task.start) || !finite(task.residence) || !finite(task.end) || !finite(task.residence_at) ||
+        !finite(task.arrival_queue) || !finite(task.queue_of_task)) {
+      return false;
     }
   }
-  return r * sum;
+  return std::all_of(prediction.resources.begin(), prediction.resources.end(), [](const ResourcePrediction& r) {
+    return std::isfinite(r.utilization) && std::isfinite(r.queue_length);
+  });
 }
 
 Moments add(const Moments& x, const Moments& y) { return {x.mean + y.mean, x.variance + y.variance}; }
 
 // How two tasks relate in the series-parallel structure.
-enum class Relation { Ordered, SameFork, Concurrent };
+enum class Relation { SameFork, Concurrent };  // (ordered pairs are never visited)
 
-struct Step {
-  const Node* node;
-  std::size_t child;
+// The structure flattened: every node's parent, depth and range of tasks in depth-first order.
+struct Flat {
+  const Node* node = nullptr;
+  int parent = -1;
+  int depth = 0;
+  std::size_t child = 0;  // index among the parent's children
+  std::size_t lo = 0;     // tasks in depth-first positions [lo, hi)
+  std::size_t hi = 0;
 };
 
 class Predictor {
 public:
   Predictor(const TaskSystem& system, const PredictorOptions& options)
       : system_(system), options_(options), tasks_(system.tasks.size()), resources_(system.resources.size()) {
-    paths_.resize(tasks_);
-    std::vector<Step> path;
-    collect_paths(system.structure, path);
-    relation_.assign(tasks_ * tasks_, Relation::Ordered);
+    leaf_.assign(tasks_, -1);
+    std::vector<int> at_position;
+    flatten(system.structure, -1, 0, 0, at_position);
+    order_.resize(tasks_);
+    for (std::size_t p = 0; p < tasks_; ++p) {
+      order_[p] = static_cast<std::size_t>(flat_[static_cast<std::size_t>(at_position[p])].node->task);
+      if (p > 0 && order_[p] < order_[p - 1]) monotone_ = false;
+    }
+    // The depth of the deepest serial group in which a task is not the first child (-1: none).
+    not_first_.assign(tasks_, -1);
     for (std::size_t i = 0; i < tasks_; ++i) {
-      for (std::size_t j = 0; j < tasks_; ++j) {
-        if (i != j) relation_[i * tasks_ + j] = relate(i, j);
+      for (int v = leaf_[i]; flat_[static_cast<std::size_t>(v)].parent >= 0; v = flat_[static_cast<std::size_t>(v)].parent) {
+        const Flat& parent = flat_[static_cast<std::size_t>(flat_[static_cast<std::size_t>(v)].parent)];
+        if (parent.node->kind == Node::Kind::Serial && flat_[static_cast<std::size_t>(v)].child != 0) {
+          not_first_[i] = parent.depth;
+          break;
+        }
       }
+    }
+    // The pairs that siblings() reduces: the first two children of a parallel group, both tasks.
+    sibling_.assign(tasks_, tasks_);
+    sibling_theta_.assign(tasks_, 0.0);
+    for (const Flat& flat : flat_) {
+      const Node& node = *flat.node;
+      if (node.kind != Node::Kind::Parallel || node.children.size() < 2) continue;
+      if (node.children[0].kind != Node::Kind::Task || node.children[1].kind != Node::Kind::Task) continue;
+      const auto a = static_cast<std::size_t>(node.children[0].task);
+      const auto b = static_cast<std::size_t>(node.children[1].task);
+      sibling_[a] = b;
+      sibling_[b] = a;
     }
   }
 
@@ -71,7 +83,6 @@ public:
     prediction.tasks.resize(tasks_);
     residence_.assign(tasks_ * resources_, 0.0);
     arrival_.assign(tasks_ * resources_, 0.0);
-    theta_.assign(tasks_ * tasks_, 0.0);
     for (std::size_t i = 0; i < tasks_; ++i) {
       for (std::size_t k = 0; k < resources_; ++k) residence_[i * resources_ + k] = system_.tasks[i].demands[k];
     }
@@ -81,6 +92,7 @@ public:
       // Step 2: start and end times from the current residence times.
       prediction.completion = reduce(system_.structure, Moments{}, prediction);
       const double completion = prediction.completion.mean;
+      if (!std::isfinite(completion)) break;  // an overflow: predict() refuses the result
       if (previous >= 0.0 && std::fabs(completion - previous) <= options_.tolerance * std::max(previous, 1e-300)) {
         prediction.converged = true;
         break;
@@ -96,34 +108,51 @@ public:
   }
 
 private:
-  void collect_paths(const Node& node, std::vector<Step>& path) {
+  // Returns the end of the node's range of depth-first positions.
+  std::size_t flatten(const Node& node, int parent, std::size_t child, std::size_t lo, std::vector<int>& at_position) {
+    const int id = static_cast<int>(flat_.size());
+    const int depth = parent < 0 ? 0 : flat_[static_cast<std::size_t>(parent)].depth + 1;
+    flat_.push_back({&node, parent, depth, child, lo, lo});
+    std::size_t hi = lo;
     if (node.kind == Node::Kind::Task) {
-      paths_[static_cast<std::size_t>(node.task)] = path;
-      return;
+      leaf_[static_cast<std::size_t>(node.task)] = id;
+      at_position.push_back(id);
+      hi = lo + 1;
+    } else {
+      for (std::size_t c = 0; c < node.children.size(); ++c) hi = flatten(node.children[c], id, c, hi, at_position);
     }
-    for (std::size_t child = 0; child < node.children.size(); ++child) {
-      path.push_back({&node, child});
-      collect_paths(node.children[child], path);
-      path.pop_back();
-    }
+    flat_[static_cast<std::size_t>(id)].hi = hi;
+    return hi;
   }
 
-  // Below their common ancestor: ordered when it is serial; when it is parallel, forked from the
-  // same point if each task is first in every serial group between the ancestor and itself.
-  Relation relate(std::size_t i, std::size_t j) const {
-    const auto& a = paths_[i];
-    const auto& b = paths_[j];
-    std::size_t depth = 0;
-    while (depth < a.size() && depth < b.size() && a[depth].node == b[depth].node && a[depth].child == b[depth].child) ++depth;
-    const Node* ancestor = a[depth].node;
-    if (ancestor->kind == Node::Kind::Serial) return Relation::Ordered;
-    auto first_everywhere = [depth](const std::vector<Step>& path) {
-      for (std::size_t level = depth + 1; level < path.size(); ++level) {
-        if (path[level].node->kind == Node::Kind::Serial && path[level].child != 0) return false;
-      }
-      return true;
+  // The tasks j that are not ordered with task i (ordered pairs have theta_ij = 0), in increasing
+  // order, each with the depth of the parallel group that is their lowest common ancestor with i.
+  void partners(std::size_t i, std::vector<std::pair<std::size_t, int>>& out) const {
+    out.clear();
+    struct Range {
+      std::size_t lo, hi;
+      int depth;
     };
-    return first_everywhere(a) && first_everywhere(b) ? Relation::SameFork : Relation::Concurrent;
+    std::vector<Range> ranges;  // at most two per ancestor, disjoint
+    for (int v = leaf_[i]; flat_[static_cast<std::size_t>(v)].parent >= 0; v = flat_[static_cast<std::size_t>(v)].parent) {
+      const Flat& child = flat_[static_cast<std::size_t>(v)];
+      const Flat& parent = flat_[static_cast<std::size_t>(child.parent)];
+      if (parent.node->kind != Node::Kind::Parallel) continue;
+      if (parent.lo < child.lo) ranges.push_back({parent.lo, child.lo, parent.depth});
+      if (child.hi < parent.hi) ranges.push_back({child.hi, parent.hi, parent.depth});
+    }
+    std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.lo < b.lo; });
+    for (const Range& range : ranges) {
+      for (std::size_t p = range.lo; p < range.hi; ++p) out.emplace_back(order_[p], range.depth);
+    }
+    // Tasks declared in depth-first order (as gen-tasks writes them) come out in order already.
+    if (!monotone_) std::sort(out.begin(), out.end());
+  }
+
+  // Below their common ancestor, a parallel group at `depth`: forked from the same point if each
+  // task is first in every serial group between the ancestor and itself.
+  [[nodiscard]] Relation relate(std::size_t i, std::size_t j, int depth) const {
+    return not_first_[i] <= depth && not_first_[j] <= depth ? Relation::SameFork : Relation::Concurrent;
   }
 
   [[nodiscard]] double task_residence(std::size_t i) const {
@@ -192,8 +221,8 @@ private:
       for (std::size_t k = 0; k < resources_; ++k) {
         if (system_.resources[k].kind == Resource::Kind::Delay) continue;
         // The queueing part of R_sk is D_sk / c x A_sk (Seidmann's form; c = 1 for one server).
-        delay += system_.tasks[survivor_task].demands[k] / system_.resources[k].servers * theta_[survivor_task * tasks_ + ended] *
-                 queue_share(ended, k);
+        const double theta = sibling_[survivor_task] == ended ? sibling_theta_[survivor_task] : 0.0;
+        delay += system_.tasks[survivor_task].demands[k] / system_.resources[k].servers * theta * queue_share(ended, k);
       }
       return std::max(0.0, task_residence(survivor_task) - 0.5 * delay);
     };
@@ -206,38 +235,42 @@ private:
     return {1.0 / both + survivor_mean, 1.0 / (both * both) + survivor_square - survivor_mean * survivor_mean};
   }
 
-  // Step 1: overlap factors and residence times (approximate MVA).
+  // Step 1: overlap factors and residence times (approximate MVA). Only the pairs that are not
+  // ordered are visited (theta_ij = 0 for the others), in the order of j, so that the sums are the
+  // same, to the bit, as over every pair; nothing is kept per pair.
   void update_residence_times(const Prediction& prediction) {
-    std::vector<double> residence = residence_;
+    std::vector<double> total(tasks_);                   // R_j
+    std::vector<double> share(tasks_ * resources_);      // Q_jk
+    for (std::size_t j = 0; j < tasks_; ++j) {
+      total[j] = task_residence(j);
+      for (std::size_t k = 0; k < resources_; ++k) share[j * resources_ + k] = queue_share(j, k);
+    }
+    std::vector<double> residence(tasks_ * resources_);
+    std::vector<std::pair<std::size_t, int>> others;
+    std::vector<double> arrival(resources_);  // A_ik = sum_j theta_ij Q_jk
     for (std::size_t i = 0; i < tasks_; ++i) {
-      const double ri = task_residence(i);
-      for (std::size_t j = 0; j < tasks_; ++j) {
-        double& theta = theta_[i * tasks_ + j];
-        theta = 0.0;
-        if (i == j || ri <= 0.0) continue;
-        const double rj = task_residence(j);
+      const double ri = total[i];
+      std::fill(arrival.begin(), arrival.end(), 0.0);
+      sibling_theta_[i] = 0.0;
+      others.clear();
+      if (ri > 0.0) partners(i, others);
+      for (const auto& [j, depth] : others) {
+        const double rj = total[j];
         if (rj <= 0.0) continue;
-        double overlap = 0.0;  // p_ij
-        switch (relation_[i * tasks_ + j]) {
-          case Relation::Ordered: overlap = 0.0; break;
-          case Relation::SameFork: overlap = 1.0; break;
-          case Relation::Concurrent: {
-            const TaskPrediction& a = prediction.tasks[i];
-            const TaskPrediction& b = prediction.tasks[j];
-            // p_ij = 1 - Pr(E_j < S_i) - Pr(E_i < S_j)
-            overlap = std::clamp(1.0 - probability_less(b.end, a.start) - probability_less(a.end, b.start), 0.0, 1.0);
-            break;
-          }
+        double overlap = 1.0;  // p_ij: 1 for two tasks forked from the same point
+        if (relate(i, j, depth) == Relation::Concurrent) {
+          const TaskPrediction& a = prediction.tasks[i];
+          const TaskPrediction& b = prediction.tasks[j];
+          // p_ij = 1 - Pr(E_j < S_i) - Pr(E_i < S_j)
+          overlap = std::clamp(1.0 - probability_less(b.end, a.start) - probability_less(a.end, b.start), 0.0, 1.0);
         }
         const double expected_overlap = 1.0 / (1.0 / ri + 1.0 / rj);  // d_ij
-        theta = overlap * expected_overlap / ri;                      // theta_ij = p_ij d_ij / R_i
+        const double theta = overlap * expected_overlap / ri;          // theta_ij = p_ij d_ij / R_i
+        if (j == sibling_[i]) sibling_theta_[i] = theta;
+        for (std::size_t k = 0; k < resources_; ++k) arrival[k] += theta * share[j * resources_ + k];
       }
-    }
-    for (std::size_t i = 0; i < tasks_; ++i) {
       for (std::size_t k = 0; k < resources_; ++k) {
-        double arrival = 0.0;  // A_ik = sum_j theta_ij Q_jk
-        for (std::size_t j = 0; j < tasks_; ++j) arrival += theta_[i * tasks_ + j] * queue_share(j, k);
-        arrival_[i * resources_ + k] = arrival;
+        arrival_[i * resources_ + k] = arrival[k];
         const Resource& resource = system_.resources[k];
         const double demand = system_.tasks[i].demands[k];
         if (resource.kind == Resource::Kind::Delay) {
@@ -246,11 +279,11 @@ private:
           // R_ik = D_ik (1 + A_ik) for one server; c servers (Seidmann's approximation): a single
           // server c times faster plus a delay of the remaining (c - 1) / c of the demand.
           const double servers = resource.servers;
-          residence[i * resources_ + k] = demand / servers * (1.0 + arrival) + demand * (servers - 1.0) / servers;
+          residence[i * resources_ + k] = demand / servers * (1.0 + arrival[k]) + demand * (servers - 1.0) / servers;
         }
       }
     }
-    residence_ = residence;
+    residence_ = std::move(residence);
   }
 
   void fill_outputs(Prediction& prediction) const {
@@ -278,60 +311,60 @@ private:
   PredictorOptions options_;
   std::size_t tasks_;
   std::size_t resources_;
-  std::vector<std::vector<Step>> paths_;
-  std::vector<Relation> relation_;
+  std::vector<Flat> flat_;           // the structure's nodes, depth-first
+  std::vector<int> leaf_;            // task -> its node in flat_
+  std::vector<std::size_t> order_;   // depth-first position -> task
+  bool monotone_ = true;             // order_ increases: tasks declared in depth-first order
+  std::vector<int> not_first_;       // task -> depth of the deepest serial group it is not first in
+  std::vector<std::size_t> sibling_;       // task -> the other task of its siblings() pair (tasks_: none)
+  std::vector<double> sibling_theta_;      // task -> theta with that sibling
   std::vector<double> residence_;  // R_ik
   std::vector<double> arrival_;    // A_ik
-  std::vector<double> theta_;      // theta_ij
 };
 
 }  // namespace
 
-double Moments::deviation() const { return std::sqrt(std::max(variance, 0.0)); }
-
-double probability_less(const Moments& x, const Moments& y) {
-  if (x.mean <= 0.0) return y.mean > 0.0 ? 1.0 : 0.0;  // Pr(0 < Y)
-  if (y.mean <= 0.0) return 0.0;                       // Pr(X < 0)
-  const Erlang a = fit(x);
-  const Erlang b = fit(y);
-  if (a.stages + b.stages > normal_stages) {
-    // Many stages: both Erlangs are close to normal; Pr(X < Y) = Phi((E[Y] - E[X]) / sd(Y - X)).
-    const double spread = std::sqrt(a.stages / (a.rate * a.rate) + b.stages / (b.rate * b.rate));
-    return 0.5 * std::erfc(-(y.mean - x.mean) / (spread * std::sqrt(2.0)));
-  }
-  // X < Y when, among the first k1 + k2 - 1 events of the two merged Poisson processes, at least k1
-  // come from X's: sum over m >= k1 of C(n, m) p^m (1 - p)^(n - m), n = k1 + k2 - 1.
-  const int events = a.stages + b.stages - 1;
-  const double p = a.rate / (a.rate + b.rate);
-  if (p >= 1.0) return 1.0;
-  if (p <= 0.0) return 0.0;
-  double term = std::exp(std::lgamma(events + 1) - std::lgamma(a.stages + 1) - std::lgamma(events - a.stages + 1) +
-                         a.stages * std::log(p) + (events - a.stages) * std::log1p(-p));
-  double sum = 0.0;
-  for (int m = a.stages; m <= events; ++m) {
-    sum += term;
-    term *= static_cast<double>(events - m) / (m + 1) * p / (1.0 - p);  // C(n, m+1) / C(n, m) x p / (1 - p)
-  }
-  return std::clamp(sum, 0.0, 1.0);
-}
-
-Moments maximum(const Moments& x, const Moments& y) {
-  if (x.mean <= 0.0) return y;
-  if (y.mean <= 0.0) return x;
-  const Erlang a = fit(x);
-  const Erlang b = fit(y);
-  const double first = minimum_moment(a, b, 1);
-  const double second = minimum_moment(a, b, 2);
-  const auto square = [](const Erlang& e) { return e.stages * (e.stages + 1.0) / (e.rate * e.rate); };
-  // max = X + Y - min, for the first and the second moments.
-  const double mean = x.mean + y.mean - first;
-  const double square_mean = square(a) + square(b) - second;
-  return {mean, std::max(0.0, square_mean - mean * mean)};
+unsigned long long concurrent_pairs(const TaskSystem& system) {
+  unsigned long long pairs = 0;
+  // Returns the number of tasks under the node.
+  const auto count = [&pairs](const auto& self, const Node& node) -> unsigned long long {
+    if (node.kind == Node::Kind::Task) return 1;
+    unsigned long long size = 0;
+    unsigned long long within = 0;  // sum of the children's sizes squared
+    for (const Node& child : node.children) {
+      const unsigned long long part = self(self, child);
+      size += part;
+      within += part * part;
+    }
+    if (node.kind == Node::Kind::Parallel) pairs += (size * size - within) / 2;
+    return size;
+  };
+  (void)count(count, system.structure);
+  return pairs;
 }
 
 Prediction predict(const TaskSystem& system, const PredictorOptions& options) {
-  if (options.method == Method::Transient) return predict_transient(system, options);
-  return Predictor(system, options).run();
+  Prediction prediction;
+  if (options.method == Method::Transient) {
+    if (system.tasks.size() > max_transient_tasks) {
+      throw std::invalid_argument("the transient method handles at most " + std::to_string(max_transient_tasks) +
+                                  " tasks (this system has " + std::to_string(system.tasks.size()) +
+                                  "); use the seed's method (--method mak-lundstrom)");
+    }
+    prediction = predict_transient(system, options);
+  } else {
+    if (const unsigned long long pairs = concurrent_pairs(system); pairs > max_concurrent_pairs) {
+      throw std::invalid_argument("the seed's method handles at most " + std::to_string(max_concurrent_pairs) +
+                                  " pairs of tasks that may run at the same time (this system has " + std::to_string(pairs) +
+                                  "; its time grows with their number)");
+    }
+    prediction = Predictor(system, options).run();
+  }
+  if (!finite(prediction)) {
+    throw std::runtime_error("the prediction is not finite (an overflow in the iteration after " +
+                             std::to_string(prediction.iterations) + " iterations)");
+  }
+  return prediction;
 }
 
 }  // namespace augur::tspp

@@ -2,6 +2,8 @@
 // tasks i, j; resources k with c_k servers; D_ik demands; the time axis cut into bins of width dt.
 #include "transient.hpp"
 
+#include "quadrature.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -16,51 +18,6 @@ constexpr double negligible = 1e-13;
 // A task at a resource with a smaller probability than this is not counted in the others' queues.
 constexpr double present_threshold = 1e-9;
 
-// A composite Gauss-Legendre rule on [0, 1] whose panels crowd towards 1: E[1 / (1 + N)] is the
-// integral over [0, 1] of the generating function of N, which behaves like x^N; with 4 nodes on
-// each of 5 panels, the integral of x^n is within 1.5e-4 of 1 / (n + 1) for every n up to 300.
-struct Quadrature {
-  std::vector<double> nodes;
-  std::vector<double> weights;
-};
-
-Quadrature make_quadrature() {
-  constexpr int points = 4;
-  constexpr double panels[] = {0.0, 0.6, 0.85, 0.95, 0.985, 1.0};
-  // Gauss-Legendre nodes on [-1, 1] by Newton's method on the Legendre polynomial.
-  double unit_nodes[points];
-  double unit_weights[points];
-  for (int i = 0; i < points; ++i) {
-    double z = std::cos(M_PI * (i + 0.75) / (points + 0.5));
-    double derivative = 1.0;
-    for (int step = 0; step < 100; ++step) {
-      double p1 = 1.0;
-      double p2 = 0.0;
-      for (int j = 1; j <= points; ++j) {
-        const double p3 = p2;
-        p2 = p1;
-        p1 = ((2.0 * j - 1.0) * z * p2 - (j - 1.0) * p3) / j;
-      }
-      derivative = points * (z * p1 - p2) / (z * z - 1.0);
-      const double previous = z;
-      z = previous - p1 / derivative;
-      if (std::fabs(z - previous) < 1e-15) break;
-    }
-    unit_nodes[i] = z;
-    unit_weights[i] = 2.0 / ((1.0 - z * z) * derivative * derivative);
-  }
-  Quadrature rule;
-  for (std::size_t panel = 0; panel + 1 < std::size(panels); ++panel) {
-    const double low = panels[panel];
-    const double high = panels[panel + 1];
-    for (int i = 0; i < points; ++i) {
-      rule.nodes.push_back(low + (high - low) * (unit_nodes[i] + 1.0) / 2.0);
-      rule.weights.push_back((high - low) / 2.0 * unit_weights[i]);
-    }
-  }
-  return rule;
-}
-
 // One exponential stage of a task's work: at the resource of slot `slot`, mean demand 1 / rate.
 struct Phase {
   int slot = 0;
@@ -74,6 +31,7 @@ struct TaskModel {
   int occ_lo = 0;
   int occ_hi = -1;
   std::vector<std::vector<double>> occupancy;
+  std::vector<double> time_at;  // per slot: the occupancy summed over every bin, the window's or not
   double mass = 0.0;  // probability that the task starts within the horizon
   Moments start, end;
   // Step 1's result over [fac_lo, fac_hi] (the nearest edge outside; nothing yet: 1): the service
@@ -381,6 +339,12 @@ private:
       while (high > low && there(high) < present_threshold) --high;
       task.occ_lo = static_cast<int>(low);
       task.occ_hi = total_in > 0.0 && there(low) >= present_threshold ? static_cast<int>(high) : -1;
+      // A task much shorter than a bin is present with less than the threshold in every bin: the
+      // window drops it, but its time at each resource is the whole sum (issue 15, item 10).
+      task.time_at.assign(task.resources.size(), 0.0);
+      for (std::size_t slot = 0; slot < occupancy.size(); ++slot) {
+        for (double present : occupancy[slot]) task.time_at[slot] += present;
+      }
       task.occupancy.assign(task.resources.size(), {});
       for (std::size_t slot = 0; slot < task.resources.size(); ++slot) {
         if (task.occ_hi < task.occ_lo) continue;
@@ -652,7 +616,16 @@ private:
     std::vector<double> impulse(static_cast<std::size_t>(bins_), 0.0);
     impulse[origin] = 1.0;
     const std::vector<double> ended = march_task(static_cast<int>(index), impulse, false);
-    return moments_of(ended, step_, 0.0).variance;
+    const double variance = moments_of(ended, step_, 0.0).variance;
+    // Shorter than a bin, the grid cannot resolve the task (the march's variance is the bins' noise):
+    // its stages' variance without contention.
+    double length = 0.0;
+    double stages = 0.0;
+    for (const Phase& phase : model.phases) {
+      length += 1.0 / phase.rate;
+      stages += 1.0 / (phase.rate * phase.rate);
+    }
+    return length < step_ && variance < step_ * step_ ? stages : variance;
   }
 
   // ---- Outputs -----------------------------------------------------------------------------
@@ -681,7 +654,7 @@ private:
             seen += present * model.others[slot][static_cast<std::size_t>(bin - model.fac_lo)];
           }
         }
-        task.residence_at[k] = model.mass > 0.0 ? time * step_ / model.mass : 0.0;
+        task.residence_at[k] = model.mass > 0.0 ? model.time_at[slot] * step_ / model.mass : 0.0;
         task.arrival_queue[k] = time > 0.0 ? seen / time : 0.0;
         residence += task.residence_at[k];
       }

@@ -193,5 +193,39 @@ TEST(TaskSystemSimulation, AnyThreadCountGivesTheSameBits) {
   }
 }
 
+// Issue 15, item 8: subnormal (read as 0), huge and mixed-scale demands give finite figures under
+// every discipline and service distribution.
+TEST(TaskSystemSimulation, ExtremeDemands) {
+  const std::string resources = "resource cpu <- queuing; disk <- queuing 2; net <- delay;\n";
+  const std::vector<std::string> systems = {
+      resources + "task a <- { cpu: 4.9e-324; } b <- { cpu: 1; disk: 1e-320; } c <- { net: 2; }\nstructure [ a; { b; c; } ]",
+      resources + "task a <- { cpu: 1e15; disk: 1e15; } b <- { cpu: 1e15; net: 1e15; } c <- { disk: 1e15; }\nstructure [ { a; c; } b; ]",
+      resources + "task a <- { cpu: 1e15; disk: 1e-90; } b <- { cpu: 1e-99; net: 1; } c <- { disk: 0.001; } d <- { cpu: 1e-50; }\n"
+                  "structure [ { a; c; } [ b; d; ] ]"};
+  for (const std::string& text : systems) {
+    const auto system = system_of(text);
+    for (Discipline discipline : {Discipline::FirstComeFirstServed, Discipline::ProcessorSharing}) {
+      for (ServiceDistribution service : {ServiceDistribution::Exponential, ServiceDistribution::Deterministic}) {
+        TaskSystemOptions options;
+        options.replications = 20;
+        options.discipline = discipline;
+        options.service = service;
+        const auto result = simulate(system, options);
+        EXPECT_TRUE(std::isfinite(result.completion.mean) && std::isfinite(result.completion.deviation)) << text;
+        for (const auto& task : result.tasks) {
+          EXPECT_TRUE(std::isfinite(task.residence.mean) && std::isfinite(task.end.mean)) << text;
+          for (double value : task.queue_of_task) EXPECT_TRUE(std::isfinite(value)) << text;
+        }
+        for (const auto& resource : result.resources) EXPECT_TRUE(std::isfinite(resource.utilization)) << text;
+      }
+    }
+  }
+  // The subnormal demands are those of a system without them.
+  const auto tiny = simulate(system_of(systems[0]), deterministic());
+  const auto none = simulate(system_of(resources + "task a <- { } b <- { cpu: 1; } c <- { net: 2; }\nstructure [ a; { b; c; } ]"),
+                             deterministic());
+  EXPECT_EQ(tiny.completion.mean, none.completion.mean);
+}
+
 }  // namespace
 }  // namespace augur::sim
