@@ -42,8 +42,8 @@ void add_gen_tasks_options(CLI::App* command, GenTasksOptions& options) {
 
 int run_gen_tasks_command(const GenTasksOptions& options) {
   try {
-    // Standard output gets the text as it is drawn; a file is written whole or not at all, so its
-    // text is gathered first (the memory is the size of the file).
+    // Standard output gets the text as it is drawn; a file too, through a temporary file that replaces
+    // it whole at the end (memory independent of the size of the system).
     if (options.output.empty()) {
       bool failed = false;
       tspp::write_generated_task_system(options.generator, [&failed](std::string_view piece) {
@@ -52,9 +52,9 @@ int run_gen_tasks_command(const GenTasksOptions& options) {
       if (failed || std::fflush(stdout) != 0) throw std::runtime_error("cannot write to standard output");
       return 0;
     }
-    std::string text;
-    tspp::write_generated_task_system(options.generator, [&text](std::string_view piece) { text += piece; });
-    core::write_file_atomically(options.output, text);
+    core::OutputFile output(options.output);
+    tspp::write_generated_task_system(options.generator, [&output](std::string_view piece) { output.write(piece); });
+    output.commit();
     return 0;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "augur gen-tasks: %s\n", error.what());
