@@ -232,10 +232,24 @@ double Formula::regressor(std::size_t term, const core::Bindings& bindings) cons
   return chosen.sign * core::evaluate(*chosen.factor, bindings, *chosen.source);
 }
 
+namespace {
+
+// " * factor", in parentheses when the factor is a sum, a difference or a negation: "c[1] * (P - 1)", never
+// "c[1] * P - 1", which reads as another formula.
+std::string times_factor(const FormulaTerm& term, core::ExpressionStyle style) {
+  if (!term.factor) return "";
+  const std::string text = core::write_expression(*term.factor, style);
+  const auto kind = term.factor->kind;
+  const bool loose = kind == Expression::Kind::Add || kind == Expression::Kind::Subtract || kind == Expression::Kind::Negate;
+  return loose ? " * (" + text + ")" : " * " + text;
+}
+
+}  // namespace
+
 std::string Formula::text() const {
   std::string text;
   for (const FormulaTerm& term : terms_) {
-    const std::string factor = term.factor ? " * " + core::write_expression(*term.factor, core::ExpressionStyle::Readable) : "";
+    const std::string factor = times_factor(term, core::ExpressionStyle::Readable);
     if (text.empty()) {
       text = (term.sign < 0 ? "-" : "") + term.constant + factor;
     } else {
@@ -251,7 +265,7 @@ std::string Formula::with_values(const std::vector<double>& constants, core::Exp
     const FormulaTerm& term = terms_[index];
     const double value = term.sign * (index < constants.size() ? constants[index] : std::nan(""));
     const std::string magnitude = format_value(std::fabs(value), style);
-    const std::string factor = term.factor ? " * " + core::write_expression(*term.factor, style) : "";
+    const std::string factor = times_factor(term, style);
     if (text.empty()) {
       text = (value < 0 ? "-" : "") + magnitude + factor;
     } else {

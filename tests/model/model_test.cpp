@@ -45,6 +45,19 @@ TEST(Formula, KeepsSignsNumbersAndConstantsAnywhereInTheProduct) {
   EXPECT_EQ(formula.with_values({1.5, 2.0, 4.0}, core::ExpressionStyle::Python), "1.5 - 2 * N - 4 * 2 / P");
 }
 
+// Found by fuzz_formula: a factor that is a sum lost its parentheses when written ("c[1] * P - 1"), so
+// fit printed another formula than the one it fitted, and a Python text that computes it wrong.
+TEST(Formula, AFactorThatIsASumKeepsItsParenthesesAndReadsBackTheSame) {
+  const Formula formula = Formula::parse(core::SourceText("f", "c[0] + c[1]*(P-1) - c[2]*(-N)"));
+  EXPECT_EQ(formula.text(), "c[0] + c[1] * (P - 1) + c[2] * N");  // the negation folds into the sign
+  EXPECT_EQ(formula.with_values({0.5, 2.0, 3.0}, core::ExpressionStyle::Python), "0.5 + 2 * (P - 1) + 3 * N");
+  const Formula again = Formula::parse(core::SourceText("g", formula.text()));
+  EXPECT_EQ(again.text(), formula.text());
+  const core::Bindings at{{"N", 10.0}, {"P", 4.0}};
+  for (std::size_t term = 0; term < 3; ++term) EXPECT_DOUBLE_EQ(again.regressor(term, at), formula.regressor(term, at));
+  EXPECT_DOUBLE_EQ(formula.regressor(1, at), 3.0);
+}
+
 TEST(Formula, PointsAtTheTermThatIsNotCanonical) {
   EXPECT_EQ(formula_error("c[0] + N*P"), "f:1:8: the term N * P has no constant; write it as name[i] * (N * P)");
   EXPECT_EQ(formula_error("c[0] + c[1]*c[2]*N"), "f:1:13: the term has two constants, c[1] and c[2]; each term of a canonical formula has exactly one");
