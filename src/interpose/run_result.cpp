@@ -70,6 +70,12 @@ RunInfo parse_run_info(const std::string& text, const std::string& file) {
     throw core::InputError(
         core::locate_offset(file, text, offset),
         "not a JSON interposition file: " + (syntax == std::string::npos ? message : message.substr(syntax)));
+  } catch (const json::exception& error) {
+    // A number beyond double's range ("[json.exception.out_of_range.406] number overflow parsing '1e999'").
+    const std::string message = error.what();
+    const auto words = message.find("] ");
+    throw core::InputError({file, 0, 0}, "not a JSON interposition file: " +
+                                             (words == std::string::npos ? message : message.substr(words + 2)));
   }
   const FieldReader reader(file);
   if (!document.is_object()) reader.fail("not an interposition file: the top level is not a JSON object");

@@ -214,6 +214,12 @@ Report parse_report(const std::string& text, const std::string& file) {
     const auto colon = message.rfind(": ");
     throw core::InputError(core::locate_offset(file, text, offset),
                            "not a JSON augur report: " + (colon == std::string::npos ? message : message.substr(colon + 2)));
+  } catch (const nlohmann::json::exception& error) {
+    // A number beyond double's range ("[json.exception.out_of_range.406] number overflow parsing '1e999'").
+    const std::string message = error.what();
+    const auto words = message.find("] ");
+    throw core::InputError({file, 0, 0}, "not a JSON augur report: " +
+                                             (words == std::string::npos ? message : message.substr(words + 2)));
   }
   const FieldReader reader(file);
   if (!json.is_object()) reader.fail("not an augur report: the top level is not a JSON object");

@@ -104,6 +104,12 @@ TEST(InterposeRunResult, SaysWhyNothingWasMeasured) {
       "showed no periodic pattern");
 }
 
+// Found by fuzz/run_info_fuzz.cpp: a number beyond double's range escaped as nlohmann's out_of_range.
+TEST(InterposeRunResult, ANumberBeyondRangeIsAnInputError) {
+  EXPECT_EQ(error_of("{\"augur_interpose\": 1, \"dpd_window\": 1e999}"),
+            "run.json: not a JSON interposition file: number overflow parsing '1e999'");
+}
+
 TEST(InterposeRunResult, NamesTheFileOfABadInterpositionFile) {
   EXPECT_EQ(error_of("{\n  \"augur_interpose\": 1,\n  oops\n}"),
             "run.json:3:3: not a JSON interposition file: syntax error while parsing object key - invalid literal; "

@@ -116,6 +116,16 @@ TEST(Report, MissingFieldsAreNamed) {
   EXPECT_THROW((void)parse_report("[1, 2]", "r.json"), core::InputError);
 }
 
+// Found by fuzz/report_fuzz.cpp: a number beyond double's range escaped as nlohmann's out_of_range.
+TEST(Report, ANumberBeyondRangeIsAnInputError) {
+  try {
+    (void)parse_report(R"({"augur_report": 1e999, "mode": "time"})", "big.json");
+    FAIL() << "expected an error";
+  } catch (const core::InputError& error) {
+    EXPECT_EQ(std::string(error.what()), "big.json: not a JSON augur report: number overflow parsing '1e999'");
+  }
+}
+
 ExperimentRun timed_run(int p, double wall, double region_time) {
   ExperimentRun run;
   run.processors = p;
