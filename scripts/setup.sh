@@ -12,7 +12,7 @@ packages=(
   valgrind
   openmpi-bin libopenmpi-dev
   libpapi-dev
-  clang libomp-dev
+  clang libclang-rt-14-dev libomp-dev
 )
 
 if [ "$(id -u)" -ne 0 ]; then

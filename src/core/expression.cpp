@@ -336,7 +336,9 @@ std::string write(const Expression& node, ExpressionStyle style) {
     case Expression::Kind::Number: return format_shortest(node.number);
     case Expression::Kind::Name:
     case Expression::Kind::Constant: return node.name;
-    case Expression::Kind::Negate: return "-" + operand(*node.operands[0], 3, style);
+    // -(a^b) keeps its parentheses: the language reads -a^b as (-a)^b (power := unary ('^' power)?)
+    case Expression::Kind::Negate:
+      return "-" + operand(*node.operands[0], node.operands[0]->kind == Expression::Kind::Power ? 5 : 3, style);
     case Expression::Kind::Call: {
       std::string text = (python ? python_function(node.name) : node.name) + "(";
       for (std::size_t index = 0; index < node.operands.size(); ++index) {

@@ -1,6 +1,11 @@
 #include "interpose/run_result.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <type_traits>
+#include <utility>
 
 #include "augur/core/diagnostics.hpp"
 
@@ -8,6 +13,15 @@ namespace augur::interpose {
 namespace {
 
 using nlohmann::json;
+
+// A JSON integer that fits T (std::in_range); a float never does (nlohmann would convert it with undefined
+// behaviour when it is out of T's range, and truncate it otherwise). Other types: get<T> says what is wrong.
+template <typename T>
+bool fits(const json& value) {
+  if (value.is_number_unsigned()) return std::in_range<T>(value.get<std::uint64_t>());
+  if (value.is_number_integer()) return std::in_range<T>(value.get<std::int64_t>());
+  return !value.is_number_float();
+}
 
 // Reads the fields of an interposition file with a message naming the file and the field. A missing (or
 // null) field takes its default, as the preload omits what it did not measure; a wrong type is an error.
@@ -19,6 +33,12 @@ class FieldReader {
   T get_or(const json& object, const char* key, T fallback, const std::string& where) const {
     const auto found = object.find(key);
     if (found == object.end() || found->is_null()) return fallback;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (!fits<T>(*found)) {
+        fail(where + ": field '" + key + "' is not a whole number from " + std::to_string(std::numeric_limits<T>::min()) +
+             " to " + std::to_string(std::numeric_limits<T>::max()));
+      }
+    }
     try {
       return found->get<T>();
     } catch (const json::exception&) {
@@ -70,6 +90,12 @@ RunInfo parse_run_info(const std::string& text, const std::string& file) {
     throw core::InputError(
         core::locate_offset(file, text, offset),
         "not a JSON interposition file: " + (syntax == std::string::npos ? message : message.substr(syntax)));
+  } catch (const json::exception& error) {
+    // A number beyond double's range ("[json.exception.out_of_range.406] number overflow parsing '1e999'").
+    const std::string message = error.what();
+    const auto words = message.find("] ");
+    throw core::InputError({file, 0, 0}, "not a JSON interposition file: " +
+                                             (words == std::string::npos ? message : message.substr(words + 2)));
   }
   const FieldReader reader(file);
   if (!document.is_object()) reader.fail("not an interposition file: the top level is not a JSON object");

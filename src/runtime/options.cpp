@@ -388,13 +388,14 @@ std::vector<std::pair<std::string, std::string>> OptionValues::entries() const {
 
 std::string tool_options(std::span<const std::pair<std::string, std::string>> choices) {
   std::string text;
+  const auto append_escaped = [&text](std::string_view part) {  // keys too: parse_tool_options unescapes both
+    for (const char c : part) text += (c == ';' || c == '\\') ? std::string{'\\', c} : std::string{c};
+  };
   for (const auto& [key, value] : choices) {
     if (!text.empty()) text += ';';
-    text += key + '=';
-    for (const char c : value) {
-      if (c == ';' || c == '\\') text += '\\';
-      text += c;
-    }
+    append_escaped(key);
+    text += '=';
+    append_escaped(value);
   }
   return text;
 }

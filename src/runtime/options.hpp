@@ -119,7 +119,8 @@ private:
 inline constexpr std::string_view tool_channel_variable = "AUGUR_TOOL_OPTIONS";
 
 // The tool channel's value for `choices` (full keys and values): "key=value;key=value", with ';' and '\'
-// in values escaped by '\'. The keys are not checked here (a tool checks them with find_full_key).
+// in keys and values escaped by '\' (what parse_tool_options parsed, written back, parses the same). The
+// keys are not checked here (a tool checks them with find_full_key).
 [[nodiscard]] std::string tool_options(std::span<const std::pair<std::string, std::string>> choices);
 // The (full key, value) pairs of a tool channel's value; nullopt when it is malformed (an entry
 // without '=').

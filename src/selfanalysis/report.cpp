@@ -1,7 +1,12 @@
 #include "augur/selfanalysis_report.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "augur/core/diagnostics.hpp"
@@ -174,6 +179,15 @@ const ReportRegion* Report::region(std::uint64_t id) const {
 
 namespace {
 
+// A JSON integer that fits T (std::in_range); a float never does (nlohmann would convert it with undefined
+// behaviour when it is out of T's range, and truncate it otherwise). Other types: get<T> says what is wrong.
+template <typename T>
+bool fits(const nlohmann::json& value) {
+  if (value.is_number_unsigned()) return std::in_range<T>(value.get<std::uint64_t>());
+  if (value.is_number_integer()) return std::in_range<T>(value.get<std::int64_t>());
+  return !value.is_number_float();
+}
+
 // Reads a report field with a clear message when it is missing or of the wrong type.
 class FieldReader {
 public:
@@ -183,6 +197,12 @@ public:
   T get(const nlohmann::json& object, const char* key, const std::string& where) const {
     const auto found = object.find(key);
     if (found == object.end()) fail(where + ": missing field '" + key + "'");
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (!fits<T>(*found)) {
+        fail(where + ": field '" + key + "' is not a whole number from " + std::to_string(std::numeric_limits<T>::min()) +
+             " to " + std::to_string(std::numeric_limits<T>::max()));
+      }
+    }
     try {
       return found->get<T>();
     } catch (const nlohmann::json::exception&) {
@@ -215,6 +235,12 @@ Report parse_report(const std::string& text, const std::string& file) {
     const auto colon = message.rfind(": ");
     throw core::InputError(core::locate_offset(file, text, offset),
                            "not a JSON augur report: " + (colon == std::string::npos ? message : message.substr(colon + 2)));
+  } catch (const nlohmann::json::exception& error) {
+    // A number beyond double's range ("[json.exception.out_of_range.406] number overflow parsing '1e999'").
+    const std::string message = error.what();
+    const auto words = message.find("] ");
+    throw core::InputError({file, 0, 0}, "not a JSON augur report: " +
+                                             (words == std::string::npos ? message : message.substr(words + 2)));
   }
   const FieldReader reader(file);
   if (!json.is_object()) reader.fail("not an augur report: the top level is not a JSON object");

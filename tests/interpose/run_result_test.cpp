@@ -104,6 +104,24 @@ TEST(InterposeRunResult, SaysWhyNothingWasMeasured) {
       "showed no periodic pattern");
 }
 
+// Found by fuzz/run_info_fuzz.cpp: a number beyond double's range escaped as nlohmann's out_of_range.
+TEST(InterposeRunResult, ANumberBeyondRangeIsAnInputError) {
+  EXPECT_EQ(error_of("{\"augur_interpose\": 1, \"dpd_window\": 1e999}"),
+            "run.json: not a JSON interposition file: number overflow parsing '1e999'");
+}
+
+// Found by fuzz/run_info_fuzz.cpp: a float in an integer field was converted with undefined behaviour (1e300
+// to int) or truncated (2.5 to 2).
+TEST(InterposeRunResult, AnIntegerFieldTakesOnlyAWholeNumberInRange) {
+  EXPECT_EQ(error_of("{\"augur_interpose\": 1, \"dpd_window\": 1e300}"),
+            "run.json: interposition file: field 'dpd_window' is not a whole number from -2147483648 to 2147483647");
+  EXPECT_EQ(error_of("{\"augur_interpose\": 1.5}"),
+            "run.json: interposition file: field 'augur_interpose' is not a whole number from -2147483648 to 2147483647");
+  EXPECT_EQ(error_of("{\"augur_interpose\": 1, \"intercepted\": 9223372036854775808}"),
+            "run.json: interposition file: field 'intercepted' is not a whole number from -9223372036854775808 to "
+            "9223372036854775807");
+}
+
 TEST(InterposeRunResult, NamesTheFileOfABadInterpositionFile) {
   EXPECT_EQ(error_of("{\n  \"augur_interpose\": 1,\n  oops\n}"),
             "run.json:3:3: not a JSON interposition file: syntax error while parsing object key - invalid literal; "

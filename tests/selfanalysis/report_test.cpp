@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "augur/core/diagnostics.hpp"
@@ -114,6 +117,37 @@ TEST(Report, MissingFieldsAreNamed) {
   EXPECT_THROW((void)parse_report(R"({"augur_report": 9, "mode": "time", "allocated_processors": 1, "regions": []})", "r.json"),
                core::InputError);
   EXPECT_THROW((void)parse_report("[1, 2]", "r.json"), core::InputError);
+}
+
+// Found by fuzz/report_fuzz.cpp: a number beyond double's range escaped as nlohmann's out_of_range.
+TEST(Report, ANumberBeyondRangeIsAnInputError) {
+  try {
+    (void)parse_report(R"({"augur_report": 1e999, "mode": "time"})", "big.json");
+    FAIL() << "expected an error";
+  } catch (const core::InputError& error) {
+    EXPECT_EQ(std::string(error.what()), "big.json: not a JSON augur report: number overflow parsing '1e999'");
+  }
+}
+
+// Found by fuzz/report_fuzz.cpp: a float in an integer field was converted with undefined behaviour (1e308
+// to int) or truncated (2.5 to 2).
+TEST(Report, AnIntegerFieldTakesOnlyAWholeNumberInRange) {
+  const std::string int_range = "from -2147483648 to 2147483647";
+  for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"augur_report": 1e308})", "r.json: report: field 'augur_report' is not a whole number " + int_range},
+           {R"({"augur_report": 1, "mode": "time", "allocated_processors": 2.5, "regions": []})",
+            "r.json: report: field 'allocated_processors' is not a whole number " + int_range},
+           {R"({"augur_report": 1, "mode": "time", "allocated_processors": 4294967296, "regions": []})",
+            "r.json: report: field 'allocated_processors' is not a whole number " + int_range},
+           {R"({"augur_report": 1, "mode": "time", "allocated_processors": 1, "regions": [{"id": -1}]})",
+            "r.json: regions[0]: field 'id' is not a whole number from 0 to 18446744073709551615"}}) {
+    try {
+      (void)parse_report(text, "r.json");
+      ADD_FAILURE() << "expected an error: " << text;
+    } catch (const core::InputError& error) {
+      EXPECT_EQ(std::string(error.what()), message);
+    }
+  }
 }
 
 ExperimentRun timed_run(int p, double wall, double region_time) {
