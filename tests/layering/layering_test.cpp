@@ -188,7 +188,7 @@ TEST(DocsPaths, EveryFileOfTheRepositoryThePagesNameExists) {
     if (entry.path().extension() == ".md") pages.push_back(entry.path());
   }
   const std::regex quoted("`([^`\\s]+)`");
-  const std::regex repository_path(R"(^(src|include|tests|examples|bench|cmake|scripts|docs)/[\w./+-]+$)");
+  const std::regex repository_path(R"(^(src|include|tests|examples|bench|cmake|scripts|docs|fuzz)/[\w./+-]+$)");
   int named = 0;
   for (const fs::path& page : pages) {
     std::istringstream lines(read_text(page));
