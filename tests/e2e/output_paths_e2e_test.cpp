@@ -3,7 +3,7 @@
 // written through (never replaced: /dev/null stays a device, /dev/stdout is our standard output, /dev/full
 // is an error), a full disk and a read-only folder are errors that leave nothing behind. The real augur
 // binary, run as a user runs it (output_support.hpp: a lowered file size limit stands for a full disk, the
-// user nobody for a folder root could otherwise write).
+// capabilities that let root ignore permissions given up for a folder root could otherwise write).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -28,7 +28,7 @@ class OutputPaths : public ::testing::Test {
  protected:
   OutputPaths() {
     fs::permissions(directory.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                          fs::perms::others_read | fs::perms::others_exec);  // nobody may enter
+                                          fs::perms::others_read | fs::perms::others_exec);  // others may enter
     fs::create_directories(work);
     fs::create_directories(scratch);
   }
@@ -39,8 +39,8 @@ class OutputPaths : public ::testing::Test {
     return run_augur(augur_exe, child, directory.path() / "logs");
   }
   // gen-tasks into `output` (the generated text is `expected`).
-  Outcome generate_to(const std::string& output, long long limit = -1, bool as_nobody = false) {
-    Child child{generate, "", limit, as_nobody, {}};
+  Outcome generate_to(const std::string& output, long long limit = -1, bool without_override = false) {
+    Child child{generate, "", limit, without_override, {}};
     child.arguments.insert(child.arguments.end(), {"-o", output});
     return augur(child);
   }
@@ -200,7 +200,7 @@ TEST_F(OutputPaths, AReadOnlyFolderIsAnErrorAndLeavesNothing) {
   write_text(folder / "previous.tspp", "previous\n");
   fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
                               fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
-  // root writes anywhere: the child runs as nobody then (output_support.hpp)
+  // root writes anywhere: the child runs without the capabilities that ignore permissions (output_support.hpp)
   for (const std::string name : {"new.tspp", "previous.tspp"}) {
     const fs::path output = folder / name;
     const Outcome outcome = generate_to(output.string(), -1, true);

@@ -1,13 +1,16 @@
 // What the tests of augur's output paths share (output_paths_e2e_test.cpp, output_over_input_e2e_test.cpp):
 // the real build/bin/augur run in a child that may have a lowered file size limit (a full disk without a
-// full disk: RLIMIT_FSIZE with SIGXFSZ ignored makes writes past the limit fail with EFBIG) or run as the
-// user nobody (a read-only folder that root could otherwise write), and the files a folder holds.
+// full disk: RLIMIT_FSIZE with SIGXFSZ ignored makes writes past the limit fail with EFBIG) or run without
+// root's power to ignore permissions (a read-only folder that root could otherwise write), and the files a
+// folder holds.
 #pragma once
 
 #include <fcntl.h>
-#include <grp.h>
 #include <signal.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,11 +26,32 @@
 
 namespace augur::e2e {
 
+// In a child about to exec, as root: gives up the capabilities that let root ignore file permissions
+// (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER) in every set, the bounding set included, so that they
+// do not come back at exec. The child stays uid 0, so it still reaches the build tree wherever the clone is
+// (a folder of mode 0700 from mktemp -d, say), and a folder of root's with mode 0555 is read-only to it.
+// Only system calls: safe between fork and exec. False when the system refuses.
+inline bool drop_permission_override() {
+  const int dropped[] = {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER};
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2]{};
+  if (::syscall(SYS_capget, &header, data) != 0) return false;
+  for (const int capability : dropped) {
+    if (::prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0) return false;
+    const unsigned bit = 1u << (capability % 32);
+    data[capability / 32].effective &= ~bit;
+    data[capability / 32].permitted &= ~bit;
+    data[capability / 32].inheritable &= ~bit;
+  }
+  ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  return ::syscall(SYS_capset, &header, data) == 0;
+}
+
 struct Child {
   std::vector<std::string> arguments;    // after the augur executable
   std::string standard_input;            // a file; empty: /dev/null
   long long file_size_limit = -1;        // >= 0: RLIMIT_FSIZE in bytes, SIGXFSZ ignored
-  bool as_nobody = false;                // when root: run as uid and gid 65534
+  bool without_override = false;                // when root: run without the capabilities that ignore permissions
   std::vector<std::string> environment;  // NAME=value, added to ours (replacing ours of that name)
 };
 
@@ -72,7 +96,7 @@ inline Outcome run_augur(const std::string& executable, const Child& child, cons
   std::vector<char*> envp;
   for (std::string& variable : variables) envp.push_back(variable.data());
   envp.push_back(nullptr);
-  const bool drop = child.as_nobody && ::geteuid() == 0;
+  const bool drop = child.without_override && ::geteuid() == 0;
   const pid_t pid = ::fork();
   if (pid == 0) {  // only async-signal-safe calls from here on
     if (::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) ::_exit(126);
@@ -81,7 +105,7 @@ inline Outcome run_augur(const std::string& executable, const Child& child, cons
       const rlimit limit{static_cast<rlim_t>(child.file_size_limit), static_cast<rlim_t>(child.file_size_limit)};
       if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
     }
-    if (drop && (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(126);
+    if (drop && !drop_permission_override()) ::_exit(126);
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
