@@ -58,6 +58,7 @@ std::vector<SourcedRun> load_runs(const CoupleOptions& options, const std::vecto
   for (const std::string& path : files) runs.push_back(load_file(path));
   if (!files.empty()) return runs;
   const auto store = store::open_store(options.db, store::OpenMode::ReadOnly);
+  for (const std::string& note : store->notes()) std::fprintf(stderr, "augur couple: note: %s\n", note.c_str());
   if (!ids.empty()) {
     for (const long long id : ids) {
       auto stored = store->load_run(id);
@@ -128,6 +129,7 @@ int measure_program(const CoupleOptions& options, SourcedRun& measured) {
   if (options.no_db) return 0;
   try {
     const auto store = store::open_store(options.db, store::OpenMode::ReadWrite);
+    for (const std::string& note : store->notes()) std::fprintf(stderr, "augur couple measure: note: %s\n", note.c_str());
     const auto id = store->add_run(measured.run, options.save.empty() ? measured.source : fs::absolute(options.save).string());
     std::fprintf(stderr, "augur couple measure: stored as run %lld in %s\n", static_cast<long long>(id),
                  store->location().c_str());

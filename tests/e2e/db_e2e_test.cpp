@@ -334,6 +334,18 @@ TEST_F(DbCommand, ReadersRollBackAWriteInterruptedByKill) {
   }
 }
 
+// augur couple reads the same database: it rolls the journal back too, and says so as augur db does.
+TEST_F(DbCommand, CoupleReportRollsBackAWriteInterruptedByKillAndSaysSo) {
+  ASSERT_EQ(db({"add", "--db", database, first, second}).exit_code, 0);
+  augur::test::kill_a_writer(database, "DELETE FROM couplings; DELETE FROM measurements; DELETE FROM runs");
+  const ProcessResult result = augur::core::run_process({augur_exe, "couple", "report", "--db", database});
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error,
+                       "augur couple: note: " + database + ": a write to the database was interrupted"))
+      << describe(result);
+  EXPECT_FALSE(fs::exists(database + "-journal"));
+}
+
 // kill -9 while a new database was being created: rolled back to the empty file it was, and said so.
 TEST_F(DbCommand, AnInterruptedCreationIsSaidSo) {
   augur::test::kill_a_writer(database, "PRAGMA user_version = 1");
