@@ -15,6 +15,15 @@
 
 namespace augur::core {
 
+// A JSON integer that fits T (std::in_range); a float never does (nlohmann would convert it with undefined
+// behaviour when it is out of T's range, and truncate it otherwise). Other types: get<T> says what is wrong.
+template <typename T>
+bool json_integer_fits(const nlohmann::json& value) {
+  if (value.is_number_unsigned()) return std::in_range<T>(value.get<std::uint64_t>());
+  if (value.is_number_integer()) return std::in_range<T>(value.get<std::int64_t>());
+  return !value.is_number_float();
+}
+
 class JsonLine {
 public:
   using Json = nlohmann::json;

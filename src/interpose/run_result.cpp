@@ -8,20 +8,12 @@
 #include <utility>
 
 #include "augur/core/diagnostics.hpp"
+#include "core/json_line.hpp"
 
 namespace augur::interpose {
 namespace {
 
 using nlohmann::json;
-
-// A JSON integer that fits T (std::in_range); a float never does (nlohmann would convert it with undefined
-// behaviour when it is out of T's range, and truncate it otherwise). Other types: get<T> says what is wrong.
-template <typename T>
-bool fits(const json& value) {
-  if (value.is_number_unsigned()) return std::in_range<T>(value.get<std::uint64_t>());
-  if (value.is_number_integer()) return std::in_range<T>(value.get<std::int64_t>());
-  return !value.is_number_float();
-}
 
 // Reads the fields of an interposition file with a message naming the file and the field. A missing (or
 // null) field takes its default, as the preload omits what it did not measure; a wrong type is an error.
@@ -34,7 +26,7 @@ class FieldReader {
     const auto found = object.find(key);
     if (found == object.end() || found->is_null()) return fallback;
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      if (!fits<T>(*found)) {
+      if (!core::json_integer_fits<T>(*found)) {
         fail(where + ": field '" + key + "' is not a whole number from " + std::to_string(std::numeric_limits<T>::min()) +
              " to " + std::to_string(std::numeric_limits<T>::max()));
       }

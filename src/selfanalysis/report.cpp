@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "augur/core/diagnostics.hpp"
+#include "core/json_line.hpp"
 #include "core/json_text.hpp"
 
 namespace augur::selfanalysis {
@@ -179,15 +180,6 @@ const ReportRegion* Report::region(std::uint64_t id) const {
 
 namespace {
 
-// A JSON integer that fits T (std::in_range); a float never does (nlohmann would convert it with undefined
-// behaviour when it is out of T's range, and truncate it otherwise). Other types: get<T> says what is wrong.
-template <typename T>
-bool fits(const nlohmann::json& value) {
-  if (value.is_number_unsigned()) return std::in_range<T>(value.get<std::uint64_t>());
-  if (value.is_number_integer()) return std::in_range<T>(value.get<std::int64_t>());
-  return !value.is_number_float();
-}
-
 // Reads a report field with a clear message when it is missing or of the wrong type.
 class FieldReader {
 public:
@@ -198,7 +190,7 @@ public:
     const auto found = object.find(key);
     if (found == object.end()) fail(where + ": missing field '" + key + "'");
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      if (!fits<T>(*found)) {
+      if (!core::json_integer_fits<T>(*found)) {
         fail(where + ": field '" + key + "' is not a whole number from " + std::to_string(std::numeric_limits<T>::min()) +
              " to " + std::to_string(std::numeric_limits<T>::max()));
       }
