@@ -98,4 +98,76 @@ private:
   Statistics statistics_;
 };
 
+// The fewest measured iterations from which a speedup may be reported (issue 16). Below it, the median
+// iteration time rests on too few values: the range [min, max] of n measured values holds the median of
+// their distribution with probability 1 - 2^(1-n) whatever the distribution, 93.75% for n = 5 (the
+// smallest n above 90%), and a median of 5 stays a clean value with 2 of them disturbed. docs/dpd.md,
+// "Measured iterations". For the interposition code (libaugur_preload, libaugur_ompt) and the CLI.
+inline constexpr long min_measured_iterations = 5;
+[[nodiscard]] constexpr bool enough_measured_iterations(long measured) noexcept {
+  return measured >= min_measured_iterations;
+}
+
+// A Detector that grows its window while it finds no period (docs/dpd.md, "The adaptive detector"):
+// whenever 2N consecutive samples went by without a period, N being the window at that moment, the window
+// doubles (clipped to the bound), up to `bound` samples. It never shrinks: a period found keeps the window
+// it was found with. Growing changes no answer at the moment it happens (the samples held are the same,
+// and so are the shifts that fit twice in them), so a stream whose period is found at the start window is
+// answered exactly as by a plain Detector of that window (same periods, same starts) as long as no 2N
+// samples in a row go by without a period. Memory: about 20 bytes per sample of the current window.
+class AdaptiveDetector {
+public:
+  // 2048 samples: periods up to 1024 samples (constructs or regions per time step); 40 KiB; without a
+  // period 1024 comparisons per sample, 0.45-0.7 us measured (docs/dpd.md), under the 1 us per
+  // intercepted region the dynamic instrumentation allows itself (4096 measured 1.4 us).
+  static constexpr int default_bound = 2048;
+  // Windows of samples without a period before the window doubles.
+  static constexpr int patience = 2;
+
+  // Starts with `window` samples (clamped as Detector's); grows up to max(bound, window), clamped to
+  // Detector::max_window. std::bad_alloc only when memory is exhausted.
+  explicit AdaptiveDetector(int window = Detector::default_window, int bound = default_bound);
+
+  // Detector::push, then the growth rule. Never throws: a growth that runs out of memory keeps the
+  // window it has and stops growing (growth_failed()). Allocates only when it grows (at most
+  // log2(bound / start) times), never once the window is at the bound or a period is held.
+  bool push(long sample, int& period) noexcept;
+  bool push(long sample) noexcept {
+    int period = 0;
+    return push(sample, period);
+  }
+
+  [[nodiscard]] int period() const { return detector_.period(); }
+  [[nodiscard]] long start_sample() const { return detector_.start_sample(); }
+  [[nodiscard]] int phase() const { return detector_.phase(); }
+  [[nodiscard]] int held() const { return detector_.held(); }
+  [[nodiscard]] int window() const { return detector_.window(); }
+  [[nodiscard]] const Detector::Statistics& statistics() const { return detector_.statistics(); }
+  [[nodiscard]] const Detector& detector() const { return detector_; }
+
+  // How far it grew: the window it started with, the window now (grown_to() == window()), how many times
+  // it doubled, and the largest window it may reach.
+  [[nodiscard]] int start_window() const { return start_window_; }
+  [[nodiscard]] int grown_to() const { return detector_.window(); }
+  [[nodiscard]] int growths() const { return growths_; }
+  [[nodiscard]] int bound() const { return bound_; }
+  // A growth ran out of memory: the window stays where it is.
+  [[nodiscard]] bool growth_failed() const { return growth_failed_; }
+  // Gave up: the window is at its bound (or cannot grow) and 2 windows of samples in a row went by
+  // without a period; false again once a period is found. For the message that names --dpd-window.
+  [[nodiscard]] bool gave_up() const;
+  // Consecutive samples (the newest included) without a period.
+  [[nodiscard]] std::int64_t samples_without_period() const { return without_period_; }
+
+private:
+  void grow() noexcept;
+
+  Detector detector_;
+  int start_window_ = Detector::default_window;
+  int bound_ = default_bound;
+  int growths_ = 0;
+  bool growth_failed_ = false;
+  std::int64_t without_period_ = 0;
+};
+
 }  // namespace augur::dpd
