@@ -19,7 +19,6 @@
 #include "core/json_text.hpp"
 #include "core/process.hpp"
 #include "interpose/run_result.hpp"
-#include "locations.hpp"
 #include "run_launch.hpp"
 #include "run_print.hpp"
 #include "options_command.hpp"
@@ -30,47 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// The interposition library for `program` (libaugur_preload for libgomp, the OMPT tool for libomp, or
-// --preload) in `preload`; 0, or the exit status after saying why the program cannot be run under one.
-int choose_preload(const std::string& program, const RunOptions& options, std::string& preload, bool& ompt) {
-  std::string detail;
-  const OpenMpRuntime runtime = detect_runtime(program, detail);
-  switch (runtime) {
-    case OpenMpRuntime::Gomp: break;
-    case OpenMpRuntime::LlvmOmp:
-      if (options.preload.empty() && installed_library("libaugur_ompt.so").empty()) {
-        std::fprintf(stderr,
-                     "augur run: %s uses LLVM's OpenMP runtime (libomp), and this build of augur has no OMPT tool "
-                     "(libaugur_ompt: omp-tools.h was not found when it was built); rebuild with gcc -fopenmp, or "
-                     "give the tool with --preload\n",
-                     program.c_str());
-        return 1;
-      }
-      break;
-    case OpenMpRuntime::Static:
-      std::fprintf(stderr,
-                   "augur run: not an OpenMP program linked to libgomp or libomp: %s is not dynamically linked (%s); "
-                   "LD_PRELOAD cannot interpose on it\n",
-                   program.c_str(), detail.c_str());
-      return 1;
-    case OpenMpRuntime::None:
-      std::fprintf(stderr,
-                   "augur run: not an OpenMP program linked to libgomp or libomp: %s loads neither libgomp.so.1 nor "
-                   "libomp.so (ldd); augur run measures programs built with gcc -fopenmp or clang -fopenmp\n",
-                   program.c_str());
-      return 1;
-  }
-  ompt = runtime == OpenMpRuntime::LlvmOmp;
-  preload = !options.preload.empty() ? options.preload
-            : ompt                   ? installed_library("libaugur_ompt.so").string()
-                                     : (library_directory() / "libaugur_preload.so").string();
-  if (::access(preload.c_str(), R_OK) != 0) {
-    std::fprintf(stderr, "augur run: %s: cannot read the %s (--preload)\n", preload.c_str(), ompt ? "OMPT tool" : "interposition library");
-    return 2;
-  }
-  return 0;
-}
 
 // The end of every measured run: the --json file (the report with what the interposition saw) and the
 // program's exit status passed on.
@@ -120,14 +78,17 @@ int run_run_command(const RunOptions& options) {
       std::fprintf(stderr, "augur run: %s: no such program (or not executable)\n", options.command[0].c_str());
       return 2;
     }
-    std::string preload;
-    bool ompt = false;
-    if (const int refused = choose_preload(program, options, preload, ompt); refused != 0) return refused;
-    if (!options.json.empty()) core::refuse_output_over_inputs(options.json, {program, preload});
+    std::string detail;
+    const OpenMpRuntime runtime = detect_runtime(program, detail);
+    Interposition tool;
+    if (const int refused = choose_interposition("augur run", program, runtime, detail, options.preload, true, tool);
+        refused != 0)
+      return refused;
+    if (!options.json.empty()) core::refuse_output_over_inputs(options.json, {program, tool.library});
     core::TemporaryFolder scratch("augur-run");
     const std::string report_path = (scratch.path() / "report.json").string();
     const std::string info_path = (scratch.path() / "interpose.json").string();
-    const Environment environment = program_environment(options, preload, ompt, report_path, info_path);
+    const Environment environment = program_environment(options, tool, report_path, info_path);
     std::vector<std::string> argv = options.command;
     argv[0] = program;
     const core::ProcessResult child = core::run_attached(argv, environment);
@@ -140,7 +101,7 @@ int run_run_command(const RunOptions& options) {
     if (!fs::exists(info_path)) {
       std::fprintf(stderr, "augur run: %s exited with status %d without going through %s's exit (it "
                            "may have called _exit, or exec'd another program); no report\n",
-                   program.c_str(), child.exit_code, ompt ? "libaugur_ompt" : "libaugur_preload");
+                   program.c_str(), child.exit_code, tool.name().c_str());
       return 1;
     }
     const std::string info_text = core::read_file(info_path);

@@ -48,39 +48,10 @@ long RunOptions::iterations() const {
   return iterations;
 }
 
-OpenMpRuntime detect_runtime(const std::string& program, std::string& detail) {
-  core::ProcessResult result = core::run_process({"ldd", program});
-  const std::string& text = result.standard_output;
-  if (text.find("libgomp") != std::string::npos) return OpenMpRuntime::Gomp;
-  if (text.find("libomp.so") != std::string::npos || text.find("libiomp5") != std::string::npos)
-    return OpenMpRuntime::LlvmOmp;
-  if (!result.succeeded() || text.find("not a dynamic executable") != std::string::npos ||
-      text.find("statically linked") != std::string::npos) {
-    detail = "ldd: " + (text.empty() ? result.standard_error : text);
-    while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ' || detail.back() == '\t'))
-      detail.pop_back();
-    return OpenMpRuntime::Static;
-  }
-  return OpenMpRuntime::None;
-}
-
-Environment program_environment(const RunOptions& options, const std::string& preload, bool ompt,
-                                const std::string& report_path, const std::string& info_path) {
-  Environment environment;
+Environment program_environment(const RunOptions& options, const Interposition& tool, const std::string& report_path,
+                                const std::string& info_path) {
+  Environment environment = interposition_environment(tool);
   environment.reserve(32);  // (also keeps gcc 12's -Warray-bounds from a false positive on the emplace_backs below)
-  if (ompt) {
-    // libomp loads the tool itself (OMPT, OpenMP 5.0 section 4.2.1); a tool already named is kept, after ours.
-    const char* previous_tools = std::getenv("OMP_TOOL_LIBRARIES");
-    environment.emplace_back("OMP_TOOL_LIBRARIES", previous_tools != nullptr && *previous_tools != '\0'
-                                                       ? fs::absolute(preload).string() + ":" + previous_tools
-                                                       : fs::absolute(preload).string());
-    environment.emplace_back("OMP_TOOL", "enabled");
-  } else {
-    const char* previous_preload = std::getenv("LD_PRELOAD");
-    environment.emplace_back("LD_PRELOAD", previous_preload != nullptr && *previous_preload != '\0'
-                                               ? fs::absolute(preload).string() + ":" + previous_preload
-                                               : fs::absolute(preload).string());
-  }
   if (std::getenv("OMP_WAIT_POLICY") == nullptr) environment.emplace_back("OMP_WAIT_POLICY", "passive");
   if (options.threads > 0) environment.emplace_back("OMP_NUM_THREADS", std::to_string(options.threads));
   environment.push_back(tool_channel_entry(tool_choices(options, report_path, info_path)));

@@ -10,21 +10,16 @@
 #include <vector>
 
 #include "interpose/run_result.hpp"
+#include "interposition.hpp"
 #include "run_command.hpp"
 
 namespace augur::cli {
 
-enum class OpenMpRuntime { Gomp, LlvmOmp, None, Static };
-
-// Which OpenMP runtime the program loads, from its dependencies (ldd lists them transitively); `detail`
-// gets ldd's words for a program that is not dynamically linked.
-OpenMpRuntime detect_runtime(const std::string& program, std::string& detail);
-
 using Environment = std::vector<std::pair<std::string, std::string>>;
 
-// The variables that run `program` under the interposition library `preload` (an OMPT tool when `ompt`),
-// writing the report to `report_path` and the interposition file to `info_path`, with the options given.
-[[nodiscard]] Environment program_environment(const RunOptions& options, const std::string& preload, bool ompt,
+// The variables that run `program` under the interposition library `tool`, writing the report to
+// `report_path` and the interposition file to `info_path`, with the options given.
+[[nodiscard]] Environment program_environment(const RunOptions& options, const Interposition& tool,
                                               const std::string& report_path, const std::string& info_path);
 
 // One outer parallel region: runs the program (`argv`, `environment` of the first run) a second time on

@@ -7,12 +7,16 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "command.hpp"
 #include "core/files.hpp"
 #include "core/process.hpp"
+#include "interpose/run_result.hpp"
+#include "interposition.hpp"
 #include "selfanalysis/speedup_experiment.hpp"
 #include "options_command.hpp"
 #include "runtime/options.hpp"
@@ -30,10 +34,45 @@ int machine_processors() {
   return count == 0 ? 1 : static_cast<int>(count);
 }
 
-// Runs the planned runs of the experiment one after the other, each with its own report file.
+// The region a report's analysis is about (the one asked for, or the longest-running): its "kind" in the
+// report ("loops" when the field is absent, "" when the report has no such region). The report's regions
+// are read in the order of its "regions" array.
+std::string region_kind(const std::string& text, const selfanalysis::Report& report, const SpeedupOptions& options) {
+  const selfanalysis::ReportRegion* region = options.region ? report.region(*options.region) : report.main_region();
+  if (region == nullptr) return "";
+  const auto index = static_cast<std::size_t>(region - report.regions.data());
+  const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+  if (!document.is_object() || !document.contains("regions") || !document["regions"].is_array() ||
+      document["regions"].size() != report.regions.size())
+    return "loops";
+  const nlohmann::json& entry = document["regions"][index];
+  return entry.is_object() && entry.contains("kind") && entry["kind"].is_string() ? entry["kind"].get<std::string>()
+                                                                                 : "loops";
+}
+
+// Under the dynamic instrumentation a region's id is the address of its first loop, which address-space
+// randomization moves from run to run: the id becomes that loop's offset in its module (from the
+// interposition file `info`), the same in every run of the program.
+void stable_region_ids(selfanalysis::Report& report, const fs::path& info) {
+  const nlohmann::json document = nlohmann::json::parse(core::read_file(info.string()), nullptr, false);
+  if (!document.is_object() || !document.contains("regions") || !document["regions"].is_array()) return;
+  for (selfanalysis::ReportRegion& region : report.regions) {
+    for (const nlohmann::json& entry : document["regions"]) {
+      if (!entry.is_object() || entry.value("id", std::uint64_t{0}) != region.id || !entry.contains("loops") ||
+          !entry["loops"].is_array() || entry["loops"].empty() || !entry["loops"][0].value("offset", nlohmann::json()).is_string())
+        continue;
+      region.id = std::stoull(entry["loops"][0]["offset"].get<std::string>(), nullptr, 16);
+      break;
+    }
+  }
+}
+
+// Runs the planned runs of the experiment one after the other, each with its own report file; an
+// unmodified OpenMP program under the interposition library `tool` (dynamic instrumentation).
 class Experiment {
 public:
-  Experiment(const SpeedupOptions& options, int max_threads) : options_(options) {
+  Experiment(const SpeedupOptions& options, int max_threads, std::optional<Interposition> tool)
+      : options_(options), tool_(std::move(tool)) {
     const char* policy = std::getenv("OMP_WAIT_POLICY");
     settings_.max_threads = max_threads;
     settings_.wait_policy = policy != nullptr && *policy != '\0' ? policy : "passive";
@@ -44,10 +83,14 @@ public:
   ExperimentRun run(const PlannedRun& plan, int number, int total) {
     const char* kind = selfanalysis::run_kind_name(plan.kind);
     const fs::path report = scratch_.path() / ("run-" + std::to_string(number) + ".json");
+    const fs::path info = scratch_.path() / ("interpose-" + std::to_string(number) + ".json");
     core::ProcessOptions process;
     process.discard_output = true;
-    process.environment = selfanalysis::run_environment(plan, settings_);
-    process.environment.push_back(tool_channel_entry(selfanalysis::run_options(plan, settings_, report.string())));
+    if (tool_) process.environment = interposition_environment(*tool_);
+    for (auto& entry : selfanalysis::run_environment(plan, settings_)) process.environment.push_back(std::move(entry));
+    ToolChoices choices = selfanalysis::run_options(plan, settings_, report.string());
+    if (tool_) choices.emplace_back("run.info", info.string());
+    process.environment.push_back(tool_channel_entry(choices));
     if (!options_.quiet) {
       std::fprintf(stderr, "augur speedup: run %d/%d: %s on %d thread%s ...", number, total, kind, plan.processors,
                    plan.processors == 1 ? "" : "s");
@@ -66,26 +109,75 @@ public:
                                (result.standard_error.empty() ? std::string("(empty)")
                                                               : selfanalysis::last_lines(result.standard_error, 10)));
     }
-    if (!fs::exists(report)) {
-      throw std::runtime_error("'" + options_.command.front() +
-                               "' wrote no augur report: is it linked with libaugur and its loop marked with "
-                               "augur_init_parallel_region (docs/self-analysis.md)?");
-    }
+    if (!fs::exists(report)) throw std::runtime_error(no_report(info));
     ExperimentRun run;
     run.processors = plan.processors;
     run.repetition = plan.repetition;
     run.wall_seconds = result.wall_seconds;
-    run.report = selfanalysis::parse_report(core::read_file(report.string()), report.string());
+    const std::string text = core::read_file(report.string());
+    run.report = selfanalysis::parse_report(text, report.string());
+    if (tool_ && fs::exists(info)) stable_region_ids(run.report, info);
+    if (plan.kind == selfanalysis::RunKind::analyze && !first_kind_) {
+      first_kind_ = region_kind(text, run.report, options_);
+      if (first_kind_->empty() && tool_) throw std::runtime_error(no_region(info));
+    }
     return run;
   }
 
   [[nodiscard]] const std::string& wait_policy() const { return settings_.wait_policy; }
+  // The first analyze run's region is an outer parallel region ("kind": "outer").
+  [[nodiscard]] bool outer() const { return first_kind_ && *first_kind_ == "outer"; }
 
 private:
+  // The message for a run that wrote no report.
+  [[nodiscard]] std::string no_report(const fs::path& info) const {
+    if (tool_) return no_region(info);
+    return "'" + options_.command.front() +
+           "' wrote no augur report: is it linked with libaugur and its loop marked with augur_init_parallel_region "
+           "(docs/self-analysis.md)? An unmodified OpenMP program must load libgomp or libomp (docs/speedup.md)";
+  }
+  // The message for a program under the interposition library in which no iterative region was found.
+  [[nodiscard]] std::string no_region(const fs::path& info) const {
+    std::string why;
+    if (fs::exists(info)) {
+      const interpose::RunInfo run = interpose::parse_run_info(core::read_file(info.string()), info.string());
+      why = interpose::outer_region_only(run)
+                ? "its time loop runs inside one outer parallel region, which this version of augur speedup does not "
+                  "analyze yet"
+                : interpose::nothing_measured_reason(run);
+    }
+    return "no iterative parallel region found in '" + options_.command.front() + "' (dynamic instrumentation, " +
+           tool_->name() + ")" + (why.empty() ? "" : ": " + why) + "; nothing measured. `augur run -- " +
+           options_.command.front() + "` shows what the periodicity detector found (docs/run.md)";
+  }
+
   const SpeedupOptions& options_;
+  std::optional<Interposition> tool_;
+  std::optional<std::string> first_kind_;  // the first analyze run's region kind
   selfanalysis::RunSettings settings_;
   core::TemporaryFolder scratch_{"augur-speedup"};  // the runs' reports
 };
+
+// The instrumentation of the program: none to add (linked with libaugur, or not an OpenMP program: it
+// must write its report itself), or the interposition library of its OpenMP runtime. 0, or the exit
+// status after saying why the program cannot be measured.
+int choose_instrumentation(const std::string& program, std::optional<Interposition>& tool, std::string& note) {
+  if (program.empty() || ::access(program.c_str(), X_OK) != 0) return 0;  // run_process says why
+  const Linkage linkage = inspect_linkage(program);
+  if (linkage.libaugur) {
+    note = "instrumentation: static (the program is linked with libaugur)";
+    return 0;
+  }
+  if (linkage.runtime != OpenMpRuntime::Gomp && linkage.runtime != OpenMpRuntime::LlvmOmp) return 0;
+  Interposition chosen;
+  if (const int refused = choose_interposition("augur speedup", program, linkage.runtime, linkage.detail, "", false, chosen);
+      refused != 0)
+    return refused;
+  note = "instrumentation: dynamic (" + chosen.name() + ", " + chosen.runtime_name() +
+         "): the program is not linked with libaugur; a region's id is the offset of its first loop in its module";
+  tool = std::move(chosen);
+  return 0;
+}
 
 }  // namespace
 
@@ -114,12 +206,16 @@ void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
       });
   command->add_flag("--json", options.json, "Print JSON instead of the table");
   command->add_flag("-q,--quiet", options.quiet, "No progress lines on stderr");
-  command->add_option("program", options.command, "The instrumented program and its arguments, after --")->required();
+  command->add_option("program", options.command,
+                      "The program (linked with libaugur, or an unmodified OpenMP program) and its arguments, after --")
+      ->required();
   command->footer(
       "In each repetition, every p runs the program with OMP_NUM_THREADS=p twice: with libaugur's mode=time (the\n"
       "region timed, nothing else) and mode=analyze; then one run on N threads sweeps p = 1..N (sweep). These options\n"
       "reach libaugur in the tool channel AUGUR_TOOL_OPTIONS, ahead of the program's own and the environment.\n"
-      "OMP_WAIT_POLICY is set to passive unless already set. Guide: docs/speedup.md. Example:\n"
+      "An unmodified OpenMP program (libgomp or libomp, not linked with libaugur) runs under libaugur_preload.so\n"
+      "or libaugur_ompt.so, as with augur run. OMP_WAIT_POLICY is set to passive unless already set.\n"
+      "Guide: docs/speedup.md. Example:\n"
       "  augur speedup --max-threads 2 -- build/bin/swim 512 400");
 }
 
@@ -127,16 +223,32 @@ int run_speedup_command(const SpeedupOptions& options) {
   try {
     core::forward_interruptions();
     const int max_threads = options.max_threads > 0 ? options.max_threads : machine_processors();
-    Experiment experiment(options, max_threads);
+    std::optional<Interposition> tool;
+    std::string instrumentation;
+    if (const int refused = choose_instrumentation(core::find_program(options.command[0]), tool, instrumentation);
+        refused != 0)
+      return refused;
+    Experiment experiment(options, max_threads, tool);
     const std::vector<PlannedRun> plans = selfanalysis::plan_experiment(max_threads, options.repeat, !options.no_sweep);
     selfanalysis::ExperimentInput input;
     input.choose_region = options.region.has_value();
     input.region_id = options.region.value_or(0);
     int number = 0;
+    bool skipped_sweep = false;
     for (const PlannedRun& plan : plans) {
-      selfanalysis::add_run(input, plan.kind, experiment.run(plan, ++number, static_cast<int>(plans.size())));
+      ++number;
+      if (plan.kind == selfanalysis::RunKind::sweep && experiment.outer()) {
+        skipped_sweep = true;  // a team's size is fixed while it runs: nothing to sweep
+        continue;
+      }
+      selfanalysis::add_run(input, plan.kind, experiment.run(plan, number, static_cast<int>(plans.size())));
     }
     selfanalysis::ExperimentResult result = selfanalysis::summarize_experiment(input);
+    if (!instrumentation.empty()) result.notes.insert(result.notes.begin(), instrumentation);
+    if (skipped_sweep) {
+      result.notes.push_back("SA(1 exec) not measured: the region is one outer parallel region (\"kind\": \"outer\"), "
+                             "whose team keeps its size while it runs, so a sweep of thread counts does not apply");
+    }
     if (options.json) {
       print_speedup_json(options, result, max_threads, experiment.wait_policy());
     } else {

@@ -188,12 +188,6 @@ TEST(SpeedupCommand, ReportsAProgramThatWritesNoReport) {
   EXPECT_TRUE(contains(result.standard_error, "wrote no augur report")) << describe(result);
 }
 
-TEST(SpeedupCommand, ReportsAnUninstrumentedProgram) {
-  const ProcessResult result = run({augur_exe, "speedup", "--repeat", "1", "--", swim_plain_exe, "64", "10"});
-  EXPECT_EQ(result.exit_code, 1) << describe(result);
-  EXPECT_TRUE(contains(result.standard_error, "wrote no augur report")) << describe(result);
-}
-
 TEST(SpeedupCommand, ReportsTheStatusOfAFailingProgram) {
   // swim exits with status 2 on a bad argument.
   const ProcessResult swim = run({augur_exe, "speedup", "--repeat", "1", "--", swim_exe, "abc"});
