@@ -17,6 +17,7 @@
 #include "core/process.hpp"
 #include "interpose/run_result.hpp"
 #include "interposition.hpp"
+#include "speedup_dynamic.hpp"
 #include "selfanalysis/speedup_experiment.hpp"
 #include "options_command.hpp"
 #include "runtime/options.hpp"
@@ -32,39 +33,6 @@ using selfanalysis::PlannedRun;
 int machine_processors() {
   const unsigned count = std::thread::hardware_concurrency();
   return count == 0 ? 1 : static_cast<int>(count);
-}
-
-// The region a report's analysis is about (the one asked for, or the longest-running): its "kind" in the
-// report ("loops" when the field is absent, "" when the report has no such region). The report's regions
-// are read in the order of its "regions" array.
-std::string region_kind(const std::string& text, const selfanalysis::Report& report, const SpeedupOptions& options) {
-  const selfanalysis::ReportRegion* region = options.region ? report.region(*options.region) : report.main_region();
-  if (region == nullptr) return "";
-  const auto index = static_cast<std::size_t>(region - report.regions.data());
-  const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
-  if (!document.is_object() || !document.contains("regions") || !document["regions"].is_array() ||
-      document["regions"].size() != report.regions.size())
-    return "loops";
-  const nlohmann::json& entry = document["regions"][index];
-  return entry.is_object() && entry.contains("kind") && entry["kind"].is_string() ? entry["kind"].get<std::string>()
-                                                                                 : "loops";
-}
-
-// Under the dynamic instrumentation a region's id is the address of its first loop, which address-space
-// randomization moves from run to run: the id becomes that loop's offset in its module (from the
-// interposition file `info`), the same in every run of the program.
-void stable_region_ids(selfanalysis::Report& report, const fs::path& info) {
-  const nlohmann::json document = nlohmann::json::parse(core::read_file(info.string()), nullptr, false);
-  if (!document.is_object() || !document.contains("regions") || !document["regions"].is_array()) return;
-  for (selfanalysis::ReportRegion& region : report.regions) {
-    for (const nlohmann::json& entry : document["regions"]) {
-      if (!entry.is_object() || entry.value("id", std::uint64_t{0}) != region.id || !entry.contains("loops") ||
-          !entry["loops"].is_array() || entry["loops"].empty() || !entry["loops"][0].value("offset", nlohmann::json()).is_string())
-        continue;
-      region.id = std::stoull(entry["loops"][0]["offset"].get<std::string>(), nullptr, 16);
-      break;
-    }
-  }
 }
 
 // Runs the planned runs of the experiment one after the other, each with its own report file; an
@@ -157,27 +125,6 @@ private:
   selfanalysis::RunSettings settings_;
   core::TemporaryFolder scratch_{"augur-speedup"};  // the runs' reports
 };
-
-// The instrumentation of the program: none to add (linked with libaugur, or not an OpenMP program: it
-// must write its report itself), or the interposition library of its OpenMP runtime. 0, or the exit
-// status after saying why the program cannot be measured.
-int choose_instrumentation(const std::string& program, std::optional<Interposition>& tool, std::string& note) {
-  if (program.empty() || ::access(program.c_str(), X_OK) != 0) return 0;  // run_process says why
-  const Linkage linkage = inspect_linkage(program);
-  if (linkage.libaugur) {
-    note = "instrumentation: static (the program is linked with libaugur)";
-    return 0;
-  }
-  if (linkage.runtime != OpenMpRuntime::Gomp && linkage.runtime != OpenMpRuntime::LlvmOmp) return 0;
-  Interposition chosen;
-  if (const int refused = choose_interposition("augur speedup", program, linkage.runtime, linkage.detail, "", false, chosen);
-      refused != 0)
-    return refused;
-  note = "instrumentation: dynamic (" + chosen.name() + ", " + chosen.runtime_name() +
-         "): the program is not linked with libaugur; a region's id is the offset of its first loop in its module";
-  tool = std::move(chosen);
-  return 0;
-}
 
 }  // namespace
 
