@@ -134,13 +134,17 @@ void print_report(const selfanalysis::Report& report, const json& info, const co
     std::printf("  baseline B=%d  T(B)=%s  f=%s  AF(B)=%.3f\n", main->baseline, format_seconds(main->baseline_time).c_str(),
                 main->sequential_fraction < 0.0 ? "unknown" : std::to_string(main->sequential_fraction).substr(0, 6).c_str(),
                 main->amdahl_factor);
+    // T(p) is the time per iteration the speedup stands for, AF(B) x T(B) / S(p) (S(p) weighs the history of
+    // windows, thesis Figure 4.7); the last window's own mean is in the --json report (`iteration_time_s`).
     std::printf("  %4s  %8s  %5s  %12s  %8s\n", "p", "S(p)", "state", "T(p)", "ST'");
     for (const selfanalysis::ReportPoint& point : main->points) {
+      const double implied = point.calculated && point.speedup > 0.0 ? main->amdahl_factor * main->baseline_time / point.speedup : 0.0;
       std::printf("  %4d  %8s  %5s  %12s  %8s\n", point.processors,
                   point.calculated ? std::to_string(point.speedup).substr(0, 6).c_str() : "-", point.calculated ? "PC" : "PNC",
-                  point.iteration_time > 0.0 ? format_seconds(point.iteration_time).c_str() : "-",
+                  implied > 0.0 ? format_seconds(implied).c_str() : "-",
                   point.self_tuning > 0.0 ? std::to_string(point.self_tuning).substr(0, 6).c_str() : "-");
     }
+    std::printf("  T(p) = AF(B) x T(B) / S(p): the time per iteration the speedup (history-weighted) stands for\n");
   }
   if (main->estimated_time >= 0.0) {
     const double error = main->elapsed > 0.0 ? (main->estimated_time - main->elapsed) / main->elapsed * 100.0 : 0.0;

@@ -37,7 +37,6 @@ struct OmpFunctions {
   void (*set_num_threads)(int) = nullptr;
   int (*get_level)() = nullptr;
   int (*get_num_threads)() = nullptr;
-  int (*get_thread_num)() = nullptr;
 };
 
 struct Tool {
@@ -50,6 +49,8 @@ struct Tool {
 };
 
 OmpFunctions omp;
+ompt_get_task_info_t get_task_info = nullptr;          // the thread's number in its team, from inside callbacks
+ompt_get_parallel_info_t get_parallel_info = nullptr;  // the team's size, from inside callbacks
 Tool* tool = nullptr;              // set once, by the first region at level 0
 std::atomic<bool> started{false};
 std::atomic<bool> active{false};   // the engine may be driven
@@ -190,24 +191,30 @@ void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t*
 }
 
 // Waiting at a barrier of the measured region's team, on any of its threads: the arrival (begin) and the
-// departure (end) of the one-run analysis. Barriers of tasks (taskwait, taskgroup), reductions and teams
-// are not barriers of the team's work.
-void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,
+// departure (end) of the one-run analysis. Only barriers of the region marked at parallel_begin count
+// (`parallel_data`): not a nested region's, nor the fork barrier a worker waits at before it joins a team
+// (omp_* calls there crash libomp 14: the thread has no team yet). Barriers of tasks (taskwait, taskgroup),
+// reductions and teams are not barriers of the team's work.
+void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
                          ompt_data_t* /*task_data*/, const void* /*codeptr_ra*/) {
   if (tool == nullptr || tool->session.outer == nullptr || !active.load(std::memory_order_relaxed)) return;
+  if (parallel_data == nullptr || parallel_data->value != instrumented || get_task_info == nullptr) return;
   if (kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup || kind == ompt_sync_region_reduction ||
-      kind == ompt_sync_region_barrier_teams || omp.get_thread_num == nullptr) {
+      kind == ompt_sync_region_barrier_teams) {
     return;
   }
-  if (!tool->session.outer->measuring.load(std::memory_order_acquire) || omp.get_level() != 1) return;
+  if (!tool->session.outer->measuring.load(std::memory_order_acquire)) return;
   try {
-    const int thread = omp.get_thread_num();
+    int thread = -1;
+    if (get_task_info(0, nullptr, nullptr, nullptr, nullptr, &thread) == 0 || thread < 0) return;
     const double now = runtime::read_clock(CLOCK_MONOTONIC);
     if (endpoint == ompt_scope_begin) {
       interpose::outer_arrive(tool->session, thread, now);
     } else {
-      const bool master = pthread_equal(owner, pthread_self());
-      interpose::outer_depart(tool->session, thread, master, master && omp.get_num_threads != nullptr ? omp.get_num_threads() : 0, now);
+      const bool master = thread == 0 && pthread_equal(owner, pthread_self());
+      int team = 0;
+      if (master && (get_parallel_info == nullptr || get_parallel_info(0, nullptr, &team) == 0)) team = 0;
+      interpose::outer_depart(tool->session, thread, master, team, now);
     }
   } catch (const std::exception& error) {
     disable_after(error.what());
@@ -221,7 +228,8 @@ int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/, ompt_d
   omp.set_num_threads = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
   omp.get_level = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_level"));
   omp.get_num_threads = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_num_threads"));
-  omp.get_thread_num = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_thread_num"));
+  get_task_info = reinterpret_cast<ompt_get_task_info_t>(lookup("ompt_get_task_info"));
+  get_parallel_info = reinterpret_cast<ompt_get_parallel_info_t>(lookup("ompt_get_parallel_info"));
   const auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
   if (omp.get_max_threads == nullptr || omp.set_num_threads == nullptr || omp.get_level == nullptr || set_callback == nullptr) {
     interpose::warn("libaugur_ompt: the OpenMP runtime lacks omp_get_max_threads, omp_set_num_threads, omp_get_level or "
