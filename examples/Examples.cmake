@@ -104,8 +104,9 @@ augur_example(NAME run_swim_plain DEPENDS swim-plain augur_preload
 # The lines the compiler gives the constructs (from -g) depend on the optimisation level (the implicit
 # barrier at the end of the parallel region is line 61 at -O3, 59 at -O1): masked.
 augur_example(NAME run_outer_region DEPENDS outer_region augur_preload
-  COMMAND augur run -p 2 -- build/bin/outer_region 200000 300
-  EXPECTED examples/interpose/outer_region.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=])
+  COMMAND augur run -p 2 --iterations 300 -- build/bin/outer_region 200000 300
+  EXPECTED examples/interpose/outer_region.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=]
+    [=[[0-9]+ iterations measured on the team, [0-9]+ baseline]=] [=[measurement (clean|disturbed): .*$]=])
 
 # sp and coupling: the coupling report of a measurement file augur couple measure saved (sp on 1 thread,
 # heat_mpi on 2 ranks, both on the loaded 2-core test machine).

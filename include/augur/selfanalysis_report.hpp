@@ -38,9 +38,12 @@ struct ReportPoint {
   double mean_speedup = 0.0;    // over all measured iterations, valid when calculated
   double iteration_time = 0.0;  // T(p) seconds, 0 when unknown
   double self_tuning = 0.0;     // ST'(p), 0 when not measured
+  bool measured = true;         // false: predicted by the one-run model of an outer region (kind "outer")
+  double amdahl_factor = 0.0;   // AF(p) of an outer region, 0 when absent
 };
 
 struct ReportRegion {
+  std::string kind = "loops";  // "loops": iterative parallel regions; "outer": one outer parallel region, in one run
   std::uint64_t id = 0;
   int length = 0;
   long iterations = 0;
@@ -57,6 +60,18 @@ struct ReportRegion {
   bool swept = false;
   std::vector<std::string> notes;
   std::vector<ReportPoint> points;
+  // An outer region's one-run analysis (kind "outer"; 0 when absent).
+  int team = 0;
+  long measured_iterations = 0;
+  double iteration_time = 0.0;    // T(P), seconds
+  double one_thread_time = 0.0;   // T(1), seconds
+  std::string one_thread_source;  // "baseline": baseline steps (threads one after the other); "work": the work added up
+  long baseline_steps = 0;
+  double parallel_efficiency = 0.0;
+  double load_balance = 0.0;
+  double communication = 0.0;
+  bool disturbed = false;         // the noise verdict (`noise`): disturbed, and the sentence
+  std::string verdict;
 
   [[nodiscard]] const ReportPoint* point(int processors) const;
 };

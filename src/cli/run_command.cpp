@@ -61,9 +61,10 @@ void add_run_options(CLI::App* command, RunOptions& options) {
   add_registry_option(*command, runtime::run_option_set(), "dpd.window", options.augur_options);
   command->add_option("--json", options.json, "Also write the report (the static report's fields and 'interpose') to FILE");
   command->add_option("--preload", options.preload, "The interposition library (default: the installation's libaugur_preload.so, or libaugur_ompt.so for libomp)");
-  command->add_flag("--one-run", options.one_run,
-                   "One outer parallel region: do not run the program a second time on the baseline's thread count "
-                   "(report the time per iteration only, no speedup)");
+  command->add_flag("--check-run", options.check_run,
+                   "One outer parallel region: run the program a second time on the baseline's thread count and compare "
+                   "its T(B)/T(P) with the one-run prediction");
+  command->add_flag("--one-run", options.one_run, "One outer parallel region: no second run (the default; kept for scripts)");
   command->add_option("program", options.command, "The program and its arguments, after --")->required();
   command->footer(
       "OMP_WAIT_POLICY is set to passive unless already set. The program's output is its own; augur's report\n"
@@ -115,7 +116,7 @@ int run_run_command(const RunOptions& options) {
       const std::optional<interpose::SecondRunResult> second =
           measure_second_run(options, *run.worksharing, child.exit_code, argv, environment, scratch.path());
       if (second) record_second_run(info["worksharing"], *second);
-      print_worksharing(run, info["worksharing"], child, second, {report.notes.empty() ? std::string() : report.notes.front()});
+      print_worksharing(run, info["worksharing"], child, report, second, options);
       return finish(options, program, report_text, info, child);
     }
     if (!interpose::run_problem(run).empty() || !fs::exists(report_path)) {

@@ -18,7 +18,8 @@ struct RunOptions {
   std::string preload;  // libaugur_preload.so (default: the one of this build)
   std::string json;     // write the report there (empty: no file)
   int threads = 0;      // OMP_NUM_THREADS for the program (0: leave it)
-  bool one_run = false; // one outer parallel region: no second run on the baseline thread count
+  bool one_run = false;   // one outer parallel region: no second run (the default; the flag is kept for scripts)
+  bool check_run = false; // one outer parallel region: a second run on the baseline thread count, as a check
   // The options of libaugur and of the preload session given as flags, as (full key, value); the program
   // gets them in the tool channel (AUGUR_TOOL_OPTIONS).
   std::vector<std::pair<std::string, std::string>> augur_options;

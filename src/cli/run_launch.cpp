@@ -63,7 +63,7 @@ std::optional<interpose::SecondRunResult> measure_second_run(const RunOptions& o
                                                              int first_exit_code, const std::vector<std::string>& argv,
                                                              const Environment& environment, const fs::path& scratch) {
   const int threads = interpose::second_run_threads(baseline_policy(options), first.team_size);
-  if (options.one_run || !interpose::second_run_wanted(first, threads)) return std::nullopt;
+  if (!options.check_run || options.one_run || !interpose::second_run_wanted(first, threads)) return std::nullopt;
   if (first_exit_code != 0) return interpose::not_run_again(first, threads, first_exit_code);
   // Same program, arguments and environment, OMP_NUM_THREADS=B, its own files (later entries win).
   const std::string info_path = (scratch / "interpose-baseline.json").string();
@@ -71,7 +71,7 @@ std::optional<interpose::SecondRunResult> measure_second_run(const RunOptions& o
   second_environment.emplace_back("OMP_NUM_THREADS", std::to_string(threads));
   second_environment.push_back(
       tool_channel_entry(tool_choices(options, (scratch / "report-baseline.json").string(), info_path)));
-  std::fprintf(stderr, "augur run: second run on %d thread%s for the baseline of the worksharing region\n", threads,
+  std::fprintf(stderr, "augur run: check run on %d thread%s (--check-run) to compare with the one-run analysis\n", threads,
                threads == 1 ? "" : "s");
   std::fflush(stderr);
   const core::ProcessResult second = core::run_attached(argv, second_environment);

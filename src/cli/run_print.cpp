@@ -134,13 +134,17 @@ void print_report(const selfanalysis::Report& report, const json& info, const co
     std::printf("  baseline B=%d  T(B)=%s  f=%s  AF(B)=%.3f\n", main->baseline, format_seconds(main->baseline_time).c_str(),
                 main->sequential_fraction < 0.0 ? "unknown" : std::to_string(main->sequential_fraction).substr(0, 6).c_str(),
                 main->amdahl_factor);
+    // T(p) is the time per iteration the speedup stands for, AF(B) x T(B) / S(p) (S(p) weighs the history of
+    // windows, thesis Figure 4.7); the last window's own mean is in the --json report (`iteration_time_s`).
     std::printf("  %4s  %8s  %5s  %12s  %8s\n", "p", "S(p)", "state", "T(p)", "ST'");
     for (const selfanalysis::ReportPoint& point : main->points) {
+      const double implied = point.calculated && point.speedup > 0.0 ? main->amdahl_factor * main->baseline_time / point.speedup : 0.0;
       std::printf("  %4d  %8s  %5s  %12s  %8s\n", point.processors,
                   point.calculated ? std::to_string(point.speedup).substr(0, 6).c_str() : "-", point.calculated ? "PC" : "PNC",
-                  point.iteration_time > 0.0 ? format_seconds(point.iteration_time).c_str() : "-",
+                  implied > 0.0 ? format_seconds(implied).c_str() : "-",
                   point.self_tuning > 0.0 ? std::to_string(point.self_tuning).substr(0, 6).c_str() : "-");
     }
+    std::printf("  T(p) = AF(B) x T(B) / S(p): the time per iteration the speedup (history-weighted) stands for\n");
   }
   if (main->estimated_time >= 0.0) {
     const double error = main->elapsed > 0.0 ? (main->estimated_time - main->elapsed) / main->elapsed * 100.0 : 0.0;
@@ -160,46 +164,100 @@ void print_report(const selfanalysis::Report& report, const json& info, const co
 }
 
 
+namespace {
+
+// The constructs of one iteration, named, the first `shown` of them (a long period is cut, with the count).
+std::string construct_list(const json& found, std::size_t shown) {
+  std::string constructs;
+  const json& all = found.at("constructs");
+  for (std::size_t index = 0; index < all.size() && index < shown; ++index) {
+    constructs += (constructs.empty() ? "" : ", ") + loop_name(all[index]) + " " + all[index].value("kind", std::string("?"));
+  }
+  if (all.size() > shown) constructs += ", ... (" + std::to_string(all.size() - shown) + " more)";
+  return constructs;
+}
+
+// The one-run analysis of the outer region (kind "outer" in the report).
+void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& options) {
+  const int team = outer.team;
+  if (outer.points.empty()) {
+    std::printf("  one-run analysis: no speedup: %s\n", outer.verdict.c_str());
+    return;
+  }
+  std::printf("one-run analysis on %d thread%s (%ld iterations measured on the team, %ld baseline iterations):\n", team,
+              team == 1 ? "" : "s", outer.measured_iterations, outer.baseline_steps);
+  const std::string source = outer.one_thread_source == "baseline"
+                                 ? "baseline iterations: the threads one after the other"
+                                 : "the threads' work added up: no baseline iterations";
+  std::printf("  T(1)=%s (%s)  T(%d)=%s  f=%.4f  AF(%d)=%.3f\n", format_seconds(outer.one_thread_time).c_str(), source.c_str(),
+              team, format_seconds(outer.iteration_time).c_str(), outer.sequential_fraction, team, outer.amdahl_factor);
+  std::printf("  parallel efficiency %.3f = load balance %.3f x communication %.3f\n", outer.parallel_efficiency, outer.load_balance,
+              outer.communication);
+  std::printf("  %4s  %8s  %-8s  %12s\n", "p", "S(p)", "source", "T(p)");
+  for (const selfanalysis::ReportPoint& point : outer.points) {
+    std::printf("  %4d  %8.4f  %-8s  %12s\n", point.processors, point.speedup, point.measured ? "measured" : "model",
+                format_seconds(point.iteration_time).c_str());
+  }
+  if (outer.estimated_time >= 0.0) {
+    const double error = outer.elapsed > 0.0 ? (outer.estimated_time - outer.elapsed) / outer.elapsed * 100.0 : 0.0;
+    std::printf("  execution time of the region on P=%d: estimated %s (at iteration %ld), actual %s (%+.1f%%)\n", team,
+                format_seconds(outer.estimated_time).c_str(), outer.estimated_at_iteration, format_seconds(outer.elapsed).c_str(),
+                error);
+  } else if (options.iterations() <= 0) {
+    std::printf("  execution time of the region: actual %s; no estimate without the iteration count (--iterations N)\n",
+                format_seconds(outer.elapsed).c_str());
+  }
+  std::printf("  %s\n", outer.verdict.c_str());
+}
+
+// The second run of --check-run against the one-run prediction.
+void print_check(const interpose::SecondRunResult& second, const selfanalysis::ReportRegion* outer, int team) {
+  if (second.period && second.period->iteration_time) {
+    std::printf("  check: time per iteration on %d thread%s (second run): %s (median of %ld measured iterations)\n",
+                second.threads, second.threads == 1 ? "" : "s", format_seconds(*second.period->iteration_time).c_str(),
+                second.period->measured_iterations);
+  }
+  if (!second.speedup) {
+    std::printf("  check: not measured: %s\n", second.problem.c_str());
+    return;
+  }
+  std::printf("  check: T(%d)/T(%d) from two runs: %.4f", second.threads, team, *second.speedup);
+  const selfanalysis::ReportPoint* base = outer != nullptr ? outer->point(second.threads) : nullptr;
+  const selfanalysis::ReportPoint* own = outer != nullptr ? outer->point(team) : nullptr;
+  if (base != nullptr && own != nullptr && base->speedup > 0.0) {
+    const double predicted = own->speedup / base->speedup;
+    std::printf("; the one-run prediction %.4f (%+.1f%%)", predicted, (predicted / *second.speedup - 1.0) * 100.0);
+  }
+  std::printf("\n");
+}
+
+}  // namespace
+
 void print_worksharing(const interpose::RunInfo& run, const json& found, const core::ProcessResult& child,
-                       const std::optional<interpose::SecondRunResult>& second, const std::vector<std::string>& notes) {
+                       const selfanalysis::Report& report, const std::optional<interpose::SecondRunResult>& second,
+                       const RunOptions& options) {
   const interpose::WorksharingPeriod& period = *run.worksharing;
   std::printf("augur run: no iterative parallel region (%ld parallel region%s ran); the periodicity detector found the time "
               "loop inside one, in its worksharing constructs (window %d samples)\n",
               run.intercepted, run.intercepted == 1 ? "" : "s", run.dpd_window);
-  std::string constructs;
-  for (const json& construct : found.at("constructs")) {
-    constructs += (constructs.empty() ? "" : ", ") + loop_name(construct) + " " + construct.value("kind", std::string("?"));
-  }
   std::printf("  * region %s: period %d (worksharing construct%s per iteration: %s), %ld iterations\n",
-              loop_name(found.at("region")).c_str(), period.length, period.length == 1 ? "" : "s", constructs.c_str(),
+              loop_name(found.at("region")).c_str(), period.length, period.length == 1 ? "" : "s", construct_list(found, 8).c_str(),
               period.iterations);
-  const int team = period.team_size;
-  if (period.iteration_time) {
-    std::printf("  time per iteration on %d thread%s: %s (median of %ld measured iterations)\n", team, team == 1 ? "" : "s",
-                format_seconds(*period.iteration_time).c_str(), period.measured_iterations);
+  const selfanalysis::ReportRegion* outer = nullptr;
+  for (const selfanalysis::ReportRegion& region : report.regions) {
+    if (region.kind == "outer") outer = &region;
+  }
+  if (outer != nullptr) {
+    print_one_run(*outer, options);
+  } else if (report.mode == "time") {
+    std::printf("  mode time: only timed; time per iteration on %d threads: %s\n", period.team_size,
+                period.iteration_time ? format_seconds(*period.iteration_time).c_str() : "not measured");
   } else {
-    std::printf("  time per iteration: not measured (no two consecutive iterations in one region)\n");
+    std::printf("  one-run analysis: none (%s)\n", period.iteration_time ? "no team measurement" : "no iteration was timed");
   }
-  if (second && second->period && second->period->iteration_time) {
-    const int threads = second->threads;
-    std::printf("  time per iteration on %d thread%s (second run): %s (median of %ld measured iterations)\n", threads,
-                threads == 1 ? "" : "s", format_seconds(*second->period->iteration_time).c_str(),
-                second->period->measured_iterations);
-  }
-  if (second && second->speedup) {
-    const int threads = second->threads;
-    std::printf("  speedup from two runs: T(%d)/T(%d) per iteration, medians: %.4f%s\n", threads, team, *second->speedup,
-                threads == 1 ? "" : (" (relative to " + std::to_string(threads) + " threads, not to 1)").c_str());
-  } else if (second && !second->problem.empty()) {
-    std::printf("  speedup: not measured: %s\n", second->problem.c_str());
-  } else {
-    std::printf("  speedup: cannot be measured in one run: a team keeps its size for the whole parallel region, so every "
-                "iteration ran on %d thread%s; run the program again on another thread count (augur run -p 1, or augur "
-                "speedup) and divide the times per iteration\n",
-                team, team == 1 ? "" : "s");
-  }
+  if (second) print_check(*second, outer, period.team_size);
   std::printf("program: %s wall time\n", format_seconds(child.wall_seconds).c_str());
-  for (const std::string& note : notes) std::printf("note: %s\n", note.c_str());
+  for (const std::string& note : report.notes) std::printf("note: %s\n", note.c_str());
 }
 
 void record_second_run(json& found, const interpose::SecondRunResult& second) {

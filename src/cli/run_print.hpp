@@ -29,8 +29,11 @@ void print_report(const selfanalysis::Report& report, const nlohmann::json& info
 // One outer parallel region: the period found in its worksharing constructs (`found`, the file's
 // `worksharing` with names resolved; `period`, the same read by interpose::parse_run_info) and the speedup
 // of the second run, when one was tried.
+// One outer parallel region: its period, the one-run analysis (the report's region of kind "outer"), and the
+// check of --check-run.
 void print_worksharing(const interpose::RunInfo& run, const nlohmann::json& found, const core::ProcessResult& child,
-                       const std::optional<interpose::SecondRunResult>& second, const std::vector<std::string>& notes);
+                       const selfanalysis::Report& report, const std::optional<interpose::SecondRunResult>& second,
+                       const RunOptions& options);
 
 // Writes what the second run gave into the interposition file's `worksharing` (for --json): `baseline_run`,
 // `speedup` and `speedup_note` when the program ran a second time.

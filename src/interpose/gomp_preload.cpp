@@ -76,6 +76,8 @@ struct RealGomp {
   std::atomic<void*> omp_get_max_threads{nullptr};
   std::atomic<void*> omp_get_level{nullptr};
   std::atomic<void*> omp_get_num_threads{nullptr};
+  std::atomic<void*> omp_get_thread_num{nullptr};
+  std::atomic<void*> single_start{nullptr};
 };
 
 RealGomp real;
@@ -100,6 +102,7 @@ Function resolve(std::atomic<void*>& slot, const char* name) {
 int max_threads() { return resolve<int (*)()>(real.omp_get_max_threads, "omp_get_max_threads")(); }
 int nesting_level() { return resolve<int (*)()>(real.omp_get_level, "omp_get_level")(); }
 int team_size() { return resolve<int (*)()>(real.omp_get_num_threads, "omp_get_num_threads")(); }
+int thread_number() { return resolve<int (*)()>(real.omp_get_thread_num, "omp_get_thread_num")(); }
 
 // ---- The engine's edges: clock, thread control, listener ---------------------------------------
 
@@ -186,7 +189,10 @@ bool owns_region() {
 // DI_event_pre of Figure 4.11: returns the num_threads to pass on.
 unsigned before_region(OutlinedFunction function, unsigned requested) {
   try {
-    if (preload->session.worksharing != nullptr) preload->session.worksharing->enter_region(reinterpret_cast<std::uint64_t>(function));
+    if (preload->session.worksharing != nullptr) {
+      preload->session.worksharing->enter_region(reinterpret_cast<std::uint64_t>(function));
+      interpose::outer_begin(preload->session, reinterpret_cast<std::uint64_t>(function), runtime::read_clock(CLOCK_MONOTONIC));
+    }
     preload->session.engine->before_region(reinterpret_cast<std::uint64_t>(function));
     return preload->session.engine->regions().in_iteration() ? preload->threads.threads_for(requested) : requested;
   } catch (const std::exception& error) {
@@ -201,7 +207,10 @@ unsigned before_region(OutlinedFunction function, unsigned requested) {
 void after_region() {
   if (!active.load(std::memory_order_relaxed)) return;
   try {
-    if (preload->session.worksharing != nullptr) preload->session.worksharing->leave_region();
+    if (preload->session.worksharing != nullptr) {
+      preload->session.worksharing->leave_region();
+      interpose::outer_end(preload->session, runtime::read_clock(CLOCK_MONOTONIC));
+    }
     preload->session.engine->after_region();
   } catch (const std::exception& error) {
     disable_after(error.what());
@@ -210,15 +219,37 @@ void after_region() {
   }
 }
 
-// The end of a worksharing construct (`site`: the call's return address in the program), a sample of
-// the second detector when it runs on the master thread of a measured region: the owner thread at
-// level 1 (the owner started that region at level 0, so it is thread 0 of its team).
-void worksharing_end(void* site, interpose::ConstructEnd kind) {
-  if (preload == nullptr || !active.load(std::memory_order_relaxed) || !pthread_equal(owner, pthread_self())) return;
-  if (preload->session.worksharing == nullptr || nesting_level() != 1) return;
+// The end of a worksharing construct (`site`: the call's return address in the program) on any thread. On the
+// master thread of a measured region (the owner thread at level 1: it started that region at level 0, so it is
+// thread 0 of its team) it is a sample of the second detector. On every thread of that team, a construct that
+// ends in a barrier (`barrier`) is an arrival for the one-run analysis. Returns the thread's number in its team
+// when it recorded an arrival (construct_left must follow the real call), else -1.
+int construct_end(void* site, interpose::ConstructEnd kind, bool barrier) {
+  if (preload == nullptr || !active.load(std::memory_order_relaxed)) return -1;
+  interpose::Session& session = preload->session;
+  if (session.worksharing == nullptr || nesting_level() != 1) return -1;
+  const bool master = pthread_equal(owner, pthread_self());
+  if (!master && (session.outer == nullptr || !session.outer->measuring.load(std::memory_order_acquire))) return -1;
   try {
-    preload->session.worksharing->sample(reinterpret_cast<std::uint64_t>(site), kind, team_size(),
-                                         runtime::read_clock(CLOCK_MONOTONIC));
+    const double now = runtime::read_clock(CLOCK_MONOTONIC);
+    const int thread = barrier ? thread_number() : -1;
+    if (thread >= 0) interpose::outer_arrive(session, thread, now);
+    if (master) interpose::outer_sample(session, reinterpret_cast<std::uint64_t>(site), kind, team_size(), now);
+    return thread;
+  } catch (const std::exception& error) {
+    disable_after(error.what());
+  } catch (...) {
+    disable_after("unknown exception");
+  }
+  return -1;
+}
+
+// After the real call of a construct's end that construct_end recorded as an arrival of thread `thread`.
+void construct_left(int thread) {
+  if (thread < 0 || preload == nullptr || !active.load(std::memory_order_relaxed)) return;
+  try {
+    const bool master = pthread_equal(owner, pthread_self());
+    interpose::outer_depart(preload->session, thread, master, master ? team_size() : 0, runtime::read_clock(CLOCK_MONOTONIC));
   } catch (const std::exception& error) {
     disable_after(error.what());
   } catch (...) {
@@ -371,27 +402,41 @@ AUGUR_PRELOAD_EXPORT void GOMP_parallel_end(void) {
 // end (nothing with nowait), a dynamic, guided or runtime one GOMP_loop_*_start, _next and GOMP_loop_end
 // (GOMP_loop_end_nowait with nowait), sections GOMP_sections_end(_nowait), single GOMP_barrier.
 // noinline: __builtin_return_address(0) must be the program's call site.
-#define AUGUR_CONSTRUCT_END_WRAPPER(function, slot, kind)                                        \
+#define AUGUR_CONSTRUCT_END_WRAPPER(function, slot, kind, barrier)                               \
   AUGUR_PRELOAD_EXPORT __attribute__((noinline)) void function(void) {                          \
-    worksharing_end(__builtin_return_address(0), interpose::ConstructEnd::kind);                \
+    const int thread = construct_end(__builtin_return_address(0), interpose::ConstructEnd::kind, barrier); \
     resolve<void (*)()>(real.slot, #function)();                                                 \
+    construct_left(thread);                                                                      \
   }
-AUGUR_CONSTRUCT_END_WRAPPER(GOMP_barrier, barrier, Barrier)
-AUGUR_CONSTRUCT_END_WRAPPER(GOMP_loop_end, loop_end, LoopEnd)
-AUGUR_CONSTRUCT_END_WRAPPER(GOMP_loop_end_nowait, loop_end_nowait, LoopEndNowait)
-AUGUR_CONSTRUCT_END_WRAPPER(GOMP_sections_end, sections_end, SectionsEnd)
-AUGUR_CONSTRUCT_END_WRAPPER(GOMP_sections_end_nowait, sections_end_nowait, SectionsEndNowait)
+AUGUR_CONSTRUCT_END_WRAPPER(GOMP_barrier, barrier, Barrier, true)
+AUGUR_CONSTRUCT_END_WRAPPER(GOMP_loop_end, loop_end, LoopEnd, true)
+AUGUR_CONSTRUCT_END_WRAPPER(GOMP_loop_end_nowait, loop_end_nowait, LoopEndNowait, false)
+AUGUR_CONSTRUCT_END_WRAPPER(GOMP_sections_end, sections_end, SectionsEnd, true)
+AUGUR_CONSTRUCT_END_WRAPPER(GOMP_sections_end_nowait, sections_end_nowait, SectionsEndNowait, false)
 #undef AUGUR_CONSTRUCT_END_WRAPPER
 // The same ends in a region that may be cancelled (`#pragma omp cancel` in the program): they return
 // whether the construct was cancelled.
 #define AUGUR_CANCELLABLE_END_WRAPPER(function, slot, kind)                                       \
   AUGUR_PRELOAD_EXPORT __attribute__((noinline)) bool function(void) {                           \
-    worksharing_end(__builtin_return_address(0), interpose::ConstructEnd::kind);                \
-    return resolve<bool (*)()>(real.slot, #function)();                                          \
+    const int thread = construct_end(__builtin_return_address(0), interpose::ConstructEnd::kind, true); \
+    const bool cancelled = resolve<bool (*)()>(real.slot, #function)();                          \
+    construct_left(thread);                                                                      \
+    return cancelled;                                                                            \
   }
 AUGUR_CANCELLABLE_END_WRAPPER(GOMP_barrier_cancel, barrier_cancel, Barrier)
 AUGUR_CANCELLABLE_END_WRAPPER(GOMP_loop_end_cancel, loop_end_cancel, LoopEnd)
 AUGUR_CANCELLABLE_END_WRAPPER(GOMP_sections_end_cancel, sections_end_cancel, SectionsEnd)
 #undef AUGUR_CANCELLABLE_END_WRAPPER
+
+// `#pragma omp single`: every thread calls GOMP_single_start (true for the one that runs the block), then
+// GOMP_barrier at the block's end (none with nowait). On the master of a measured region, the next barrier
+// ends a serial episode for the one-run analysis.
+AUGUR_PRELOAD_EXPORT bool GOMP_single_start(void) {
+  const bool chosen = resolve<bool (*)()>(real.single_start, "GOMP_single_start")();
+  if (preload != nullptr && active.load(std::memory_order_relaxed) && pthread_equal(owner, pthread_self()) && nesting_level() == 1) {
+    interpose::outer_single(preload->session);
+  }
+  return chosen;
+}
 
 }  // extern "C"

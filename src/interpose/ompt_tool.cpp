@@ -49,6 +49,8 @@ struct Tool {
 };
 
 OmpFunctions omp;
+ompt_get_task_info_t get_task_info = nullptr;          // the thread's number in its team, from inside callbacks
+ompt_get_parallel_info_t get_parallel_info = nullptr;  // the team's size, from inside callbacks
 Tool* tool = nullptr;              // set once, by the first region at level 0
 std::atomic<bool> started{false};
 std::atomic<bool> active{false};   // the engine may be driven
@@ -113,7 +115,10 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/, const ompt_frame
     const int current = omp.get_max_threads();
     tool->threads.observe(current);
     tool->session.engine->before_region(reinterpret_cast<std::uint64_t>(codeptr_ra));
-    if (tool->session.worksharing != nullptr) tool->session.worksharing->enter_region(reinterpret_cast<std::uint64_t>(codeptr_ra));
+    if (tool->session.worksharing != nullptr) {
+      tool->session.worksharing->enter_region(reinterpret_cast<std::uint64_t>(codeptr_ra));
+      interpose::outer_begin(tool->session, reinterpret_cast<std::uint64_t>(codeptr_ra), runtime::read_clock(CLOCK_MONOTONIC));
+    }
     const int threads = tool->threads.decide(current, tool->session.engine->regions().in_iteration());
     if (threads > 0) omp.set_num_threads(threads);
     parallel_data->value = instrumented;
@@ -131,7 +136,10 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* /*encountering_tas
   parallel_data->value = 0;
   if (!active.load(std::memory_order_relaxed)) return;
   try {
-    if (tool->session.worksharing != nullptr) tool->session.worksharing->leave_region();
+    if (tool->session.worksharing != nullptr) {
+      tool->session.worksharing->leave_region();
+      interpose::outer_end(tool->session, runtime::read_clock(CLOCK_MONOTONIC));
+    }
     tool->session.engine->after_region();
   } catch (const std::exception& error) {
     disable_after(error.what());
@@ -140,10 +148,16 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* /*encountering_tas
   }
 }
 
+// The call site of the worksharing construct the master is in (its begin), the sample at its end.
+std::uint64_t construct_site = 0;
+
 // The end of a worksharing construct (one outer parallel region around the time loop; docs/run.md): a
 // sample of the second detector when it runs on the master thread of a measured region, the owner
-// thread at level 1. `codeptr_ra` is the construct's call site in the program. libomp reports static
-// loops too (__kmpc_for_static_fini), and a single on every thread (executor or not): at its begin.
+// thread at level 1. The sample is the construct's call site at its BEGIN (__kmpc_for_static_init,
+// __kmpc_dispatch_init, __kmpc_single): a dynamic loop's end is reported from __kmpc_dispatch_next, which
+// clang may call from two places (before the loop and at its latch), so the end's call site depends on
+// whether the thread got a chunk; the begin's does not. A single is sampled at its begin (its end is
+// reported from __kmpc_end_single by the thread that ran it and from __kmpc_single by the others).
 void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/, ompt_data_t* /*task_data*/,
              std::uint64_t /*count*/, const void* codeptr_ra) {
   if (tool == nullptr || !active.load(std::memory_order_relaxed)) return;
@@ -155,15 +169,53 @@ void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t*
     case ompt_work_single_other: kind = interpose::ConstructEnd::Single; break;
     default: return;  // workshare, distribute, taskloop, scope: not samples
   }
-  // A single's end is reported from __kmpc_end_single by the thread that ran it and from __kmpc_single
-  // by the others: two call sites, depending on which thread won. Its begin (__kmpc_single) is one.
-  const ompt_scope_endpoint_t sampled = kind == interpose::ConstructEnd::Single ? ompt_scope_begin : ompt_scope_end;
-  if (endpoint != sampled) return;
   if (!pthread_equal(owner, pthread_self()) || tool->session.worksharing == nullptr || omp.get_level() != 1) return;
+  const bool single = kind == interpose::ConstructEnd::Single;
+  if (endpoint == ompt_scope_begin) {
+    construct_site = reinterpret_cast<std::uint64_t>(codeptr_ra);
+    if (!single) return;
+    interpose::outer_single(tool->session);
+  } else if (single) {
+    return;
+  }
   try {
-    tool->session.worksharing->sample(reinterpret_cast<std::uint64_t>(codeptr_ra), kind,
-                                      omp.get_num_threads != nullptr ? omp.get_num_threads() : 0,
-                                      runtime::read_clock(CLOCK_MONOTONIC));
+    const std::uint64_t site = construct_site != 0 ? construct_site : reinterpret_cast<std::uint64_t>(codeptr_ra);
+    construct_site = 0;
+    interpose::outer_sample(tool->session, site, kind, omp.get_num_threads != nullptr ? omp.get_num_threads() : 0,
+                            runtime::read_clock(CLOCK_MONOTONIC));
+  } catch (const std::exception& error) {
+    disable_after(error.what());
+  } catch (...) {
+    disable_after("unknown exception");
+  }
+}
+
+// Waiting at a barrier of the measured region's team, on any of its threads: the arrival (begin) and the
+// departure (end) of the one-run analysis. Only barriers of the region marked at parallel_begin count
+// (`parallel_data`): not a nested region's, nor the fork barrier a worker waits at before it joins a team
+// (omp_* calls there crash libomp 14: the thread has no team yet). Barriers of tasks (taskwait, taskgroup),
+// reductions and teams are not barriers of the team's work.
+void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
+                         ompt_data_t* /*task_data*/, const void* /*codeptr_ra*/) {
+  if (tool == nullptr || tool->session.outer == nullptr || !active.load(std::memory_order_relaxed)) return;
+  if (parallel_data == nullptr || parallel_data->value != instrumented || get_task_info == nullptr) return;
+  if (kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup || kind == ompt_sync_region_reduction ||
+      kind == ompt_sync_region_barrier_teams) {
+    return;
+  }
+  if (!tool->session.outer->measuring.load(std::memory_order_acquire)) return;
+  try {
+    int thread = -1;
+    if (get_task_info(0, nullptr, nullptr, nullptr, nullptr, &thread) == 0 || thread < 0) return;
+    const double now = runtime::read_clock(CLOCK_MONOTONIC);
+    if (endpoint == ompt_scope_begin) {
+      interpose::outer_arrive(tool->session, thread, now);
+    } else {
+      const bool master = thread == 0 && pthread_equal(owner, pthread_self());
+      int team = 0;
+      if (master && (get_parallel_info == nullptr || get_parallel_info(0, nullptr, &team) == 0)) team = 0;
+      interpose::outer_depart(tool->session, thread, master, team, now);
+    }
   } catch (const std::exception& error) {
     disable_after(error.what());
   } catch (...) {
@@ -176,6 +228,8 @@ int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/, ompt_d
   omp.set_num_threads = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
   omp.get_level = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_level"));
   omp.get_num_threads = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_num_threads"));
+  get_task_info = reinterpret_cast<ompt_get_task_info_t>(lookup("ompt_get_task_info"));
+  get_parallel_info = reinterpret_cast<ompt_get_parallel_info_t>(lookup("ompt_get_parallel_info"));
   const auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
   if (omp.get_max_threads == nullptr || omp.set_num_threads == nullptr || omp.get_level == nullptr || set_callback == nullptr) {
     interpose::warn("libaugur_ompt: the OpenMP runtime lacks omp_get_max_threads, omp_set_num_threads, omp_get_level or "
@@ -194,6 +248,8 @@ int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/, ompt_d
   // The worksharing constructs, for a program with one parallel region around its time loop: optional
   // (without them such a program is only told that nothing was found).
   (void)set_callback(ompt_callback_work, reinterpret_cast<ompt_callback_t>(&on_work));
+  // The threads' barriers, for the one-run analysis of such a program: optional too.
+  (void)set_callback(ompt_callback_sync_region_wait, reinterpret_cast<ompt_callback_t>(&on_sync_region_wait));
   return 1;
 }
 

@@ -1,5 +1,7 @@
 #include "interpose/run_result.hpp"
 
+#include <algorithm>
+
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -198,6 +200,10 @@ SecondRunResult combine_runs(const WorksharingPeriod& first, int threads, const 
     } else if (!other.iteration_time || *other.iteration_time <= 0.0 || !first.iteration_time ||
                *first.iteration_time <= 0.0) {
       result.problem = "the second run measured no time per iteration";
+    } else if (std::min(first.measured_iterations, other.measured_iterations) < min_measured_iterations) {
+      result.problem = "too few measured iterations for a ratio (" + std::to_string(first.measured_iterations) + " and " +
+                       std::to_string(other.measured_iterations) + "; at least " + std::to_string(min_measured_iterations) +
+                       " in each run; a smaller --dpd-window detects the period sooner)";
     } else {
       result.speedup = *other.iteration_time / *first.iteration_time;  // T(B)/T(P)
     }

@@ -62,6 +62,10 @@ struct RunInfo {
 // 0: no other count to run on.
 [[nodiscard]] int second_run_threads(const selfanalysis::BaselinePolicy& baseline, int team);
 
+// The fewest measured iterations of each run that a two-run ratio is made of (the one-run analysis's minimum,
+// selfanalysis::TeamPolicy::min_steps).
+inline constexpr long min_measured_iterations = 5;
+
 // The first run qualifies for a second one: another thread count exists and it timed its iterations.
 [[nodiscard]] bool second_run_wanted(const WorksharingPeriod& first, int threads);
 

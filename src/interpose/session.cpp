@@ -2,6 +2,7 @@
 #include "interpose/session.hpp"
 
 #include <dlfcn.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -67,8 +68,8 @@ std::string diagnosis(const Session& state) {
   if (regions.region_count() > 0) return "";
   if (state.worksharing != nullptr && state.worksharing->periods().found()) {
     return "no iterative parallel region, but a period of " + std::to_string(state.worksharing->periods().pattern().length) +
-           " worksharing constructs inside one parallel region: its time per iteration is measured, its speedup cannot be "
-           "in one run (augur run reports it)";
+           " worksharing constructs inside one parallel region: analysed in one run from its threads' work between barriers "
+           "(the region of kind outer)";
   }
   if (regions.distinct_loops() == 1 && state.intercepted == 1 && state.worksharing != nullptr) {
     return "one parallel region ran, once, and its " + std::to_string(state.worksharing->periods().samples()) +
@@ -98,8 +99,8 @@ std::string render_worksharing(const Session& state) {
          ", \"measured_iterations\": " + std::to_string(periods.measured_iterations()) +
          ", \"iteration_time_median_s\": " + (median < 0.0 ? std::string("null") : std::string(number)) +
          ", \"speedup\": null, \"speedup_note\": " +
-         json_string("not measurable in one run: a team keeps its size for the whole parallel region; time an iteration "
-                     "on another thread count in a second run") +
+         json_string("the one-run analysis is the report's region of kind outer; a second run (augur run --check-run) "
+                     "gives T(B)/T(P) here") +
          ", \"constructs\": [";
   for (int index = 0; index < pattern.constructs_known; ++index) {
     std::string construct = describe_loop(pattern.constructs[static_cast<std::size_t>(index)]);
@@ -108,6 +109,28 @@ std::string render_worksharing(const Session& state) {
     out += (index == 0 ? "" : ", ") + construct;
   }
   return out + "]}";
+}
+
+// The outer region measured in one run, when the program has no iterative parallel region but a period in the
+// worksharing constructs of one (and the mode analyses).
+std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state) {
+  std::vector<selfanalysis::OuterRegionResult> results;
+  if (state.outer == nullptr || state.worksharing == nullptr || state.engine == nullptr) return results;
+  if (state.engine->regions().region_count() > 0 || state.settings.mode != runtime::Mode::Analyze) return results;
+  const WorksharingPeriods& periods = state.worksharing->periods();
+  if (!periods.found()) return results;
+  selfanalysis::OuterRegionResult result;
+  result.id = periods.pattern().region;
+  result.length = periods.pattern().length;
+  result.iterations = periods.iterations();
+  result.expected_iterations = state.expected_iterations;
+  result.elapsed = state.outer->elapsed;
+  result.estimated_time = state.outer->estimate;
+  result.estimated_at_iteration = state.outer->estimated_at;
+  result.summary = selfanalysis::summarize(state.outer->analysis);
+  result.predict_up_to = std::max({result.summary.team * 2, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)), 1});
+  results.push_back(std::move(result));
+  return results;
 }
 
 }  // namespace
@@ -142,8 +165,138 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
     state->listener = std::make_unique<AnalyzerListener>(*state->analyzer);
     state->engine = std::make_unique<DetectingRegions<dpd::Detector>>(*state->listener, dpd::Detector(state->dpd_window),
                                                                       state->expected_iterations);
-    if (worksharing) state->worksharing = std::make_unique<DetectingWorksharing<dpd::Detector>>(dpd::Detector(state->dpd_window));
+    if (worksharing) {
+      state->worksharing = std::make_unique<DetectingWorksharing<dpd::Detector>>(dpd::Detector(state->dpd_window));
+      state->outer = std::make_unique<OuterRegion>(std::max(256, 4 * processors));
+      state->outer->windows = state->settings.engine.analyze;
+      state->outer->window_steps = std::max(1, state->settings.engine.baseline_iterations);
+    }
   }
+}
+
+namespace {
+
+long involuntary_switches() {
+  rusage usage{};
+  return ::getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_nivcsw : 0;
+}
+
+// The minimum of measured steps for a speedup and for the estimate of the execution time.
+constexpr int outer_min_steps = selfanalysis::TeamPolicy{}.min_steps;
+
+}  // namespace
+
+// The first estimate of the region's execution time, once the first baseline window and outer_min_steps steps on
+// the team were measured (and the iteration count is known).
+void estimate_once(const Session& session, OuterRegion& outer, double now) {
+  if (outer.estimate >= 0.0 || session.expected_iterations <= 0) return;
+  long parallel = 0;
+  long baseline = 0;
+  for (long index = 0; index < outer.analysis.steps(); ++index) ++(outer.analysis.step(index).baseline ? baseline : parallel);
+  const bool windows = outer.windows && !outer.recorder.failed() && outer.analysis.team() > 1;
+  if (parallel < outer_min_steps || (windows && baseline < outer.window_steps)) return;
+  // Of every window_every + window_steps + 2 steps, window_steps are baseline steps and two are partly serialized.
+  const double cycle = static_cast<double>(outer.window_every + outer.window_steps + 2);
+  const double share = windows ? (static_cast<double>(outer.window_steps) + 1.0) / cycle : 0.0;
+  const long iterations = session.worksharing->periods().iterations();
+  outer.estimated_at = iterations;
+  outer.estimate = selfanalysis::estimate_time(outer.analysis, now - outer.entered_at, session.expected_iterations - iterations, share);
+}
+
+void outer_begin(Session& session, std::uint64_t region, double now) {
+  OuterRegion* outer = session.outer.get();
+  if (outer == nullptr) return;
+  outer->recorder.begin_region();
+  outer->analysis.drop_step();
+  outer->serial_next = false;
+  outer->pending = StepMark::None;
+  outer->running = StepKind::Dropped;
+  outer->window_left = 0;
+  outer->recorder.set_serialize(false);
+  outer->entered_at = now;
+  outer->region = region;
+  outer->measuring.store(true, std::memory_order_release);
+}
+
+void outer_end(Session& session, double now) {
+  OuterRegion* outer = session.outer.get();
+  if (outer == nullptr) return;
+  outer->measuring.store(false, std::memory_order_release);
+  const WorksharingPeriods& periods = session.worksharing->periods();
+  if (periods.found() && periods.pattern().region == outer->region) outer->elapsed = now - outer->entered_at;
+}
+
+// At a step boundary (the master, before the barrier): the kind of the step that ends, and of the next one, with
+// the threads serialized or not from the barrier on.
+void next_step(OuterRegion& outer, StepMark mark, int team) {
+  outer.pending = mark;
+  outer.ended = mark == StepMark::Timed ? outer.running : StepKind::Dropped;
+  const bool baseline_running = outer.running == StepKind::Baseline || (outer.running == StepKind::Dropped && outer.window_left > 0);
+  if (baseline_running && outer.window_left > 0 && !outer.recorder.failed()) {
+    --outer.window_left;
+    outer.running = StepKind::Baseline;
+    outer.recorder.set_serialize(true);
+    return;
+  }
+  if (baseline_running) {  // the window is over: the next step still has a serialized part
+    outer.window_left = 0;
+    outer.running = StepKind::Dropped;
+    outer.since_window = 0;
+    outer.recorder.set_serialize(false);
+    return;
+  }
+  if (outer.running == StepKind::Parallel) ++outer.since_window;
+  const bool first = outer.analysis.steps() == 0 || outer.since_window >= outer.window_every;
+  if (outer.windows && team > 1 && mark == StepMark::Timed && first && !outer.recorder.failed()) {
+    outer.window_left = outer.window_steps;  // the first step of the window is dropped, then window_steps
+    outer.running = StepKind::Dropped;
+    outer.recorder.set_serialize(true);
+    return;
+  }
+  outer.running = StepKind::Parallel;
+  outer.recorder.set_serialize(false);
+}
+
+void outer_sample(Session& session, std::uint64_t site, ConstructEnd kind, int team, double now) {
+  const StepMark mark = session.worksharing->sample(site, kind, team, now);
+  if (session.outer != nullptr && mark != StepMark::None) next_step(*session.outer, mark, team);
+}
+
+void outer_single(Session& session) {
+  if (session.outer != nullptr) session.outer->serial_next = true;
+}
+
+void outer_arrive(Session& session, int thread, double now) {
+  if (session.outer != nullptr && session.outer->measuring.load(std::memory_order_acquire)) session.outer->recorder.arrive(thread, now);
+}
+
+void outer_depart(Session& session, int thread, bool master, int team, double now) {
+  OuterRegion* outer = session.outer.get();
+  if (outer == nullptr || !outer->measuring.load(std::memory_order_acquire)) return;
+  if (!master && outer->recorder.serializing()) {
+    outer->recorder.wait_turn(thread);
+    now = runtime::read_clock(CLOCK_MONOTONIC);
+  }
+  outer->recorder.depart(thread, now);
+  if (!master) return;
+  const int threads = std::min(team, static_cast<int>(outer->work.size()));
+  if (outer->recorder.episode(threads, outer->work.data())) {
+    outer->analysis.episode(outer->serial_next, outer->work.data(), team);
+  }
+  outer->serial_next = false;
+  if (outer->pending == StepMark::None) return;
+  const long switches = involuntary_switches();
+  if (outer->pending == StepMark::Timed && outer->ended != StepKind::Dropped) {
+    const WorksharingPeriods& periods = session.worksharing->periods();
+    const double elapsed = periods.last_time();
+    outer->analysis.end_step(elapsed, switches - outer->switches, outer->ended == StepKind::Baseline);
+    outer->recorder.set_wait_limit(std::min(0.5, std::max(0.01, 20.0 * elapsed)));
+    estimate_once(session, *outer, now);
+  } else {
+    outer->analysis.drop_step();
+  }
+  outer->switches = switches;
+  outer->pending = StepMark::None;
 }
 
 std::string render_info(const Session& state) {
@@ -214,15 +367,19 @@ void finish_session(Session& session) {
     context.notes.push_back(std::string("dynamic instrumentation (") + state->library + ", " + state->runtime +
                             "): regions found by the periodicity detector");
     if (!problem.empty()) context.notes.push_back(problem);
+    const std::vector<selfanalysis::OuterRegionResult> outer = outer_results(*state);
     if (state->settings.summary) {
       std::fflush(stdout);
-      if (!problem.empty()) warn(problem);
-      if (state->settings.mode != runtime::Mode::Off) std::fputs(selfanalysis::render_summary(context, regions).c_str(), stderr);
+      if (!problem.empty() && outer.empty()) warn(problem);
+      if (state->settings.mode != runtime::Mode::Off) {
+        std::fputs((outer.empty() ? selfanalysis::render_summary(context, regions) : selfanalysis::outer_summary(outer.front())).c_str(),
+                   stderr);
+      }
     }
     if (!state->settings.report_path.empty()) {
       const std::string path = expand_path(state->settings.report_path);
       try {
-        core::write_file_atomically(path, selfanalysis::render_report(context, regions));
+        core::write_file_atomically(path, selfanalysis::add_outer_regions(selfanalysis::render_report(context, regions), outer));
       } catch (const std::exception& error) {
         warn("AUGUR_REPORT: " + core::describe_error(error) + "; no report written");
       }

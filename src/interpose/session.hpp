@@ -11,10 +11,13 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "augur/dpd.hpp"
 #include "augur/selfanalysis.hpp"
 #include "dynamic_regions.hpp"
+#include "selfanalysis/team.hpp"
+#include "team_recorder.hpp"
 #include "worksharing_periods.hpp"
 #include "runtime/options.hpp"
 #include "runtime/system_clock.hpp"
@@ -39,6 +42,39 @@ private:
   selfanalysis::Analyzer& analyzer_;
 };
 
+// The one-run analysis of one outer parallel region (docs/run.md, "One outer parallel region, in one run"):
+// the threads' work between barriers (team_recorder.hpp) made into time steps of the period the worksharing
+// detector found, and analysed (selfanalysis/team.hpp). The master thread of the measured region drives it;
+// every thread of its team records its own arrivals and departures.
+// What a time step of the outer region is for: measured on the team (Parallel), a baseline step with the threads
+// one after the other (Baseline), or dropped: the first step of a baseline window (part of its first construct
+// ran in parallel) and the step after one (part of it ran serialized).
+enum class StepKind : std::uint8_t { Parallel, Baseline, Dropped };
+
+struct OuterRegion {
+  explicit OuterRegion(int capacity)
+      : recorder(capacity), analysis(capacity), work(static_cast<std::size_t>(capacity > 0 ? capacity : 1), -1.0) {}
+  TeamRecorder recorder;
+  selfanalysis::TeamAnalysis analysis;
+  std::vector<double> work;             // one episode's work per thread (scratch)
+  std::atomic<bool> measuring{false};   // a measured region runs: its threads record
+  bool serial_next = false;             // the master entered a `single` since the last barrier
+  StepMark pending = StepMark::None;    // what the last sample on the master was for the steps
+  StepKind running = StepKind::Dropped; // the step that runs now
+  StepKind ended = StepKind::Dropped;   // the step the pending mark ended
+  int window_left = 0;                  // baseline steps still to run in this window
+  long since_window = 0;                // steps on the team since the last window
+  bool windows = false;                 // baseline windows are run (analyze mode)
+  int window_steps = 3;                 // baseline steps per window (the baseline_iterations option)
+  long window_every = 20;               // steps on the team between two windows
+  long switches = 0;                    // involuntary context switches at the last step boundary
+  double entered_at = 0.0;              // when the current measured region began
+  std::uint64_t region = 0;             // the current measured region
+  double elapsed = 0.0;                 // the last entry of the region the period was found in, seconds
+  double estimate = -1.0;               // the first estimate of that entry's time (run.iterations known)
+  long estimated_at = 0;                // the iteration it was made at
+};
+
 struct Session {
   const char* runtime = "";  // "libgomp" or "libomp", the info file's `runtime`
   const char* library = "";  // "libaugur_preload" or "libaugur_ompt", in messages
@@ -56,6 +92,7 @@ struct Session {
   // parallel regions (one outer region around the time loop; docs/run.md). Null where the event
   // source has none.
   std::unique_ptr<DetectingWorksharing<dpd::Detector>> worksharing;
+  std::unique_ptr<OuterRegion> outer;  // with `worksharing`
   long intercepted = 0;                 // parallel regions seen on the owner thread at level 0
   std::atomic<long> passed_through{0};  // nested, or from another thread
   bool finished = false;
@@ -72,6 +109,18 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
 // At exit: closes the engine, writes the summary (AUGUR_SUMMARY), the report (AUGUR_REPORT) and the
 // interposition file (AUGUR_RUN_INFO). Runs once; never throws.
 void finish_session(Session& session);
+
+// The outer region's edges, called by the libraries (each a no-op without `session.outer`):
+// the master before its region's team forms and after the region;
+void outer_begin(Session& session, std::uint64_t region, double now);
+void outer_end(Session& session, double now);
+// the master's sample of a worksharing construct's end (what it was for the steps);
+void outer_sample(Session& session, std::uint64_t site, ConstructEnd kind, int team, double now);
+// the master entered a `single` (the next barrier ends a serial episode);
+void outer_single(Session& session);
+// any thread of the measured team at a barrier: arrived, left (the master then reads the episode: `team`).
+void outer_arrive(Session& session, int thread, double now);
+void outer_depart(Session& session, int thread, bool master, int team, double now);
 
 // The interposition file (docs/run.md, "The interposition file").
 std::string render_info(const Session& session);

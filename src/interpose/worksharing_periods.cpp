@@ -32,6 +32,11 @@ void WorksharingPeriods::leave_region() {
   timing_ = false;
 }
 
+namespace {
+// The key of a call site in a region (the table keys are never 0: 0 marks a free slot by its count).
+std::uint64_t site_key(std::uint64_t region, std::uint64_t address) { return address ^ (region * 0xC2B2AE3D27D4EB4FULL); }
+}  // namespace
+
 long WorksharingPeriods::count_address(std::uint64_t address) {
   // Open addressing on a fixed table (Fibonacci hashing); when full, new addresses are not counted.
   std::size_t slot = static_cast<std::size_t>((address * 0x9E3779B97F4A7C15ULL) >> 56) % max_addresses;
@@ -58,13 +63,13 @@ long WorksharingPeriods::count_of(std::uint64_t address) const {
   return 0;
 }
 
-long WorksharingPeriods::iterations() const { return found() ? count_of(pattern_.constructs[0]) : 0; }
+long WorksharingPeriods::iterations() const { return found() ? count_of(site_key(pattern_.region, pattern_.constructs[0])) : 0; }
 
-void WorksharingPeriods::sample(std::uint64_t address, ConstructEnd kind, int team_size, double seconds, bool period_start,
-                                int period) {
-  if (!in_region_) return;
+StepMark WorksharingPeriods::sample(std::uint64_t address, ConstructEnd kind, int team_size, double seconds,
+                                    bool period_start, int period) {
+  if (!in_region_) return StepMark::None;
   ++samples_;
-  (void)count_address(address);
+  (void)count_address(site_key(region_, address));
   ++since_start_;
   if (filling_) {
     const int known = pattern_.constructs_known;
@@ -88,15 +93,19 @@ void WorksharingPeriods::sample(std::uint64_t address, ConstructEnd kind, int te
       times_used_ = 0;
       timing_ = false;
     }
-    if (period == pattern_.length && address == pattern_.constructs[0]) {
+    if (period == pattern_.length && address == pattern_.constructs[0] && region_ == pattern_.region) {
+      StepMark mark = StepMark::Start;
       if (timing_ && since_start_ == pattern_.length && times_used_ < times_.size()) {
         times_[times_used_++] = seconds - last_start_;
+        mark = StepMark::Timed;
       }
       timing_ = true;
       last_start_ = seconds;
       since_start_ = 0;
+      return mark;
     }
   }
+  return StepMark::None;
 }
 
 double WorksharingPeriods::median_time() const {

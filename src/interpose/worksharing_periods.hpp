@@ -32,6 +32,10 @@ struct WorksharingPattern {
   std::array<ConstructEnd, max_constructs> kinds{};
 };
 
+// What a sample was for the time steps: nothing, a start of the period that closes no measured step (the
+// first start, or one after a break), or the end of a measured step (its time is the last one recorded).
+enum class StepMark : std::uint8_t { None, Start, Timed };
+
 class WorksharingPeriods {
 public:
   static constexpr int max_times = 16384;    // iteration times kept (the first ones after detection)
@@ -46,13 +50,16 @@ public:
 
   // One worksharing construct ended on the master thread at `seconds`: `address` is the call site,
   // `team_size` the team's thread count; `period_start` and `period` are the detector's answer.
-  void sample(std::uint64_t address, ConstructEnd kind, int team_size, double seconds, bool period_start, int period);
+  StepMark sample(std::uint64_t address, ConstructEnd kind, int team_size, double seconds, bool period_start, int period);
 
   [[nodiscard]] long samples() const { return samples_; }
-  [[nodiscard]] int distinct_sites() const { return distinct_; }  // saturates at max_addresses
+  // Distinct (region, call site) pairs; saturates at max_addresses.
+  [[nodiscard]] int distinct_sites() const { return distinct_; }
   [[nodiscard]] bool found() const { return pattern_.length > 0; }
   [[nodiscard]] const WorksharingPattern& pattern() const { return pattern_; }
-  // Time steps: the times the period's first construct ran (before the detection too); 0 when none.
+  // Time steps: the times the period's first construct ran in the region where the period was found (before
+  // the detection too; not in other regions, such as a warm-up step run in a parallel region of its own); 0
+  // when none.
   [[nodiscard]] long iterations() const;
   // The times of the iterations measured: from one start of the period to the next, both in one region
   // and with exactly `length` constructs between them.
@@ -60,10 +67,13 @@ public:
   [[nodiscard]] double time(long index) const { return times_[static_cast<std::size_t>(index)]; }
   // The median of the iteration times (the mean of the two middle ones for an even count); -1 if none.
   [[nodiscard]] double median_time() const;
+  // The time of the last measured iteration (the one a StepMark::Timed closed); -1 if none.
+  [[nodiscard]] double last_time() const { return times_used_ == 0 ? -1.0 : times_[times_used_ - 1]; }
 
 private:
-  long count_address(std::uint64_t address);  // counts this sample, returns the count before it
-  [[nodiscard]] long count_of(std::uint64_t address) const;
+  // The table counts (region, call site) pairs, keyed by both.
+  long count_address(std::uint64_t key);  // counts this sample, returns the count before it
+  [[nodiscard]] long count_of(std::uint64_t key) const;
 
   bool in_region_ = false;
   std::uint64_t region_ = 0;
@@ -89,10 +99,10 @@ public:
   explicit DetectingWorksharing(Detector detector) : detector_(static_cast<Detector&&>(detector)) {}
   void enter_region(std::uint64_t region) { periods_.enter_region(region); }
   void leave_region() { periods_.leave_region(); }
-  void sample(std::uint64_t address, ConstructEnd kind, int team_size, double seconds) {
+  StepMark sample(std::uint64_t address, ConstructEnd kind, int team_size, double seconds) {
     int period = 0;
     const bool start = detector_.push(static_cast<long>(address), period);
-    periods_.sample(address, kind, team_size, seconds, start, period);
+    return periods_.sample(address, kind, team_size, seconds, start, period);
   }
   [[nodiscard]] const WorksharingPeriods& periods() const { return periods_; }
 

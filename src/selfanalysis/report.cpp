@@ -215,6 +215,26 @@ private:
   std::string file_;
 };
 
+// The one-run analysis of an outer region (team_report.cpp writes it).
+void read_outer(const FieldReader& reader, const nlohmann::json& entry, const std::string& where, ReportRegion& region) {
+  region.team = reader.get<int>(entry, "team", where);
+  region.measured_iterations = reader.get<long>(entry, "measured_iterations", where);
+  region.iteration_time = reader.get_or<double>(entry, "iteration_time_s", 0.0, where);
+  region.one_thread_time = reader.get_or<double>(entry, "one_thread_time_s", 0.0, where);
+  region.one_thread_source = reader.get_or<std::string>(entry, "one_thread_source", "work", where);
+  region.baseline_steps = reader.get_or<long>(entry, "baseline_steps", 0, where);
+  const auto efficiency = entry.find("efficiency");
+  if (efficiency == entry.end() || !efficiency->is_object()) reader.fail(where + ": missing object 'efficiency'");
+  region.parallel_efficiency = reader.get_or<double>(*efficiency, "parallel", 0.0, where + ".efficiency");
+  region.load_balance = reader.get_or<double>(*efficiency, "load_balance", 0.0, where + ".efficiency");
+  region.communication = reader.get_or<double>(*efficiency, "communication", 0.0, where + ".efficiency");
+  const auto noise = entry.find("noise");
+  if (noise != entry.end() && noise->is_object()) {
+    region.disturbed = reader.get<bool>(*noise, "disturbed", where + ".noise");
+    region.verdict = reader.get<std::string>(*noise, "verdict", where + ".noise");
+  }
+}
+
 }  // namespace
 
 Report parse_report(const std::string& text, const std::string& file) {
@@ -251,6 +271,8 @@ Report parse_report(const std::string& text, const std::string& file) {
     const nlohmann::json& entry = (*regions)[index];
     const std::string where = "regions[" + std::to_string(index) + "]";
     ReportRegion region;
+    region.kind = reader.get_or<std::string>(entry, "kind", "loops", where);
+    if (region.kind != "loops" && region.kind != "outer") reader.fail(where + ": kind '" + region.kind + "' is neither loops nor outer");
     region.id = reader.get<std::uint64_t>(entry, "id", where);
     region.length = reader.get<int>(entry, "length", where);
     region.iterations = reader.get<long>(entry, "iterations", where);
@@ -281,8 +303,11 @@ Report parse_report(const std::string& text, const std::string& file) {
         point.mean_speedup = reader.get_or<double>(item, "mean_value", 0.0, point_where);
         point.iteration_time = reader.get_or<double>(item, "iteration_time_s", 0.0, point_where);
         point.self_tuning = reader.get_or<double>(item, "self_tuning", 0.0, point_where);
+        point.measured = reader.get_or<bool>(item, "measured", true, point_where);
+        point.amdahl_factor = reader.get_or<double>(item, "amdahl_factor", 0.0, point_where);
         region.points.push_back(point);
       }
+      if (region.kind == "outer") read_outer(reader, entry, where, region);
     }
     report.regions.push_back(std::move(region));
   }

@@ -202,23 +202,54 @@ TEST(AugurRun, OneOuterRegionFoundInTheCancellableEnds) {
 }
 
 // One parallel region around the whole time loop, orphaned worksharing loops inside it: the period is
-// found in the ends of the worksharing constructs on the master thread; with --one-run, the speedup is said
-// to need another run.
+// found in the ends of the worksharing constructs on the master thread, and the one-run analysis measures the
+// speedup from the threads' work between barriers and the baseline steps (threads one after the other).
 TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
   TemporaryFile report("outer.json");
-  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--one-run", "--json", report.path(), "--",
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--iterations", "300", "--json", report.path(), "--",
                                             AUGUR_OUTER_REGION_EXE, "100000", "300"},
                                            clean_environment());
   ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
   const std::string& out = result.standard_output;
   EXPECT_NE(out.find("outer_region: checksum"), std::string::npos) << out;  // the program's own output
+  EXPECT_EQ(out.find("outer_region: N=100000 steps=300 threads=1"), std::string::npos) << out;  // one run only
   // Per time step: smooth's barrier, relax's barrier (static schedules), source's GOMP_loop_end (dynamic
   // schedule) and the barrier of the single: 4 constructs.
   EXPECT_NE(out.find("period 4"), std::string::npos) << out;
   EXPECT_NE(out.find("300 iterations"), std::string::npos) << out;
-  EXPECT_NE(out.find("time per iteration on 2 threads"), std::string::npos) << out;
-  EXPECT_NE(out.find("speedup: cannot be measured in one run"), std::string::npos) << out;
-  const json info = json::parse(augur::core::read_file(report.path())).at("interpose");
+  EXPECT_NE(out.find("one-run analysis on 2 threads"), std::string::npos) << out;
+  EXPECT_NE(out.find("(baseline iterations: the threads one after the other)"), std::string::npos) << out;
+  EXPECT_NE(out.find("execution time of the region on P=2: estimated"), std::string::npos) << out;
+  EXPECT_NE(out.find("measurement "), std::string::npos) << out;  // the verdict, clean or disturbed
+  const json full = json::parse(augur::core::read_file(report.path()));
+  // The one-run analysis: a region of kind outer in the report's regions, in the shape of the others.
+  ASSERT_EQ(full.at("regions").size(), 1u) << full.dump();
+  const json& outer = full.at("regions")[0];
+  EXPECT_EQ(outer.at("kind"), "outer");
+  EXPECT_EQ(outer.at("length").get<int>(), 4);
+  EXPECT_EQ(outer.at("iterations").get<long>(), 300);
+  EXPECT_EQ(outer.at("team").get<int>(), 2);
+  EXPECT_EQ(outer.at("one_thread_source"), "baseline");
+  EXPECT_GE(outer.at("baseline_steps").get<long>(), 3);
+  const double f = outer.at("f").get<double>();
+  EXPECT_TRUE(f >= 0.0 && f < 0.5) << f;
+  for (const char* metric : {"parallel", "load_balance", "communication"}) {
+    const double value = outer.at("efficiency").at(metric).get<double>();
+    EXPECT_TRUE(value > 0.0 && value <= 1.5) << metric << " " << value;  // above 1: superlinear, possible
+  }
+  EXPECT_GT(outer.at("estimated_time_s").get<double>(), 0.0);
+  EXPECT_GT(outer.at("elapsed_s").get<double>(), 0.0);
+  bool measured = false;
+  for (const json& point : outer.at("speedup")) {
+    if (point.at("p").get<int>() == 2) {
+      measured = point.at("measured").get<bool>();
+      EXPECT_GT(point.at("value").get<double>(), 0.0);
+    }
+  }
+  EXPECT_TRUE(measured) << outer.dump();
+  EXPECT_TRUE(outer.at("noise").at("disturbed").is_boolean());
+  EXPECT_FALSE(outer.at("noise").at("verdict").get<std::string>().empty());
+  const json& info = full.at("interpose");
   EXPECT_TRUE(info.at("regions").empty());
   EXPECT_EQ(info.at("intercepted").get<long>(), 1);
   const json& worksharing = info.at("worksharing");
@@ -244,25 +275,25 @@ TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
   }
 }
 
-// Without --one-run, augur run runs the program a second time on the baseline's thread count (B = 1 here:
-// the default baseline resolves to the team's 2 threads) and divides the medians of the times per iteration.
-TEST(AugurRun, OneOuterRegionSpeedupFromASecondRun) {
+// With --check-run, augur run runs the program a second time on the baseline's thread count (B = 1 here:
+// the default baseline resolves to the team's 2 threads), divides the medians of the times per iteration and
+// compares the ratio with the one-run prediction.
+TEST(AugurRun, OneOuterRegionCheckRun) {
   TemporaryFile report("outer-two-runs.json");
-  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--json", report.path(), "--", AUGUR_OUTER_REGION_EXE,
-                                            "100000", "300"},
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--check-run", "--json", report.path(), "--",
+                                            AUGUR_OUTER_REGION_EXE, "100000", "300"},
                                            clean_environment());
   ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
   const std::string& out = result.standard_output;
   // Both runs' own output passes through, the second announced on stderr.
   EXPECT_NE(out.find("outer_region: N=100000 steps=300 threads=2"), std::string::npos) << out;
   EXPECT_NE(out.find("outer_region: N=100000 steps=300 threads=1"), std::string::npos) << out;
-  EXPECT_NE(result.standard_error.find("augur run: second run on 1 thread for the baseline of the worksharing region"),
-            std::string::npos)
+  EXPECT_NE(result.standard_error.find("augur run: check run on 1 thread (--check-run)"), std::string::npos)
       << result.standard_error;
   EXPECT_NE(out.find("period 4"), std::string::npos) << out;
-  EXPECT_NE(out.find("time per iteration on 1 thread (second run)"), std::string::npos) << out;
-  EXPECT_NE(out.find("speedup from two runs: T(1)/T(2) per iteration, medians: "), std::string::npos) << out;
-  EXPECT_EQ(out.find("cannot be measured in one run"), std::string::npos) << out;
+  EXPECT_NE(out.find("check: time per iteration on 1 thread (second run)"), std::string::npos) << out;
+  EXPECT_NE(out.find("check: T(1)/T(2) from two runs: "), std::string::npos) << out;
+  EXPECT_NE(out.find("; the one-run prediction "), std::string::npos) << out;
   const json worksharing = json::parse(augur::core::read_file(report.path())).at("interpose").at("worksharing");
   ASSERT_TRUE(worksharing.at("found").get<bool>()) << worksharing.dump();
   EXPECT_EQ(worksharing.at("team_size").get<int>(), 2);
@@ -287,8 +318,13 @@ TEST(AugurRun, ClangOneOuterRegionUnderTheOmptTool) {
                                            clean_environment());
   ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
   EXPECT_NE(result.standard_output.find("period 4"), std::string::npos) << result.standard_output;
-  EXPECT_NE(result.standard_output.find("speedup: cannot be measured in one run"), std::string::npos) << result.standard_output;
-  const json info = json::parse(augur::core::read_file(report.path())).at("interpose");
+  EXPECT_NE(result.standard_output.find("one-run analysis on 2 threads"), std::string::npos) << result.standard_output;
+  const json full = json::parse(augur::core::read_file(report.path()));
+  ASSERT_EQ(full.at("regions").size(), 1u) << full.dump();
+  EXPECT_EQ(full.at("regions")[0].at("kind"), "outer");
+  EXPECT_GE(full.at("regions")[0].at("baseline_steps").get<long>(), 3);  // the OMPT barriers serialize too
+  EXPECT_FALSE(full.at("regions")[0].at("speedup").empty());
+  const json& info = full.at("interpose");
   EXPECT_EQ(info.at("runtime"), "libomp");
   const json& worksharing = info.at("worksharing");
   ASSERT_TRUE(worksharing.at("found").get<bool>()) << worksharing.dump();
@@ -308,6 +344,21 @@ TEST(AugurRun, OneOuterRegionTooShortGetsAClearMessage) {
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.standard_error.find("worksharing constructs"), std::string::npos) << result.standard_error;
   EXPECT_NE(result.standard_error.find("showed no periodic pattern"), std::string::npos) << result.standard_error;
+}
+
+// Fewer measured steps than the minimum (5): the period is found, no speedup is reported, and it is said why.
+TEST(AugurRun, OneOuterRegionNoSpeedupFromTooFewIterations) {
+  TemporaryFile report("outer-short.json");
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--dpd-window", "8", "--json", report.path(), "--",
+                                            AUGUR_OUTER_REGION_EXE, "1000", "8"},
+                                           clean_environment());
+  ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
+  EXPECT_NE(result.standard_output.find("period 4"), std::string::npos) << result.standard_output;
+  EXPECT_NE(result.standard_output.find("one-run analysis: no speedup: "), std::string::npos) << result.standard_output;
+  EXPECT_NE(result.standard_output.find("at least 5 are needed for a speedup"), std::string::npos) << result.standard_output;
+  const json outer = json::parse(augur::core::read_file(report.path())).at("regions").at(0);
+  EXPECT_TRUE(outer.at("speedup").empty()) << outer.dump();
+  EXPECT_TRUE(outer.at("f").is_null());
 }
 
 TEST(AugurRun, NonOpenMpProgramGetsAClearMessage) {

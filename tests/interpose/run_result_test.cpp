@@ -213,6 +213,12 @@ TEST(InterposeRunResult, NoSpeedupSaysWhy) {
   EXPECT_EQ(problem(untimed), "the second run measured no time per iteration");
   untimed.info = parse_run_info(outer_region_file(1, "0"), "second.json");
   EXPECT_EQ(problem(untimed), "the second run measured no time per iteration");
+  // A median of fewer than 5 measured iterations is no ratio.
+  SecondRunEnd short_run;
+  short_run.info = parse_run_info(outer_region_file(1, "0.0004"), "second.json");
+  short_run.info->worksharing->measured_iterations = 1;
+  EXPECT_EQ(problem(short_run), "too few measured iterations for a ratio (267 and 1; at least 5 in each run; a smaller "
+                                "--dpd-window detects the period sooner)");
   // The first run failed: no second run, and the file's note stays the preload's.
   const SecondRunResult refused = not_run_again(first, 1, 5);
   EXPECT_FALSE(refused.ran);

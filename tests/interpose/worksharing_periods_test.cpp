@@ -124,3 +124,36 @@ TEST(DetectingWorksharing, RealDetectorFindsThePeriodOfATimeLoop) {
 }
 
 }  // namespace
+
+namespace {
+
+using augur::interpose::StepMark;
+
+// What each sample is for the time steps, and the iterations counted in the region of the period only (NPB runs
+// one untimed warm-up step in a parallel region of its own, through the same worksharing constructs).
+TEST(WorksharingPeriods, StepMarksAndIterationsOfTheRegionOfThePeriod) {
+  WorksharingPeriods periods;
+  periods.enter_region(5);  // the warm-up region: one step
+  EXPECT_EQ(periods.sample(100, ConstructEnd::Barrier, 2, 0.1, false, 0), StepMark::None);
+  EXPECT_EQ(periods.sample(200, ConstructEnd::Barrier, 2, 0.2, false, 0), StepMark::None);
+  periods.leave_region();
+  periods.enter_region(7);  // the time loop
+  double now = 1.0;
+  EXPECT_EQ(periods.sample(100, ConstructEnd::Barrier, 2, now, true, 2), StepMark::Start);
+  EXPECT_EQ(periods.sample(200, ConstructEnd::Barrier, 2, now + 0.5, false, 2), StepMark::None);
+  for (int step = 0; step < 3; ++step) {
+    now += 2.0;
+    EXPECT_EQ(periods.sample(100, ConstructEnd::Barrier, 2, now, true, 2), StepMark::Timed);
+    EXPECT_DOUBLE_EQ(periods.last_time(), 2.0);
+    EXPECT_EQ(periods.sample(200, ConstructEnd::Barrier, 2, now + 0.5, false, 2), StepMark::None);
+  }
+  periods.leave_region();
+  EXPECT_EQ(periods.iterations(), 4);  // 100 ran 5 times, once in the warm-up region
+  EXPECT_EQ(periods.measured_iterations(), 3);
+  // A start in another region is not a step of the period's region.
+  periods.enter_region(5);
+  EXPECT_EQ(periods.sample(100, ConstructEnd::Barrier, 2, 20.0, true, 2), StepMark::None);
+  EXPECT_EQ(periods.iterations(), 4);
+}
+
+}  // namespace

@@ -1,0 +1,148 @@
+// Each thread's work between two barriers of the measured outer parallel region (docs/run.md, "One outer
+// parallel region, in one run"): every thread of the team records, in its own slot, when it arrives at a
+// barrier and when it leaves it; the master, after leaving a barrier, reads how long each thread worked since
+// it left the previous one. The edges (libgomp's barrier wrappers, OMPT's sync_region_wait callbacks) call it;
+// the numbers go to the pure engine selfanalysis::TeamAnalysis.
+//
+// Lock-free and allocation-free after construction. A slot is written only by its thread (arrive, depart) and
+// read by the master after a barrier that the writer has reached: the barrier orders the two. Each thread
+// numbers its arrivals; the work of arrival k sits in the half k % 2 of a double buffer, so a thread already at
+// barrier k + 1 cannot overwrite what the master reads for barrier k (it cannot pass barrier k + 1 before the
+// master arrives there). A thread whose arrival number does not match the master's gives "unknown" (-1).
+//
+// Baseline steps: while `serialize` is on, a thread leaving a barrier first waits until the thread before it
+// (t - 1) has arrived at the next barrier, so the team's threads run their shares of each construct one after
+// the other, each alone on the machine, as one thread would (the thesis' baseline on B = 1 processor, inside a
+// team whose size cannot change). A program whose threads wait on each other inside a construct (a pipeline
+// synchronised with flushes) would deadlock: a wait longer than `wait_limit` seconds stops the baseline steps
+// for good (failed()).
+#pragma once
+
+#include <sched.h>
+
+#include <atomic>
+#include <memory>
+
+#include "runtime/system_clock.hpp"
+
+namespace augur::interpose {
+
+class TeamRecorder {
+public:
+  explicit TeamRecorder(int capacity) : capacity_(capacity > 0 ? capacity : 1), slots_(new Slot[static_cast<std::size_t>(capacity_)]) {}
+
+  [[nodiscard]] int capacity() const { return capacity_; }
+
+  // The master, before a measured region's team forms: a new generation (the threads start their count again).
+  void begin_region() { generation_.fetch_add(1, std::memory_order_acq_rel); }
+
+  // Thread `thread` of the measured team arrived at a barrier at `now` (seconds).
+  void arrive(int thread, double now) {
+    Slot* slot = own(thread);
+    if (slot == nullptr) return;
+    const long index = slot->arrivals.load(std::memory_order_relaxed);
+    const double since = slot->departed.load(std::memory_order_relaxed) ? now - slot->departed_at.load(std::memory_order_relaxed) : -1.0;
+    slot->work[index & 1].store(since, std::memory_order_relaxed);
+    slot->index[index & 1].store(index, std::memory_order_release);
+    slot->arrivals.store(index + 1, std::memory_order_relaxed);
+  }
+
+  // Baseline steps on or off (the master, before a barrier: the threads leaving it see the new value).
+  void set_serialize(bool on) { serialize_.store(on && !failed_.load(std::memory_order_relaxed), std::memory_order_release); }
+  [[nodiscard]] bool serializing() const { return serialize_.load(std::memory_order_relaxed); }
+  [[nodiscard]] bool failed() const { return failed_.load(std::memory_order_relaxed); }
+  void set_wait_limit(double seconds) { wait_limit_.store(seconds, std::memory_order_relaxed); }
+
+  // Thread `thread`, having left a barrier, waits its turn in a baseline step (no-op otherwise).
+  void wait_turn(int thread) {
+    if (thread <= 0 || thread >= capacity_ || !serialize_.load(std::memory_order_acquire)) return;
+    const Slot& before = slots_[thread - 1];
+    const long generation = generation_.load(std::memory_order_acquire);
+    const long target = own(thread)->arrivals.load(std::memory_order_relaxed) + 1;
+    const double limit = wait_limit_.load(std::memory_order_relaxed);
+    double started = -1.0;
+    for (long spin = 0;; ++spin) {
+      // A thread that has not arrived anywhere in this region yet has arrived 0 times.
+      const bool current = before.generation.load(std::memory_order_acquire) == generation;
+      if (current && before.arrivals.load(std::memory_order_acquire) >= target) return;
+      if (!serialize_.load(std::memory_order_relaxed)) return;
+      if ((spin & 255) == 0) {
+        const double now = runtime::read_clock(CLOCK_MONOTONIC);
+        if (started < 0.0) started = now;
+        if (now - started > limit) {
+          failed_.store(true, std::memory_order_relaxed);
+          serialize_.store(false, std::memory_order_release);
+          return;
+        }
+      }
+      if (spin > 64) {
+        sched_yield();  // a loaded machine: let the thread that works have the core
+      } else {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+      }
+    }
+  }
+
+  // Thread `thread` left a barrier (or started its work in the region) at `now`.
+  void depart(int thread, double now) {
+    Slot* slot = own(thread);
+    if (slot == nullptr) return;
+    slot->departed_at.store(now, std::memory_order_relaxed);
+    slot->departed.store(true, std::memory_order_relaxed);
+  }
+
+  // The master (thread 0), just after leaving a barrier: the work of threads 0 .. team-1 before it, into
+  // `work` (-1 where unknown). False when the master has no arrival in this region.
+  bool episode(int team, double* work) const {
+    const Slot& master = slots_[0];
+    const long index = master.arrivals.load(std::memory_order_relaxed) - 1;
+    if (index < 0 || master.generation.load(std::memory_order_relaxed) != generation_.load(std::memory_order_relaxed)) return false;
+    for (int thread = 0; thread < team; ++thread) {
+      if (thread >= capacity_) {
+        work[thread] = -1.0;
+        continue;
+      }
+      const Slot& slot = slots_[thread];
+      const bool current = slot.generation.load(std::memory_order_relaxed) == generation_.load(std::memory_order_relaxed) &&
+                           slot.index[index & 1].load(std::memory_order_acquire) == index;
+      work[thread] = current ? slot.work[index & 1].load(std::memory_order_relaxed) : -1.0;
+    }
+    return true;
+  }
+
+private:
+  struct alignas(64) Slot {
+    std::atomic<long> generation{0};
+    std::atomic<long> arrivals{0};
+    std::atomic<bool> departed{false};
+    std::atomic<double> departed_at{0.0};
+    std::atomic<double> work[2] = {0.0, 0.0};
+    std::atomic<long> index[2] = {-1, -1};
+  };
+
+  // The slot of `thread`, restarted when it belongs to an earlier region; null beyond the capacity.
+  Slot* own(int thread) {
+    if (thread < 0 || thread >= capacity_) return nullptr;
+    Slot* slot = &slots_[thread];
+    const long generation = generation_.load(std::memory_order_acquire);
+    if (slot->generation.load(std::memory_order_relaxed) != generation) {
+      slot->arrivals.store(0, std::memory_order_relaxed);
+      slot->departed.store(false, std::memory_order_relaxed);
+      slot->index[0].store(-1, std::memory_order_relaxed);
+      slot->index[1].store(-1, std::memory_order_relaxed);
+      slot->generation.store(generation, std::memory_order_relaxed);
+    }
+    return slot;
+  }
+
+  int capacity_;
+  std::unique_ptr<Slot[]> slots_;
+  std::atomic<long> generation_{0};
+  std::atomic<bool> serialize_{false};
+  std::atomic<bool> failed_{false};
+  std::atomic<double> wait_limit_{0.05};
+};
+
+}  // namespace augur::interpose

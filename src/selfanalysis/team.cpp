@@ -1,0 +1,251 @@
+// The one-run analysis of one outer parallel region. See team.hpp and docs/self-analysis.md.
+#include "selfanalysis/team.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace augur::selfanalysis {
+
+TeamAnalysis::TeamAnalysis(int max_threads) : thread_work_(static_cast<std::size_t>(std::max(max_threads, 1)), 0.0) {
+  steps_.reserve(max_steps);
+}
+
+void TeamAnalysis::reset_current() {
+  current_ = TeamStep{};
+  current_complete_ = true;
+  current_mixed_team_ = false;
+  std::fill(thread_work_.begin(), thread_work_.end(), 0.0);
+}
+
+void TeamAnalysis::episode(bool serial, const double* work, int threads) {
+  if (threads < 1 || threads > max_threads()) {
+    current_complete_ = false;
+    return;
+  }
+  if (team_ == 0) team_ = threads;
+  if (threads != team_) current_mixed_team_ = true;
+  double sum = 0.0;
+  double largest = 0.0;
+  for (int thread = 0; thread < threads; ++thread) {
+    const double value = work[thread];
+    if (!(value >= 0.0) || !std::isfinite(value)) {
+      current_complete_ = false;
+      continue;
+    }
+    sum += value;
+    largest = std::max(largest, value);
+    thread_work_[static_cast<std::size_t>(thread)] += value;
+  }
+  if (serial) {
+    current_.serial += largest;
+  } else {
+    current_.parallel_work += sum;
+    current_.parallel_max += largest;
+  }
+  ++current_.episodes;
+}
+
+void TeamAnalysis::end_step(double elapsed, long switches, bool baseline) {
+  const bool usable = current_complete_ && !current_mixed_team_ && current_.episodes > 0 && elapsed > 0.0 &&
+                      std::isfinite(elapsed) && steps_.size() < static_cast<std::size_t>(max_steps);
+  if (usable) {
+    current_.elapsed = elapsed;
+    current_.switches = std::max(switches, 0L);
+    current_.baseline = baseline;
+    for (int thread = 0; thread < team_; ++thread) {
+      const double work = thread_work_[static_cast<std::size_t>(thread)];
+      current_.thread_sum += work;
+      current_.thread_max = std::max(current_.thread_max, work);
+    }
+    steps_.push_back(current_);
+  } else {
+    ++dropped_;
+  }
+  reset_current();
+}
+
+void TeamAnalysis::drop_step() { reset_current(); }
+
+namespace {
+
+double median_of(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2.0;
+}
+
+// The value below which `share` of the sorted values lie (linear interpolation).
+double percentile(const std::vector<double>& sorted, double share) {
+  if (sorted.empty()) return 0.0;
+  const double position = share * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (sorted[above] - sorted[below]) * (position - static_cast<double>(below));
+}
+
+std::string steps_text(long count) { return std::to_string(count) + (count == 1 ? " usable step" : " usable steps"); }
+
+std::string fixed(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+}  // namespace
+
+TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
+  TeamSummary summary;
+  summary.team = analysis.team();
+  summary.min_steps = policy.min_steps;
+  std::vector<double> all_times;
+  std::vector<double> clean_times;
+  std::vector<double> baseline_times;
+  std::vector<double> clean_baseline_times;
+  for (long index = 0; index < analysis.steps(); ++index) {
+    const TeamStep& step = analysis.step(index);
+    if (step.baseline) {
+      ++summary.baseline_steps;
+      // The work added up, each thread alone on the machine: the hand-overs between the threads are not in it.
+      baseline_times.push_back(step.one_thread());
+      if (step.switches == 0) clean_baseline_times.push_back(step.one_thread());
+      continue;
+    }
+    ++summary.steps;
+    all_times.push_back(step.elapsed);
+    summary.switches += step.switches;
+    if (step.switches > 0) {
+      ++summary.steps_preempted;
+    } else {
+      clean_times.push_back(step.elapsed);
+    }
+  }
+  if (summary.steps == 0) {
+    summary.reasons.push_back("no time step was measured");
+    summary.disturbed = false;
+    return summary;
+  }
+  summary.step_time_median = median_of(all_times);
+  std::vector<double> deviations;
+  for (const double time : all_times) deviations.push_back(std::fabs(time - summary.step_time_median));
+  const double scale = 1.4826 * median_of(deviations);
+  summary.spread = summary.step_time_median > 0.0 ? scale / summary.step_time_median : 0.0;
+
+  // The steps the figures come from: not preempted (when enough are not), and within 3 scaled MADs of the
+  // median of those.
+  const bool use_clean = static_cast<int>(clean_times.size()) >= policy.min_steps;
+  const double center = median_of(use_clean ? clean_times : all_times);
+  std::vector<double> center_deviations;
+  for (const double time : use_clean ? clean_times : all_times) center_deviations.push_back(std::fabs(time - center));
+  const double limit = 3.0 * 1.4826 * median_of(center_deviations);
+  double elapsed = 0.0;
+  double one_thread = 0.0;
+  double serial = 0.0;
+  double parallel_max = 0.0;
+  double thread_sum = 0.0;
+  double thread_max = 0.0;
+  std::vector<double> step_speedups;
+  for (long index = 0; index < analysis.steps(); ++index) {
+    const TeamStep& step = analysis.step(index);
+    if (step.baseline || (use_clean && step.switches > 0)) continue;
+    if (limit > 0.0 && std::fabs(step.elapsed - center) > limit) continue;
+    ++summary.steps_used;
+    elapsed += step.elapsed;
+    one_thread += step.one_thread();
+    serial += step.serial;
+    parallel_max += step.parallel_max;
+    thread_sum += step.thread_sum;
+    thread_max += step.thread_max;
+    step_speedups.push_back(step.elapsed);
+  }
+  // T(1): the median of the baseline steps (the undisturbed ones when there are enough), else the work added up.
+  const bool clean_baseline = static_cast<int>(clean_baseline_times.size()) >= policy.min_baseline_steps;
+  summary.baseline_measured = clean_baseline || static_cast<int>(baseline_times.size()) >= policy.min_baseline_steps;
+  summary.enough = summary.steps_used >= policy.min_steps && summary.team > 0 && elapsed > 0.0 && one_thread > 0.0;
+  if (summary.steps_used > 0) {
+    const auto used = static_cast<double>(summary.steps_used);
+    summary.step_time = elapsed / used;
+    summary.work_one_thread = one_thread / used;
+    summary.one_thread = summary.baseline_measured ? median_of(clean_baseline ? clean_baseline_times : baseline_times)
+                                                   : summary.work_one_thread;
+    summary.serial = serial / used;
+    summary.parallel_max = parallel_max / used;
+    summary.overhead = std::max(0.0, summary.step_time - summary.serial - summary.parallel_max);
+    summary.f = one_thread > 0.0 ? serial / one_thread : -1.0;
+    summary.load_balance = thread_max > 0.0 ? thread_sum / (summary.team * thread_max) : 0.0;
+    summary.communication = elapsed > 0.0 ? thread_max / elapsed : 0.0;
+    summary.speedup = summary.step_time > 0.0 ? summary.one_thread / summary.step_time : 0.0;
+    for (double& value : step_speedups) value = summary.one_thread / value;  // the steps' own T(1)/T(P)
+    std::sort(step_speedups.begin(), step_speedups.end());
+    summary.speedup_low = percentile(step_speedups, 0.1);
+    summary.speedup_high = percentile(step_speedups, 0.9);
+  }
+  const double preempted = static_cast<double>(summary.steps_preempted) / static_cast<double>(summary.steps);
+  if (preempted > policy.disturbed_fraction) {
+    summary.reasons.push_back(std::to_string(summary.steps_preempted) + " of " + std::to_string(summary.steps) +
+                              " steps preempted (involuntary context switches: another process took the cores)");
+  }
+  if (summary.spread > policy.spread_limit) {
+    summary.reasons.push_back("the step times scatter (relative spread " + fixed("%.2f", summary.spread) + " > " +
+                              fixed("%.2f", policy.spread_limit) + ")");
+  }
+  if (!summary.enough) {
+    summary.reasons.push_back("only " + steps_text(summary.steps_used) + " (at least " +
+                              std::to_string(policy.min_steps) + " are needed for a speedup)");
+  }
+  summary.disturbed = !summary.reasons.empty() && (preempted > policy.disturbed_fraction || summary.spread > policy.spread_limit);
+  return summary;
+}
+
+double TeamSummary::predicted_time(int threads) const {
+  if (!enough || threads < 1) return 0.0;
+  if (threads == 1) return one_thread;
+  if (threads == team) return step_time;
+  const double at_team = serial + parallel_max + overhead;
+  if (at_team <= 0.0) return 0.0;
+  return step_time * (serial + parallel_max * static_cast<double>(team) / static_cast<double>(threads) + overhead) / at_team;
+}
+
+double TeamSummary::predicted_speedup(int threads) const {
+  const double time = predicted_time(threads);
+  return time > 0.0 ? one_thread / time : 0.0;
+}
+
+double TeamSummary::amdahl_factor(int threads) const {
+  if (threads <= 1 || f < 0.0) return 1.0;
+  return 1.0 / (f + (1.0 - f) / static_cast<double>(threads));
+}
+
+std::string TeamSummary::verdict() const {
+  std::string text = disturbed ? "measurement disturbed: " : "measurement clean: ";
+  if (disturbed) {
+    for (std::size_t index = 0; index < reasons.size(); ++index) text += (index == 0 ? "" : "; ") + reasons[index];
+  } else {
+    text += std::to_string(steps_preempted) + " of " + std::to_string(steps) + " steps preempted, step times within " +
+            fixed("%.0f", spread * 100.0) + "%";
+  }
+  if (enough) {
+    text += "; speedup " + fixed("%.2f", speedup) + " (" + fixed("%.2f", speedup_low) + "-" + fixed("%.2f", speedup_high) +
+            " over the steps) from " + std::to_string(steps_used) + " steps";
+  } else if (!disturbed && steps > 0) {
+    text += "; no speedup: only " + steps_text(steps_used) + " (at least " + std::to_string(min_steps) + " are needed for a speedup)";
+  }
+  return text;
+}
+
+double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share) {
+  if (remaining < 0) return -1.0;
+  std::vector<double> parallel;
+  std::vector<double> baseline;
+  for (long index = 0; index < analysis.steps(); ++index) {
+    const TeamStep& step = analysis.step(index);
+    (step.baseline ? baseline : parallel).push_back(step.elapsed);
+  }
+  if (parallel.empty() || (baseline_share > 0.0 && baseline.empty())) return -1.0;
+  const double per_step = (1.0 - baseline_share) * median_of(std::move(parallel)) +
+                          (baseline_share > 0.0 ? baseline_share * median_of(std::move(baseline)) : 0.0);
+  return consumed + static_cast<double>(remaining) * per_step;
+}
+
+}  // namespace augur::selfanalysis

@@ -1,0 +1,146 @@
+// The one-run analysis of a program whose time loop runs inside ONE parallel region (docs/self-analysis.md,
+// "One outer parallel region, in one run"). A team keeps its size for the whole region, so no iteration can
+// run on the baseline's B threads; instead every thread's time is split, between two barriers, into work
+// (from leaving one barrier to arriving at the next) and waiting (inside the barrier). From the work of each
+// thread in each barrier episode of a time step this engine derives what one thread would have needed (the
+// sum of the work of a worksharing construct, the executing thread's work of a `single`), the sequential
+// fraction f, the load balance and communication efficiency of the POP methodology, the speedup on the team
+// and a prediction of the step time and speedup on other thread counts.
+//
+// Pure: no clock, no I/O; the edges (libaugur_preload, libaugur_ompt) pass the times in. Allocates only at
+// construction and in summarize().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace augur::selfanalysis {
+
+// What one time step (an iteration of the period found in the worksharing constructs) measured.
+struct TeamStep {
+  double elapsed = 0.0;        // wall time of the step on the team's master thread, seconds
+  double serial = 0.0;         // sum over `single` episodes of the executing thread's work
+  double parallel_work = 0.0;  // sum over the other episodes of the work of every thread
+  double parallel_max = 0.0;   // sum over the other episodes of the largest work of one thread
+  double thread_sum = 0.0;     // sum over threads of each thread's work in the step
+  double thread_max = 0.0;     // the largest work of one thread in the step
+  int episodes = 0;            // barrier episodes in the step
+  long switches = 0;           // involuntary context switches of the process during the step
+  bool baseline = false;       // a baseline step: the team's threads ran one after the other (on one processor at a time)
+  // What one thread would need for the step: its serial part plus all the work of the worksharing constructs.
+  [[nodiscard]] double one_thread() const { return serial + parallel_work; }
+};
+
+class TeamAnalysis {
+public:
+  static constexpr int max_steps = 16384;  // steps kept (the first ones measured)
+
+  // `max_threads`: the largest team the accumulators are sized for (a larger team is not analysed).
+  explicit TeamAnalysis(int max_threads);
+
+  // One barrier episode of the team, from the master after the barrier: `work[t]` the time thread t worked
+  // since it left the previous barrier (negative: unknown, e.g. its first barrier in the region); `serial`
+  // when the episode ended a `single`. An episode with an unknown work makes its step incomplete.
+  void episode(bool serial, const double* work, int threads);
+  // The episodes since the last step boundary form a measured step of `elapsed` seconds, with `switches`
+  // involuntary context switches; `baseline` when the threads ran one after the other. A step with an
+  // incomplete episode or another team size is dropped.
+  void end_step(double elapsed, long switches, bool baseline = false);
+  // The episodes since the last boundary belong to no measured step (the period's first start, a break).
+  void drop_step();
+
+  [[nodiscard]] int team() const { return team_; }  // 0 until the first episode
+  [[nodiscard]] long steps() const { return static_cast<long>(steps_.size()); }
+  [[nodiscard]] const TeamStep& step(long index) const { return steps_[static_cast<std::size_t>(index)]; }
+  [[nodiscard]] long dropped_steps() const { return dropped_; }
+  [[nodiscard]] int max_threads() const { return static_cast<int>(thread_work_.size()); }
+
+private:
+  void reset_current();
+
+  int team_ = 0;
+  TeamStep current_{};
+  bool current_complete_ = true;
+  bool current_mixed_team_ = false;
+  std::vector<double> thread_work_;  // per thread, the work in the current step
+  std::vector<TeamStep> steps_;
+  long dropped_ = 0;
+};
+
+// The analysis's thresholds (docs/self-analysis.md states and justifies them).
+struct TeamPolicy {
+  int min_steps = 5;                  // no speedup from fewer measured steps
+  int min_baseline_steps = 3;         // fewer baseline steps: T(1) is the work added up
+  double disturbed_fraction = 0.2;    // more preempted steps than this: the measurement is disturbed
+  double spread_limit = 0.25;         // a larger relative spread of the step times: disturbed
+};
+
+// What the steps say, summarised.
+struct TeamSummary {
+  int team = 0;
+  long steps = 0;           // measured steps
+  long steps_used = 0;      // steps the figures come from: undisturbed, not outliers
+  long steps_preempted = 0; // steps with an involuntary context switch
+  long switches = 0;        // involuntary context switches in all measured steps
+  int min_steps = 0;        // the policy's minimum
+  bool enough = false;      // steps_used >= min_steps: the figures below are valid
+  double step_time = 0.0;   // T(P): mean time of the used steps, seconds
+  double step_time_median = 0.0;  // median time of all measured steps
+  double spread = 0.0;      // relative spread of the step times: 1.4826 MAD / median
+  long baseline_steps = 0;  // baseline steps measured (threads one after the other)
+  bool baseline_measured = false;  // T(1) is the median of the baseline steps (else the work added up)
+  double one_thread = 0.0;  // T(1): the median of the baseline steps' work added up, or of the other steps' work
+  double work_one_thread = 0.0;  // T(1) from the work of the used steps added up (the mean per step)
+  double serial = 0.0;      // mean serial time per step
+  double parallel_max = 0.0;  // mean per step of the sum of the largest work per episode
+  double overhead = 0.0;    // T(P) - serial - parallel_max, at least 0: barriers and unaccounted time
+  double f = -1.0;          // sequential fraction serial / T(1)
+  double load_balance = 0.0;   // POP: mean over threads of the work / the largest work
+  double communication = 0.0;  // POP: the largest work / the step time
+  double speedup = 0.0;        // S(P) = T(1) / T(P)
+  double speedup_low = 0.0;    // 10th and 90th percentiles of the steps' own T(1)/T(P)
+  double speedup_high = 0.0;
+  bool disturbed = false;
+  std::vector<std::string> reasons;  // why disturbed (empty: clean)
+
+  // P x parallel efficiency = speedup; the efficiency itself.
+  [[nodiscard]] double parallel_efficiency() const { return team > 0 ? speedup / team : 0.0; }
+  // The predicted step time on q threads: T(1) for q = 1, T(P) for q = team, else T(P) scaled by the work
+  // profile: T(P) x (serial + parallel_max x team / q + overhead) / (serial + parallel_max + overhead).
+  // 0 when not enough.
+  [[nodiscard]] double predicted_time(int threads) const;
+  [[nodiscard]] double predicted_speedup(int threads) const;
+  // AF(q) = 1 / (f + (1 - f) / q).
+  [[nodiscard]] double amdahl_factor(int threads) const;
+  // "measurement clean: ..." or "measurement disturbed: ...", one sentence.
+  [[nodiscard]] std::string verdict() const;
+};
+
+[[nodiscard]] TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy = {});
+
+// The estimate of a time loop's execution time: `consumed` seconds so far and `remaining` steps, of which a
+// share `baseline_share` will be baseline steps: the medians of the baseline and the other steps measured so
+// far; negative when either is missing or `remaining` is negative.
+[[nodiscard]] double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share);
+
+// One outer region as the report shows it (kind "outer"; docs/formats.md, "Self-analysis report").
+struct OuterRegionResult {
+  std::uint64_t id = 0;             // the region's outlined function (libgomp) or call site (libomp)
+  int length = 0;                   // worksharing constructs per iteration
+  long iterations = 0;              // iterations (time steps) that ran
+  long expected_iterations = -1;    // run.iterations, negative when unknown
+  double elapsed = 0.0;             // the region's time, seconds
+  double estimated_time = -1.0;     // the first estimate of it, negative when none
+  long estimated_at_iteration = 0;
+  int predict_up_to = 0;            // speedup[] lists p = 1 .. this
+  TeamSummary summary;
+};
+
+// The report text of render_report with the outer regions appended to its `regions`.
+[[nodiscard]] std::string add_outer_regions(const std::string& report, const std::vector<OuterRegionResult>& outer);
+// The summary lines ("augur: ...") of one outer region.
+[[nodiscard]] std::string outer_summary(const OuterRegionResult& outer);
+
+}  // namespace augur::selfanalysis

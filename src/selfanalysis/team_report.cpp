@@ -1,0 +1,125 @@
+// The outer regions in the self-analysis report (team.hpp; docs/formats.md, "Self-analysis report").
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/json_text.hpp"
+#include "selfanalysis/team.hpp"
+
+namespace augur::selfanalysis {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+ordered_json known(double value, bool valid) { return valid ? ordered_json(value) : ordered_json(nullptr); }
+
+ordered_json render_noise(const TeamSummary& summary) {
+  ordered_json noise;
+  noise["disturbed"] = summary.disturbed;
+  noise["verdict"] = summary.verdict();
+  noise["reasons"] = summary.reasons;
+  noise["steps"] = summary.steps;
+  noise["steps_used"] = summary.steps_used;
+  noise["steps_preempted"] = summary.steps_preempted;
+  noise["involuntary_switches"] = summary.switches;
+  noise["iteration_time_spread"] = summary.spread;
+  noise["speedup_range"] = summary.enough ? ordered_json::array({summary.speedup_low, summary.speedup_high}) : ordered_json(nullptr);
+  return noise;
+}
+
+ordered_json render_outer(const OuterRegionResult& outer) {
+  const TeamSummary& summary = outer.summary;
+  const bool valid = summary.enough;
+  ordered_json json;
+  json["kind"] = "outer";
+  json["id"] = outer.id;
+  json["length"] = outer.length;
+  json["iterations"] = outer.iterations;
+  json["expected_iterations"] = outer.expected_iterations >= 0 ? ordered_json(outer.expected_iterations) : ordered_json(nullptr);
+  json["elapsed_s"] = outer.elapsed;
+  json["entries"] = 1;
+  json["discarded_iterations"] = 0;
+  json["team"] = summary.team;
+  json["baseline"] = nullptr;
+  json["baseline_time_s"] = nullptr;
+  json["measured_iterations"] = summary.steps;
+  json["iteration_time_s"] = known(summary.step_time, valid);
+  json["one_thread_time_s"] = known(summary.one_thread, valid);
+  json["one_thread_source"] = summary.baseline_measured ? "baseline" : "work";
+  json["baseline_steps"] = summary.baseline_steps;
+  json["work_one_thread_time_s"] = known(summary.work_one_thread, valid);
+  json["f"] = known(summary.f, valid && summary.f >= 0.0);
+  json["af"] = known(summary.amdahl_factor(summary.team), valid);
+  json["estimated_time_s"] = known(outer.estimated_time, outer.estimated_time >= 0.0);
+  json["estimate_processors"] = outer.estimated_time >= 0.0 ? ordered_json(summary.team) : ordered_json(nullptr);
+  json["estimated_at_iteration"] = outer.estimated_time >= 0.0 ? ordered_json(outer.estimated_at_iteration) : ordered_json(nullptr);
+  json["sweep"] = false;
+  ordered_json efficiency;
+  efficiency["parallel"] = known(summary.parallel_efficiency(), valid);
+  efficiency["load_balance"] = known(summary.load_balance, valid);
+  efficiency["communication"] = known(summary.communication, valid);
+  json["efficiency"] = std::move(efficiency);
+  ordered_json points = ordered_json::array();
+  if (valid) {
+    for (int threads = 1; threads <= outer.predict_up_to; ++threads) {
+      ordered_json point;
+      point["p"] = threads;
+      point["value"] = summary.predicted_speedup(threads);
+      point["mean_value"] = summary.predicted_speedup(threads);
+      point["state"] = "PC";
+      point["measured"] = threads == summary.team;
+      point["iteration_time_s"] = summary.predicted_time(threads);
+      point["measured_iterations"] = threads == summary.team ? summary.steps_used : 0;
+      point["amdahl_factor"] = summary.amdahl_factor(threads);
+      point["self_tuning"] = nullptr;
+      point["self_tuning_efficiency"] = nullptr;
+      points.push_back(std::move(point));
+    }
+  }
+  json["speedup"] = std::move(points);
+  json["noise"] = render_noise(summary);
+  ordered_json notes = ordered_json::array();
+  notes.push_back(summary.baseline_measured
+                      ? "one run: T(1) is the work of baseline steps, the team's threads run one after the other; the other "
+                        "counts a model (docs/self-analysis.md, \"One outer parallel region, in one run\")"
+                      : "one run: T(1) is the threads' work between barriers added up (no baseline steps); the other counts "
+                        "a model (docs/self-analysis.md, \"One outer parallel region, in one run\")");
+  if (!valid) notes.push_back(summary.verdict());
+  json["notes"] = std::move(notes);
+  return json;
+}
+
+std::string fixed(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+}  // namespace
+
+std::string add_outer_regions(const std::string& report, const std::vector<OuterRegionResult>& outer) {
+  if (outer.empty()) return report;
+  ordered_json json = ordered_json::parse(report);
+  for (const OuterRegionResult& region : outer) json["regions"].push_back(render_outer(region));
+  return core::json_text(json, 2) + "\n";
+}
+
+std::string outer_summary(const OuterRegionResult& outer) {
+  const TeamSummary& summary = outer.summary;
+  std::string text = "augur: outer region " + std::to_string(outer.id) + " (" + std::to_string(outer.length) +
+                     " worksharing constructs per iteration): " + std::to_string(outer.iterations) + " iterations in " +
+                     fixed("%.3f", outer.elapsed) + " s\n";
+  if (summary.enough) {
+    text += "augur:   one run on " + std::to_string(summary.team) + " threads: T(1)=" + fixed("%.3f", summary.one_thread * 1e3) +
+            (summary.baseline_measured ? " ms (baseline steps), T(" : " ms (work added up), T(") + std::to_string(summary.team) + ")=" + fixed("%.3f", summary.step_time * 1e3) +
+            " ms, S=" + fixed("%.3f", summary.speedup) + ", f=" + fixed("%.4f", summary.f) + ", load balance " +
+            fixed("%.3f", summary.load_balance) + ", communication " + fixed("%.3f", summary.communication) + "\n";
+  }
+  if (outer.estimated_time >= 0.0) {
+    text += "augur:   estimated time " + fixed("%.3f", outer.estimated_time) + " s (at iteration " +
+            std::to_string(outer.estimated_at_iteration) + "), elapsed " + fixed("%.3f", outer.elapsed) + " s\n";
+  }
+  return text + "augur:   " + summary.verdict() + "\n";
+}
+
+}  // namespace augur::selfanalysis

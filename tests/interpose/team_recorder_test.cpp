@@ -1,0 +1,120 @@
+// Each thread's work between barriers (src/interpose/team_recorder.hpp): arrivals and departures with injected
+// times in, the master's episodes out; the baseline steps' serialization on real threads.
+#include "interpose/team_recorder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <barrier>
+#include <thread>
+
+namespace {
+
+using augur::interpose::TeamRecorder;
+
+TEST(TeamRecorder, EpisodesAreTheWorkSinceTheLastBarrier) {
+  TeamRecorder recorder(4);
+  recorder.begin_region();
+  double work[2] = {};
+  EXPECT_FALSE(recorder.episode(2, work));  // the master has not arrived anywhere yet
+  // Barrier 0: neither thread had left a barrier before: unknown.
+  recorder.arrive(0, 1.0);
+  recorder.arrive(1, 1.5);
+  recorder.depart(1, 2.0);
+  recorder.depart(0, 2.0);
+  ASSERT_TRUE(recorder.episode(2, work));
+  EXPECT_EQ(work[0], -1.0);
+  EXPECT_EQ(work[1], -1.0);
+  // Barrier 1: thread 1 arrives first, leaves, and arrives at barrier 2 before the master reads barrier 1.
+  recorder.arrive(1, 2.5);
+  recorder.arrive(0, 3.0);
+  recorder.depart(1, 3.1);
+  recorder.arrive(1, 3.6);  // barrier 2, thread 1 (the other half of the double buffer)
+  recorder.depart(0, 3.1);
+  ASSERT_TRUE(recorder.episode(2, work));
+  EXPECT_DOUBLE_EQ(work[0], 1.0);
+  EXPECT_DOUBLE_EQ(work[1], 0.5);
+  // Barrier 2: the master's read finds thread 1's arrival 2.
+  recorder.arrive(0, 3.3);
+  recorder.depart(0, 4.0);
+  recorder.depart(1, 4.0);
+  ASSERT_TRUE(recorder.episode(2, work));
+  EXPECT_NEAR(work[0], 0.2, 1e-12);
+  EXPECT_NEAR(work[1], 0.5, 1e-12);
+}
+
+TEST(TeamRecorder, AThreadOfAnotherArrivalOrRegionIsUnknown) {
+  TeamRecorder recorder(4);
+  recorder.begin_region();
+  recorder.depart(0, 0.0);
+  recorder.depart(1, 0.0);
+  recorder.arrive(0, 1.0);  // thread 1 never arrives at this barrier
+  double work[3] = {};
+  ASSERT_TRUE(recorder.episode(3, work));
+  EXPECT_DOUBLE_EQ(work[0], 1.0);
+  EXPECT_EQ(work[1], -1.0);
+  EXPECT_EQ(work[2], -1.0);
+  // A new region: the old counts are forgotten, and a thread beyond the capacity is unknown.
+  recorder.begin_region();
+  recorder.depart(0, 5.0);
+  recorder.arrive(0, 6.0);
+  double five[5] = {};
+  ASSERT_TRUE(recorder.episode(5, five));
+  EXPECT_DOUBLE_EQ(five[0], 1.0);
+  EXPECT_EQ(five[4], -1.0);
+}
+
+// Two threads run 5 episodes with a real barrier. In each, thread 0 works until it sees that thread 1 has started
+// its share of the same episode (waiting at most `patience` seconds). With serialization on, thread 1 starts only
+// after thread 0 has arrived at the next barrier, so thread 0 never sees it; without, it always does. Returns the
+// episodes in which thread 0 saw thread 1 working beside it (no timing assumption but the patience).
+int episodes_side_by_side(bool serialize, double patience) {
+  TeamRecorder recorder(2);
+  recorder.begin_region();
+  recorder.set_wait_limit(30.0);
+  recorder.set_serialize(serialize);
+  std::barrier sync(2);
+  std::atomic<int> started{-1};  // the last episode thread 1 started
+  int seen = 0;
+  auto body = [&](int thread) {
+    for (int episode = 0; episode < 5; ++episode) {
+      recorder.wait_turn(thread);
+      if (thread == 1) {
+        started.store(episode);
+      } else {
+        const double until = augur::runtime::read_clock(CLOCK_MONOTONIC) + patience;
+        while (started.load() < episode && augur::runtime::read_clock(CLOCK_MONOTONIC) < until) std::this_thread::yield();
+        if (started.load() >= episode) ++seen;
+      }
+      recorder.arrive(thread, augur::runtime::read_clock(CLOCK_MONOTONIC));
+      sync.arrive_and_wait();
+      recorder.depart(thread, augur::runtime::read_clock(CLOCK_MONOTONIC));
+    }
+  };
+  std::thread other([&] { body(1); });
+  body(0);
+  other.join();
+  EXPECT_FALSE(recorder.failed());
+  return seen;
+}
+
+TEST(TeamRecorder, BaselineStepsRunTheThreadsOneAfterTheOther) {
+  EXPECT_EQ(episodes_side_by_side(true, 0.05), 0);
+  EXPECT_EQ(episodes_side_by_side(false, 10.0), 5);
+}
+
+TEST(TeamRecorder, AWaitLongerThanTheLimitStopsTheBaselineForGood) {
+  TeamRecorder recorder(2);
+  recorder.begin_region();
+  recorder.set_wait_limit(0.01);
+  recorder.set_serialize(true);
+  recorder.arrive(1, 0.0);   // thread 1 arrived at barrier 0; thread 0 never arrives at barrier 1
+  recorder.arrive(0, 0.0);
+  recorder.wait_turn(1);     // gives up after 10 ms
+  EXPECT_TRUE(recorder.failed());
+  EXPECT_FALSE(recorder.serializing());
+  recorder.set_serialize(true);  // refused from now on
+  EXPECT_FALSE(recorder.serializing());
+}
+
+}  // namespace

@@ -1,0 +1,168 @@
+// The one-run analysis of one outer parallel region (src/selfanalysis/team.*): crafted barrier episodes with
+// known work per thread in, exact T(1), f, load balance, communication efficiency, speedups and verdicts out.
+#include "selfanalysis/team.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using augur::selfanalysis::estimate_time;
+using augur::selfanalysis::summarize;
+using augur::selfanalysis::TeamAnalysis;
+using augur::selfanalysis::TeamSummary;
+
+// One time step of two threads: a loop where thread 0 works 1.0 ms and thread 1 0.8 ms, then a `single` run by
+// thread 0 for 0.2 ms (thread 1 does nothing), in a step of 1.3 ms.
+void balanced_step(TeamAnalysis& team, double elapsed = 1.3e-3, long switches = 0) {
+  const double loop[] = {1.0e-3, 0.8e-3};
+  const double single[] = {0.2e-3, 0.0};
+  team.episode(false, loop, 2);
+  team.episode(true, single, 2);
+  team.end_step(elapsed, switches);
+}
+
+// A baseline step of the same program: the threads one after the other, each alone (a little faster).
+void baseline_step(TeamAnalysis& team, double scale = 0.9) {
+  const double loop[] = {1.0e-3 * scale, 0.8e-3 * scale};
+  const double single[] = {0.2e-3, 0.0};
+  team.episode(false, loop, 2);
+  team.episode(true, single, 2);
+  team.end_step(2.2e-3, 0, true);
+}
+
+TEST(TeamAnalysis, CraftedStepsGiveTheExactFigures) {
+  TeamAnalysis team(8);
+  for (int step = 0; step < 10; ++step) balanced_step(team);
+  const TeamSummary summary = summarize(team);
+  ASSERT_TRUE(summary.enough);
+  EXPECT_FALSE(summary.baseline_measured);
+  EXPECT_EQ(summary.team, 2);
+  EXPECT_EQ(summary.steps, 10);
+  EXPECT_EQ(summary.steps_used, 10);
+  EXPECT_NEAR(summary.step_time, 1.3e-3, 1e-15);
+  EXPECT_NEAR(summary.work_one_thread, 2.0e-3, 1e-15);  // 1.0 + 0.8 + 0.2
+  EXPECT_NEAR(summary.one_thread, 2.0e-3, 1e-15);
+  EXPECT_NEAR(summary.f, 0.1, 1e-12);                    // 0.2 / 2.0
+  EXPECT_NEAR(summary.serial, 0.2e-3, 1e-15);
+  EXPECT_NEAR(summary.parallel_max, 1.0e-3, 1e-15);
+  EXPECT_NEAR(summary.overhead, 0.1e-3, 1e-15);          // 1.3 - 0.2 - 1.0
+  // POP: thread 0 worked 1.2 ms, thread 1 0.8 ms: load balance 1.0 / 1.2; communication 1.2 / 1.3.
+  EXPECT_NEAR(summary.load_balance, 2.0 / (2 * 1.2), 1e-12);
+  EXPECT_NEAR(summary.communication, 1.2 / 1.3, 1e-12);
+  EXPECT_NEAR(summary.speedup, 2.0 / 1.3, 1e-12);
+  EXPECT_NEAR(summary.parallel_efficiency(), summary.load_balance * summary.communication, 1e-12);
+  EXPECT_NEAR(summary.amdahl_factor(2), 1.0 / (0.1 + 0.9 / 2), 1e-12);
+  // On 4 threads: T(2) x (0.2 + 1.0 x 2/4 + 0.1) / (0.2 + 1.0 + 0.1).
+  EXPECT_NEAR(summary.predicted_time(4), 1.3e-3 * 0.8 / 1.3, 1e-15);
+  EXPECT_NEAR(summary.predicted_time(1), 2.0e-3, 1e-15);
+  EXPECT_NEAR(summary.predicted_speedup(2), summary.speedup, 1e-12);
+  EXPECT_FALSE(summary.disturbed);
+  EXPECT_NE(summary.verdict().find("measurement clean"), std::string::npos) << summary.verdict();
+}
+
+TEST(TeamAnalysis, BaselineStepsGiveTOne) {
+  TeamAnalysis team(8);
+  for (int step = 0; step < 10; ++step) balanced_step(team);
+  baseline_step(team, 0.9);
+  baseline_step(team, 0.8);
+  baseline_step(team, 1.0);
+  const TeamSummary summary = summarize(team);
+  ASSERT_TRUE(summary.enough);
+  EXPECT_TRUE(summary.baseline_measured);
+  EXPECT_EQ(summary.baseline_steps, 3);
+  EXPECT_EQ(summary.steps, 10);  // baseline steps are not steps on the team
+  // The median of 1.8 x {0.9, 0.8, 1.0} + 0.2: 1.8 x 0.9 + 0.2 = 1.82 ms; the work on the team is still 2.0.
+  EXPECT_NEAR(summary.one_thread, 1.82e-3, 1e-15);
+  EXPECT_NEAR(summary.work_one_thread, 2.0e-3, 1e-15);
+  EXPECT_NEAR(summary.speedup, 1.82 / 1.3, 1e-12);
+  EXPECT_NEAR(summary.step_time, 1.3e-3, 1e-15);
+}
+
+TEST(TeamAnalysis, PreemptedStepsMakeTheVerdictDisturbedAndAreLeftOut) {
+  TeamAnalysis team(8);
+  for (int step = 0; step < 7; ++step) balanced_step(team);
+  for (int step = 0; step < 3; ++step) balanced_step(team, 2.6e-3, 4);  // preempted: twice as long
+  const TeamSummary summary = summarize(team);
+  EXPECT_TRUE(summary.disturbed);
+  EXPECT_EQ(summary.steps_preempted, 3);
+  EXPECT_EQ(summary.switches, 12);
+  EXPECT_EQ(summary.steps_used, 7);
+  EXPECT_NEAR(summary.step_time, 1.3e-3, 1e-15);  // from the undisturbed steps
+  const std::string verdict = summary.verdict();
+  EXPECT_NE(verdict.find("measurement disturbed: 3 of 10 steps preempted"), std::string::npos) << verdict;
+  EXPECT_NE(verdict.find("speedup 1.54"), std::string::npos) << verdict;
+}
+
+TEST(TeamAnalysis, TwoPreemptedStepsOfTenAreNotADisturbance) {
+  TeamAnalysis team(8);
+  for (int step = 0; step < 8; ++step) balanced_step(team);
+  for (int step = 0; step < 2; ++step) balanced_step(team, 1.3e-3, 1);
+  const TeamSummary summary = summarize(team);
+  EXPECT_FALSE(summary.disturbed);  // 20% is the limit
+  EXPECT_EQ(summary.steps_used, 8);
+}
+
+TEST(TeamAnalysis, ScatteredStepTimesAreADisturbance) {
+  TeamAnalysis team(8);
+  const double times[] = {1.0e-3, 2.0e-3, 1.3e-3, 3.0e-3, 1.1e-3, 2.5e-3, 1.6e-3, 1.2e-3};
+  for (const double time : times) balanced_step(team, time);
+  const TeamSummary summary = summarize(team);
+  EXPECT_GT(summary.spread, 0.25);
+  EXPECT_TRUE(summary.disturbed);
+  EXPECT_NE(summary.verdict().find("the step times scatter"), std::string::npos) << summary.verdict();
+}
+
+TEST(TeamAnalysis, NoSpeedupFromFewerStepsThanTheMinimum) {
+  TeamAnalysis team(8);
+  for (int step = 0; step < 4; ++step) balanced_step(team);
+  const TeamSummary summary = summarize(team);
+  EXPECT_FALSE(summary.enough);
+  EXPECT_EQ(summary.predicted_time(2), 0.0);
+  EXPECT_EQ(summary.predicted_speedup(4), 0.0);
+  EXPECT_NE(summary.verdict().find("no speedup: only 4 usable steps (at least 5 are needed for a speedup)"), std::string::npos)
+      << summary.verdict();
+}
+
+TEST(TeamAnalysis, AStepWithAnUnknownWorkOrAnotherTeamIsDropped) {
+  TeamAnalysis team(8);
+  const double unknown[] = {1.0e-3, -1.0};
+  team.episode(false, unknown, 2);
+  team.end_step(1.3e-3, 0);
+  EXPECT_EQ(team.steps(), 0);
+  EXPECT_EQ(team.dropped_steps(), 1);
+  balanced_step(team);
+  EXPECT_EQ(team.steps(), 1);
+  const double three[] = {1.0e-3, 1.0e-3, 1.0e-3};
+  team.episode(false, three, 3);  // another team size than the first
+  team.end_step(1.3e-3, 0);
+  EXPECT_EQ(team.steps(), 1);
+  const double too_many[9] = {};
+  team.episode(false, too_many, 9);  // more threads than the engine holds
+  team.end_step(1.3e-3, 0);
+  EXPECT_EQ(team.steps(), 1);
+  EXPECT_EQ(team.dropped_steps(), 3);
+  // drop_step forgets the episodes since the last boundary.
+  const double loop[] = {5.0, 5.0};
+  team.episode(false, loop, 2);
+  team.drop_step();
+  balanced_step(team);
+  EXPECT_NEAR(team.step(1).parallel_work, 1.8e-3, 1e-15);
+}
+
+TEST(TeamAnalysis, EstimateOfTheExecutionTime) {
+  TeamAnalysis team(8);
+  EXPECT_LT(estimate_time(team, 1.0, 100, 0.0), 0.0);  // no step yet
+  const double steps[] = {1.0e-3, 3.0e-3, 2.0e-3};
+  for (const double time : steps) balanced_step(team, time);
+  // 0.5 s consumed, 100 steps of the median 2 ms to go.
+  EXPECT_NEAR(estimate_time(team, 0.5, 100, 0.0), 0.7, 1e-12);
+  EXPECT_LT(estimate_time(team, 0.5, 100, 0.1), 0.0);  // baseline steps expected, none measured
+  baseline_step(team);                                  // 2.2 ms
+  EXPECT_NEAR(estimate_time(team, 0.5, 100, 0.25), 0.5 + 100 * (0.75 * 2.0e-3 + 0.25 * 2.2e-3), 1e-12);
+  EXPECT_LT(estimate_time(team, 0.5, -1, 0.0), 0.0);
+}
+
+}  // namespace
