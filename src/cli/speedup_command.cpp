@@ -84,7 +84,10 @@ public:
     run.wall_seconds = result.wall_seconds;
     const std::string text = core::read_file(report.string());
     run.report = selfanalysis::parse_report(text, report.string());
-    if (tool_ && fs::exists(info)) stable_region_ids(run.report, info);
+    if (tool_ && fs::exists(info)) {
+      stable_region_ids(run.report, info);
+      if (plan.kind == selfanalysis::RunKind::time && add_timed_outer_region(run.report, info)) timed_outer_ = true;
+    }
     if (plan.kind == selfanalysis::RunKind::analyze && !first_kind_) {
       first_kind_ = region_kind(text, run.report, options_);
       if (first_kind_->empty() && tool_) throw std::runtime_error(no_region(info));
@@ -95,6 +98,8 @@ public:
   [[nodiscard]] const std::string& wait_policy() const { return settings_.wait_policy; }
   // The first analyze run's region is an outer parallel region ("kind": "outer").
   [[nodiscard]] bool outer() const { return first_kind_ && *first_kind_ == "outer"; }
+  // Some time run's outer region was timed from its median step (add_timed_outer_region).
+  [[nodiscard]] bool timed_outer() const { return timed_outer_; }
 
 private:
   // The message for a run that wrote no report.
@@ -110,8 +115,8 @@ private:
     if (fs::exists(info)) {
       const interpose::RunInfo run = interpose::parse_run_info(core::read_file(info.string()), info.string());
       why = interpose::outer_region_only(run)
-                ? "its time loop runs inside one outer parallel region, which this version of augur speedup does not "
-                  "analyze yet"
+                ? "its worksharing constructs repeat inside one outer parallel region, but the report has no region "
+                  "of kind outer"
                 : interpose::nothing_measured_reason(run);
     }
     return "no iterative parallel region found in '" + options_.command.front() + "' (dynamic instrumentation, " +
@@ -122,6 +127,7 @@ private:
   const SpeedupOptions& options_;
   std::optional<Interposition> tool_;
   std::optional<std::string> first_kind_;  // the first analyze run's region kind
+  bool timed_outer_ = false;
   selfanalysis::RunSettings settings_;
   core::TemporaryFolder scratch_{"augur-speedup"};  // the runs' reports
 };
@@ -192,6 +198,10 @@ int run_speedup_command(const SpeedupOptions& options) {
     }
     selfanalysis::ExperimentResult result = selfanalysis::summarize_experiment(input);
     if (!instrumentation.empty()) result.notes.insert(result.notes.begin(), instrumentation);
+    if (experiment.timed_outer()) {
+      result.notes.push_back("region_s of the outer region: its iterations x the median step time of the run "
+                             "(the interposition file), as the mode=time report has no region of kind outer");
+    }
     if (skipped_sweep) {
       result.notes.push_back("SA(1 exec) not measured: the region is one outer parallel region (\"kind\": \"outer\"), "
                              "whose team keeps its size while it runs, so a sweep of thread counts does not apply");

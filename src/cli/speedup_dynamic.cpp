@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <utility>
 
 #include "core/files.hpp"
@@ -28,21 +29,65 @@ std::string region_kind(const std::string& text, const selfanalysis::Report& rep
                                                                                  : "loops";
 }
 
+namespace {
+
+// A hexadecimal address or offset of the interposition file ("0x2a30"), or nothing.
+std::optional<std::uint64_t> hexadecimal(const nlohmann::json& value) {
+  if (!value.is_string()) return std::nullopt;
+  const std::string text = value.get<std::string>();
+  char* end = nullptr;
+  const unsigned long long number = std::strtoull(text.c_str(), &end, 16);
+  if (end == text.c_str() || *end != '\0') return std::nullopt;
+  return static_cast<std::uint64_t>(number);
+}
+
+// The offset of the code at `place` ({"address", "offset", ...}) when its address is `id`.
+std::optional<std::uint64_t> offset_of(const nlohmann::json& place, std::uint64_t id) {
+  if (!place.is_object() || hexadecimal(place.value("address", nlohmann::json())) != id) return std::nullopt;
+  return hexadecimal(place.value("offset", nlohmann::json()));
+}
+
+}  // namespace
+
 void stable_region_ids(selfanalysis::Report& report, const fs::path& info) {
   const nlohmann::json document = nlohmann::json::parse(core::read_file(info.string()), nullptr, false);
-  if (!document.is_object() || !document.contains("regions") || !document["regions"].is_array()) return;
+  if (!document.is_object()) return;
   for (selfanalysis::ReportRegion& region : report.regions) {
-    for (const nlohmann::json& entry : document["regions"]) {
-      if (!entry.is_object() || entry.value("id", std::uint64_t{0}) != region.id || !entry.contains("loops") ||
-          !entry["loops"].is_array() || entry["loops"].empty() || !entry["loops"][0].value("offset", nlohmann::json()).is_string())
-        continue;
-      const std::string offset = entry["loops"][0]["offset"].get<std::string>();
-      char* end = nullptr;
-      const unsigned long long value = std::strtoull(offset.c_str(), &end, 16);  // "0x2a30"
-      if (end != offset.c_str() && *end == '\0') region.id = value;
-      break;
+    std::optional<std::uint64_t> offset;
+    // A parallel-for region: the address of its first loop; an outer region: that of its parallel region.
+    if (document.contains("regions") && document["regions"].is_array()) {
+      for (const nlohmann::json& entry : document["regions"]) {
+        if (offset || !entry.is_object() || !entry.contains("loops") || !entry["loops"].is_array() || entry["loops"].empty())
+          continue;
+        offset = offset_of(entry["loops"][0], region.id);
+      }
     }
+    if (!offset && document.contains("worksharing") && document["worksharing"].is_object())
+      offset = offset_of(document["worksharing"].value("region", nlohmann::json()), region.id);
+    if (offset) region.id = *offset;
   }
+}
+
+bool add_timed_outer_region(selfanalysis::Report& report, const fs::path& info) {
+  if (!report.regions.empty()) return false;
+  const nlohmann::json document = nlohmann::json::parse(core::read_file(info.string()), nullptr, false);
+  if (!document.is_object() || !document.contains("worksharing") || !document["worksharing"].is_object()) return false;
+  const nlohmann::json& worksharing = document["worksharing"];
+  const std::optional<std::uint64_t> offset =
+      hexadecimal(worksharing.value("region", nlohmann::json::object()).value("offset", nlohmann::json()));
+  const nlohmann::json iterations = worksharing.value("iterations", nlohmann::json());
+  const nlohmann::json median = worksharing.value("iteration_time_median_s", nlohmann::json());
+  const nlohmann::json length = worksharing.value("length", nlohmann::json());
+  if (!worksharing.value("found", false) || !offset || !iterations.is_number_integer() || !median.is_number() ||
+      !length.is_number_integer() || iterations.get<long>() <= 0 || !(median.get<double>() > 0.0))
+    return false;
+  selfanalysis::ReportRegion region;
+  region.id = *offset;
+  region.length = length.get<int>();
+  region.iterations = iterations.get<long>();
+  region.elapsed = median.get<double>() * static_cast<double>(region.iterations);
+  report.regions.push_back(std::move(region));
+  return true;
 }
 
 int choose_instrumentation(const std::string& program, std::optional<Interposition>& tool, std::string& note) {
@@ -58,7 +103,8 @@ int choose_instrumentation(const std::string& program, std::optional<Interpositi
       refused != 0)
     return refused;
   note = "instrumentation: dynamic (" + chosen.name() + ", " + chosen.runtime_name() +
-         "): the program is not linked with libaugur; a region's id is the offset of its first loop in its module";
+         "): the program is not linked with libaugur; a region's id is the offset in its module of its first loop "
+         "(of its parallel region for an outer region)";
   tool = std::move(chosen);
   return 0;
 }

@@ -1,7 +1,7 @@
 // End-to-end tests of `augur speedup` on unmodified OpenMP programs (docs/speedup.md): swim.c built
 // without instrumentation by gcc (libaugur_preload) and by clang (libaugur_ompt), the instrumented swim
-// for comparison, one outer parallel region, and a region of kind "outer" (no sweep). The table's values
-// are noise: only their presence is checked, never their size.
+// for comparison, one outer parallel region (a region of kind "outer": no sweep), and programs in which
+// no period is found. The table's values are noise: only their presence is checked, never their size.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -25,8 +25,9 @@ using Json = nlohmann::json;
 
 const std::string augur_exe = AUGUR_EXE;
 
-ProcessResult speedup(const std::vector<std::string>& program, bool json = false) {
-  std::vector<std::string> argv = {augur_exe, "speedup", "--max-threads", "2", "--repeat", "1", "--quiet"};
+ProcessResult speedup(const std::vector<std::string>& program, bool json = false, bool quiet = true) {
+  std::vector<std::string> argv = {augur_exe, "speedup", "--max-threads", "2", "--repeat", "1"};
+  if (quiet) argv.emplace_back("--quiet");
   if (json) argv.emplace_back("--json");
   argv.emplace_back("--");
   argv.insert(argv.end(), program.begin(), program.end());
@@ -97,44 +98,55 @@ TEST(SpeedupDynamic, InstrumentedProgramSaysStaticInstrumentation) {
   EXPECT_FALSE(contains(result.standard_output, "dynamic")) << describe(result);
 }
 
-// One outer parallel region around the time loop: no parallel-for region to analyze. Until the one-run
-// analysis of outer regions reports one, augur speedup says so, names the program and suggests augur run;
-// once it does, the table has no SA(1 exec) (see the next test).
-TEST(SpeedupDynamic, OuterRegionProgramIsNamedOrMeasuredWithoutSweep) {
-  const ProcessResult result = speedup({AUGUR_OUTER_REGION_EXE});
-  if (result.exit_code == 0) {
-    EXPECT_TRUE(contains(result.standard_output, "SA(1 exec) not measured")) << describe(result);
-    return;
+// One outer parallel region around the time loop (examples/interpose/outer_region.c): the one-run
+// analysis reports a region of kind outer; TS from the time runs' median steps, no sweep.
+TEST(SpeedupDynamic, OuterRegionProgramIsMeasuredWithoutSweep) {
+  const ProcessResult result = speedup({AUGUR_OUTER_REGION_EXE, "100000", "200"}, false, false);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  // Four runs (time and analyze on 1 and 2 threads) of the five planned: no sweep.
+  EXPECT_TRUE(contains(result.standard_error, "run 4/5: analyze on 2 threads")) << describe(result);
+  EXPECT_FALSE(contains(result.standard_error, "run 5/5")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "note: SA(1 exec) not measured")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "note: region_s of the outer region")) << describe(result);
+  for (int processors : {1, 2}) {
+    const std::vector<std::string> fields = row(result.standard_output, processors);
+    ASSERT_EQ(fields.size(), 11U) << "no row for p=" << processors << "\n" << describe(result);
+    EXPECT_NE(fields[3], "-") << "TS, p=" << processors << "\n" << describe(result);
+    EXPECT_NE(fields[4], "-") << "SA(N), p=" << processors << "\n" << describe(result);
+    EXPECT_EQ(fields[6], "-") << "SA(1), p=" << processors << "\n" << describe(result);
   }
-  EXPECT_EQ(result.exit_code, 1) << describe(result);
-  EXPECT_TRUE(contains(result.standard_error, "no iterative parallel region found in '" + std::string(AUGUR_OUTER_REGION_EXE) + "'"))
-      << describe(result);
-  EXPECT_TRUE(contains(result.standard_error, "augur run")) << describe(result);
-  EXPECT_TRUE(contains(result.standard_error, "libaugur_preload")) << describe(result);
 }
 
-// A program whose report's main region has "kind": "outer" (the instrumented swim behind a script that
-// marks its region so): the sweep run is skipped with a note, SA(1) is unknown.
-TEST(SpeedupDynamic, OuterRegionKindSkipsTheSweep) {
-  augur::e2e::TemporaryDirectory directory{"augur-speedup-e2e"};
-  const std::string script = directory.file("outer.sh");
-  augur::e2e::write_text(script,
-                         "#!/bin/sh\n"
-                         "'" AUGUR_SWIM_EXE "' 64 100 || exit $?\n"
-                         "report=$(printf '%s' \"$AUGUR_TOOL_OPTIONS\" | tr ';' '\\n' | sed -n 's/^report=//p')\n"
-                         "sed -i 's/\"elapsed_s\"/\"kind\": \"outer\", \"elapsed_s\"/' \"$report\"\n"
-                         "echo runs >> '" + directory.file("count") + "'\n");
-  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
-  const ProcessResult result = speedup({script}, true);
+#ifdef AUGUR_OUTER_REGION_CLANG_EXE
+TEST(SpeedupDynamic, OuterRegionClangProgramIsMeasuredUnderTheOmptTool) {
+  const ProcessResult result = speedup({AUGUR_OUTER_REGION_CLANG_EXE, "100000", "200"});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
-  const Json json = Json::parse(result.standard_output);
-  SCOPED_TRACE(json.dump(2));
-  bool noted = false;
-  for (const Json& note : json.at("notes")) noted = noted || contains(note.get<std::string>(), "SA(1 exec) not measured");
-  EXPECT_TRUE(noted);
-  for (const Json& point : json.at("points")) EXPECT_TRUE(point.at("sa_1").is_null());
-  // 4 runs (time and analyze on 1 and 2 threads), not 5.
-  EXPECT_EQ(augur::e2e::read_text(directory.file("count")), "runs\nruns\nruns\nruns\n");
+  EXPECT_TRUE(contains(result.standard_output, "note: instrumentation: dynamic (libaugur_ompt, libomp)")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "note: SA(1 exec) not measured")) << describe(result);
+  for (int processors : {1, 2}) {
+    const std::vector<std::string> fields = row(result.standard_output, processors);
+    ASSERT_EQ(fields.size(), 11U) << "no row for p=" << processors << "\n" << describe(result);
+    EXPECT_NE(fields[3], "-") << "TS, p=" << processors << "\n" << describe(result);
+    EXPECT_NE(fields[4], "-") << "SA(N), p=" << processors << "\n" << describe(result);
+  }
+}
+#endif
+
+// No periodic pattern (one time step; a few distinct parallel regions): the program is named, with the
+// detector's reason and augur run, after the first analyze run.
+TEST(SpeedupDynamic, ProgramWithoutPeriodIsNamedWithTheReasonAndAugurRun) {
+  const ProcessResult one_step = speedup({AUGUR_OUTER_REGION_EXE, "1000", "1"});
+  EXPECT_EQ(one_step.exit_code, 1) << describe(one_step);
+  EXPECT_TRUE(contains(one_step.standard_error, "no iterative parallel region found in '" + std::string(AUGUR_OUTER_REGION_EXE) +
+                                                    "' (dynamic instrumentation, libaugur_preload)"))
+      << describe(one_step);
+  EXPECT_TRUE(contains(one_step.standard_error, "showed no periodic pattern")) << describe(one_step);
+  EXPECT_TRUE(contains(one_step.standard_error, "`augur run -- " + std::string(AUGUR_OUTER_REGION_EXE) + "`"))
+      << describe(one_step);
+
+  const ProcessResult regions = speedup({AUGUR_EMPTY_REGIONS_EXE, "3"});
+  EXPECT_EQ(regions.exit_code, 1) << describe(regions);
+  EXPECT_TRUE(contains(regions.standard_error, "without a periodic pattern; nothing measured")) << describe(regions);
 }
 
 TEST(SpeedupDynamic, ProgramWithoutOpenMpOrLibaugurStillWritesNoReport) {
