@@ -1,7 +1,8 @@
 // Cost per sample of the Dynamic Periodicity Detector (docs/dpd.md, "Cost"), for windows of 64 to 1024
 // samples, on three streams: a steady period of 7, a period that changes every 1000 samples, and an
-// aperiodic stream (the worst case: every shift is compared at every sample). As a reference, the
-// definition evaluated directly at every sample (each shift's pairs compared until one differs).
+// aperiodic stream (the worst case: every shift is compared at every sample); without a period also at
+// 2048 and 4096, and the adaptive detector's growth from 128 to 2048. As a reference, the definition
+// evaluated directly at every sample (each shift's pairs compared until one differs).
 // Prints figures; never fails.
 #include <benchmark/benchmark.h>
 
@@ -13,6 +14,7 @@
 
 namespace {
 
+using augur::dpd::AdaptiveDetector;
 using augur::dpd::Detector;
 
 // 70000 samples: 10000 periods of 7.
@@ -75,6 +77,20 @@ void aperiodic(benchmark::State& state) { detector_per_sample(state, 2); }
 BENCHMARK(steady_period_7)->RangeMultiplier(2)->Range(64, 1024);
 BENCHMARK(period_changes_every_1000)->RangeMultiplier(2)->Range(64, 1024);
 BENCHMARK(aperiodic)->RangeMultiplier(2)->Range(64, 1024);
+// The windows the adaptive detector may grow to (its default bound is 2048).
+BENCHMARK(aperiodic)->Arg(2048)->Arg(4096);
+
+// The adaptive detector from a window of 128 to its bound of 2048 on distinct samples: 2048 pushes and
+// the four growths (set_window) among them, per iteration (docs/dpd.md, "The adaptive detector").
+void adaptive_growth_to_bound(benchmark::State& state) {
+  const std::vector<long>& stream = stream_for(2);
+  for (auto _ : state) {
+    AdaptiveDetector detector(128);
+    for (std::size_t index = 0; index < 2048; ++index) detector.push(stream[index]);
+    benchmark::DoNotOptimize(detector.window());
+  }
+}
+BENCHMARK(adaptive_growth_to_bound)->Unit(benchmark::kMillisecond);
 
 // The reference: d(m) evaluated from the definition at every sample, over the same window.
 class DirectSearch {

@@ -118,8 +118,8 @@ inline constexpr long min_measured_iterations = 5;
 class AdaptiveDetector {
 public:
   // 2048 samples: periods up to 1024 samples (constructs or regions per time step); 40 KiB; without a
-  // period 1024 comparisons per sample, 0.45-0.7 us measured (docs/dpd.md), under the 1 us per
-  // intercepted region the dynamic instrumentation allows itself (4096 measured 1.4 us).
+  // period 1024 comparisons per sample, 656 ns measured (bench_dpd, docs/dpd.md), under the 1 us per
+  // intercepted region the dynamic instrumentation allows itself (4096: 1.3 us).
   static constexpr int default_bound = 2048;
   // Windows of samples without a period before the window doubles.
   static constexpr int patience = 2;
