@@ -119,7 +119,7 @@ private:
   DetectedRegion overflow_{};  // the record used when more than max_regions regions are found
 };
 
-// The engine with its detector (dpd::Detector in libaugur_preload; any type with
+// The engine with its detector (dpd::AdaptiveDetector in the libraries; any type with
 // `bool push(long sample, int& period)` in tests).
 template <typename Detector>
 class DetectingRegions {
@@ -135,6 +135,7 @@ public:
   void finish() { regions_.finish(); }
   [[nodiscard]] const DynamicRegions& regions() const { return regions_; }
   [[nodiscard]] Detector& detector() { return detector_; }
+  [[nodiscard]] const Detector& detector() const { return detector_; }
 
 private:
   Detector detector_;

@@ -72,22 +72,29 @@ std::string diagnosis(const Session& state) {
            "(the region of kind outer)";
   }
   if (regions.distinct_loops() == 1 && state.intercepted == 1 && state.worksharing != nullptr) {
+    const dpd::AdaptiveDetector& detector = state.worksharing->detector();
     return "one parallel region ran, once, and its " + std::to_string(state.worksharing->periods().samples()) +
-           " worksharing constructs (barriers, loop ends) showed no periodic pattern: nothing measured";
+           " worksharing constructs (barriers, loop ends) showed no periodic pattern (the detector's window grew from " +
+           std::to_string(detector.start_window()) + " to " + std::to_string(detector.grown_to()) +
+           " samples): nothing measured; a time step longer than half the window needs a larger --dpd-window";
   }
   if (regions.distinct_loops() == 1 && state.intercepted == 1) {
     return "one parallel region ran, once: a program with one parallel region around its time loop (orphaned "
            "worksharing loops inside it) is not measured by " + std::string(state.library) + " yet";
   }
+  const dpd::AdaptiveDetector& detector = state.engine->detector();
   return std::to_string(state.intercepted) + " parallel regions ran (" + std::to_string(regions.distinct_loops()) +
-         " distinct) without a periodic pattern: no iterative parallel region, nothing measured";
+         " distinct) without a periodic pattern (the detector's window grew from " + std::to_string(detector.start_window()) +
+         " to " + std::to_string(detector.grown_to()) +
+         " samples): no iterative parallel region, nothing measured; a longer period needs a larger --dpd-window";
 }
 
 // The period found in the worksharing constructs of one parallel region (docs/run.md), or null.
 std::string render_worksharing(const Session& state) {
   if (state.worksharing == nullptr) return "null";
   const WorksharingPeriods& periods = state.worksharing->periods();
-  std::string out = "{\"samples\": " + std::to_string(periods.samples()) + ", \"distinct_sites\": " +
+  std::string out = "{\"window\": " + std::to_string(state.worksharing->detector().grown_to()) + ", \"samples\": " +
+                    std::to_string(periods.samples()) + ", \"distinct_sites\": " +
                     std::to_string(periods.distinct_sites()) + ", \"found\": " + (periods.found() ? "true" : "false");
   if (!periods.found()) return out + "}";
   const WorksharingPattern& pattern = periods.pattern();
@@ -163,10 +170,10 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
     const int processors = std::max(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)), state->initial_allocation);
     state->analyzer = std::make_unique<selfanalysis::Analyzer>(state->settings.engine, state->clock, threads, processors);
     state->listener = std::make_unique<AnalyzerListener>(*state->analyzer);
-    state->engine = std::make_unique<DetectingRegions<dpd::Detector>>(*state->listener, dpd::Detector(state->dpd_window),
+    state->engine = std::make_unique<DetectingRegions<dpd::AdaptiveDetector>>(*state->listener, dpd::AdaptiveDetector(state->dpd_window),
                                                                       state->expected_iterations);
     if (worksharing) {
-      state->worksharing = std::make_unique<DetectingWorksharing<dpd::Detector>>(dpd::Detector(state->dpd_window));
+      state->worksharing = std::make_unique<DetectingWorksharing<dpd::AdaptiveDetector>>(dpd::AdaptiveDetector(state->dpd_window));
       state->outer = std::make_unique<OuterRegion>(std::max(256, 4 * processors));
       state->outer->windows = state->settings.engine.analyze;
       state->outer->window_steps = std::max(1, state->settings.engine.baseline_iterations);
@@ -308,6 +315,7 @@ std::string render_info(const Session& state) {
   out += "  \"disabled\": " + (state.disabled_reason.empty() ? std::string("null") : json_string(state.disabled_reason)) + ",\n";
   if (state.engine == nullptr) return out + "  \"distinct_loops\": 0,\n  \"detections\": 0,\n  \"breaks\": 0,\n  \"regions\": []\n}\n";
   const DynamicRegions& regions = state.engine->regions();
+  out += "  \"dpd_window_grown\": " + std::to_string(state.engine->detector().grown_to()) + ",\n";
   out += "  \"distinct_loops\": " + std::to_string(regions.distinct_loops()) + ",\n";
   out += "  \"detections\": " + std::to_string(regions.detections()) + ",\n";
   out += "  \"breaks\": " + std::to_string(regions.breaks()) + ",\n";

@@ -87,11 +87,11 @@ struct Session {
   runtime::SystemClock clock;
   std::unique_ptr<selfanalysis::Analyzer> analyzer;
   std::unique_ptr<AnalyzerListener> listener;
-  std::unique_ptr<DetectingRegions<dpd::Detector>> engine;
+  std::unique_ptr<DetectingRegions<dpd::AdaptiveDetector>> engine;
   // The second detector: the ends of worksharing constructs on the master thread of the measured
   // parallel regions (one outer region around the time loop; docs/run.md). Null where the event
   // source has none.
-  std::unique_ptr<DetectingWorksharing<dpd::Detector>> worksharing;
+  std::unique_ptr<DetectingWorksharing<dpd::AdaptiveDetector>> worksharing;
   std::unique_ptr<OuterRegion> outer;  // with `worksharing`
   long intercepted = 0;                 // parallel regions seen on the owner thread at level 0
   std::atomic<long> passed_through{0};  // nested, or from another thread

@@ -90,7 +90,7 @@ private:
   std::array<long, max_addresses> address_counts_{};
 };
 
-// The engine with its detector (dpd::Detector in libaugur_preload; any type with
+// The engine with its detector (dpd::AdaptiveDetector in the libraries; any type with
 // `bool push(long sample, int& period)` in tests). The detector is its own: apart from the one of the
 // parallel regions.
 template <typename Detector>
@@ -105,6 +105,7 @@ public:
     return periods_.sample(address, kind, team_size, seconds, start, period);
   }
   [[nodiscard]] const WorksharingPeriods& periods() const { return periods_; }
+  [[nodiscard]] const Detector& detector() const { return detector_; }
 
 private:
   Detector detector_;
