@@ -85,9 +85,10 @@ augur_example(NAME db_delete SCRATCH db FIXTURES_CLEANUP example_db
 
 # What a measured output's test masks: the rest of a line after a speedup's state (PC or PNC; ST' is shown
 # only when it was measured), a number with a fraction, with its time unit when it has one (1.206 s,
-# 695.5 us, +5.3%), and the iteration an estimate was made at. Counts, names, periods and the lines' order
-# are compared exactly.
-set(measured [=[(PC|PNC)( .*)?$]=] [=[[-+]?[0-9]+\.[0-9]+( (s|ms|us))?]=] [=[at iteration [0-9]+]=])
+# 695.5 us, +5.3%), the iteration an estimate was made at, and the noise verdict (clean or not varies). Counts,
+# names, periods and the lines' order are compared exactly.
+set(measured [=[(PC|PNC)( .*)?$]=] [=[[-+]?[0-9]+\.[0-9]+( (s|ms|us))?]=] [=[at iteration [0-9]+]=]
+    [=[measurement (clean|disturbed|meaningless): .*$]=])
 
 # swim: the self-analysis summary of the instrumented program (README.md), and `augur run` on the plain
 # build (docs/run.md).

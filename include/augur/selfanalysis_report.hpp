@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "augur/selfanalysis.hpp"
+#include "augur/selfanalysis_noise.hpp"
 
 namespace augur::selfanalysis {
 
@@ -22,6 +23,7 @@ struct RunContext {
   std::string wait_policy;       // OMP_WAIT_POLICY, empty when unset
   Config config;
   std::vector<std::string> notes;
+  MachineContext machine;  // filled by the runtime edge; "machine" is null in the report when unknown
 };
 
 // The report as JSON text; call it after Analyzer::finish(), which closes the regions still open.
@@ -38,6 +40,24 @@ struct ReportPoint {
   double mean_speedup = 0.0;    // over all measured iterations, valid when calculated
   double iteration_time = 0.0;  // T(p) seconds, 0 when unknown
   double self_tuning = 0.0;     // ST'(p), 0 when not measured
+  bool has_interval = false;    // "interval" present (reports before the noise verdict have none)
+  double median_speedup = 0.0;  // median of the window speedups, valid with the interval
+  double interval_low = 0.0;    // 95% interval of S(p)
+  double interval_high = 0.0;
+};
+
+// A region's "noise" read back (absent in reports before the noise verdict: `present` false).
+struct ReportNoise {
+  bool present = false;
+  bool disturbed = false;
+  bool meaningless = false;
+  std::string verdict;
+  std::vector<std::string> reasons;
+  long baseline_windows = 0;
+  long disturbed_baseline_windows = 0;
+  double baseline_spread = -1.0;        // -1 when null
+  double iteration_time_spread = -1.0;  // -1 when null
+  long involuntary_switches = -1;       // -1 when null
 };
 
 struct ReportRegion {
@@ -57,6 +77,7 @@ struct ReportRegion {
   bool swept = false;
   std::vector<std::string> notes;
   std::vector<ReportPoint> points;
+  ReportNoise noise;
 
   [[nodiscard]] const ReportPoint* point(int processors) const;
 };
@@ -67,6 +88,7 @@ struct Report {
   int allocated_processors = 0;
   std::vector<std::string> notes;
   std::vector<ReportRegion> regions;
+  MachineContext machine;  // known false when the report has no "machine" (or null)
 
   // The region that ran longest, or nullptr when there is none.
   [[nodiscard]] const ReportRegion* main_region() const;

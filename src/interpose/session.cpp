@@ -140,6 +140,7 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
     const int processors = std::max(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)), state->initial_allocation);
     state->analyzer = std::make_unique<selfanalysis::Analyzer>(state->settings.engine, state->clock, threads, processors);
     state->listener = std::make_unique<AnalyzerListener>(*state->analyzer);
+    state->machine.start();
     state->engine = std::make_unique<DetectingRegions<dpd::Detector>>(*state->listener, dpd::Detector(state->dpd_window),
                                                                       state->expected_iterations);
     if (worksharing) state->worksharing = std::make_unique<DetectingWorksharing<dpd::Detector>>(dpd::Detector(state->dpd_window));
@@ -211,6 +212,7 @@ void finish_session(Session& session) {
     const char* wait_policy = std::getenv("OMP_WAIT_POLICY");
     context.wait_policy = wait_policy == nullptr ? "" : wait_policy;
     context.config = state->settings.engine;
+    context.machine = state->machine.finish(context.available_processors);
     context.notes.push_back(std::string("dynamic instrumentation (") + state->library + ", " + state->runtime +
                             "): regions found by the periodicity detector");
     if (!problem.empty()) context.notes.push_back(problem);
