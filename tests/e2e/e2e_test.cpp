@@ -252,8 +252,14 @@ TEST(SpeedupCommand, JsonReportsEveryPointOfTheExperiment) {
     for (const char* key : {"time_s", "region_time_s", "time_sa_s", "region_time_sa_s", "estimated_time_s", "overhead"}) {
       EXPECT_TRUE(positive_finite(point.at(key))) << key << " = " << point.at(key);
     }
+    // One analyzed run per p, judged by its noise verdict (clean or not is the machine's business).
+    EXPECT_EQ(point.at("judged_runs"), 1);
+    EXPECT_LE(point.at("disturbed_runs").get<int>(), 1);
+    ASSERT_EQ(point.at("verdicts").size(), 1U);
+    EXPECT_EQ(point.at("verdicts")[0].get<std::string>().rfind("measurement ", 0), 0U);
   }
   EXPECT_TRUE(positive_finite(json.at("overhead"))) << json.at("overhead");
+  EXPECT_EQ(json.at("noise_verdict").get<std::string>().rfind("noise: ", 0), 0U);
 }
 
 // With baseline 1, S(1) = AF(1) = 1 by definition (thesis Figure 4.5 (3)), so SA(N) on 1 thread
@@ -270,7 +276,7 @@ TEST(SpeedupCommand, TableShowsEveryColumn) {
   const ProcessResult result =
       run({augur_exe, "speedup", "--max-threads", "2", "--repeat", "1", "--quiet", "--", swim_exe, "64", "100"});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
-  for (const char* word : {"TS", "SA(N)", "SA(1)", "ST'", "time_s", "overhead"}) {
+  for (const char* word : {"TS", "SA(N)", "SA(1)", "ST'", "time_s", "overhead", "disturbed", "\nnoise: "}) {
     EXPECT_TRUE(contains(result.standard_output, word)) << word << " missing\n" << describe(result);
   }
   EXPECT_TRUE(contains(result.standard_output, "region 1 (3 parallel loops), baseline 1")) << describe(result);
