@@ -34,7 +34,7 @@ struct MachineContext {
   long involuntary_switches = -1;    // of the whole process (getrusage ru_nivcsw)
   std::string wait_policy;           // OMP_WAIT_POLICY lower-cased, or "default" when unset
   int available_processors = 0;
-  // A load average (start or end) above the available processors.
+  // A load average (start or end) above the available processors + 0.5.
   [[nodiscard]] bool oversubscribed() const;
   // The threads spin while they wait: OMP_WAIT_POLICY=active, or unset (libgomp spins before sleeping).
   [[nodiscard]] bool spinning() const;

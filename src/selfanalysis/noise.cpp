@@ -72,7 +72,9 @@ WindowStats window_stats(std::vector<double> values) {
 
 bool MachineContext::oversubscribed() const {
   if (!known || available_processors <= 0) return false;
-  return std::max(load_average_start, load_average_end) > static_cast<double>(available_processors);
+  // Half a processor of margin: the program's own P threads count in the load at the end, and every system
+  // runs short tasks, so a quiet machine used fully by the program reads slightly above P.
+  return std::max(load_average_start, load_average_end) > static_cast<double>(available_processors) + 0.5;
 }
 
 bool MachineContext::spinning() const { return wait_policy != "passive"; }

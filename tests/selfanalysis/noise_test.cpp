@@ -244,9 +244,11 @@ TEST(NoiseVerdict, SpinningOnAnOversubscribedMachineIsMeaningless) {
   EXPECT_FALSE(passive.meaningless);
   EXPECT_TRUE(passive.disturbed);
   EXPECT_EQ(passive.reasons, std::vector<std::string>{"the machine is oversubscribed (load 3.5 on 2 processors)"});
-  machine.load_average_end = 1.5;
+  machine.load_average_end = 2.5;  // the program's 2 threads and a little more: not oversubscribed
   machine.wait_policy = "active";
   EXPECT_FALSE(judge_noise(*run.analyzer.current(), NoiseThresholds{}, machine, 2).disturbed) << "not oversubscribed";
+  machine.load_average_start = 2.6;
+  EXPECT_TRUE(judge_noise(*run.analyzer.current(), NoiseThresholds{}, machine, 2).meaningless) << "the start counts too";
 }
 
 TEST(NoiseVerdict, NoVerdictBeforeTheBaseline) {
