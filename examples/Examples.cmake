@@ -85,9 +85,10 @@ augur_example(NAME db_delete SCRATCH db FIXTURES_CLEANUP example_db
 
 # What a measured output's test masks: the rest of a line after a speedup's state (PC or PNC; ST' is shown
 # only when it was measured), a number with a fraction, with its time unit when it has one (1.206 s,
-# 695.5 us, +5.3%), and the iteration an estimate was made at. Counts, names, periods and the lines' order
-# are compared exactly.
-set(measured [=[(PC|PNC)( .*)?$]=] [=[[-+]?[0-9]+\.[0-9]+( (s|ms|us))?]=] [=[at iteration [0-9]+]=])
+# 695.5 us, +5.3%), the iteration an estimate was made at, and the noise verdict (clean or not varies). Counts,
+# names, periods and the lines' order are compared exactly.
+set(measured [=[(PC|PNC)( .*)?$]=] [=[[-+]?[0-9]+\.[0-9]+( (s|ms|us))?]=] [=[at iteration [0-9]+]=]
+    [=[measurement (clean|disturbed|meaningless): .*$]=])
 
 # swim: the self-analysis summary of the instrumented program (README.md), and `augur run` on the plain
 # build (docs/run.md).
@@ -106,7 +107,7 @@ augur_example(NAME run_swim_plain DEPENDS swim-plain augur_preload
 augur_example(NAME run_outer_region DEPENDS outer_region augur_preload
   COMMAND augur run -p 2 --iterations 300 -- build/bin/outer_region 200000 300
   EXPECTED examples/interpose/outer_region.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=]
-    [=[[0-9]+ iterations measured on the team, [0-9]+ baseline]=] [=[measurement (clean|disturbed): .*$]=])
+    [=[[0-9]+ iterations measured on the team, [0-9]+ baseline]=] [=[measurement (clean|disturbed|meaningless): .*$]=])
 
 # sp and coupling: the coupling report of a measurement file augur couple measure saved (sp on 1 thread,
 # heat_mpi on 2 ranks, both on the loaded 2-core test machine).

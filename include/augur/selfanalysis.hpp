@@ -21,6 +21,10 @@ public:
   virtual double wall_seconds() = 0;
   // CPU time consumed by all threads of the process, in seconds (for the self-tuning' estimator).
   virtual double process_cpu_seconds() = 0;
+  // Involuntary context switches so far (getrusage's ru_nivcsw: the times a thread was preempted) of
+  // the thread that calls it, the owner of the measurement; negative when unknown. The noise verdict
+  // counts them per window. Read on the owner thread at window edges only.
+  virtual long involuntary_switches() { return -1; }
 };
 
 // How the processors of the program are controlled (the thesis' NthLib interface, Table 4.3).
@@ -47,6 +51,26 @@ struct BaselinePolicy {
   [[nodiscard]] std::string describe() const;  // "4", "half"
 };
 
+// When the noise verdict calls a measurement disturbed (docs/self-analysis.md, "The noise verdict").
+struct NoiseThresholds {
+  double slow_window = 0.10;       // a baseline window slower than the fastest one by more than this fraction
+  long preempted_window = 2;       // a window with at least this many involuntary context switches
+  double disturbed_fraction = 0.2; // more than this fraction of the windows slowed or preempted: disturbed
+  double spread = 0.05;            // MAD/median of the window times on a processor count above this: disturbed
+};
+
+// Window means kept per processor count and for the baseline (the oldest are overwritten beyond).
+inline constexpr std::size_t max_kept_windows = 256;
+
+// The windows of one kind: their mean iteration times and involuntary context switches.
+struct WindowLog {
+  std::vector<double> means;     // seconds, at most max_kept_windows (a ring beyond)
+  std::vector<long> switches;    // same indices; -1 when unknown
+  long total = 0;                // windows ever added
+  void reserve();                // room for max_kept_windows
+  void add(double mean, long switched);
+};
+
 struct Config {
   // false: only time the regions and count their iterations (no baseline, no change of threads,
   // no speedup) -- the program "without the self-analyzer" of the validation experiment.
@@ -60,6 +84,11 @@ struct Config {
   int sweep_every = 10;         // iterations per processor count in the sweep (>= 2)
   bool self_tuning = true;      // measure the self-tuning' estimator
   double self_tuning_interval = 0.01;  // seconds between two CPU-clock samples
+  // Re-measure T(B) with a window of baseline_iterations on B after every `baseline_every` measured
+  // iterations on the allocated processors (not during a sweep, and only when B differs from them);
+  // 0: never (the thesis' one baseline at the start). docs/self-analysis.md, "The noise verdict".
+  int baseline_every = 20;
+  NoiseThresholds noise;
 };
 
 enum class SpeedupState { NotCalculated, Calculated };  // PNC, PC
@@ -77,6 +106,7 @@ struct ProcessorStats {
   double self_tuning_wall = 0.0;  // wall seconds of those samples
   // ST'(p) = efficiency x p = busy CPU time / wall time; 0 when not measured.
   [[nodiscard]] double self_tuning_speedup() const;
+  WindowLog windows_log;  // every complete window on p processors (not the baseline's)
   // Window being accumulated (internal, reset on every change of processors).
   double window_sum = 0.0;
   int window_count = 0;
@@ -95,8 +125,11 @@ struct Region {
 
   int warmup_remaining = 0;      // warm-up iterations still to run since the region was entered
   int baseline_processors = 0;   // B, resolved when the first iteration opens
-  double baseline_time = 0.0;    // T(B), seconds
+  double baseline_time = 0.0;    // T(B), seconds: the median of the baseline windows
   bool baseline_done = false;
+  WindowLog baseline_windows;    // the first baseline window and every re-measurement
+  bool remeasuring = false;      // a re-measurement window of T(B) runs
+  long since_baseline = 0;       // measured iterations on other counts since the last baseline window
   double baseline_sum = 0.0;
   int baseline_count = 0;
 
@@ -149,6 +182,9 @@ using SpeedupListener = void (*)(const SpeedupEvent& event, void* user_data);
 // from init_par, ignored; from close_iteration, the loop was taken to end with the iteration.
 enum class Misuse { None, NoRegion, IterationNotOpen, IterationAlreadyOpen, ParNotOpen, ParAlreadyOpen };
 
+// The median of the window means kept (0 when there is none).
+[[nodiscard]] double median_window(const WindowLog& windows);
+
 // AF(B) = 1 / (f + (1 - f) / B); 1 when B <= 1.
 [[nodiscard]] double amdahl_factor(double sequential_fraction, int baseline_processors);
 
@@ -160,7 +196,7 @@ public:
   void set_listener(SpeedupListener listener, void* user_data);
 
   // The probes. Each returns Misuse::None, or why it was ignored. They allocate nothing, except
-  // init_parallel_region the first time it sees a region.
+  // init_parallel_region the first time it sees a region and the first windows kept on a processor count.
   Misuse init_parallel_region(std::uint64_t ipr, int length, long iterations);
   Misuse end_parallel_region();
   Misuse open_iteration();
@@ -186,6 +222,7 @@ private:
   void count_closed(Region& region, bool discarded);
   void record_iteration(Region& region, int processors, double duration);
   void record_speedup(Region& region, ProcessorStats& stats, double value, double now);
+  long switches_since_mark();  // involuntary switches since the window began; -1 when unknown
   ProcessorStats& stats_for(Region& region, int processors);
   void start_self_tuning_sample(double now);
   void close_self_tuning_sample(Region& region, double now);
@@ -212,6 +249,7 @@ private:
 
   int active_threads_ = 0;  // what the engine last set, 0 before the first iteration
   int last_processors_ = 0; // processors of the previous iteration
+  long window_switch_mark_ = -1;  // involuntary switches when the window in progress began
 
   // Self-tuning' sample in progress.
   bool sample_open_ = false;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "augur/selfanalysis.hpp"
+#include "augur/selfanalysis_noise.hpp"
 
 namespace augur::selfanalysis {
 
@@ -22,6 +23,7 @@ struct RunContext {
   std::string wait_policy;       // OMP_WAIT_POLICY, empty when unset
   Config config;
   std::vector<std::string> notes;
+  MachineContext machine;  // filled by the runtime edge; "machine" is null in the report when unknown
 };
 
 // The report as JSON text; call it after Analyzer::finish(), which closes the regions still open.
@@ -40,6 +42,24 @@ struct ReportPoint {
   double self_tuning = 0.0;     // ST'(p), 0 when not measured
   bool measured = true;         // false: predicted by the one-run model of an outer region (kind "outer")
   double amdahl_factor = 0.0;   // AF(p) of an outer region, 0 when absent
+  bool has_interval = false;    // "interval" present (reports before the noise verdict have none)
+  double median_speedup = 0.0;  // median of the window speedups, valid with the interval
+  double interval_low = 0.0;    // 95% interval of S(p)
+  double interval_high = 0.0;
+};
+
+// A region's "noise" read back (absent in reports before the noise verdict: `present` false).
+struct ReportNoise {
+  bool present = false;
+  bool disturbed = false;
+  bool meaningless = false;
+  std::string verdict;
+  std::vector<std::string> reasons;
+  long baseline_windows = 0;
+  long disturbed_baseline_windows = 0;
+  double baseline_spread = -1.0;        // -1 when null
+  double iteration_time_spread = -1.0;  // -1 when null
+  long involuntary_switches = -1;       // -1 when null
 };
 
 struct ReportRegion {
@@ -70,8 +90,7 @@ struct ReportRegion {
   double parallel_efficiency = 0.0;
   double load_balance = 0.0;
   double communication = 0.0;
-  bool disturbed = false;         // the noise verdict (`noise`): disturbed, and the sentence
-  std::string verdict;
+  ReportNoise noise;
 
   [[nodiscard]] const ReportPoint* point(int processors) const;
 };
@@ -82,6 +101,7 @@ struct Report {
   int allocated_processors = 0;
   std::vector<std::string> notes;
   std::vector<ReportRegion> regions;
+  MachineContext machine;  // known false when the report has no "machine" (or null)
 
   // The region that ran longest, or nullptr when there is none.
   [[nodiscard]] const ReportRegion* main_region() const;

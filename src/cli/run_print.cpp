@@ -181,7 +181,7 @@ std::string construct_list(const json& found, std::size_t shown) {
 void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& options) {
   const int team = outer.team;
   if (outer.points.empty()) {
-    std::printf("  one-run analysis: no speedup: %s\n", outer.verdict.c_str());
+    std::printf("  one-run analysis: no speedup: %s\n", outer.noise.verdict.c_str());
     return;
   }
   std::printf("one-run analysis on %d thread%s (%ld iterations measured on the team, %ld baseline iterations):\n", team,
@@ -207,7 +207,7 @@ void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& op
     std::printf("  execution time of the region: actual %s; no estimate without the iteration count (--iterations N)\n",
                 format_seconds(outer.elapsed).c_str());
   }
-  std::printf("  %s\n", outer.verdict.c_str());
+  std::printf("  %s\n", outer.noise.verdict.c_str());
 }
 
 // The second run of --check-run against the one-run prediction.

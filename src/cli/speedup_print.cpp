@@ -44,10 +44,14 @@ void print_speedup_json(const SpeedupOptions& options, const selfanalysis::Exper
     item["estimated_time_s"] = number(point.estimated_time);
     item["region_time_sa_s"] = number(point.analyzed_region_time);
     item["overhead"] = number(point.overhead);
+    item["judged_runs"] = point.judged_runs;
+    item["disturbed_runs"] = point.disturbed_runs;
+    item["verdicts"] = point.verdicts;
     points.push_back(std::move(item));
   }
   json["points"] = std::move(points);
   json["overhead"] = number(result.overhead);
+  json["noise_verdict"] = result.noise_verdict.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(result.noise_verdict);
   json["notes"] = result.notes;
   std::printf("%s\n", core::json_text(json, 2).c_str());
 }
@@ -61,14 +65,16 @@ void print_speedup_table(const SpeedupOptions& options, const selfanalysis::Expe
               options.repeat == 1 ? "" : "s", wait_policy.c_str());
   using core::format_number;
   core::TextTable table(
-      {"p", "time_s", "region_s", "TS", "SA(N)", "SA(N)run", "SA(1)", "ST'", "est_s", "sa_region_s", "overhead"});
+      {"p", "time_s", "region_s", "TS", "SA(N)", "SA(N)run", "SA(1)", "ST'", "est_s", "sa_region_s", "overhead", "disturbed"});
   for (const auto& point : result.points) {
     table.add_row({std::to_string(point.processors), format_number(point.time, 3), format_number(point.region_time, 3),
                    format_number(point.traditional, 2), format_number(point.self_analyzer, 2),
                    format_number(point.self_analyzer_mean, 2),
                    format_number(point.self_analyzer_one, 2), format_number(point.self_tuning, 2),
                    format_number(point.estimated_time, 3), format_number(point.analyzed_region_time, 3),
-                   format_number(point.overhead, 3)});
+                   format_number(point.overhead, 3),
+                   point.judged_runs == 0 ? std::string("-")
+                                          : std::to_string(point.disturbed_runs) + "/" + std::to_string(point.judged_runs)});
   }
   std::printf("%s\n", table.render().c_str());
   if (options.repeat > 1) {
@@ -83,10 +89,12 @@ void print_speedup_table(const SpeedupOptions& options, const selfanalysis::Expe
   }
   std::printf("overhead of the self-analyzer (time with / time without, all points): %s\n",
               format_number(result.overhead, 3).c_str());
+  if (!result.noise_verdict.empty()) std::printf("%s\n", result.noise_verdict.c_str());
   std::printf("time_s, region_s: program and region without the self-analyzer; TS = region_s(1) / region_s(p);\n"
               "SA(N): self-analyzer, one run per p (its last value); SA(N)run: the same runs' T(B) / mean T(p) over\n"
               "the whole run; SA(1): one run sweeping p; ST': self-tuning' (busy CPU / wall);\n"
-              "est_s: the self-analyzer's first estimate of the region time; sa_region_s: that region's actual time.\n");
+              "est_s: the self-analyzer's first estimate of the region time; sa_region_s: that region's actual time;\n"
+              "disturbed: analyzed runs on p whose noise verdict says disturbed / runs judged.\n");
   for (const auto& note : result.notes) std::printf("note: %s\n", note.c_str());
 }
 

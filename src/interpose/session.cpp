@@ -120,7 +120,7 @@ std::string render_worksharing(const Session& state) {
 
 // The outer region measured in one run, when the program has no iterative parallel region but a period in the
 // worksharing constructs of one (and the mode analyses).
-std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state) {
+std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state, const selfanalysis::MachineContext& machine) {
   std::vector<selfanalysis::OuterRegionResult> results;
   if (state.outer == nullptr || state.worksharing == nullptr || state.engine == nullptr) return results;
   if (state.engine->regions().region_count() > 0 || state.settings.mode != runtime::Mode::Analyze) return results;
@@ -135,6 +135,16 @@ std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state)
   result.estimated_time = state.outer->estimate;
   result.estimated_at_iteration = state.outer->estimated_at;
   result.summary = selfanalysis::summarize(state.outer->analysis);
+  if (machine.known && machine.oversubscribed() && machine.spinning()) {
+    char load[32];
+    std::snprintf(load, sizeof load, "%.1f", std::max(machine.load_average_start, machine.load_average_end));
+    result.summary.meaningless = true;
+    result.summary.disturbed = true;
+    result.summary.reasons.push_back("OMP_WAIT_POLICY=" + machine.wait_policy + " on an oversubscribed machine (load average " +
+                                     load + " on " + std::to_string(machine.available_processors) +
+                                     " processors): spinning threads take the cores the working ones need; rerun with "
+                                     "OMP_WAIT_POLICY=passive");
+  }
   result.predict_up_to = std::max({result.summary.team * 2, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)), 1});
   results.push_back(std::move(result));
   return results;
@@ -170,6 +180,7 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
     const int processors = std::max(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)), state->initial_allocation);
     state->analyzer = std::make_unique<selfanalysis::Analyzer>(state->settings.engine, state->clock, threads, processors);
     state->listener = std::make_unique<AnalyzerListener>(*state->analyzer);
+    state->machine.start();
     state->engine = std::make_unique<DetectingRegions<dpd::AdaptiveDetector>>(*state->listener, dpd::AdaptiveDetector(state->dpd_window),
                                                                       state->expected_iterations);
     if (worksharing) {
@@ -372,10 +383,11 @@ void finish_session(Session& session) {
     const char* wait_policy = std::getenv("OMP_WAIT_POLICY");
     context.wait_policy = wait_policy == nullptr ? "" : wait_policy;
     context.config = state->settings.engine;
+    context.machine = state->machine.finish(context.available_processors);
     context.notes.push_back(std::string("dynamic instrumentation (") + state->library + ", " + state->runtime +
                             "): regions found by the periodicity detector");
     if (!problem.empty()) context.notes.push_back(problem);
-    const std::vector<selfanalysis::OuterRegionResult> outer = outer_results(*state);
+    const std::vector<selfanalysis::OuterRegionResult> outer = outer_results(*state, context.machine);
     if (state->settings.summary) {
       std::fflush(stdout);
       if (!problem.empty() && outer.empty()) warn(problem);

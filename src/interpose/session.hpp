@@ -85,6 +85,7 @@ struct Session {
   std::string disabled_reason;  // why nothing is measured (empty: measuring)
   int initial_allocation = 0;
   runtime::SystemClock clock;
+  runtime::MachineProbe machine;  // for the noise verdict
   std::unique_ptr<selfanalysis::Analyzer> analyzer;
   std::unique_ptr<AnalyzerListener> listener;
   std::unique_ptr<DetectingRegions<dpd::AdaptiveDetector>> engine;

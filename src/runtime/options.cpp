@@ -25,6 +25,9 @@ constexpr OptionSpec runtime_options[] = {
      .help = "iterations after the region starts that run on the allocated processors, unmeasured, before the baseline"},
     {.key = "baseline_iterations", .type = OptionType::Integer, .default_value = "3", .minimum = 1, .maximum = max_iterations,
      .help = "iterations averaged into the reference time T(B)"},
+    {.key = "baseline_every", .type = OptionType::Integer, .default_value = "20", .minimum = 0, .maximum = max_iterations,
+     .help = "re-measure T(B) (a window of `baseline_iterations` on B) after every this many measured iterations on the "
+             "allocated processors; T(B) is the median of the windows; 0: measure it once"},
     {.key = "measure_iterations", .type = OptionType::Integer, .default_value = "3", .minimum = 1, .maximum = max_iterations,
      .help = "iterations averaged into each T(p) before a speedup is computed"},
     {.key = "history", .type = OptionType::Real, .default_value = "0.6", .minimum = 0, .maximum = 1, .maximum_excluded = true,
@@ -556,6 +559,7 @@ Settings settings_from(const OptionValues& values) {
   settings.engine.warmup_iterations = static_cast<int>(values.integer("warmup_iterations"));
   settings.engine.baseline_iterations = static_cast<int>(values.integer("baseline_iterations"));
   settings.engine.measure_iterations = static_cast<int>(values.integer("measure_iterations"));
+  settings.engine.baseline_every = static_cast<int>(values.integer("baseline_every"));
   settings.engine.history_weight = values.real("history");
   settings.engine.sweep = values.integers("sweep");
   settings.engine.sweep_every = static_cast<int>(values.integer("sweep_every"));

@@ -197,6 +197,7 @@ void start_locked(SelfAnalysis& s) {
   const int processors = std::max(omp_get_num_procs(), s.initial_allocation);
   s.threads = std::make_unique<OpenMpThreadControl>();
   s.analyzer = std::make_unique<Analyzer>(s.settings.engine, s.clock, *s.threads, processors);
+  s.machine.start();
   s.analyzer->set_listener(forward_speedup, nullptr);
 }
 

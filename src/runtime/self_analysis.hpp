@@ -36,6 +36,7 @@ struct SelfAnalysis {
   bool owned = false;     // a thread owns the measurement (owned_analyzer is set on it)
   Settings settings;
   SystemClock clock;
+  MachineProbe machine;  // load and steal since the analyzer was made, for the noise verdict
   std::unique_ptr<selfanalysis::ThreadControl> threads;
   std::unique_ptr<selfanalysis::Analyzer> analyzer;  // nullptr when augur is off
   int initial_allocation = 0;

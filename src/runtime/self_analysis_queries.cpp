@@ -72,6 +72,7 @@ void write_summary_and_report_locked(SelfAnalysis& s) {
   context.wait_policy = wait_policy == nullptr ? "" : wait_policy;
   context.config = s.settings.engine;
   context.notes = s.notes;
+  context.machine = s.machine.finish(context.available_processors);
   if (s.settings.summary) {
     std::fflush(stdout);  // keep the program's own output before the summary
     const std::string summary = selfanalysis::render_summary(context, regions);

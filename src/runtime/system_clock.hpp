@@ -1,10 +1,12 @@
 // The self-analysis engine's clock on this system: CLOCK_MONOTONIC for wall time and the process CPU
-// clock for the self-tuning' speedup. Header-only; shared by libaugur and libaugur_preload.
+// clock for the self-tuning' speedup, getrusage for the noise verdict's involuntary context switches.
+// Header-only; shared by libaugur and libaugur_preload.
 #pragma once
 
 #include <time.h>
 
 #include "augur/selfanalysis.hpp"
+#include "machine_context.hpp"
 
 namespace augur::runtime {
 
@@ -18,6 +20,9 @@ class SystemClock final : public selfanalysis::Clock {
 public:
   double wall_seconds() override { return read_clock(CLOCK_MONOTONIC); }
   double process_cpu_seconds() override { return read_clock(CLOCK_PROCESS_CPUTIME_ID); }
+  // Of the calling thread, the owner of the measurement, which works in every window: the process's
+  // count would add the idle threads that spin (and are preempted) while the baseline runs on fewer.
+  long involuntary_switches() override { return involuntary_switches_of(RUSAGE_THREAD); }
 };
 
 }  // namespace augur::runtime

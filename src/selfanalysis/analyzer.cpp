@@ -6,61 +6,6 @@
 
 namespace augur::selfanalysis {
 
-int BaselinePolicy::resolve(int allocated) const {
-  const int wanted = kind == Kind::Half ? allocated / 2 : processors;
-  // Thesis 4.3.1: "If the number of allocated processors (P) is less than baseline, the
-  // SelfAnalyzer will use P as baseline."
-  return std::clamp(wanted, 1, std::max(allocated, 1));
-}
-
-std::string BaselinePolicy::describe() const {
-  return kind == Kind::Half ? std::string("half") : std::to_string(processors);
-}
-
-double ProcessorStats::self_tuning_speedup() const {
-  // ST'(p) = Efficiency(p) x p, Efficiency(p) = 1 - IdleTime / (p x WallTime) (seed 000, Figure 5),
-  // with IdleTime = p x WallTime - BusyCpuTime: the speedup reduces to BusyCpuTime / WallTime.
-  return self_tuning_wall > 0.0 ? self_tuning_cpu / self_tuning_wall : 0.0;
-}
-
-double amdahl_factor(double sequential_fraction, int baseline_processors) {
-  if (baseline_processors <= 1) return 1.0;  // AF(1) = 1 (thesis Figure 4.5 (3))
-  // AF(B) = 1 / (f + (1 - f) / B)  (thesis Figure 4.5 (2))
-  const double f = std::clamp(sequential_fraction, 0.0, 1.0);
-  return 1.0 / (f + (1.0 - f) / baseline_processors);
-}
-
-double Region::sequential_fraction() const {
-  // f = SequentialTime / (SequentialTime + ParallelTime x CPUS)  (thesis Figure 4.6)
-  const double denominator = sequential_time + parallel_cpu_time;
-  if (!parallel_loops_seen || denominator <= 0.0) return -1.0;
-  return sequential_time / denominator;
-}
-
-double Region::amdahl_factor() const {
-  const double f = sequential_fraction();
-  return selfanalysis::amdahl_factor(f < 0.0 ? 0.0 : f, baseline_processors);
-}
-
-double Region::mean_speedup(int processors) const {
-  const ProcessorStats* found = stats(processors);
-  if (!baseline_done || found == nullptr || found->iterations == 0 || found->measured_time <= 0.0) return 0.0;
-  if (processors == baseline_processors) return amdahl_factor();
-  // T(B) / mean T(p) x AF(B), with T(p) averaged over every measured iteration on p processors.
-  return baseline_time / (found->measured_time / static_cast<double>(found->iterations)) * amdahl_factor();
-}
-
-double Region::speedup(int processors) const {
-  const ProcessorStats* found = stats(processors);
-  if (found == nullptr || found->state != SpeedupState::Calculated) return 0.0;
-  return baseline_done && processors == baseline_processors ? amdahl_factor() : found->speedup;
-}
-
-const ProcessorStats* Region::stats(int processors) const {
-  if (processors < 1 || processors >= static_cast<int>(by_processors.size())) return nullptr;
-  return &by_processors[static_cast<std::size_t>(processors)];
-}
-
 Analyzer::Analyzer(Config config, Clock& clock, ThreadControl& threads, int max_processors)
     : config_(std::move(config)), clock_(clock), threads_(threads), max_processors_(std::max(max_processors, 1)) {
   config_.warmup_iterations = std::max(config_.warmup_iterations, 0);
@@ -68,6 +13,7 @@ Analyzer::Analyzer(Config config, Clock& clock, ThreadControl& threads, int max_
   config_.measure_iterations = std::max(config_.measure_iterations, 1);
   config_.sweep_every = std::max(config_.sweep_every, 2);
   config_.history_weight = std::clamp(config_.history_weight, 0.0, 1.0);
+  config_.baseline_every = std::max(config_.baseline_every, 0);
 }
 
 void Analyzer::set_listener(SpeedupListener listener, void* user_data) {
@@ -117,6 +63,10 @@ Misuse Analyzer::init_parallel_region(std::uint64_t ipr, int length, long iterat
     region.length = length;
     region.by_processors.resize(static_cast<std::size_t>(max_processors_) + 1);
     for (std::size_t p = 0; p < region.by_processors.size(); ++p) region.by_processors[p].processors = static_cast<int>(p);
+    // The windows of the baseline and of the allocation are kept from here on: reserve them now, not
+    // in a probe (another count, in a sweep, reserves at its first window).
+    region.baseline_windows.reserve();
+    stats_for(region, std::max(threads_.allocated_processors(), 1)).windows_log.reserve();
     regions_.push_back(std::move(region));
   }
   if (current_ >= 0 && current_ != index) {
@@ -190,6 +140,19 @@ int Analyzer::choose_processors(Region& region, int allocated) {
     ++region.sweep_index;
     region.sweep_done_in_block = 0;
   }
+  // Re-measure T(B) every baseline_every iterations, when the region has room left for a window
+  // (the iteration that changes the processors is discarded, then baseline_iterations on B).
+  if (config_.baseline_every > 0 && region.baseline_processors != allocated) {
+    if (region.remeasuring) return region.baseline_processors;
+    const long remaining = region.expected_iterations < 0 ? config_.baseline_iterations + 2
+                                                          : region.expected_iterations - region.entry_iterations_closed;
+    if (region.since_baseline >= config_.baseline_every && remaining > config_.baseline_iterations + 1) {
+      region.remeasuring = true;
+      region.baseline_sum = 0.0;
+      region.baseline_count = 0;
+      return region.baseline_processors;
+    }
+  }
   return allocated;
 }
 
@@ -245,6 +208,12 @@ Misuse Analyzer::open_iteration() {
   if (processors != active_threads_) {
     threads_.set_active_threads(processors);
     active_threads_ = processors;
+  }
+  if (!discarded) {
+    // The first iteration of a window marks the involuntary switches the window is counted from.
+    const bool baseline_window = (!region.baseline_done || region.remeasuring) && processors == region.baseline_processors;
+    const int in_window = baseline_window ? region.baseline_count : stats_for(region, processors).window_count;
+    if (in_window == 0) window_switch_mark_ = clock_.involuntary_switches();
   }
   iteration_open_ = true;
   iteration_discarded_ = discarded;
@@ -311,24 +280,32 @@ void Analyzer::record_iteration(Region& region, int processors, double duration)
   ProcessorStats& stats = stats_for(region, processors);
   ++stats.iterations;
   stats.measured_time += duration;
-  if (!region.baseline_done) {
+  if (!region.baseline_done || (region.remeasuring && processors == region.baseline_processors)) {
     region.baseline_sum += duration;
     ++region.baseline_count;
     if (region.baseline_count < config_.baseline_iterations) return;
-    // T(B): the mean time of the baseline iterations.
-    region.baseline_time = region.baseline_sum / region.baseline_count;
-    region.baseline_done = true;
+    // A baseline window: the mean time of its iterations. T(B) is the median of the windows.
+    region.baseline_windows.add(region.baseline_sum / region.baseline_count, switches_since_mark());
+    region.baseline_time = median_window(region.baseline_windows);
+    region.baseline_sum = 0.0;
+    region.baseline_count = 0;
+    region.remeasuring = false;
+    region.since_baseline = 0;
     stats.iteration_time = region.baseline_time;
+    if (region.baseline_done) return;  // a re-measurement: S(B) stays AF(B)
+    region.baseline_done = true;
     // S(B) = T(B) / T(B) x AF(B) = AF(B).
     record_speedup(region, stats, region.amdahl_factor(), iteration_start_ + duration);
     return;
   }
+  if (processors != region.baseline_processors) ++region.since_baseline;
   const bool in_sweep = region.sweep_index < config_.sweep.size();
   const int window = in_sweep ? std::min(config_.measure_iterations, config_.sweep_every - 1) : config_.measure_iterations;
   stats.window_sum += duration;
   ++stats.window_count;
   if (stats.window_count < window) return;
   stats.iteration_time = stats.window_sum / stats.window_count;
+  stats.windows_log.add(stats.iteration_time, switches_since_mark());
   stats.window_sum = 0.0;
   stats.window_count = 0;
   // On B processors the speedup is AF(B) by definition (Region::speedup): the baseline is the
@@ -337,6 +314,11 @@ void Analyzer::record_iteration(Region& region, int processors, double duration)
   // S(p) = T(B) / T(p) x AF(B)  (thesis Figure 4.5 (1))
   const double speedup = region.baseline_time / stats.iteration_time * region.amdahl_factor();
   record_speedup(region, stats, speedup, iteration_start_ + duration);
+}
+
+long Analyzer::switches_since_mark() {
+  const long now = window_switch_mark_ < 0 ? -1 : clock_.involuntary_switches();
+  return now < 0 ? -1 : std::max(0L, now - window_switch_mark_);
 }
 
 void Analyzer::record_speedup(Region& region, ProcessorStats& stats, double value, double now) {

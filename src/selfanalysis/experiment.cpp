@@ -37,6 +37,7 @@ struct Samples {
       swept, tunings, estimates;
   std::map<int, std::vector<double>> traditional_by_repetition;  // TS of each repetition's own pair of runs
   int baseline = 0;  // B of the analyzed runs on the largest P
+  std::map<int, std::vector<std::string>> verdicts, disturbed;  // the noise verdicts of the analyzed runs
 };
 
 void collect_timed(const ExperimentInput& input, std::uint64_t region_id, Samples& samples) {
@@ -64,6 +65,10 @@ void collect_analyzed(const ExperimentInput& input, std::uint64_t region_id, Sam
     const ReportRegion* region = run.report.region(region_id);
     if (region == nullptr) continue;
     samples.analyzed_region_times[run.processors].push_back(region->elapsed);
+    if (region->noise.present) {
+      samples.verdicts[run.processors].push_back(region->noise.verdict);
+      if (region->noise.disturbed) samples.disturbed[run.processors].push_back(region->noise.verdict);
+    }
     if (run.processors >= largest) {
       largest = run.processors;
       samples.baseline = region->baseline;
@@ -84,6 +89,29 @@ void collect_analyzed(const ExperimentInput& input, std::uint64_t region_id, Sam
       if (point.calculated) samples.swept[point.processors].push_back(point.speedup);
     }
   }
+}
+
+// "noise: 2 of 6 analyzed runs disturbed (p=2: 2 of 3); first: measurement disturbed: ..." or "noise: all N clean".
+std::string noise_line(const Samples& samples) {
+  std::size_t judged = 0;
+  std::size_t disturbed = 0;
+  std::string counts;
+  std::string first;
+  for (const auto& [processors, verdicts] : samples.verdicts) {
+    judged += verdicts.size();
+    const auto found = samples.disturbed.find(processors);
+    if (found == samples.disturbed.end() || found->second.empty()) continue;
+    disturbed += found->second.size();
+    counts += (counts.empty() ? "" : ", ") + std::string("p=") + std::to_string(processors) + ": " +
+              std::to_string(found->second.size()) + " of " + std::to_string(verdicts.size());
+    if (first.empty()) first = found->second.front();
+  }
+  if (judged == 0) return "";
+  if (disturbed == 0) {
+    return "noise: all " + std::to_string(judged) + " analyzed runs measured clean (docs/self-analysis.md, \"The noise verdict\")";
+  }
+  return "noise: " + std::to_string(disturbed) + " of " + std::to_string(judged) + " analyzed runs disturbed (" + counts +
+         "); trust their SA(N) less; first: " + first;
 }
 
 // One row per processor count that ran, medians of the samples; the overall overhead.
@@ -116,6 +144,9 @@ void add_points(Samples& samples, ExperimentResult& result) {
     point.estimated_time = median_or_unknown(samples.estimates[processors]);
     point.analyzed_region_time = median_or_unknown(samples.analyzed_region_times[processors]);
     point.overhead = point.analyzed_time / point.time;
+    point.verdicts = samples.verdicts[processors];
+    point.judged_runs = static_cast<int>(point.verdicts.size());
+    point.disturbed_runs = static_cast<int>(samples.disturbed[processors].size());
     if (!std::isnan(point.overhead)) {
       total_time += point.time;
       total_analyzed += point.analyzed_time;
@@ -123,6 +154,7 @@ void add_points(Samples& samples, ExperimentResult& result) {
     result.points.push_back(point);
   }
   result.overhead = total_time > 0.0 ? total_analyzed / total_time : unknown;
+  result.noise_verdict = noise_line(samples);
 }
 
 // What the runs' reports said, once each, and what the table cannot show.

@@ -25,6 +25,38 @@ ordered_json number_or_null(Number value, bool known) {
   return known ? ordered_json(value) : ordered_json(nullptr);
 }
 
+ordered_json render_noise(const NoiseVerdict& verdict) {
+  if (!verdict.judged) return nullptr;
+  ordered_json json;
+  json["disturbed"] = verdict.disturbed;
+  json["meaningless"] = verdict.meaningless;
+  json["verdict"] = verdict.verdict;
+  json["reasons"] = verdict.reasons;
+  json["baseline_windows"] = verdict.baseline_windows;
+  json["disturbed_baseline_windows"] = verdict.disturbed_baseline_windows;
+  json["slowed_baseline_windows"] = verdict.slowed_baseline_windows;
+  json["preempted_baseline_windows"] = verdict.preempted_baseline_windows;
+  json["baseline_spread"] = number_or_null(verdict.baseline_spread, verdict.baseline_spread >= 0.0);
+  json["spread_processors"] = number_or_null(verdict.spread_processors, verdict.spread_processors > 0);
+  json["iteration_time_spread"] = number_or_null(verdict.iteration_time_spread, verdict.iteration_time_spread >= 0.0);
+  json["measured_windows"] = verdict.measured_windows;
+  json["preempted_windows"] = verdict.preempted_windows;
+  json["involuntary_switches"] = number_or_null(verdict.involuntary_switches, verdict.involuntary_switches >= 0);
+  return json;
+}
+
+ordered_json render_machine(const MachineContext& machine) {
+  if (!machine.known) return nullptr;
+  ordered_json json;
+  json["load_average_start"] = number_or_null(machine.load_average_start, machine.load_average_start >= 0.0);
+  json["load_average_end"] = number_or_null(machine.load_average_end, machine.load_average_end >= 0.0);
+  json["steal_fraction"] = number_or_null(machine.steal_fraction, machine.steal_fraction >= 0.0);
+  json["involuntary_switches"] = number_or_null(machine.involuntary_switches, machine.involuntary_switches >= 0);
+  json["wait_policy"] = machine.wait_policy;
+  json["oversubscribed"] = machine.oversubscribed();
+  return json;
+}
+
 ordered_json render_region(const RunContext& context, const Region& region) {
   ordered_json json;
   json["id"] = region.ipr;
@@ -59,9 +91,16 @@ ordered_json render_region(const RunContext& context, const Region& region) {
     point["measured_iterations"] = stats.iterations;
     point["self_tuning"] = number_or_null(stats.self_tuning_speedup(), tuned);
     point["self_tuning_efficiency"] = number_or_null(stats.self_tuning_speedup() / stats.processors, tuned);
+    const SpeedupInterval interval = speedup_interval(region, stats.processors, context.config.noise);
+    point["median_value"] = number_or_null(interval.median, interval.known);
+    point["interval"] = interval.known ? ordered_json::array({interval.low, interval.high}) : ordered_json(nullptr);
+    point["windows"] = stats.windows_log.total;
+    point["spread"] = number_or_null(interval.spread, interval.known && interval.windows >= 2);
+    point["involuntary_switches"] = number_or_null(interval.involuntary_switches, interval.involuntary_switches >= 0);
     points.push_back(std::move(point));
   }
   json["speedup"] = std::move(points);
+  json["noise"] = render_noise(judge_noise(region, context.config.noise, context.machine, context.allocated_processors));
   ordered_json notes = ordered_json::array();
   if (!region.parallel_loops_seen) {
     notes.push_back("no parallel loop was marked (augur_init_par/augur_end_par): f is unknown and AF(B) assumes f = 0");
@@ -110,8 +149,10 @@ std::string render_report(const RunContext& context, const std::vector<Region>& 
     config["sweep"] = context.config.sweep;
     config["sweep_every"] = context.config.sweep_every;
     config["self_tuning"] = context.config.self_tuning;
+    config["baseline_every"] = context.config.baseline_every;
     json["config"] = std::move(config);
   }
+  json["machine"] = render_machine(context.machine);
   ordered_json list = ordered_json::array();
   for (const Region& region : regions) list.push_back(render_region(context, region));
   json["regions"] = std::move(list);
@@ -151,6 +192,7 @@ std::string render_summary(const RunContext& context, const std::vector<Region>&
               "), elapsed " + format("%.3f", region.elapsed) + " s\n";
     }
     if (region.swept) text += "augur:   speedups from a sweep in one run (SA(1 exec)): data placement distorts them\n";
+    text += "augur:   " + judge_noise(region, context.config.noise, context.machine, context.allocated_processors).verdict + "\n";
   }
   for (const std::string& note : context.notes) text += "augur: note: " + note + "\n";
   return text;
@@ -228,11 +270,52 @@ void read_outer(const FieldReader& reader, const nlohmann::json& entry, const st
   region.parallel_efficiency = reader.get_or<double>(*efficiency, "parallel", 0.0, where + ".efficiency");
   region.load_balance = reader.get_or<double>(*efficiency, "load_balance", 0.0, where + ".efficiency");
   region.communication = reader.get_or<double>(*efficiency, "communication", 0.0, where + ".efficiency");
-  const auto noise = entry.find("noise");
-  if (noise != entry.end() && noise->is_object()) {
-    region.disturbed = reader.get<bool>(*noise, "disturbed", where + ".noise");
-    region.verdict = reader.get<std::string>(*noise, "verdict", where + ".noise");
+}
+
+void read_interval(const FieldReader& reader, const nlohmann::json& item, const std::string& where, ReportPoint& point) {
+  const auto interval = item.find("interval");
+  if (interval == item.end() || interval->is_null()) return;
+  if (!interval->is_array() || interval->size() != 2 || !(*interval)[0].is_number() || !(*interval)[1].is_number()) {
+    reader.fail(where + ": field 'interval' is not an array of two numbers");
   }
+  point.has_interval = true;
+  point.interval_low = (*interval)[0].get<double>();
+  point.interval_high = (*interval)[1].get<double>();
+  point.median_speedup = reader.get_or<double>(item, "median_value", 0.0, where);
+}
+
+ReportNoise read_noise(const FieldReader& reader, const nlohmann::json& entry, const std::string& region_where) {
+  ReportNoise noise;
+  const auto found = entry.find("noise");
+  if (found == entry.end() || found->is_null()) return noise;
+  const std::string where = region_where + ".noise";
+  if (!found->is_object()) reader.fail(where + ": not an object");
+  noise.present = true;
+  noise.disturbed = reader.get<bool>(*found, "disturbed", where);
+  noise.meaningless = reader.get_or<bool>(*found, "meaningless", false, where);
+  noise.verdict = reader.get<std::string>(*found, "verdict", where);
+  noise.reasons = reader.get_or<std::vector<std::string>>(*found, "reasons", {}, where);
+  noise.baseline_windows = reader.get_or<long>(*found, "baseline_windows", 0, where);
+  noise.disturbed_baseline_windows = reader.get_or<long>(*found, "disturbed_baseline_windows", 0, where);
+  noise.baseline_spread = reader.get_or<double>(*found, "baseline_spread", -1.0, where);
+  noise.iteration_time_spread = reader.get_or<double>(*found, "iteration_time_spread", -1.0, where);
+  noise.involuntary_switches = reader.get_or<long>(*found, "involuntary_switches", -1, where);
+  return noise;
+}
+
+MachineContext read_machine(const FieldReader& reader, const nlohmann::json& json) {
+  MachineContext machine;
+  const auto found = json.find("machine");
+  if (found == json.end() || found->is_null()) return machine;
+  if (!found->is_object()) reader.fail("report.machine: not an object");
+  machine.known = true;
+  machine.available_processors = reader.get_or<int>(json, "available_processors", 0, "report");
+  machine.load_average_start = reader.get_or<double>(*found, "load_average_start", -1.0, "report.machine");
+  machine.load_average_end = reader.get_or<double>(*found, "load_average_end", -1.0, "report.machine");
+  machine.steal_fraction = reader.get_or<double>(*found, "steal_fraction", -1.0, "report.machine");
+  machine.involuntary_switches = reader.get_or<long>(*found, "involuntary_switches", -1, "report.machine");
+  machine.wait_policy = reader.get_or<std::string>(*found, "wait_policy", "", "report.machine");
+  return machine;
 }
 
 }  // namespace
@@ -265,6 +348,7 @@ Report parse_report(const std::string& text, const std::string& file) {
   report.mode = reader.get<std::string>(json, "mode", "report");
   report.allocated_processors = reader.get<int>(json, "allocated_processors", "report");
   report.notes = reader.get_or<std::vector<std::string>>(json, "notes", {}, "report");
+  report.machine = read_machine(reader, json);
   const auto regions = json.find("regions");
   if (regions == json.end() || !regions->is_array()) reader.fail("report: missing array 'regions'");
   for (std::size_t index = 0; index < regions->size(); ++index) {
@@ -289,6 +373,7 @@ Report parse_report(const std::string& text, const std::string& file) {
       region.estimated_at_iteration = reader.get_or<long>(entry, "estimated_at_iteration", 0, where);
       region.swept = reader.get_or<bool>(entry, "sweep", false, where);
       region.notes = reader.get_or<std::vector<std::string>>(entry, "notes", {}, where);
+      region.noise = read_noise(reader, entry, where);
       const auto points = entry.find("speedup");
       if (points == entry.end() || !points->is_array()) reader.fail(where + ": missing array 'speedup'");
       for (std::size_t p = 0; p < points->size(); ++p) {
@@ -305,6 +390,7 @@ Report parse_report(const std::string& text, const std::string& file) {
         point.self_tuning = reader.get_or<double>(item, "self_tuning", 0.0, point_where);
         point.measured = reader.get_or<bool>(item, "measured", true, point_where);
         point.amdahl_factor = reader.get_or<double>(item, "amdahl_factor", 0.0, point_where);
+        read_interval(reader, item, point_where, point);
         region.points.push_back(point);
       }
       if (region.kind == "outer") read_outer(reader, entry, where, region);

@@ -48,6 +48,9 @@ struct ExperimentPoint {
   double estimated_time = 0;    // the self-analyzer's first estimate of the region time, s
   double analyzed_region_time = 0;  // the region time it estimated, s
   double overhead = 0;          // analyzed_time / time
+  int judged_runs = 0;          // analyzed runs on p with a noise verdict
+  int disturbed_runs = 0;       // of them, disturbed (meaningless ones included)
+  std::vector<std::string> verdicts;  // each judged run's verdict, in the order of the runs
 };
 
 struct ExperimentResult {
@@ -56,6 +59,7 @@ struct ExperimentResult {
   int baseline = 0;  // B of the analyzed runs on the largest P
   std::vector<ExperimentPoint> points;
   double overhead = 0;  // sum of analyzed times / sum of times without
+  std::string noise_verdict;  // one plain line on the analyzed runs' noise verdicts; empty when none was judged
   std::vector<std::string> notes;
 };
 

@@ -218,7 +218,7 @@ double TeamSummary::amdahl_factor(int threads) const {
 }
 
 std::string TeamSummary::verdict() const {
-  std::string text = disturbed ? "measurement disturbed: " : "measurement clean: ";
+  std::string text = meaningless ? "measurement meaningless: " : disturbed ? "measurement disturbed: " : "measurement clean: ";
   if (disturbed) {
     for (std::size_t index = 0; index < reasons.size(); ++index) text += (index == 0 ? "" : "; ") + reasons[index];
   } else {

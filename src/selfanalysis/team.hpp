@@ -103,6 +103,7 @@ struct TeamSummary {
   double speedup_low = 0.0;    // 10th and 90th percentiles of the steps' own T(1)/T(P)
   double speedup_high = 0.0;
   bool disturbed = false;
+  bool meaningless = false;          // set by the edge: spinning threads on an oversubscribed machine
   std::vector<std::string> reasons;  // why disturbed (empty: clean)
 
   // P x parallel efficiency = speedup; the efficiency itself.
@@ -114,7 +115,7 @@ struct TeamSummary {
   [[nodiscard]] double predicted_speedup(int threads) const;
   // AF(q) = 1 / (f + (1 - f) / q).
   [[nodiscard]] double amdahl_factor(int threads) const;
-  // "measurement clean: ..." or "measurement disturbed: ...", one sentence.
+  // "measurement clean: ...", "measurement disturbed: ..." or "measurement meaningless: ...", one sentence.
   [[nodiscard]] std::string verdict() const;
 };
 

@@ -16,6 +16,7 @@ ordered_json known(double value, bool valid) { return valid ? ordered_json(value
 ordered_json render_noise(const TeamSummary& summary) {
   ordered_json noise;
   noise["disturbed"] = summary.disturbed;
+  noise["meaningless"] = summary.meaningless;
   noise["verdict"] = summary.verdict();
   noise["reasons"] = summary.reasons;
   noise["steps"] = summary.steps;

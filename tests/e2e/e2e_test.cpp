@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "augur/selfanalysis_report.hpp"
 #include "core/process.hpp"
 #include "support/temporary_directory.hpp"
 
@@ -245,8 +246,14 @@ TEST(SpeedupCommand, JsonReportsEveryPointOfTheExperiment) {
     for (const char* key : {"time_s", "region_time_s", "time_sa_s", "region_time_sa_s", "estimated_time_s", "overhead"}) {
       EXPECT_TRUE(positive_finite(point.at(key))) << key << " = " << point.at(key);
     }
+    // One analyzed run per p, judged by its noise verdict (clean or not is the machine's business).
+    EXPECT_EQ(point.at("judged_runs"), 1);
+    EXPECT_LE(point.at("disturbed_runs").get<int>(), 1);
+    ASSERT_EQ(point.at("verdicts").size(), 1U);
+    EXPECT_EQ(point.at("verdicts")[0].get<std::string>().rfind("measurement ", 0), 0U);
   }
   EXPECT_TRUE(positive_finite(json.at("overhead"))) << json.at("overhead");
+  EXPECT_EQ(json.at("noise_verdict").get<std::string>().rfind("noise: ", 0), 0U);
 }
 
 // With baseline 1, S(1) = AF(1) = 1 by definition (thesis Figure 4.5 (3)), so SA(N) on 1 thread
@@ -263,7 +270,7 @@ TEST(SpeedupCommand, TableShowsEveryColumn) {
   const ProcessResult result =
       run({augur_exe, "speedup", "--max-threads", "2", "--repeat", "1", "--quiet", "--", swim_exe, "64", "100"});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
-  for (const char* word : {"TS", "SA(N)", "SA(1)", "ST'", "time_s", "overhead"}) {
+  for (const char* word : {"TS", "SA(N)", "SA(1)", "ST'", "time_s", "overhead", "disturbed", "\nnoise: "}) {
     EXPECT_TRUE(contains(result.standard_output, word)) << word << " missing\n" << describe(result);
   }
   EXPECT_TRUE(contains(result.standard_output, "region 1 (3 parallel loops), baseline 1")) << describe(result);
@@ -367,6 +374,49 @@ TEST(Libaugur, ModeTimeReportsElapsedTimeAndIterations) {
   EXPECT_EQ(region.at("iterations"), 30);
   EXPECT_TRUE(positive_finite(region.at("elapsed_s")));
   EXPECT_FALSE(region.contains("speedup")) << "mode time computes no speedup";
+}
+
+TEST(Libaugur, ReportCarriesTheNoiseVerdictAndTheMachine) {
+  // The fields exist and parse; their values measure the machine's noise, which a test cannot assert.
+  const TemporaryFolder folder;
+  const fs::path report = folder.path() / "r.json";
+  const ProcessResult result = run({swim_exe, "128", "100"},
+                                   {{"OMP_NUM_THREADS", "2"}, {"AUGUR_BASELINE", "1"}, {"AUGUR_REPORT", report.string()}});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error, "\naugur:   measurement ")) << describe(result);
+  Json json;
+  ASSERT_TRUE(load_json(report, json));
+  SCOPED_TRACE(json.dump(2));
+  const Json& machine = json.at("machine");
+  for (const char* key : {"load_average_start", "load_average_end", "steal_fraction"}) {
+    EXPECT_TRUE(machine.at(key).is_number() || machine.at(key).is_null()) << key;
+  }
+  EXPECT_TRUE(machine.at("involuntary_switches").is_number_integer());
+  EXPECT_EQ(machine.at("wait_policy"), "default");
+  EXPECT_TRUE(machine.at("oversubscribed").is_boolean());
+  EXPECT_EQ(json.at("config").at("baseline_every"), 20);
+  const Json& noise = json.at("regions")[0].at("noise");
+  EXPECT_TRUE(noise.at("disturbed").is_boolean());
+  EXPECT_TRUE(noise.at("reasons").is_array());
+  // 100 iterations: the first baseline window at iterations 3-5, re-measured after every 20 on 2 threads.
+  EXPECT_EQ(noise.at("baseline_windows"), 4);
+  EXPECT_TRUE(noise.at("involuntary_switches").is_number_integer());
+  const std::string verdict = noise.at("verdict").get<std::string>();
+  EXPECT_TRUE(verdict.rfind("measurement clean: ", 0) == 0 || verdict.rfind("measurement disturbed: ", 0) == 0 ||
+              verdict.rfind("measurement meaningless: ", 0) == 0)
+      << verdict;
+  for (const Json& entry : json.at("regions")[0].at("speedup")) {
+    if (entry.at("p") != 2) continue;
+    ASSERT_TRUE(entry.at("interval").is_array());
+    EXPECT_LE(entry.at("interval")[0].get<double>(), entry.at("interval")[1].get<double>());
+  }
+  std::ifstream in(report);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const augur::selfanalysis::Report parsed = augur::selfanalysis::parse_report(text, report.string());
+  EXPECT_TRUE(parsed.machine.known);
+  ASSERT_EQ(parsed.regions.size(), 1U);
+  EXPECT_TRUE(parsed.regions[0].noise.present);
+  EXPECT_EQ(parsed.regions[0].noise.verdict, verdict);
 }
 
 TEST(Libaugur, ReportHoldsTheMeasuredRegion) {

@@ -41,7 +41,7 @@ std::vector<std::string> row(const std::string& table, int processors) {
     std::istringstream words(line);
     std::vector<std::string> fields;
     for (std::string word; words >> word;) fields.push_back(word);
-    if (fields.size() == 11 && fields[0] == std::to_string(processors)) return fields;
+    if (fields.size() == 12 && fields[0] == std::to_string(processors)) return fields;
   }
   return {};
 }
@@ -50,7 +50,7 @@ std::vector<std::string> row(const std::string& table, int processors) {
 void expect_measured_points(const ProcessResult& result) {
   for (int processors : {1, 2}) {
     const std::vector<std::string> fields = row(result.standard_output, processors);
-    ASSERT_EQ(fields.size(), 11U) << "no row for p=" << processors << "\n" << describe(result);
+    ASSERT_EQ(fields.size(), 12U) << "no row for p=" << processors << "\n" << describe(result);
     for (std::size_t column : {3U, 4U, 6U}) EXPECT_NE(fields[column], "-") << "p=" << processors << " column " << column << "\n" << describe(result);
   }
 }
@@ -110,7 +110,7 @@ TEST(SpeedupDynamic, OuterRegionProgramIsMeasuredWithoutSweep) {
   EXPECT_TRUE(contains(result.standard_output, "note: region_s of the outer region")) << describe(result);
   for (int processors : {1, 2}) {
     const std::vector<std::string> fields = row(result.standard_output, processors);
-    ASSERT_EQ(fields.size(), 11U) << "no row for p=" << processors << "\n" << describe(result);
+    ASSERT_EQ(fields.size(), 12U) << "no row for p=" << processors << "\n" << describe(result);
     EXPECT_NE(fields[3], "-") << "TS, p=" << processors << "\n" << describe(result);
     EXPECT_NE(fields[4], "-") << "SA(N), p=" << processors << "\n" << describe(result);
     EXPECT_EQ(fields[6], "-") << "SA(1), p=" << processors << "\n" << describe(result);
@@ -125,7 +125,7 @@ TEST(SpeedupDynamic, OuterRegionClangProgramIsMeasuredUnderTheOmptTool) {
   EXPECT_TRUE(contains(result.standard_output, "note: SA(1 exec) not measured")) << describe(result);
   for (int processors : {1, 2}) {
     const std::vector<std::string> fields = row(result.standard_output, processors);
-    ASSERT_EQ(fields.size(), 11U) << "no row for p=" << processors << "\n" << describe(result);
+    ASSERT_EQ(fields.size(), 12U) << "no row for p=" << processors << "\n" << describe(result);
     EXPECT_NE(fields[3], "-") << "TS, p=" << processors << "\n" << describe(result);
     EXPECT_NE(fields[4], "-") << "SA(N), p=" << processors << "\n" << describe(result);
   }

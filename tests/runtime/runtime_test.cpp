@@ -21,7 +21,7 @@ namespace {
 using selfanalysis::BaselinePolicy;
 
 // The keys include/augur/augur.h documents for augur_set_option.
-const std::vector<std::string> documented_keys = {"mode",        "baseline", "warmup_iterations", "baseline_iterations", "measure_iterations",
+const std::vector<std::string> documented_keys = {"mode",        "baseline", "warmup_iterations", "baseline_iterations", "measure_iterations", "baseline_every",
                                                   "history",     "sweep",    "sweep_every",         "self_tuning",
                                                   "report",      "summary",  "watch_sigcont",
                                                   "experiment_file", "counters", "bsp_trace"};
@@ -46,6 +46,7 @@ void expect_same_settings(const Settings& actual, const Settings& expected) {
   EXPECT_EQ(actual.engine.warmup_iterations, expected.engine.warmup_iterations);
   EXPECT_EQ(actual.engine.baseline_iterations, expected.engine.baseline_iterations);
   EXPECT_EQ(actual.engine.measure_iterations, expected.engine.measure_iterations);
+  EXPECT_EQ(actual.engine.baseline_every, expected.engine.baseline_every);
   EXPECT_EQ(actual.engine.history_weight, expected.engine.history_weight);
   EXPECT_EQ(actual.engine.sweep, expected.engine.sweep);
   EXPECT_EQ(actual.engine.sweep_every, expected.engine.sweep_every);

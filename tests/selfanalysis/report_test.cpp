@@ -213,6 +213,39 @@ TEST(Experiment, BuildsTheValidationTableFromMedians) {
   EXPECT_FALSE(result.notes.empty());
 }
 
+TEST(Experiment, CountsTheDisturbedRunsPerPointAndSaysSoInOneLine) {
+  ExperimentInput input;
+  input.timed.push_back(timed_run(1, 2.0, 1.8));
+  input.timed.push_back(timed_run(2, 1.1, 0.9));
+  const char* clean = "measurement clean: 5 baseline windows within 2%";
+  const char* disturbed = "measurement disturbed: 3 of 5 baseline windows slowed";
+  for (const char* verdict : {clean, disturbed, disturbed}) {
+    input.analyzed.push_back(analyzed_run(2, 1.12, {{1, 1.0}, {2, 1.9}}, 1.95));
+    ReportNoise& noise = input.analyzed.back().report.regions[0].noise;
+    noise.present = true;
+    noise.verdict = verdict;
+    noise.disturbed = verdict == disturbed;
+  }
+  input.analyzed.push_back(analyzed_run(1, 2.02, {{1, 1.0}}, 1.0));  // an old report: no verdict
+  const ExperimentResult result = summarize_experiment(input);
+  ASSERT_EQ(result.points.size(), 2u);
+  EXPECT_EQ(result.points[0].judged_runs, 0);
+  EXPECT_EQ(result.points[1].judged_runs, 3);
+  EXPECT_EQ(result.points[1].disturbed_runs, 2);
+  EXPECT_EQ(result.points[1].verdicts, (std::vector<std::string>{clean, disturbed, disturbed}));
+  EXPECT_EQ(result.noise_verdict, std::string("noise: 2 of 3 analyzed runs disturbed (p=2: 2 of 3); trust their SA(N) less; "
+                                              "first: ") + disturbed);
+}
+
+TEST(Experiment, NoNoiseLineWithoutVerdicts) {
+  ExperimentInput input;
+  input.timed.push_back(timed_run(1, 2.0, 1.8));
+  input.analyzed.push_back(analyzed_run(1, 2.02, {{1, 1.0}}, 1.0));
+  EXPECT_EQ(summarize_experiment(input).noise_verdict, "");
+  input.analyzed.back().report.regions[0].noise.present = true;
+  EXPECT_EQ(summarize_experiment(input).noise_verdict.rfind("noise: all 1 analyzed runs measured clean", 0), 0u);
+}
+
 TEST(Experiment, FailsWithoutARegion) {
   ExperimentInput input;
   input.analyzed.push_back(ExperimentRun{});

@@ -1,0 +1,81 @@
+// The noise verdict on a self-analysis measurement: robust statistics of the windows the engine kept
+// (median, spread, a 95% interval of S(p)), the disagreement of the baseline windows, the involuntary
+// context switches counted per window, and the machine around the run. Pure: the machine context is
+// filled by the runtime edges (src/runtime/machine_context.hpp). Method: docs/self-analysis.md,
+// "The noise verdict".
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "augur/selfanalysis.hpp"
+
+namespace augur::selfanalysis {
+
+// Robust statistics of a set of values (window means, or window speedups).
+struct WindowStats {
+  std::size_t count = 0;
+  double median = 0.0;
+  double spread = 0.0;  // MAD / median (median absolute deviation); 0 for fewer than 2 values
+  // A distribution-free 95% interval of the median: the order statistics x(k) and x(n+1-k) with k the
+  // largest such that P(Binomial(n, 1/2) < k) <= 2.5%; the minimum and maximum when n < 6 (less than 95%).
+  double low = 0.0;
+  double high = 0.0;
+};
+[[nodiscard]] WindowStats window_stats(std::vector<double> values);
+
+// The machine around the run; negative where unknown.
+struct MachineContext {
+  bool known = false;  // filled by a runtime edge (reports of other origins have none)
+  double load_average_start = -1.0;  // /proc/loadavg, 1 minute, when the measurement began
+  double load_average_end = -1.0;    // and when the report was written
+  double steal_fraction = -1.0;      // CPU steal over the run, from /proc/stat (virtual machines)
+  long involuntary_switches = -1;    // of the whole process (getrusage ru_nivcsw)
+  std::string wait_policy;           // OMP_WAIT_POLICY lower-cased, or "default" when unset
+  int available_processors = 0;
+  // A load average (start or end) above the available processors + 0.5.
+  [[nodiscard]] bool oversubscribed() const;
+  // The threads spin while they wait: OMP_WAIT_POLICY=active, or unset (libgomp spins before sleeping).
+  [[nodiscard]] bool spinning() const;
+};
+
+// S(p) from the windows: each window's speedup T(B) / T_i(p) x AF(B), their median and 95% interval,
+// widened by the baseline's own interval (lo x T(B)lo / T(B), hi x T(B)hi / T(B)).
+struct SpeedupInterval {
+  bool known = false;  // at least one window on p and a baseline; never for p = B
+  std::size_t windows = 0;
+  double median = 0.0;
+  double low = 0.0;
+  double high = 0.0;
+  double spread = 0.0;         // MAD / median of the window times on p
+  long preempted_windows = 0;  // windows with NoiseThresholds::preempted_window switches or more
+  long involuntary_switches = -1;  // in the windows kept; -1 when unknown
+};
+[[nodiscard]] SpeedupInterval speedup_interval(const Region& region, int processors, const NoiseThresholds& thresholds);
+
+struct NoiseVerdict {
+  bool judged = false;     // false when the baseline never completed (nothing to judge)
+  bool disturbed = false;
+  bool meaningless = false;  // spinning threads on an oversubscribed machine
+  std::string verdict;     // one plain sentence
+  std::vector<std::string> reasons;
+  std::size_t baseline_windows = 0;
+  long slowed_baseline_windows = 0;     // slower than the fastest by more than NoiseThresholds::slow_window
+  long preempted_baseline_windows = 0;  // NoiseThresholds::preempted_window switches or more
+  long disturbed_baseline_windows = 0;  // slowed or preempted
+  double baseline_spread = -1.0;        // (max - min) / median of the baseline windows; -1 with fewer than 2
+  int spread_processors = 0;            // the count with the most windows, whose spread is judged
+  double iteration_time_spread = -1.0;  // MAD / median of its window times; -1 with fewer than 3 windows
+  long measured_windows = 0;            // windows on that count
+  long preempted_windows = 0;           // of them, preempted
+  long involuntary_switches = -1;       // in all windows kept (baseline and measured); -1 when unknown
+  int verdict_processors = 0;           // the count whose speedup the sentence quotes (0: none)
+  SpeedupInterval speedup;              // of that count
+};
+
+// The verdict on one region; `allocated` is P, whose speedup the sentence quotes when known.
+[[nodiscard]] NoiseVerdict judge_noise(const Region& region, const NoiseThresholds& thresholds,
+                                       const MachineContext& machine, int allocated);
+
+}  // namespace augur::selfanalysis

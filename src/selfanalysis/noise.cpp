@@ -1,0 +1,222 @@
+#include "augur/selfanalysis_noise.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+namespace augur::selfanalysis {
+namespace {
+
+double median_of_sorted(const std::vector<double>& sorted) {
+  const std::size_t n = sorted.size();
+  if (n == 0) return 0.0;
+  return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+// The largest k >= 1 with P(Binomial(n, 1/2) <= k - 1) <= 0.025; 1 when there is none (n < 6).
+std::size_t order_statistic_rank(std::size_t n) {
+  double pmf = std::pow(0.5, static_cast<double>(n));  // P(X = 0); 2^-256 is still a normal double
+  double below = 0.0;                                  // P(X <= i - 1)
+  std::size_t k = 1;
+  for (std::size_t i = 0; i < n / 2; ++i) {
+    below += pmf;  // now P(X <= i)
+    if (below > 0.025) break;
+    k = i + 1;  // P(X <= k - 1) = below
+    pmf = pmf * static_cast<double>(n - i) / static_cast<double>(i + 1);
+  }
+  return std::min(k, (n + 1) / 2);
+}
+
+std::string fixed(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+std::string percent(double fraction) { return fixed("%.0f%%", fraction * 100.0); }
+
+long add_switches(long total, long value) { return value < 0 ? total : std::max(total, 0L) + value; }
+
+}  // namespace
+
+double median_window(const WindowLog& windows) {
+  // On the probes' path: a copy on the stack (at most max_kept_windows), no allocation.
+  std::array<double, max_kept_windows> sorted{};
+  const std::size_t n = std::min(windows.means.size(), max_kept_windows);
+  std::copy_n(windows.means.begin(), n, sorted.begin());
+  std::sort(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(n));
+  if (n == 0) return 0.0;
+  return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+WindowStats window_stats(std::vector<double> values) {
+  WindowStats stats;
+  stats.count = values.size();
+  if (values.empty()) return stats;
+  std::sort(values.begin(), values.end());
+  stats.median = median_of_sorted(values);
+  const std::size_t k = order_statistic_rank(values.size());
+  stats.low = values[k - 1];
+  stats.high = values[values.size() - k];
+  if (values.size() >= 2 && stats.median > 0.0) {
+    std::vector<double> deviations;
+    deviations.reserve(values.size());
+    for (double value : values) deviations.push_back(std::fabs(value - stats.median));
+    std::sort(deviations.begin(), deviations.end());
+    stats.spread = median_of_sorted(deviations) / stats.median;
+  }
+  return stats;
+}
+
+bool MachineContext::oversubscribed() const {
+  if (!known || available_processors <= 0) return false;
+  // Half a processor of margin: the program's own P threads count in the load at the end, and every system
+  // runs short tasks, so a quiet machine used fully by the program reads slightly above P.
+  return std::max(load_average_start, load_average_end) > static_cast<double>(available_processors) + 0.5;
+}
+
+bool MachineContext::spinning() const { return wait_policy != "passive"; }
+
+SpeedupInterval speedup_interval(const Region& region, int processors, const NoiseThresholds& thresholds) {
+  SpeedupInterval interval;
+  const ProcessorStats* stats = region.stats(processors);
+  if (stats == nullptr || !region.baseline_done || processors == region.baseline_processors) return interval;
+  const WindowLog& log = stats->windows_log;
+  std::vector<double> speedups;
+  for (std::size_t i = 0; i < log.means.size(); ++i) {
+    if (log.means[i] > 0.0) speedups.push_back(region.baseline_time / log.means[i] * region.amdahl_factor());
+    if (log.switches[i] >= thresholds.preempted_window) ++interval.preempted_windows;
+    interval.involuntary_switches = add_switches(interval.involuntary_switches, log.switches[i]);
+  }
+  if (speedups.empty()) return interval;
+  const WindowStats of_speedups = window_stats(std::move(speedups));
+  const WindowStats baseline = window_stats(region.baseline_windows.means);
+  interval.known = true;
+  interval.windows = of_speedups.count;
+  interval.median = of_speedups.median;
+  interval.spread = window_stats(log.means).spread;
+  // The baseline's uncertainty widens the interval: S is proportional to T(B).
+  const bool widen = baseline.count >= 2 && baseline.median > 0.0;
+  interval.low = of_speedups.low * (widen ? baseline.low / baseline.median : 1.0);
+  interval.high = of_speedups.high * (widen ? baseline.high / baseline.median : 1.0);
+  return interval;
+}
+
+namespace {
+
+void judge_baseline(const Region& region, const NoiseThresholds& thresholds, NoiseVerdict& verdict) {
+  const WindowLog& log = region.baseline_windows;
+  verdict.baseline_windows = log.means.size();
+  if (log.means.empty()) return;
+  const double fastest = *std::min_element(log.means.begin(), log.means.end());
+  const double slowest = *std::max_element(log.means.begin(), log.means.end());
+  for (std::size_t i = 0; i < log.means.size(); ++i) {
+    const bool slowed = log.means[i] > fastest * (1.0 + thresholds.slow_window);
+    const bool preempted = log.switches[i] >= thresholds.preempted_window;
+    verdict.slowed_baseline_windows += slowed ? 1 : 0;
+    verdict.preempted_baseline_windows += preempted ? 1 : 0;
+    verdict.disturbed_baseline_windows += slowed || preempted ? 1 : 0;
+    verdict.involuntary_switches = add_switches(verdict.involuntary_switches, log.switches[i]);
+  }
+  if (log.means.size() >= 2 && region.baseline_time > 0.0) verdict.baseline_spread = (slowest - fastest) / region.baseline_time;
+  const auto n = static_cast<double>(log.means.size());
+  if (verdict.disturbed_baseline_windows > 0 &&
+      static_cast<double>(verdict.disturbed_baseline_windows) > thresholds.disturbed_fraction * n) {
+    std::string what = verdict.slowed_baseline_windows > 0 && verdict.preempted_baseline_windows > 0 ? "slowed or preempted"
+                       : verdict.slowed_baseline_windows > 0                                        ? "slowed"
+                                                                                                      : "preempted";
+    verdict.reasons.push_back(std::to_string(verdict.disturbed_baseline_windows) + " of " +
+                              std::to_string(log.means.size()) + " baseline windows " + what + " (more than " +
+                              percent(thresholds.slow_window) + " above the fastest, or " +
+                              std::to_string(thresholds.preempted_window) + " involuntary context switches or more)");
+  }
+}
+
+void judge_iterations(const Region& region, const NoiseThresholds& thresholds, NoiseVerdict& verdict) {
+  const ProcessorStats* busiest = nullptr;
+  for (const ProcessorStats& stats : region.by_processors) {
+    if (stats.processors < 1) continue;
+    for (long switched : stats.windows_log.switches) verdict.involuntary_switches = add_switches(verdict.involuntary_switches, switched);
+    if (busiest == nullptr || stats.windows_log.means.size() > busiest->windows_log.means.size()) busiest = &stats;
+  }
+  if (busiest == nullptr || busiest->windows_log.means.empty()) return;
+  const WindowLog& log = busiest->windows_log;
+  verdict.spread_processors = busiest->processors;
+  verdict.measured_windows = static_cast<long>(log.means.size());
+  for (long switched : log.switches) verdict.preempted_windows += switched >= thresholds.preempted_window ? 1 : 0;
+  const std::string on = " on " + std::to_string(busiest->processors) + (busiest->processors == 1 ? " processor" : " processors");
+  if (log.means.size() >= 3) {
+    verdict.iteration_time_spread = window_stats(log.means).spread;
+    if (verdict.iteration_time_spread > thresholds.spread) {
+      verdict.reasons.push_back("window times" + on + " spread " + percent(verdict.iteration_time_spread) +
+                                " (MAD/median, above " + percent(thresholds.spread) + ")");
+    }
+  }
+  if (verdict.preempted_windows > 0 &&
+      static_cast<double>(verdict.preempted_windows) > thresholds.disturbed_fraction * static_cast<double>(log.means.size())) {
+    verdict.reasons.push_back(std::to_string(verdict.preempted_windows) + " of " + std::to_string(log.means.size()) +
+                              " windows" + on + " preempted (" + std::to_string(thresholds.preempted_window) +
+                              " involuntary context switches or more)");
+  }
+}
+
+void judge_machine(const MachineContext& machine, NoiseVerdict& verdict) {
+  if (!machine.known) return;
+  const std::string load = fixed("%.1f", std::max(machine.load_average_start, machine.load_average_end)) + " on " +
+                           std::to_string(machine.available_processors) + " processors";
+  if (machine.oversubscribed() && machine.spinning()) {
+    verdict.meaningless = true;
+    verdict.reasons.insert(verdict.reasons.begin(),
+                           "OMP_WAIT_POLICY=" + (machine.wait_policy == "default" ? std::string("unset (libgomp spins)") : machine.wait_policy) +
+                               " on an oversubscribed machine (load " + load +
+                               "): spinning threads steal the cores the working ones need; rerun with "
+                               "OMP_WAIT_POLICY=passive");
+  } else if (machine.oversubscribed()) {
+    verdict.reasons.push_back("the machine is oversubscribed (load " + load + ")");
+  }
+  if (machine.steal_fraction > 0.05) verdict.reasons.push_back("CPU steal " + percent(machine.steal_fraction) + " of the run");
+}
+
+}  // namespace
+
+NoiseVerdict judge_noise(const Region& region, const NoiseThresholds& thresholds, const MachineContext& machine, int allocated) {
+  NoiseVerdict verdict;
+  if (!region.baseline_done) return verdict;
+  verdict.judged = true;
+  judge_baseline(region, thresholds, verdict);
+  judge_iterations(region, thresholds, verdict);
+  judge_machine(machine, verdict);
+  verdict.disturbed = !verdict.reasons.empty();
+  // The speedup the sentence quotes: P's, else the count with the most windows.
+  for (int p : {allocated, verdict.spread_processors}) {
+    const SpeedupInterval interval = speedup_interval(region, p, thresholds);
+    if (interval.known) {
+      verdict.verdict_processors = p;
+      verdict.speedup = interval;
+      break;
+    }
+  }
+  std::string speedup;
+  if (verdict.verdict_processors > 0) {
+    const SpeedupInterval& s = verdict.speedup;
+    speedup = "; S(" + std::to_string(verdict.verdict_processors) + ") = " + fixed("%.2f", s.median) + " ± " +
+              fixed("%.2f", 0.5 * (s.high - s.low)) + " (95% interval " + fixed("%.2f", s.low) + "-" + fixed("%.2f", s.high) +
+              ", " + std::to_string(s.windows) + (s.windows == 1 ? " window)" : " windows)");
+  }
+  if (verdict.meaningless) {
+    verdict.verdict = "measurement meaningless: " + verdict.reasons.front();
+  } else if (verdict.disturbed) {
+    verdict.verdict = "measurement disturbed: " + verdict.reasons.front() + speedup;
+  } else {
+    std::string facts = std::to_string(verdict.baseline_windows) +
+                        (verdict.baseline_windows == 1 ? " baseline window" : " baseline windows");
+    if (verdict.baseline_spread >= 0.0) facts += " within " + percent(verdict.baseline_spread);
+    if (verdict.iteration_time_spread >= 0.0) facts += ", window times spread " + percent(verdict.iteration_time_spread);
+    verdict.verdict = "measurement clean: " + facts + speedup;
+  }
+  return verdict;
+}
+
+}  // namespace augur::selfanalysis
