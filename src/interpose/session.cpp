@@ -188,6 +188,8 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
       state->outer = std::make_unique<OuterRegion>(std::max(256, 4 * processors));
       state->outer->windows = state->settings.engine.analyze;
       state->outer->window_steps = std::max(1, state->settings.engine.baseline_iterations);
+      // A window every baseline_every steps on the team, as the re-measured baseline of iterative regions; 0: the first only.
+      state->outer->window_every = state->settings.engine.baseline_every > 0 ? state->settings.engine.baseline_every : -1;
     }
   }
 }
@@ -215,7 +217,7 @@ void estimate_once(const Session& session, OuterRegion& outer, double now) {
   if (parallel < outer_min_steps || (windows && baseline < outer.window_steps)) return;
   // Of every window_every + window_steps + 2 steps, window_steps are baseline steps and two are partly serialized.
   const double cycle = static_cast<double>(outer.window_every + outer.window_steps + 2);
-  const double share = windows ? (static_cast<double>(outer.window_steps) + 1.0) / cycle : 0.0;
+  const double share = windows && outer.window_every > 0 ? (static_cast<double>(outer.window_steps) + 1.0) / cycle : 0.0;
   const long iterations = session.worksharing->periods().iterations();
   outer.estimated_at = iterations;
   outer.estimate = selfanalysis::estimate_time(outer.analysis, now - outer.entered_at, session.expected_iterations - iterations, share);
@@ -264,7 +266,7 @@ void next_step(OuterRegion& outer, StepMark mark, int team) {
     return;
   }
   if (outer.running == StepKind::Parallel) ++outer.since_window;
-  const bool first = outer.analysis.steps() == 0 || outer.since_window >= outer.window_every;
+  const bool first = outer.analysis.steps() == 0 || (outer.window_every > 0 && outer.since_window >= outer.window_every);
   if (outer.windows && team > 1 && mark == StepMark::Timed && first && !outer.recorder.failed()) {
     outer.window_left = outer.window_steps;  // the first step of the window is dropped, then window_steps
     outer.running = StepKind::Dropped;

@@ -66,7 +66,7 @@ struct OuterRegion {
   long since_window = 0;                // steps on the team since the last window
   bool windows = false;                 // baseline windows are run (analyze mode)
   int window_steps = 3;                 // baseline steps per window (the baseline_iterations option)
-  long window_every = 20;               // steps on the team between two windows
+  long window_every = 20;               // steps on the team between two windows (baseline_every; -1: one window)
   long switches = 0;                    // involuntary context switches at the last step boundary
   double entered_at = 0.0;              // when the current measured region began
   std::uint64_t region = 0;             // the current measured region
