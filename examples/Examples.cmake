@@ -106,6 +106,18 @@ augur_example(NAME run_swim_plain DEPENDS swim-plain augur_preload
 augur_example(NAME run_outer_region DEPENDS outer_region augur_preload
   COMMAND augur run -p 2 -- build/bin/outer_region 200000 300
   EXPECTED examples/interpose/outer_region.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=])
+# The NPB-like programs of the outer-region benchmark (bench/outer_region_accuracy.cpp): an SP-like sweep
+# (6 constructs a step), a CG-like solver (85 constructs a step, found with a window of 256 samples) and the
+# program whose dynamic loop and single are races (built by gcc: the same constructs on every step).
+augur_example(NAME run_adi_sweep DEPENDS adi_sweep augur_preload
+  COMMAND augur run -p 2 -- build/bin/adi_sweep 32 100
+  EXPECTED examples/interpose/adi_sweep.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=])
+augur_example(NAME run_cg_steps DEPENDS cg_steps augur_preload
+  COMMAND augur run -p 2 --dpd-window 256 -- build/bin/cg_steps 96 20
+  EXPECTED examples/interpose/cg_steps.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=])
+augur_example(NAME run_outer_race DEPENDS outer_race augur_preload
+  COMMAND augur run -p 2 -- build/bin/outer_race 16384 1000
+  EXPECTED examples/interpose/outer_race.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=])
 
 # sp and coupling: the coupling report of a measurement file augur couple measure saved (sp on 1 thread,
 # heat_mpi on 2 ranks, both on the loaded 2-core test machine).
