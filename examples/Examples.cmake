@@ -108,6 +108,21 @@ augur_example(NAME run_outer_region DEPENDS outer_region augur_preload
   COMMAND augur run -p 2 --iterations 300 -- build/bin/outer_region 200000 300
   EXPECTED examples/interpose/outer_region.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=]
     [=[[0-9]+ iterations measured on the team, [0-9]+ baseline]=] [=[measurement (clean|disturbed|meaningless): .*$]=])
+# The NPB-like programs of the outer-region benchmark (bench/outer_region_accuracy.cpp): an SP-like sweep
+# (6 constructs a step), a CG-like solver (85 constructs a step, found by the detector's window grown from 128)
+# and the program whose dynamic loop and single are races (the same constructs on every step).
+augur_example(NAME run_adi_sweep DEPENDS adi_sweep augur_preload
+  COMMAND augur run -p 2 -- build/bin/adi_sweep 32 100
+  EXPECTED examples/interpose/adi_sweep.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=]
+    [=[[0-9]+ iterations measured on the team, [0-9]+ baseline]=] [=[measurement (clean|disturbed|meaningless): .*$]=])
+augur_example(NAME run_cg_steps DEPENDS cg_steps augur_preload
+  COMMAND augur run -p 2 -- build/bin/cg_steps 96 20
+  EXPECTED examples/interpose/cg_steps.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=]
+    [=[[0-9]+ iterations measured on the team, [0-9]+ baseline]=] [=[measurement (clean|disturbed|meaningless): .*$]=])
+augur_example(NAME run_outer_race DEPENDS outer_race augur_preload
+  COMMAND augur run -p 2 -- build/bin/outer_race 16384 1000
+  EXPECTED examples/interpose/outer_race.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=]
+    [=[[0-9]+ iterations measured on the team, [0-9]+ baseline]=] [=[measurement (clean|disturbed|meaningless): .*$]=])
 
 # sp and coupling: the coupling report of a measurement file augur couple measure saved (sp on 1 thread,
 # heat_mpi on 2 ranks, both on the loaded 2-core test machine).

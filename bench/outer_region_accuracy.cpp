@@ -1,0 +1,369 @@
+// The goals of issue 16 for programs with one outer parallel region, measured with the real `augur run` on
+// the repository's outer-region examples (gcc builds, and clang builds where they exist) and, when
+// AUGUR_NPB_DIR names a folder of built NPB-CPP programs, on SP, BT, LU, CG and MG (docs/benchmarks.md):
+//   - period stability: the period found by K runs of `augur run -p 2 --one-run` (goal: the same in all);
+//   - accuracy: R interleaved rounds of {`augur run -p 2 --json`, the program alone on 1 thread, alone on 2}:
+//     the median one-run S(2) (the report's region of kind "outer", speedup p = 2) against the median
+//     T(1)/T(2) of the times the program prints (goal: within 10%), and the median error of the report's
+//     estimated_time_s against its elapsed_s (goal: within 5%);
+//   - disturbance: D runs with a CPU-bound process started halfway through: S(2) within 15% of the idle
+//     T(1)/T(2), or a report that says the measurement was disturbed (goal: every run);
+//   - minimum iterations: programs with too few steps get no speedup.
+// Prints figures; never fails on a time or a missed goal (exit 1 only when a program cannot run, 2 on usage).
+//
+// Usage: bench_outer_region [--runs K] [--rounds R] [--disturbed D] [--only TEXT] [--quick]
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/files.hpp"
+#include "core/process.hpp"
+#include "outer_region_report.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using augur::bench::median;
+using augur::bench::RunReport;
+
+struct Settings {
+  int runs = 20;
+  int rounds = 5;
+  int disturbed = 5;
+  std::string only;
+  bool quick = false;
+};
+
+struct Program {
+  std::string label;              // "gcc outer_region"
+  std::vector<std::string> argv;  // the program and its arguments
+};
+
+struct Summary {
+  std::string label, stability, one_run, traditional, error, estimate, disturbed;
+};
+
+augur::core::SpawnOptions options_for(const char* threads) {
+  augur::core::SpawnOptions options;
+  options.unset = {"AUGUR_MODE", "AUGUR_REPORT",    "AUGUR_SWEEP",      "AUGUR_BASELINE",      "AUGUR_TOOL_OPTIONS",
+                   "LD_PRELOAD", "OMP_NUM_THREADS", "AUGUR_DPD_WINDOW", "AUGUR_RUN_ITERATIONS"};
+  options.environment = {{"OMP_WAIT_POLICY", "passive"}};
+  if (threads != nullptr) options.environment.emplace_back("OMP_NUM_THREADS", threads);
+  options.standard_output.kind = augur::core::Destination::Kind::capture;
+  options.standard_error.kind = augur::core::Destination::Kind::capture;
+  options.timeout_seconds = 600.0;
+  return options;
+}
+
+// `augur run -p 2 [extra] --json FILE -- program`; its wall time in `wall`. A run that found nothing
+// writes no report (augur run exits 1): that is a result, not a failure.
+RunReport augur_run(const Program& program, const std::vector<std::string>& extra, const fs::path& scratch,
+                    double* wall = nullptr) {
+  const fs::path report = scratch / "report.json";
+  fs::remove(report);
+  std::vector<std::string> argv{AUGUR_EXE, "run", "-p", "2"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  argv.insert(argv.end(), {"--json", report.string(), "--"});
+  argv.insert(argv.end(), program.argv.begin(), program.argv.end());
+  const augur::core::ProcessResult result = augur::core::spawn(argv, options_for(nullptr));
+  if (result.signal != 0 || result.timed_out)
+    throw std::runtime_error("augur run " + program.label + " " + result.describe_status());
+  if (wall != nullptr) *wall = result.wall_seconds;
+  if (!fs::exists(report)) return {};
+  return augur::bench::read_report(nlohmann::json::parse(augur::core::read_file(report)));
+}
+
+// The program alone on `threads` threads: the time it prints, else its wall time.
+double alone(const Program& program, const char* threads) {
+  const augur::core::ProcessResult result = augur::core::spawn(program.argv, options_for(threads));
+  if (!result.succeeded())
+    throw std::runtime_error(program.label + " " + result.describe_status() + "\n" + result.standard_error);
+  return augur::bench::printed_time(result.standard_output).value_or(result.wall_seconds);
+}
+
+std::string format(const char* pattern, double value) {
+  if (std::isnan(value)) return "-";
+  char text[64];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
+
+std::string optional_text(const std::optional<double>& value, const char* pattern) {
+  return value ? format(pattern, *value) : std::string("none");
+}
+
+// Period stability: K runs with --one-run; returns the median wall time of a run.
+double stability(const Program& program, const Settings& settings, const fs::path& scratch, Summary& summary) {
+  std::map<int, int> periods;  // 0: none found
+  std::vector<double> walls;
+  for (int run = 0; run < settings.runs; ++run) {
+    double wall = 0.0;
+    const RunReport report = augur_run(program, {"--one-run"}, scratch, &wall);
+    ++periods[report.period.value_or(0)];
+    walls.push_back(wall);
+  }
+  std::string text;
+  if (periods.size() == 1 && periods.begin()->first != 0) {
+    text = std::to_string(settings.runs) + "/" + std::to_string(settings.runs) + " same period (" +
+           std::to_string(periods.begin()->first) + ")";
+  } else {
+    for (const auto& [period, count] : periods) {
+      text += (text.empty() ? "" : ", ") + (period == 0 ? std::string("none") : std::to_string(period)) + ": " +
+              std::to_string(count);
+    }
+    text = "periods " + text + " (of " + std::to_string(settings.runs) + ")";
+  }
+  std::printf("  period stability, %d runs of augur run -p 2 --one-run: %s\n", settings.runs, text.c_str());
+  summary.stability = text;
+  return median(walls);
+}
+
+// Accuracy: interleaved rounds; returns the median traditional speedup T(1)/T(2).
+double accuracy(const Program& program, const Settings& settings, const fs::path& scratch, Summary& summary) {
+  std::vector<double> one_runs, traditionals, errors;
+  std::printf("  accuracy, %d interleaved rounds of {augur run -p 2 --json; alone on 1 thread; alone on 2}:\n",
+              settings.rounds);
+  for (int round = 1; round <= settings.rounds; ++round) {
+    const RunReport report = augur_run(program, {}, scratch);
+    const double one = alone(program, "1");
+    const double two = alone(program, "2");
+    traditionals.push_back(one / two);
+    if (report.one_run) one_runs.push_back(*report.one_run);
+    std::string estimate = "none";
+    if (report.estimated && report.elapsed && *report.elapsed > 0.0) {
+      errors.push_back(*report.estimated / *report.elapsed - 1.0);
+      estimate = format("%.4f s", *report.estimated) + " against " + format("%.4f s", *report.elapsed) + " (" +
+                 format("%+.1f%%", 100.0 * errors.back()) + ")";
+    }
+    std::printf(
+        "    round %d: period %s, one-run S(2) %s, two-run S(2) %s, T(1) %.4f s, T(2) %.4f s, T(1)/T(2) %.3f, time "
+        "estimate %s\n",
+        round, report.period ? std::to_string(*report.period).c_str() : "none",
+        optional_text(report.one_run, "%.3f").c_str(), optional_text(report.two_run, "%.3f").c_str(), one, two,
+        one / two, estimate.c_str());
+    std::fflush(stdout);
+  }
+  const double traditional = median(traditionals);
+  summary.traditional = format("%.3f", traditional);
+  if (one_runs.empty()) {
+    std::printf("    no one-run speedup (no region of kind \"outer\" with S(2) in any report); median T(1)/T(2) %.3f\n",
+                traditional);
+    summary.one_run = summary.error = "none";
+  } else {
+    const double one_run = median(one_runs);
+    summary.one_run = format("%.3f", one_run);
+    summary.error = format("%+.1f%%", 100.0 * (one_run / traditional - 1.0));
+    std::printf(
+        "    median one-run S(2) %.3f (%zu of %d rounds) against median T(1)/T(2) %.3f: %s (goal: within 10%%)\n",
+        one_run, one_runs.size(), settings.rounds, traditional, summary.error.c_str());
+  }
+  summary.estimate = errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(errors));
+  std::printf("    time estimate: %s\n", errors.empty() ? "none in any report"
+                                                        : ("median error " + summary.estimate + " over " +
+                                                           std::to_string(errors.size()) + " rounds (goal: within 5%)")
+                                                              .c_str());
+  return traditional;
+}
+
+// A CPU-bound child that sleeps `delay` seconds, then spins until killed (and dies with this process).
+pid_t start_competitor(double delay) {
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child < 0) throw std::runtime_error("fork failed");
+  if (child > 0) return child;
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  timespec pause{static_cast<time_t>(delay),
+                 static_cast<long>((delay - static_cast<double>(static_cast<time_t>(delay))) * 1e9)};
+  nanosleep(&pause, nullptr);
+  volatile unsigned long spin = 0;
+  for (;;) spin = spin + 1;
+}
+
+void disturbance(const Program& program, const Settings& settings, const fs::path& scratch, double expected,
+                 double idle, Summary& summary) {
+  int good = 0;
+  std::printf("  disturbance, %d runs of augur run -p 2 --json with a CPU-bound process from %.3f s (half the run):\n",
+              settings.disturbed, expected / 2.0);
+  for (int run = 1; run <= settings.disturbed; ++run) {
+    const pid_t competitor = start_competitor(expected / 2.0);
+    RunReport report;
+    try {
+      report = augur_run(program, {}, scratch);
+    } catch (...) {
+      kill(competitor, SIGKILL);
+      waitpid(competitor, nullptr, 0);
+      throw;
+    }
+    kill(competitor, SIGKILL);
+    waitpid(competitor, nullptr, 0);
+    const bool within = report.one_run && std::fabs(*report.one_run / idle - 1.0) <= 0.15;
+    const bool flagged = report.disturbed.value_or(false);
+    good += within || flagged ? 1 : 0;
+    const std::string verdict = !report.disturbed ? "no verdict"
+                                : flagged         ? "disturbed: " + report.verdict
+                                                  : "not disturbed";
+    std::printf("    run %d: one-run S(2) %s (%s of the idle T(1)/T(2) %.3f), verdict %s -> %s\n", run,
+                optional_text(report.one_run, "%.3f").c_str(),
+                report.one_run ? format("%+.1f%%", 100.0 * (*report.one_run / idle - 1.0)).c_str() : "-", idle,
+                verdict.c_str(), within || flagged ? "within 15% or flagged" : "NEITHER");
+    std::fflush(stdout);
+  }
+  summary.disturbed = std::to_string(good) + "/" + std::to_string(settings.disturbed);
+  std::printf("    %d/%d runs: within 15%% or flagged (goal: all)\n", good, settings.disturbed);
+}
+
+void measure(const Program& program, const Settings& settings, const fs::path& scratch,
+             std::vector<Summary>& summaries) {
+  Summary summary{program.label, "", "", "", "", "", ""};
+  std::string command;
+  for (const std::string& word : program.argv) command += (command.empty() ? "" : " ") + word;
+  std::printf("== %s (%s)\n", program.label.c_str(), command.c_str());
+  std::fflush(stdout);
+  const double expected = stability(program, settings, scratch, summary);
+  const double idle = accuracy(program, settings, scratch, summary);
+  disturbance(program, settings, scratch, expected, idle, summary);
+  summaries.push_back(summary);
+}
+
+// The repository's examples (gcc, and clang where built) and the NPB programs under AUGUR_NPB_DIR.
+std::vector<Program> programs(const Settings& settings) {
+  const fs::path bin = AUGUR_BIN_DIR;
+  std::vector<std::pair<std::string, std::vector<std::string>>> examples{{"outer_region", {"200000", "2000"}},
+                                                                         {"adi_sweep", {"40", "200"}},
+                                                                         {"cg_steps", {"192", "60"}},
+                                                                         {"outer_race", {"16384", "4000"}}};
+  if (settings.quick) examples = {{"outer_region", {"200000", "300"}}};
+  std::vector<Program> list;
+  for (const auto& [name, arguments] : examples) {
+    for (const std::string compiler : {"gcc", "clang"}) {
+      const fs::path program = bin / (compiler == "gcc" ? name : name + "-clang");
+      if (!fs::exists(program)) continue;
+      std::vector<std::string> argv{program.string()};
+      argv.insert(argv.end(), arguments.begin(), arguments.end());
+      list.push_back({compiler + " " + name, argv});
+    }
+  }
+  const char* npb = std::getenv("AUGUR_NPB_DIR");
+  if (npb != nullptr && *npb != '\0' && !settings.quick) {
+    const std::regex name("(sp|bt|lu|cg|mg)\\.[SWABC]");
+    for (const std::string folder : {"gcc/bin", "clang/bin", "bin", ""}) {
+      const fs::path where = fs::path(npb) / folder;
+      if (!fs::is_directory(where)) continue;
+      std::vector<fs::path> found;
+      for (const auto& entry : fs::directory_iterator(where)) {
+        if (entry.is_regular_file() && std::regex_match(entry.path().filename().string(), name))
+          found.push_back(entry.path());
+      }
+      std::sort(found.begin(), found.end());
+      const std::string compiler = folder.empty() || folder == "bin" ? "npb" : folder.substr(0, folder.find('/'));
+      for (const fs::path& path : found)
+        list.push_back({compiler + " NPB " + path.filename().string(), {path.string()}});
+    }
+  }
+  std::vector<Program> chosen;
+  for (const Program& program : list) {
+    if (program.label.find(settings.only) != std::string::npos) chosen.push_back(program);
+  }
+  return chosen;
+}
+
+// Too few steps: the report must give no speedup (neither the one-run nor the two-run one).
+void minimum_iterations(const fs::path& scratch) {
+  std::printf("== no report from fewer than the minimum iterations\n");
+  const fs::path bin = AUGUR_BIN_DIR;
+  const std::vector<std::pair<std::vector<std::string>, Program>> cases{
+      {{"--dpd-window", "256"}, {"gcc cg_steps", {(bin / "cg_steps").string(), "96", "6"}}},
+      {{}, {"gcc outer_region", {(bin / "outer_region").string(), "200000", "16"}}},
+      {{}, {"gcc adi_sweep", {(bin / "adi_sweep").string(), "24", "12"}}}};
+  for (const auto& [extra, program] : cases) {
+    const RunReport report = augur_run(program, extra, scratch);
+    const bool speedup = report.one_run.has_value() || report.two_run.has_value();
+    std::printf("  %s %s %s: period %s, measured iterations %s, one-run S(2) %s, two-run S(2) %s -> %s\n",
+                program.label.c_str(), program.argv[1].c_str(), program.argv[2].c_str(),
+                report.period ? std::to_string(*report.period).c_str() : "none",
+                report.measured ? std::to_string(*report.measured).c_str() : "-",
+                optional_text(report.one_run, "%.3f").c_str(), optional_text(report.two_run, "%.3f").c_str(),
+                speedup ? "A SPEEDUP WAS REPORTED" : "no speedup reported");
+  }
+}
+
+void print_summary(const std::vector<Summary>& summaries) {
+  std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %10s\n", "program", "period stability", "S(2) run", "T(1)/T(2)",
+              "error", "estimate", "disturbed");
+  for (const Summary& s : summaries) {
+    std::printf("%-22s %-34s %9s %9s %8s %9s %10s\n", s.label.c_str(), s.stability.c_str(), s.one_run.c_str(),
+                s.traditional.c_str(), s.error.c_str(), s.estimate.c_str(), s.disturbed.c_str());
+  }
+}
+
+int parse(const char* value, const char* name, int low) {
+  char* end = nullptr;
+  const long parsed = std::strtol(value, &end, 10);
+  if (end == value || *end != '\0' || parsed < low || parsed > 10000) {
+    std::fprintf(stderr, "bench_outer_region: %s must be an integer between %d and 10000, got '%s'\n", name, low,
+                 value);
+    std::exit(2);
+  }
+  return static_cast<int>(parsed);
+}
+
+Settings parse_options(int argc, char** argv) {
+  Settings settings;
+  for (int index = 1; index < argc; ++index) {
+    const std::string option = argv[index];
+    if (option == "--quick") {
+      settings.quick = true;
+      settings.runs = 2;
+      settings.rounds = 1;
+      settings.disturbed = 1;
+      continue;
+    }
+    if (index + 1 >= argc ||
+        (option != "--runs" && option != "--rounds" && option != "--disturbed" && option != "--only")) {
+      std::fprintf(stderr,
+                   "bench_outer_region: unknown option or missing value: '%s'\nUsage: bench_outer_region [--runs K] "
+                   "[--rounds R] "
+                   "[--disturbed D] [--only TEXT] [--quick]\n",
+                   option.c_str());
+      std::exit(2);
+    }
+    const char* value = argv[++index];
+    if (option == "--runs") settings.runs = parse(value, "--runs", 1);
+    if (option == "--rounds") settings.rounds = parse(value, "--rounds", 1);
+    if (option == "--disturbed") settings.disturbed = parse(value, "--disturbed", 0);
+    if (option == "--only") settings.only = value;
+  }
+  return settings;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Settings settings = parse_options(argc, argv);
+  try {
+    const augur::core::TemporaryFolder scratch("augur-bench-outer");
+    const std::vector<Program> list = programs(settings);
+    std::printf("outer-region programs under augur run -p 2 (OMP_WAIT_POLICY=passive): %zu programs%s\n", list.size(),
+                std::getenv("AUGUR_NPB_DIR") != nullptr ? "" : " (set AUGUR_NPB_DIR for NPB's SP, BT, LU, CG and MG)");
+    std::vector<Summary> summaries;
+    for (const Program& program : list) measure(program, settings, scratch.path(), summaries);
+    minimum_iterations(scratch.path());
+    print_summary(summaries);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "bench_outer_region: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,121 @@
+// What bench_outer_region reads from one run: the self-analysis report of `augur run --json` (its
+// interposition part and, once the one-run analysis of outer-region programs exists, the region of kind
+// "outer"; docs/formats.md) and the time a program prints. Every field may be missing: a missing one is
+// "not reported", never an error, so that the benchmark runs before and after the fields exist.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace augur::bench {
+
+using nlohmann::json;
+
+// One `augur run --json` report, as far as the benchmark reads it.
+struct RunReport {
+  bool written = false;             // augur run wrote a report (not when it found nothing at all)
+  std::optional<int> period;        // interpose.worksharing.length, when a period was found
+  std::optional<double> one_run;    // the outer region's speedup[] point p = 2: `value`
+  std::optional<double> two_run;    // interpose.worksharing.speedup (the second run's T(1)/T(2))
+  std::optional<double> estimated;  // the outer region's estimated_time_s
+  std::optional<double> elapsed;    // the outer region's elapsed_s
+  std::optional<bool> disturbed;    // a noise verdict: the region's, or the report's (machine, noise)
+  std::string verdict;              // its sentence, when there is one
+  std::optional<int> measured;      // interpose.worksharing.measured_iterations
+};
+
+inline std::optional<double> number_at(const json& object, const char* key) {
+  if (!object.is_object()) return std::nullopt;
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_number()) return std::nullopt;
+  return found->get<double>();
+}
+
+inline std::optional<bool> bool_at(const json& object, const char* key) {
+  if (!object.is_object()) return std::nullopt;
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_boolean()) return std::nullopt;
+  return found->get<bool>();
+}
+
+// The region of kind "outer" that ran longest, or null.
+inline const json* outer_region(const json& report) {
+  const json* best = nullptr;
+  const auto regions = report.find("regions");
+  if (regions == report.end() || !regions->is_array()) return nullptr;
+  for (const json& region : *regions) {
+    if (!region.is_object() || region.value("kind", std::string()) != "outer") continue;
+    if (best == nullptr || number_at(region, "elapsed_s").value_or(0.0) > number_at(*best, "elapsed_s").value_or(0.0))
+      best = &region;
+  }
+  return best;
+}
+
+// The verdicts: the region's `noise` ({disturbed, verdict}), then the report's `noise` and `machine`
+// (oversubscribed); disturbed as soon as one says so, clean when one speaks and none says so.
+inline void read_verdict(const json& report, const json* region, RunReport& run) {
+  const auto consider = [&run](std::optional<bool> said, const json& holder) {
+    if (!said) return;
+    if (*said && holder.is_object() && holder.contains("verdict") && holder["verdict"].is_string())
+      run.verdict = holder["verdict"].get<std::string>();
+    if (*said && run.verdict.empty()) run.verdict = "oversubscribed";
+    run.disturbed = run.disturbed.value_or(false) || *said;
+  };
+  if (region != nullptr && region->contains("noise"))
+    consider(bool_at((*region)["noise"], "disturbed"), (*region)["noise"]);
+  if (report.contains("noise")) consider(bool_at(report["noise"], "disturbed"), report["noise"]);
+  if (report.contains("machine")) consider(bool_at(report["machine"], "oversubscribed"), report["machine"]);
+}
+
+inline RunReport read_report(const json& report) {
+  RunReport run;
+  run.written = true;
+  const json interpose = report.value("interpose", json::object());
+  const json worksharing = interpose.is_object() ? interpose.value("worksharing", json()) : json();
+  if (worksharing.is_object() && worksharing.value("found", false)) {
+    if (const auto length = number_at(worksharing, "length")) run.period = static_cast<int>(*length);
+    run.two_run = number_at(worksharing, "speedup");
+    if (const auto measured = number_at(worksharing, "measured_iterations")) run.measured = static_cast<int>(*measured);
+  }
+  const json* region = outer_region(report);
+  if (region != nullptr) {
+    const auto points = region->find("speedup");
+    if (points != region->end() && points->is_array()) {
+      for (const json& point : *points) {
+        if (number_at(point, "p").value_or(0.0) == 2.0) run.one_run = number_at(point, "value");
+      }
+    }
+    run.estimated = number_at(*region, "estimated_time_s");
+    run.elapsed = number_at(*region, "elapsed_s");
+  }
+  read_verdict(report, region, run);
+  return run;
+}
+
+// The time a program printed for its time loop: `time_s=T` (the repository's examples) or NPB's
+// `Time in seconds = T`; nullopt when it printed neither.
+inline std::optional<double> printed_time(const std::string& output) {
+  for (const std::string marker : {"time_s=", "Time in seconds ="}) {
+    const std::size_t at = output.find(marker);
+    if (at == std::string::npos) continue;
+    const char* start = output.c_str() + at + marker.size();
+    char* end = nullptr;
+    const double value = std::strtod(start, &end);
+    if (end != start) return value;
+  }
+  return std::nullopt;
+}
+
+inline double median(std::vector<double> values) {
+  if (values.empty()) return std::nan("");
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2.0;
+}
+
+}  // namespace augur::bench

@@ -1,0 +1,14 @@
+# The smoke test of bench_outer_region: `--quick` exits 0 and prints each of its sections (the figures
+# themselves are noise on a shared machine and are not checked). cmake -DBENCH=<bench_outer_region> -P this
+execute_process(COMMAND ${BENCH} --quick RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "bench_outer_region --quick exited with ${status}\n${output}\n${errors}")
+endif()
+foreach(section "== gcc outer_region " "  period stability, 2 runs of augur run -p 2 --one-run: " "  accuracy, 1 interleaved rounds"
+                "    round 1: period " "  disturbance, 1 runs of augur run" "runs: within 15% or flagged"
+                "== no report from fewer than the minimum iterations" "  gcc cg_steps 96 6: period " "== summary")
+  string(FIND "${output}" "${section}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "bench_outer_region --quick printed no '${section}':\n${output}\n${errors}")
+  endif()
+endforeach()

@@ -1,0 +1,75 @@
+// What bench_outer_region reads from an `augur run --json` report (bench/outer_region_report.hpp): today's
+// shape (no region of kind "outer", the two-run speedup in interpose.worksharing), the shape of issue 16
+// (the outer region's speedup[], time estimate and noise verdict, the report's machine fields), missing and
+// null fields as "not reported", and the time a program prints.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "outer_region_report.hpp"
+
+namespace {
+
+using augur::bench::printed_time;
+using augur::bench::read_report;
+using augur::bench::RunReport;
+using nlohmann::json;
+
+TEST(BenchReport, TodaysOuterRegionReportHasAPeriodAndATwoRunSpeedupOnly) {
+  const RunReport run = read_report(json::parse(R"({"regions": [], "interpose": {"worksharing":
+      {"found": true, "length": 4, "measured_iterations": 267, "speedup": 0.6434}}})"));
+  EXPECT_TRUE(run.written);
+  EXPECT_EQ(run.period, 4);
+  EXPECT_EQ(run.measured, 267);
+  EXPECT_EQ(run.two_run, 0.6434);
+  EXPECT_FALSE(run.one_run.has_value());
+  EXPECT_FALSE(run.estimated.has_value());
+  EXPECT_FALSE(run.disturbed.has_value());
+}
+
+TEST(BenchReport, NothingFoundGivesNoPeriodAndNoSpeedup) {
+  const RunReport run = read_report(json::parse(R"({"regions": [], "interpose": {"worksharing":
+      {"found": false, "length": 0, "speedup": null}}})"));
+  EXPECT_FALSE(run.period.has_value());
+  EXPECT_FALSE(run.two_run.has_value());
+  EXPECT_FALSE(read_report(json::parse(R"({"interpose": {"worksharing": null}})")).period.has_value());
+}
+
+TEST(BenchReport, TheOuterRegionGivesTheOneRunSpeedupAtTwoTheEstimateAndTheVerdict) {
+  const RunReport run = read_report(json::parse(R"({"regions": [
+      {"kind": "loops", "elapsed_s": 9.0, "speedup": [{"p": 2, "value": 1.9}]},
+      {"kind": "outer", "elapsed_s": 0.5, "estimated_time_s": 0.52,
+       "speedup": [{"p": 1, "value": 1.0}, {"p": 2, "value": 1.45, "state": "PC"}, {"p": 4, "value": 2.1}],
+       "noise": {"disturbed": true, "verdict": "measurement disturbed: 3 of 5 baseline windows preempted"}}]})"));
+  EXPECT_EQ(run.one_run, 1.45);  // the outer region's, not the longer parallel-for region's
+  EXPECT_EQ(run.estimated, 0.52);
+  EXPECT_EQ(run.elapsed, 0.5);
+  EXPECT_EQ(run.disturbed, true);
+  EXPECT_EQ(run.verdict, "measurement disturbed: 3 of 5 baseline windows preempted");
+}
+
+TEST(BenchReport, TheVerdictComesFromTheRegionTheReportOrTheMachine) {
+  EXPECT_EQ(read_report(json::parse(R"({"regions": [{"kind": "outer", "noise": {"disturbed": false}}]})")).disturbed, false);
+  const RunReport machine = read_report(json::parse(R"({"regions": [{"kind": "outer", "noise": {"disturbed": false}}],
+      "machine": {"oversubscribed": true, "steal_fraction": null}})"));
+  EXPECT_EQ(machine.disturbed, true);
+  EXPECT_EQ(machine.verdict, "oversubscribed");
+  EXPECT_EQ(read_report(json::parse(R"({"noise": {"disturbed": true, "verdict": "loaded"}})")).verdict, "loaded");
+  EXPECT_FALSE(read_report(json::parse(R"({"machine": {"oversubscribed": null}})")).disturbed.has_value());
+}
+
+TEST(BenchReport, NullOrMissingSpeedupValuesAreNotReported) {
+  const RunReport run = read_report(json::parse(R"({"regions": [{"kind": "outer", "estimated_time_s": null,
+      "speedup": [{"p": 2, "value": null, "state": "PNC"}]}]})"));
+  EXPECT_FALSE(run.one_run.has_value());
+  EXPECT_FALSE(run.estimated.has_value());
+}
+
+TEST(BenchReport, ThePrintedTimeOfTheExamplesAndOfNpb) {
+  EXPECT_EQ(printed_time("outer_region: checksum\nouter_region: time_s=0.346731\n"), 0.346731);
+  EXPECT_EQ(printed_time(" Iterations      =                      400\n Time in seconds =                     1.33\n"), 1.33);
+  EXPECT_FALSE(printed_time("time_s=\n").has_value());
+  EXPECT_FALSE(printed_time("no time here").has_value());
+}
+
+}  // namespace
