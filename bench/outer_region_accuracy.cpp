@@ -49,6 +49,7 @@ struct Settings {
 struct Program {
   std::string label;              // "gcc outer_region"
   std::vector<std::string> argv;  // the program and its arguments
+  long iterations = 0;            // its time steps (augur run --iterations, for the time estimate); 0: unknown
 };
 
 struct Summary {
@@ -135,8 +136,10 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   std::vector<double> one_runs, traditionals, errors;
   std::printf("  accuracy, %d interleaved rounds of {augur run -p 2 --json; alone on 1 thread; alone on 2}:\n",
               settings.rounds);
+  std::vector<std::string> extra;
+  if (program.iterations > 0) extra = {"--iterations", std::to_string(program.iterations)};
   for (int round = 1; round <= settings.rounds; ++round) {
-    const RunReport report = augur_run(program, {}, scratch);
+    const RunReport report = augur_run(program, extra, scratch);
     const double one = alone(program, "1");
     const double two = alone(program, "2");
     traditionals.push_back(one / two);
@@ -240,11 +243,15 @@ void measure(const Program& program, const Settings& settings, const fs::path& s
 // The repository's examples (gcc, and clang where built) and the NPB programs under AUGUR_NPB_DIR.
 std::vector<Program> programs(const Settings& settings) {
   const fs::path bin = AUGUR_BIN_DIR;
+  // The examples' time steps are their last argument.
   std::vector<std::pair<std::string, std::vector<std::string>>> examples{{"outer_region", {"200000", "2000"}},
                                                                          {"adi_sweep", {"40", "200"}},
                                                                          {"cg_steps", {"192", "60"}},
                                                                          {"outer_race", {"16384", "4000"}}};
   if (settings.quick) examples = {{"outer_region", {"200000", "300"}}};
+  // NPB-CPP's time steps (its class tables): SP.W 400, BT.W 200, LU.W 300, CG.A 15 (of 25 CG iterations), MG.B 20.
+  const std::map<std::string, long> npb_steps{{"sp.W", 400}, {"bt.W", 200}, {"lu.W", 300}, {"cg.A", 15}, {"mg.B", 20},
+                                              {"sp.A", 400}, {"bt.A", 200}, {"lu.A", 250}, {"cg.W", 15}, {"mg.W", 40}};
   std::vector<Program> list;
   for (const auto& [name, arguments] : examples) {
     for (const std::string compiler : {"gcc", "clang"}) {
@@ -252,7 +259,7 @@ std::vector<Program> programs(const Settings& settings) {
       if (!fs::exists(program)) continue;
       std::vector<std::string> argv{program.string()};
       argv.insert(argv.end(), arguments.begin(), arguments.end());
-      list.push_back({compiler + " " + name, argv});
+      list.push_back({compiler + " " + name, argv, std::stol(arguments.back())});
     }
   }
   const char* npb = std::getenv("AUGUR_NPB_DIR");
@@ -268,8 +275,10 @@ std::vector<Program> programs(const Settings& settings) {
       }
       std::sort(found.begin(), found.end());
       const std::string compiler = folder.empty() || folder == "bin" ? "npb" : folder.substr(0, folder.find('/'));
-      for (const fs::path& path : found)
-        list.push_back({compiler + " NPB " + path.filename().string(), {path.string()}});
+      for (const fs::path& path : found) {
+        const auto steps = npb_steps.find(path.filename().string());
+        list.push_back({compiler + " NPB " + path.filename().string(), {path.string()}, steps == npb_steps.end() ? 0 : steps->second});
+      }
     }
   }
   std::vector<Program> chosen;

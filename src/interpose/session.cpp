@@ -214,7 +214,10 @@ void estimate_once(const Session& session, OuterRegion& outer, double now) {
   long baseline = 0;
   for (long index = 0; index < outer.analysis.steps(); ++index) ++(outer.analysis.step(index).baseline ? baseline : parallel);
   const bool windows = outer.windows && !outer.recorder.failed() && outer.analysis.team() > 1;
-  if (parallel < outer_min_steps || (windows && baseline < outer.window_steps)) return;
+  // Enough evidence: a window's worth of steps on the team (the first ones after the detection run slower while
+  // caches and pages settle), and the first baseline window.
+  const long wanted = std::max<long>(outer_min_steps, outer.window_every > 0 ? outer.window_every : 20);
+  if (parallel < wanted || (windows && baseline < outer.window_steps)) return;
   // Of every window_every + window_steps + 2 steps, window_steps are baseline steps and two are partly serialized.
   const double cycle = static_cast<double>(outer.window_every + outer.window_steps + 2);
   const double share = windows && outer.window_every > 0 ? (static_cast<double>(outer.window_steps) + 1.0) / cycle : 0.0;
