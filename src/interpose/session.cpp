@@ -216,7 +216,9 @@ void estimate_once(const Session& session, OuterRegion& outer, double now) {
   const bool windows = outer.windows && !outer.recorder.failed() && outer.analysis.team() > 1;
   // Enough evidence: a window's worth of steps on the team (the first ones after the detection run slower while
   // caches and pages settle), and the first baseline window.
-  const long wanted = std::max<long>(outer_min_steps, outer.window_every > 0 ? outer.window_every : 20);
+  // For a short time loop a tenth of its steps, at least outer_min_steps.
+  const long window = outer.window_every > 0 ? outer.window_every : 20;
+  const long wanted = std::clamp<long>(session.expected_iterations / 10, outer_min_steps, std::max<long>(window, outer_min_steps));
   if (parallel < wanted || (windows && baseline < outer.window_steps)) return;
   // Of every window_every + window_steps + 2 steps, window_steps are baseline steps and two are partly serialized.
   const double cycle = static_cast<double>(outer.window_every + outer.window_steps + 2);

@@ -351,8 +351,15 @@ double Analyzer::estimated_time(const Region& region, int processors, double now
   // that entry: the whole region when it is entered once.
   const double consumed = region.open ? now - region.opened_at : region.last_entry_elapsed;
   const long remaining = std::max(0L, region.expected_iterations - region.entry_iterations_closed);
-  // ExTime(p) = ConsumedTime + AF(B) x T(B) / S(p) x ItersRemaining  (thesis Figure 4.8)
-  return consumed + region.amdahl_factor() * region.baseline_time / region.speedup(processors) * static_cast<double>(remaining);
+  // ExTime(p) = ConsumedTime + AF(B) x T(B) / S(p) x ItersRemaining  (thesis Figure 4.8), with the baseline
+  // re-measured every baseline_every iterations: a share b = baseline_iterations / (baseline_every +
+  // baseline_iterations) of the remaining iterations runs on B, at T(B) each (docs/self-analysis.md).
+  const double on_p = region.amdahl_factor() * region.baseline_time / region.speedup(processors);
+  const bool remeasured = config_.baseline_every > 0 && region.baseline_processors != processors && config_.sweep.empty();
+  const double share = remeasured ? static_cast<double>(config_.baseline_iterations) /
+                                        static_cast<double>(config_.baseline_every + config_.baseline_iterations)
+                                  : 0.0;
+  return consumed + ((1.0 - share) * on_p + share * region.baseline_time) * static_cast<double>(remaining);
 }
 
 Misuse Analyzer::init_par() {

@@ -37,8 +37,12 @@ void TeamAnalysis::episode(bool serial, const double* work, int threads) {
     largest = std::max(largest, value);
     thread_work_[static_cast<std::size_t>(thread)] += value;
   }
-  if (serial) {
-    current_.serial += largest;
+  // A `single` without nowait is followed by its barrier, and then one thread did the work. The edges cannot
+  // see `nowait`: after a `single nowait` the flag marks the next barrier's episode, a worksharing loop where
+  // every thread works. So an episode is serial only when the other threads together did at most a quarter of
+  // what the busiest did; its work counts whole (the others' bits of replicated code included).
+  if (serial && sum - largest <= 0.25 * largest) {
+    current_.serial += sum;
   } else {
     current_.parallel_work += sum;
     current_.parallel_max += largest;

@@ -21,7 +21,7 @@ namespace augur::selfanalysis {
 // What one time step (an iteration of the period found in the worksharing constructs) measured.
 struct TeamStep {
   double elapsed = 0.0;        // wall time of the step on the team's master thread, seconds
-  double serial = 0.0;         // sum over `single` episodes of the executing thread's work
+  double serial = 0.0;         // sum over serial episodes (a `single`: one thread worked) of the work
   double parallel_work = 0.0;  // sum over the other episodes of the work of every thread
   double parallel_max = 0.0;   // sum over the other episodes of the largest work of one thread
   double thread_sum = 0.0;     // sum over threads of each thread's work in the step

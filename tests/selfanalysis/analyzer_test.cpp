@@ -350,7 +350,10 @@ TEST(Analyzer, EstimateFollowsFigure48MidRun) {
   program.run(20);
   const Region& region = program.region();
   const double consumed = program.clock.now - start;
-  const double expected = consumed + region.amdahl_factor() * region.baseline_time / region.speedup(4) * 80;
+  // Figure 4.8, with the share of the remaining iterations that re-measure the baseline (3 of every 20 + 3) on B.
+  const double share = 3.0 / 23.0;
+  const double on_p = region.amdahl_factor() * region.baseline_time / region.speedup(4);
+  const double expected = consumed + ((1.0 - share) * on_p + share * region.baseline_time) * 80;
   EXPECT_NEAR(program.analyzer.estimated_time(region, 4, program.clock.now), expected, 1e-12);
   EXPECT_NEAR(program.analyzer.estimated_time(region, 1, program.clock.now), consumed + 80 * program.iteration_time(1), 1e-12);
   EXPECT_LT(program.analyzer.estimated_time(region, 2, program.clock.now), 0.0) << "S(2) unknown";
@@ -504,7 +507,9 @@ TEST(Analyzer, StartingTheRunningRegionAgainChangesNothing) {
 }
 
 TEST(Analyzer, EstimatesTheTimeOfTheCurrentEntry) {
-  SimulatedProgram program(with_baseline(1), 4);
+  Config config = with_baseline(1);
+  config.baseline_every = 0;  // Figure 4.8 as it stands: every remaining iteration on P
+  SimulatedProgram program(config, 4);
   program.analyzer.init_parallel_region(1, 1, 30);
   program.run(30);
   program.analyzer.end_parallel_region();
