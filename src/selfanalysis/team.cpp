@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
+
+#include "augur/core/stats.hpp"
 
 namespace augur::selfanalysis {
 
@@ -73,12 +76,8 @@ void TeamAnalysis::drop_step() { reset_current(); }
 
 namespace {
 
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2.0;
-}
+// core::median, 0 for no value.
+double median_of(std::vector<double> values) { return values.empty() ? 0.0 : core::median(std::move(values)); }
 
 // The value below which `share` of the sorted values lie (linear interpolation).
 double percentile(const std::vector<double>& sorted, double share) {
