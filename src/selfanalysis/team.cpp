@@ -79,6 +79,14 @@ namespace {
 // core::median, 0 for no value.
 double median_of(std::vector<double> values) { return values.empty() ? 0.0 : core::median(std::move(values)); }
 
+// 1.4826 x the median absolute deviation of `values` from `center` (the standard deviation of normal data).
+double scaled_mad(const std::vector<double>& values, double center) {
+  std::vector<double> deviations;
+  deviations.reserve(values.size());
+  for (const double value : values) deviations.push_back(std::fabs(value - center));
+  return 1.4826 * median_of(std::move(deviations));
+}
+
 // The value below which `share` of the sorted values lie (linear interpolation).
 double percentile(const std::vector<double>& sorted, double share) {
   if (sorted.empty()) return 0.0;
@@ -130,18 +138,14 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     return summary;
   }
   summary.step_time_median = median_of(all_times);
-  std::vector<double> deviations;
-  for (const double time : all_times) deviations.push_back(std::fabs(time - summary.step_time_median));
-  const double scale = 1.4826 * median_of(deviations);
+  const double scale = scaled_mad(all_times, summary.step_time_median);
   summary.spread = summary.step_time_median > 0.0 ? scale / summary.step_time_median : 0.0;
 
   // The steps the figures come from: not preempted (when enough are not), and within 3 scaled MADs of the
   // median of those.
   const bool use_clean = static_cast<int>(clean_times.size()) >= policy.min_steps;
   const double center = median_of(use_clean ? clean_times : all_times);
-  std::vector<double> center_deviations;
-  for (const double time : use_clean ? clean_times : all_times) center_deviations.push_back(std::fabs(time - center));
-  const double limit = 3.0 * 1.4826 * median_of(center_deviations);
+  const double limit = 3.0 * scaled_mad(use_clean ? clean_times : all_times, center);
   double elapsed = 0.0;
   double one_thread = 0.0;
   double serial = 0.0;
