@@ -862,6 +862,9 @@ private:
       code.append(static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(pragma.hash),
                                                       text.begin() + static_cast<std::ptrdiff_t>(pragma.end), '\n')),
                   '\n');
+      // A directive that runs to the end of a file without a final newline (an unterminated comment
+      // continues it) still leaves its last line, a blank.
+      if (pragma.end == text.size() && !text.empty() && text.back() != '\n' && !code.empty() && code.back() == '\n') code += ' ';
       copied = pragma.end;
     }
     code.append(text, copied, std::string::npos);

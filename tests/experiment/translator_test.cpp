@@ -401,6 +401,14 @@ TEST(TranslatorErrors, AllAreCollectedInTheOrderOfTheFile) {
 
 // ---- Wrapper mode ------------------------------------------------------------------------------
 
+TEST(TranslatorLines, ADirectiveRunningToTheEndOfAFileWithoutANewlineKeepsItsLastLine) {
+  // An unterminated comment continues '#pragma parallel MPI' to the end of the file (found by fuzzing).
+  const Translation translation = run("int x;\n#pragma parallel MPI /* open\nint y;");
+  ASSERT_TRUE(translation.ok()) << ::testing::PrintToString(messages(translation));
+  EXPECT_EQ(body_lines(translation).size(), 3u) << translation.code;
+  EXPECT_EQ(body_lines(translation).front(), "int x;");
+}
+
 TEST(CompilerCommand, RecognisesSources) {
   for (const char* source : {"a.c", "dir/b.cc", "c.cpp", "d.cxx", "E.C", "f.c++"}) EXPECT_TRUE(experiment::is_source_path(source)) << source;
   for (const char* other : {"a.o", "a.h", "-c", "-", "libm.a", "dir.c/x", "a.cu", "a.s"}) EXPECT_FALSE(experiment::is_source_path(other)) << other;
