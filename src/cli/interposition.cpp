@@ -89,12 +89,13 @@ std::vector<std::pair<std::string, std::string>> interposition_environment(const
                                                        ? library + ":" + previous_tools
                                                        : library);
     environment.emplace_back("OMP_TOOL", "enabled");
-  } else {
-    const char* previous_preload = std::getenv("LD_PRELOAD");
-    environment.emplace_back("LD_PRELOAD", previous_preload != nullptr && *previous_preload != '\0'
-                                               ? library + ":" + previous_preload
-                                               : library);
   }
+  // libaugur_preload wraps libgomp's entry points; libaugur_ompt, preloaded too, wraps libomp's chunk
+  // dispatcher for the baseline steps of one outer region (docs/self-analysis.md) and is the tool libomp finds.
+  const char* previous_preload = std::getenv("LD_PRELOAD");
+  environment.emplace_back("LD_PRELOAD", previous_preload != nullptr && *previous_preload != '\0'
+                                             ? library + ":" + previous_preload
+                                             : library);
   return environment;
 }
 

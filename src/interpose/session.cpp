@@ -2,6 +2,8 @@
 #include "interpose/session.hpp"
 
 #include <dlfcn.h>
+#include <sched.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -150,6 +152,53 @@ std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state,
   return results;
 }
 
+// Baseline steps on the master's core. In a one-thread run the whole step runs on one core, out of one
+// cache; a baseline step whose threads take turns on two cores moves the data each one's share reads
+// from the other core's cache (a step of outer_race: 27 us on two cores, 23 us on one, as alone on
+// one thread). So, while a window lasts, every thread of the team is bound to the core the master is on,
+// and its own binding comes back after it. Only under a passive wait policy: a thread that spins at a
+// barrier (OMP_WAIT_POLICY=active, libomp's default block time) would keep the core from the thread
+// whose turn it is.
+bool pinning_allowed() {
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  if (policy == nullptr || strcasecmp(policy, "passive") != 0) return false;
+  for (const char* spinning : {"GOMP_SPINCOUNT", "KMP_BLOCKTIME"}) {
+    const char* value = std::getenv(spinning);
+    if (value != nullptr && *value != '\0' && std::strcmp(value, "0") != 0) return false;
+  }
+  return true;
+}
+
+void unpin_team(OuterRegion& outer) {
+  for (const auto& [tid, mask] : outer.pinned) (void)::sched_setaffinity(static_cast<pid_t>(tid), sizeof mask, &mask);
+  outer.pinned.clear();
+}
+
+void pin_team(OuterRegion& outer, int team) {
+  if (!outer.pin_allowed || !outer.pinned.empty()) return;
+  const int cpu = ::sched_getcpu();
+  if (cpu < 0 || cpu >= CPU_SETSIZE) return;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  for (int thread = 0; thread < std::min(team, outer.recorder.capacity()); ++thread) {
+    const long tid = outer.recorder.tid(thread);
+    cpu_set_t saved;
+    if (tid <= 0 || ::sched_getaffinity(static_cast<pid_t>(tid), sizeof saved, &saved) != 0) continue;
+    if (::sched_setaffinity(static_cast<pid_t>(tid), sizeof one, &one) == 0) outer.pinned.emplace_back(tid, saved);
+  }
+}
+
+// Baseline steps on or off from the next barrier on (and the team on one core, or back where it was).
+void serialize(OuterRegion& outer, bool on, int team) {
+  outer.recorder.set_serialize(on);
+  if (on && outer.recorder.serializing()) {
+    pin_team(outer, team);
+  } else {
+    unpin_team(outer);
+  }
+}
+
 }  // namespace
 
 void start_session(Session& session, selfanalysis::ThreadControl& threads, int initial_allocation, bool worksharing) {
@@ -188,6 +237,8 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
       state->outer = std::make_unique<OuterRegion>(std::max(256, 4 * processors));
       state->outer->windows = state->settings.engine.analyze;
       state->outer->window_steps = std::max(1, state->settings.engine.baseline_iterations);
+      state->outer->pin_allowed = pinning_allowed();
+      state->outer->pinned.reserve(static_cast<std::size_t>(state->outer->recorder.capacity()));
       // A window every baseline_every steps on the team, as the re-measured baseline of iterative regions; 0: the first only.
       state->outer->window_every = state->settings.engine.baseline_every > 0 ? state->settings.engine.baseline_every : -1;
     }
@@ -237,7 +288,7 @@ void outer_begin(Session& session, std::uint64_t region, double now) {
   outer->pending = StepMark::None;
   outer->running = StepKind::Dropped;
   outer->window_left = 0;
-  outer->recorder.set_serialize(false);
+  serialize(*outer, false, 0);
   outer->entered_at = now;
   outer->region = region;
   outer->measuring.store(true, std::memory_order_release);
@@ -247,9 +298,11 @@ void outer_end(Session& session, double now) {
   OuterRegion* outer = session.outer.get();
   if (outer == nullptr) return;
   outer->measuring.store(false, std::memory_order_release);
+  serialize(*outer, false, 0);  // a window the region's end cut short
   const WorksharingPeriods& periods = session.worksharing->periods();
   if (periods.found() && periods.pattern().region == outer->region) outer->elapsed = now - outer->entered_at;
 }
+
 
 // At a step boundary (the master, before the barrier): the kind of the step that ends, and of the next one, with
 // the threads serialized or not from the barrier on.
@@ -260,14 +313,14 @@ void next_step(OuterRegion& outer, StepMark mark, int team) {
   if (baseline_running && outer.window_left > 0 && !outer.recorder.failed()) {
     --outer.window_left;
     outer.running = StepKind::Baseline;
-    outer.recorder.set_serialize(true);
+    serialize(outer, true, team);
     return;
   }
   if (baseline_running) {  // the window is over: the next step still has a serialized part
     outer.window_left = 0;
     outer.running = StepKind::Dropped;
     outer.since_window = 0;
-    outer.recorder.set_serialize(false);
+    serialize(outer, false, team);
     return;
   }
   if (outer.running == StepKind::Parallel) ++outer.since_window;
@@ -275,25 +328,39 @@ void next_step(OuterRegion& outer, StepMark mark, int team) {
   if (outer.windows && team > 1 && mark == StepMark::Timed && first && !outer.recorder.failed()) {
     outer.window_left = outer.window_steps;  // the first step of the window is dropped, then window_steps
     outer.running = StepKind::Dropped;
-    outer.recorder.set_serialize(true);
+    serialize(outer, true, team);
     return;
   }
   outer.running = StepKind::Parallel;
-  outer.recorder.set_serialize(false);
+  serialize(outer, false, team);
 }
+
+namespace {
+
+// The time this thread spent in the tool since it last left a barrier, outside the stamps (a sample taken
+// inside an episode, on the master): not the program's work, taken out of it as the dispatcher's time is.
+thread_local double tool_seconds = 0.0;
+
+}  // namespace
 
 void outer_sample(Session& session, std::uint64_t site, ConstructEnd kind, int team, double now) {
   const StepMark mark = session.worksharing->sample(site, kind, team, now);
   if (session.outer != nullptr && mark != StepMark::None) next_step(*session.outer, mark, team);
+  if (session.outer != nullptr) tool_seconds += std::max(0.0, runtime::read_clock(CLOCK_MONOTONIC) - now);
 }
 
 void outer_single(Session& session) {
   if (session.outer != nullptr) session.outer->serial_next = true;
 }
 
-void outer_arrive(Session& session, int thread, double now) {
-  if (session.outer != nullptr && session.outer->measuring.load(std::memory_order_acquire)) session.outer->recorder.arrive(thread, now);
+void outer_arrive(Session& session, int thread, double now, double overhead) {
+  if (session.outer != nullptr && session.outer->measuring.load(std::memory_order_acquire)) {
+    session.outer->recorder.arrive(thread, now, overhead + tool_seconds);
+  }
+  tool_seconds = 0.0;
 }
+
+bool outer_serializing(const Session& session) { return session.outer != nullptr && session.outer->recorder.serializing(); }
 
 void outer_depart(Session& session, int thread, bool master, int team, double now) {
   OuterRegion* outer = session.outer.get();
@@ -302,8 +369,17 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
     outer->recorder.wait_turn(thread);
     now = runtime::read_clock(CLOCK_MONOTONIC);
   }
-  outer->recorder.depart(thread, now);
-  if (!master) return;
+  tool_seconds = 0.0;
+  if (!master) {
+    outer->recorder.depart(thread, now);
+    return;
+  }
+  // The master's work starts after its bookkeeping of the episode and the step (below).
+  struct DepartAfter {
+    TeamRecorder& recorder;
+    int thread;
+    ~DepartAfter() { recorder.depart(thread, runtime::read_clock(CLOCK_MONOTONIC)); }
+  } depart_after{outer->recorder, thread};
   const int threads = std::min(team, static_cast<int>(outer->work.size()));
   if (outer->recorder.episode(threads, outer->work.data())) {
     outer->analysis.episode(outer->serial_next, outer->work.data(), team);

@@ -7,10 +7,13 @@
 // finish_session (problems become one warning on stderr).
 #pragma once
 
+#include <sched.h>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "augur/dpd.hpp"
@@ -73,6 +76,10 @@ struct OuterRegion {
   double elapsed = 0.0;                 // the last entry of the region the period was found in, seconds
   double estimate = -1.0;               // the first estimate of that entry's time (run.iterations known)
   long estimated_at = 0;                // the iteration it was made at
+  // Baseline steps on one core (docs/self-analysis.md): allowed under a passive wait policy only; the
+  // team's threads (kernel ids) and their affinity masks before the window.
+  bool pin_allowed = false;
+  std::vector<std::pair<long, cpu_set_t>> pinned;
 };
 
 struct Session {
@@ -119,8 +126,12 @@ void outer_end(Session& session, double now);
 void outer_sample(Session& session, std::uint64_t site, ConstructEnd kind, int team, double now);
 // the master entered a `single` (the next barrier ends a serial episode);
 void outer_single(Session& session);
-// any thread of the measured team at a barrier: arrived, left (the master then reads the episode: `team`).
-void outer_arrive(Session& session, int thread, double now);
+// any thread of the measured team at a barrier: arrived (`overhead`: seconds since it left the previous
+// barrier spent in runtime code a one-thread run does not execute), left (the master then reads the
+// episode: `team`).
+void outer_arrive(Session& session, int thread, double now, double overhead = 0.0);
+// whether the measured team runs a baseline step (its threads one after the other) now.
+bool outer_serializing(const Session& session);
 void outer_depart(Session& session, int thread, bool master, int team, double now);
 
 // The interposition file (docs/run.md, "The interposition file").

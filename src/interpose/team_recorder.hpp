@@ -19,6 +19,8 @@
 #pragma once
 
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <memory>
@@ -36,12 +38,15 @@ public:
   // The master, before a measured region's team forms: a new generation (the threads start their count again).
   void begin_region() { generation_.fetch_add(1, std::memory_order_acq_rel); }
 
-  // Thread `thread` of the measured team arrived at a barrier at `now` (seconds).
-  void arrive(int thread, double now) {
+  // Thread `thread` of the measured team arrived at a barrier at `now` (seconds), having spent `overhead`
+  // seconds since it left the previous one in runtime code that a one-thread run does not execute (libomp's
+  // chunk dispatcher in a baseline step): its work is the time in between, less that.
+  void arrive(int thread, double now, double overhead = 0.0) {
     Slot* slot = own(thread);
     if (slot == nullptr) return;
     const long index = slot->arrivals.load(std::memory_order_relaxed);
-    const double since = slot->departed.load(std::memory_order_relaxed) ? now - slot->departed_at.load(std::memory_order_relaxed) : -1.0;
+    double since = slot->departed.load(std::memory_order_relaxed) ? now - slot->departed_at.load(std::memory_order_relaxed) : -1.0;
+    if (since > 0.0 && overhead > 0.0) since = overhead < since ? since - overhead : 0.0;
     slot->work[index & 1].store(since, std::memory_order_relaxed);
     slot->index[index & 1].store(index, std::memory_order_release);
     slot->arrivals.store(index + 1, std::memory_order_relaxed);
@@ -93,6 +98,13 @@ public:
     slot->departed.store(true, std::memory_order_relaxed);
   }
 
+  // The kernel's id of thread `thread` of the team (0: not seen in this region yet), for its affinity.
+  [[nodiscard]] long tid(int thread) const {
+    if (thread < 0 || thread >= capacity_) return 0;
+    const Slot& slot = slots_[thread];
+    return slot.generation.load(std::memory_order_acquire) == generation_.load(std::memory_order_acquire) ? slot.tid.load(std::memory_order_relaxed) : 0;
+  }
+
   // The master (thread 0), just after leaving a barrier: the work of threads 0 .. team-1 before it, into
   // `work` (-1 where unknown). False when the master has no arrival in this region.
   bool episode(int team, double* work) const {
@@ -120,6 +132,7 @@ private:
     std::atomic<double> departed_at{0.0};
     std::atomic<double> work[2] = {0.0, 0.0};
     std::atomic<long> index[2] = {-1, -1};
+    std::atomic<long> tid{0};
   };
 
   // The slot of `thread`, restarted when it belongs to an earlier region; null beyond the capacity.
@@ -132,7 +145,8 @@ private:
       slot->departed.store(false, std::memory_order_relaxed);
       slot->index[0].store(-1, std::memory_order_relaxed);
       slot->index[1].store(-1, std::memory_order_relaxed);
-      slot->generation.store(generation, std::memory_order_relaxed);
+      slot->tid.store(static_cast<long>(::syscall(SYS_gettid)), std::memory_order_relaxed);
+      slot->generation.store(generation, std::memory_order_release);
     }
     return slot;
   }
