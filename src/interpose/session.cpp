@@ -340,13 +340,41 @@ namespace {
 // The time this thread spent in the tool since it last left a barrier, outside the stamps (a sample taken
 // inside an episode, on the master): not the program's work, taken out of it as the dispatcher's time is.
 thread_local double tool_seconds = 0.0;
+// The master's time in outer_sample since it last left a barrier (the courtesy of the other threads).
+thread_local double sample_seconds = 0.0;
+
+// The courtesy wait (TeamRecorder::set_courtesy): twice the master's moving average time in the tool per
+// episode, plus 1 us, at most 50 us.
+// How much later the barrier just passed let the team go because of the tool's time on the master (the
+// master, after it, with `sample_seconds` not yet reset): the master went into the runtime's barrier at e
+// (after its arrival stamp and its last sample), and without the tool would have at v = e - (its
+// bookkeeping after the previous barrier + its samples since); the others' latest arrival is a. The barrier
+// opened at max(e, a) instead of max(v, a); a later opening shifts every thread's next episode alike, so
+// the step's delay is the sum over its barriers.
+double tool_delay(const OuterRegion& outer, int team) {
+  const double latest = outer.recorder.latest_other_arrival(team);
+  if (latest < 0.0) return 0.0;
+  const double entered = std::max(outer.master_arrival, outer.last_sample_end);
+  const double without = entered - outer.bookkeeping - sample_seconds;
+  return std::max(0.0, std::max(entered, latest) - std::max(without, latest));
+}
+
+void update_courtesy(OuterRegion& outer, double episode_seconds) {
+  outer.master_tool = outer.master_tool <= 0.0 ? episode_seconds : 0.9 * outer.master_tool + 0.1 * episode_seconds;
+  outer.recorder.set_courtesy(std::min(50e-6, 1e-6 + 2.0 * outer.master_tool));
+}
 
 }  // namespace
 
 void outer_sample(Session& session, std::uint64_t site, ConstructEnd kind, int team, double now) {
   const StepMark mark = session.worksharing->sample(site, kind, team, now);
   if (session.outer != nullptr && mark != StepMark::None) next_step(*session.outer, mark, team);
-  if (session.outer != nullptr) tool_seconds += std::max(0.0, runtime::read_clock(CLOCK_MONOTONIC) - now);
+  if (session.outer == nullptr) return;
+  const double end = runtime::read_clock(CLOCK_MONOTONIC);
+  const double spent = std::max(0.0, end - now);
+  tool_seconds += spent;
+  sample_seconds += spent;
+  session.outer->last_sample_end = end;
 }
 
 void outer_single(Session& session) {
@@ -356,6 +384,8 @@ void outer_single(Session& session) {
 void outer_arrive(Session& session, int thread, double now, double overhead) {
   if (session.outer != nullptr && session.outer->measuring.load(std::memory_order_acquire)) {
     session.outer->recorder.arrive(thread, now, overhead + tool_seconds);
+    if (thread == 0) session.outer->master_arrival = now;
+    if (thread > 0) session.outer->recorder.wait_for_master(thread, now);
   }
   tool_seconds = 0.0;
 }
@@ -376,13 +406,21 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
   }
   // The master's work starts after its bookkeeping of the episode and the step (below).
   struct DepartAfter {
-    TeamRecorder& recorder;
+    OuterRegion& outer;
     int thread;
-    ~DepartAfter() { recorder.depart(thread, runtime::read_clock(CLOCK_MONOTONIC)); }
-  } depart_after{outer->recorder, thread};
+    double left;
+    ~DepartAfter() {
+      const double now = runtime::read_clock(CLOCK_MONOTONIC);
+      outer.recorder.depart(thread, now);
+      outer.bookkeeping = std::max(0.0, now - left);
+      update_courtesy(outer, sample_seconds + outer.bookkeeping);
+      sample_seconds = 0.0;
+    }
+  } depart_after{*outer, thread, now};
   const int threads = std::min(team, static_cast<int>(outer->work.size()));
   if (outer->recorder.episode(threads, outer->work.data())) {
     outer->analysis.episode(outer->serial_next, outer->work.data(), team);
+    outer->step_delay += tool_delay(*outer, threads);
   }
   outer->serial_next = false;
   if (outer->pending == StepMark::None) return;
@@ -390,12 +428,13 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
   if (outer->pending == StepMark::Timed && outer->ended != StepKind::Dropped) {
     const WorksharingPeriods& periods = session.worksharing->periods();
     const double elapsed = periods.last_time();
-    outer->analysis.end_step(elapsed, switches - outer->switches, outer->ended == StepKind::Baseline);
+    outer->analysis.end_step(elapsed, switches - outer->switches, outer->ended == StepKind::Baseline, outer->step_delay);
     outer->recorder.set_wait_limit(std::min(0.5, std::max(0.01, 20.0 * elapsed)));
     estimate_once(session, *outer, now);
   } else {
     outer->analysis.drop_step();
   }
+  outer->step_delay = 0.0;
   outer->switches = switches;
   outer->pending = StepMark::None;
 }

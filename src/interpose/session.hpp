@@ -78,6 +78,13 @@ struct OuterRegion {
   long estimated_at = 0;                // the iteration it was made at
   // Baseline steps on one core (docs/self-analysis.md): allowed under a passive wait policy only; the
   // team's threads (kernel ids) and their affinity masks before the window.
+  double master_tool = 0.0;             // the tool's time on the master per episode (moving average)
+  // The tool's delay of the step on the critical path (docs/self-analysis.md): the master's last arrival
+  // stamp, the end of its last sample, its bookkeeping after the last barrier, the delay so far in the step.
+  double master_arrival = 0.0;
+  double last_sample_end = 0.0;
+  double bookkeeping = 0.0;
+  double step_delay = 0.0;
   bool pin_allowed = false;
   std::vector<std::pair<long, cpu_set_t>> pinned;
 };

@@ -22,6 +22,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 
@@ -48,6 +49,7 @@ public:
     double since = slot->departed.load(std::memory_order_relaxed) ? now - slot->departed_at.load(std::memory_order_relaxed) : -1.0;
     if (since > 0.0 && overhead > 0.0) since = overhead < since ? since - overhead : 0.0;
     slot->work[index & 1].store(since, std::memory_order_relaxed);
+    slot->arrived_at[index & 1].store(now, std::memory_order_relaxed);
     slot->index[index & 1].store(index, std::memory_order_release);
     slot->arrivals.store(index + 1, std::memory_order_relaxed);
   }
@@ -90,12 +92,52 @@ public:
     }
   }
 
+  // The tool's own delay of the master at a barrier (its bookkeeping of the episode and of the samples,
+  // which the other threads do not do): how long another thread that arrives first waits for the master
+  // before it goes into the runtime's barrier. Under a passive wait policy a thread that goes in first
+  // sleeps and must be woken, several microseconds on this kind of machine: a delay of the tool's making
+  // would otherwise cost the team that at every barrier of a program whose threads arrive together.
+  void set_courtesy(double seconds) { courtesy_.store(seconds, std::memory_order_relaxed); }
+  [[nodiscard]] double courtesy() const { return courtesy_.load(std::memory_order_relaxed); }
+
+  // Thread `thread` (not the master), having arrived at a barrier at `now` outside a baseline step, waits up
+  // to courtesy() seconds for the master to arrive there too.
+  void wait_for_master(int thread, double now) const {
+    const double budget = courtesy();
+    if (thread <= 0 || thread >= capacity_ || budget <= 0.0 || serialize_.load(std::memory_order_relaxed)) return;
+    const Slot& master = slots_[0];
+    const Slot& own = slots_[thread];
+    const long generation = generation_.load(std::memory_order_acquire);
+    const long target = own.arrivals.load(std::memory_order_relaxed);
+    for (long spin = 0;; ++spin) {
+      if (master.generation.load(std::memory_order_acquire) != generation || master.arrivals.load(std::memory_order_acquire) >= target) return;
+      if ((spin & 15) == 15 && runtime::read_clock(CLOCK_MONOTONIC) - now > budget) return;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+  }
+
   // Thread `thread` left a barrier (or started its work in the region) at `now`.
   void depart(int thread, double now) {
     Slot* slot = own(thread);
     if (slot == nullptr) return;
     slot->departed_at.store(now, std::memory_order_relaxed);
     slot->departed.store(true, std::memory_order_relaxed);
+  }
+
+  // The master, just after leaving a barrier: the latest arrival there of threads 1 .. team-1 (-1: none known).
+  [[nodiscard]] double latest_other_arrival(int team) const {
+    const long index = slots_[0].arrivals.load(std::memory_order_relaxed) - 1;
+    const long generation = generation_.load(std::memory_order_relaxed);
+    double latest = -1.0;
+    if (index < 0) return latest;
+    for (int thread = 1; thread < team && thread < capacity_; ++thread) {
+      const Slot& slot = slots_[thread];
+      if (slot.generation.load(std::memory_order_relaxed) != generation || slot.index[index & 1].load(std::memory_order_acquire) != index) continue;
+      latest = std::max(latest, slot.arrived_at[index & 1].load(std::memory_order_relaxed));
+    }
+    return latest;
   }
 
   // The kernel's id of thread `thread` of the team (0: not seen in this region yet), for its affinity.
@@ -131,6 +173,7 @@ private:
     std::atomic<bool> departed{false};
     std::atomic<double> departed_at{0.0};
     std::atomic<double> work[2] = {0.0, 0.0};
+    std::atomic<double> arrived_at[2] = {0.0, 0.0};
     std::atomic<long> index[2] = {-1, -1};
     std::atomic<long> tid{0};
   };
@@ -157,6 +200,7 @@ private:
   std::atomic<bool> serialize_{false};
   std::atomic<bool> failed_{false};
   std::atomic<double> wait_limit_{0.05};
+  std::atomic<double> courtesy_{0.0};
 };
 
 }  // namespace augur::interpose

@@ -53,11 +53,12 @@ void TeamAnalysis::episode(bool serial, const double* work, int threads) {
   ++current_.episodes;
 }
 
-void TeamAnalysis::end_step(double elapsed, long switches, bool baseline) {
+void TeamAnalysis::end_step(double elapsed, long switches, bool baseline, double tool_delay) {
   const bool usable = current_complete_ && !current_mixed_team_ && current_.episodes > 0 && elapsed > 0.0 &&
                       std::isfinite(elapsed) && steps_.size() < static_cast<std::size_t>(max_steps);
   if (usable) {
     current_.elapsed = elapsed;
+    current_.tool_delay = std::isfinite(tool_delay) && tool_delay > 0.0 ? tool_delay : 0.0;
     current_.switches = std::max(switches, 0L);
     current_.baseline = baseline;
     for (int thread = 0; thread < team_; ++thread) {
@@ -124,12 +125,12 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
       continue;
     }
     ++summary.steps;
-    all_times.push_back(step.elapsed);
+    all_times.push_back(step.program_time());
     summary.switches += step.switches;
     if (step.switches > 0) {
       ++summary.steps_preempted;
     } else {
-      clean_times.push_back(step.elapsed);
+      clean_times.push_back(step.program_time());
     }
   }
   if (summary.steps == 0) {
@@ -156,15 +157,15 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   for (long index = 0; index < analysis.steps(); ++index) {
     const TeamStep& step = analysis.step(index);
     if (step.baseline || (use_clean && step.switches > 0)) continue;
-    if (limit > 0.0 && std::fabs(step.elapsed - center) > limit) continue;
+    if (limit > 0.0 && std::fabs(step.program_time() - center) > limit) continue;
     ++summary.steps_used;
-    elapsed += step.elapsed;
+    elapsed += step.program_time();
     one_thread += step.one_thread();
     serial += step.serial;
     parallel_max += step.parallel_max;
     thread_sum += step.thread_sum;
     thread_max += step.thread_max;
-    step_speedups.push_back(step.elapsed);
+    step_speedups.push_back(step.program_time());
   }
   // T(1): the median of the baseline steps (the undisturbed ones when there are enough), else the work added up.
   const bool clean_baseline = static_cast<int>(clean_baseline_times.size()) >= policy.min_baseline_steps;

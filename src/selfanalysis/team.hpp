@@ -21,6 +21,7 @@ namespace augur::selfanalysis {
 // What one time step (an iteration of the period found in the worksharing constructs) measured.
 struct TeamStep {
   double elapsed = 0.0;        // wall time of the step on the team's master thread, seconds
+  double tool_delay = 0.0;     // how much of it the tool's own time on the master added (the edge's estimate)
   double serial = 0.0;         // sum over serial episodes (a `single`: one thread worked) of the work
   double parallel_work = 0.0;  // sum over the other episodes of the work of every thread
   double parallel_max = 0.0;   // sum over the other episodes of the largest work of one thread
@@ -31,6 +32,8 @@ struct TeamStep {
   bool baseline = false;       // a baseline step: the team's threads ran one after the other (on one processor at a time)
   // What one thread would need for the step: its serial part plus all the work of the worksharing constructs.
   [[nodiscard]] double one_thread() const { return serial + parallel_work; }
+  // The step's time without the tool: the wall time less the tool's delay (never below half the wall time).
+  [[nodiscard]] double program_time() const { return tool_delay > 0.0 && tool_delay < 0.5 * elapsed ? elapsed - tool_delay : elapsed; }
 };
 
 class TeamAnalysis {
@@ -45,9 +48,10 @@ public:
   // when the episode ended a `single`. An episode with an unknown work makes its step incomplete.
   void episode(bool serial, const double* work, int threads);
   // The episodes since the last step boundary form a measured step of `elapsed` seconds, with `switches`
-  // involuntary context switches; `baseline` when the threads ran one after the other. A step with an
-  // incomplete episode or another team size is dropped.
-  void end_step(double elapsed, long switches, bool baseline = false);
+  // involuntary context switches; `baseline` when the threads ran one after the other; `tool_delay`: how
+  // much of `elapsed` the tool's own time added on the critical path. A step with an incomplete episode or
+  // another team size is dropped.
+  void end_step(double elapsed, long switches, bool baseline = false, double tool_delay = 0.0);
   // The episodes since the last boundary belong to no measured step (the period's first start, a break).
   void drop_step();
 
@@ -86,7 +90,7 @@ struct TeamSummary {
   long switches = 0;        // involuntary context switches in all measured steps
   int min_steps = 0;        // the policy's minimum
   bool enough = false;      // steps_used >= min_steps: the figures below are valid
-  double step_time = 0.0;   // T(P): mean time of the used steps, seconds
+  double step_time = 0.0;   // T(P): mean time of the used steps without the tool's delay, seconds
   double step_time_median = 0.0;  // median time of all measured steps
   double spread = 0.0;      // relative spread of the step times: 1.4826 MAD / median
   long baseline_steps = 0;  // baseline steps measured (threads one after the other)
