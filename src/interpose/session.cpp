@@ -169,8 +169,18 @@ bool pinning_allowed() {
   return true;
 }
 
+// Each thread goes back to the core it was on (restoring its mask alone would leave the team on one core
+// until the scheduler's balancing moves a thread, many steps later), then gets its own mask back.
 void unpin_team(OuterRegion& outer) {
-  for (const auto& [tid, mask] : outer.pinned) (void)::sched_setaffinity(static_cast<pid_t>(tid), sizeof mask, &mask);
+  for (const OuterRegion::Pinned& thread : outer.pinned) {
+    if (thread.cpu >= 0 && thread.cpu < CPU_SETSIZE && CPU_ISSET(thread.cpu, &thread.mask)) {
+      cpu_set_t back;
+      CPU_ZERO(&back);
+      CPU_SET(thread.cpu, &back);
+      (void)::sched_setaffinity(static_cast<pid_t>(thread.tid), sizeof back, &back);
+    }
+    (void)::sched_setaffinity(static_cast<pid_t>(thread.tid), sizeof thread.mask, &thread.mask);
+  }
   outer.pinned.clear();
 }
 
@@ -185,7 +195,9 @@ void pin_team(OuterRegion& outer, int team) {
     const long tid = outer.recorder.tid(thread);
     cpu_set_t saved;
     if (tid <= 0 || ::sched_getaffinity(static_cast<pid_t>(tid), sizeof saved, &saved) != 0) continue;
-    if (::sched_setaffinity(static_cast<pid_t>(tid), sizeof one, &one) == 0) outer.pinned.emplace_back(tid, saved);
+    if (::sched_setaffinity(static_cast<pid_t>(tid), sizeof one, &one) == 0) {
+      outer.pinned.push_back({tid, outer.recorder.cpu(thread), saved});
+    }
   }
 }
 

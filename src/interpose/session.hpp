@@ -77,7 +77,7 @@ struct OuterRegion {
   double estimate = -1.0;               // the first estimate of that entry's time (run.iterations known)
   long estimated_at = 0;                // the iteration it was made at
   // Baseline steps on one core (docs/self-analysis.md): allowed under a passive wait policy only; the
-  // team's threads (kernel ids) and their affinity masks before the window.
+  // team's threads (kernel ids), their cores and affinity masks before the window.
   double master_tool = 0.0;             // the tool's time on the master per episode (moving average)
   // The tool's delay of the step on the critical path (docs/self-analysis.md): the master's last arrival
   // stamp, the end of its last sample, its bookkeeping after the last barrier, the delay so far in the step.
@@ -86,7 +86,12 @@ struct OuterRegion {
   double bookkeeping = 0.0;
   double step_delay = 0.0;
   bool pin_allowed = false;
-  std::vector<std::pair<long, cpu_set_t>> pinned;
+  struct Pinned {
+    long tid;
+    int cpu;        // the core it was on before the window (-1: unknown)
+    cpu_set_t mask; // its affinity before the window
+  };
+  std::vector<Pinned> pinned;
 };
 
 struct Session {

@@ -124,6 +124,7 @@ public:
     if (slot == nullptr) return;
     slot->departed_at.store(now, std::memory_order_relaxed);
     slot->departed.store(true, std::memory_order_relaxed);
+    if (!serialize_.load(std::memory_order_relaxed)) slot->cpu.store(::sched_getcpu(), std::memory_order_relaxed);
   }
 
   // The master, just after leaving a barrier: the latest arrival there of threads 1 .. team-1 (-1: none known).
@@ -139,6 +140,9 @@ public:
     }
     return latest;
   }
+
+  // The core thread `thread` was on when it last left a barrier outside a baseline step (-1: unknown).
+  [[nodiscard]] int cpu(int thread) const { return thread >= 0 && thread < capacity_ ? slots_[thread].cpu.load(std::memory_order_relaxed) : -1; }
 
   // The kernel's id of thread `thread` of the team (0: not seen in this region yet), for its affinity.
   [[nodiscard]] long tid(int thread) const {
@@ -176,6 +180,7 @@ private:
     std::atomic<double> arrived_at[2] = {0.0, 0.0};
     std::atomic<long> index[2] = {-1, -1};
     std::atomic<long> tid{0};
+    std::atomic<int> cpu{-1};
   };
 
   // The slot of `thread`, restarted when it belongs to an earlier region; null beyond the capacity.

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <ctime>
 #include <barrier>
 #include <thread>
 
@@ -56,6 +58,43 @@ TEST(TeamRecorder, RuntimeOverheadIsTakenOutOfTheWork) {
   ASSERT_TRUE(recorder.episode(2, work));
   EXPECT_NEAR(work[0], 0.7, 1e-12);
   EXPECT_EQ(work[1], 0.0);
+}
+
+TEST(TeamRecorder, TheMasterReadsTheLatestArrivalOfTheOthers) {
+  TeamRecorder recorder(4);
+  recorder.begin_region();
+  for (int thread = 0; thread < 3; ++thread) recorder.depart(thread, 0.0);
+  recorder.arrive(1, 0.7);
+  recorder.arrive(2, 0.4);
+  EXPECT_EQ(recorder.latest_other_arrival(3), -1.0);  // the master has not arrived yet
+  recorder.arrive(0, 1.0);
+  EXPECT_DOUBLE_EQ(recorder.latest_other_arrival(3), 0.7);
+  EXPECT_DOUBLE_EQ(recorder.latest_other_arrival(2), 0.7);
+  EXPECT_EQ(recorder.latest_other_arrival(1), -1.0);  // a team of one: no other thread
+}
+
+TEST(TeamRecorder, AThreadWaitsForTheMasterAtMostTheCourtesy) {
+  TeamRecorder recorder(2);
+  recorder.begin_region();
+  recorder.depart(0, 0.0);
+  recorder.depart(1, 0.0);
+  const double clock = [] {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+  }();
+  recorder.arrive(1, clock);
+  recorder.wait_for_master(1, clock);  // no courtesy: back at once
+  recorder.set_courtesy(0.02);
+  const auto started = std::chrono::steady_clock::now();
+  recorder.wait_for_master(1, clock);  // the master never comes: 20 ms
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_GE(waited, 0.015);
+  EXPECT_LT(waited, 1.0);
+  recorder.arrive(0, clock);
+  const auto again = std::chrono::steady_clock::now();
+  recorder.wait_for_master(1, clock + 10.0);  // the master is there: back at once
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - again).count(), 0.015);
 }
 
 TEST(TeamRecorder, KnowsTheKernelIdOfEachThreadSeenInTheRegion) {

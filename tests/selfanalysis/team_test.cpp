@@ -183,4 +183,30 @@ TEST(TeamAnalysis, EstimateOfTheExecutionTime) {
   EXPECT_LT(estimate_time(team, 0.5, -1, 0.0), 0.0);
 }
 
+TEST(TeamAnalysis, TheToolsDelayIsOutOfTPButInTheEstimate) {
+  // Steps of 1.3 ms of which the tool's time on the master made 0.1 ms: T(P) = 1.2 ms, S = T(1) / 1.2 ms;
+  // the estimate of the execution time is of the run as it goes, with the tool: 1.3 ms a step.
+  TeamAnalysis team(8);
+  const double loop[] = {1.0e-3, 0.8e-3};
+  const double single[] = {0.2e-3, 0.0};
+  for (int step = 0; step < 10; ++step) {
+    team.episode(false, loop, 2);
+    team.episode(true, single, 2);
+    team.end_step(1.3e-3, 0, false, 0.1e-3);
+  }
+  for (int step = 0; step < 3; ++step) baseline_step(team);  // T(1) = 0.9 + 0.72 + 0.2 ms
+  const TeamSummary summary = summarize(team);
+  ASSERT_TRUE(summary.enough);
+  EXPECT_NEAR(summary.step_time, 1.2e-3, 1e-12);
+  EXPECT_NEAR(summary.speedup, 1.82e-3 / 1.2e-3, 1e-9);
+  EXPECT_NEAR(estimate_time(team, 0.5, 100, 0.0), 0.5 + 100 * 1.3e-3, 1e-12);
+  // A delay of half the step or more is not believed: the wall time stands.
+  TeamAnalysis other(8);
+  for (int step = 0; step < 10; ++step) {
+    other.episode(false, loop, 2);
+    other.end_step(1.3e-3, 0, false, 0.7e-3);
+  }
+  EXPECT_NEAR(summarize(other).step_time, 1.3e-3, 1e-12);
+}
+
 }  // namespace
