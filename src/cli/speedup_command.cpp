@@ -207,9 +207,9 @@ int run_speedup_command(const SpeedupOptions& options) {
                              "whose team keeps its size while it runs, so a sweep of thread counts does not apply");
     }
     if (options.json) {
-      print_speedup_json(options, result, max_threads, experiment.wait_policy());
+      print_speedup_json(options, result, max_threads, experiment.wait_policy(), experiment.outer());
     } else {
-      print_speedup_table(options, result, experiment.wait_policy());
+      print_speedup_table(options, result, experiment.wait_policy(), experiment.outer());
     }
     return 0;
   } catch (const std::exception& error) {

@@ -17,11 +17,11 @@ nlohmann::ordered_json number(double value) {
 }  // namespace
 
 void print_speedup_json(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result, int max_threads,
-                const std::string& wait_policy) {
+                const std::string& wait_policy, bool outer) {
   nlohmann::ordered_json json;
   json["command"] = options.command;
-  json["region"] = {{"id", result.region_id}, {"length", result.region_length}};
-  json["baseline"] = result.baseline;
+  json["region"] = {{"id", result.region_id}, {"length", result.region_length}, {"kind", outer ? "outer" : "loops"}};
+  json["baseline"] = outer ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(result.baseline);
   json["max_threads"] = max_threads;
   json["repeat"] = options.repeat;
   json["wait_policy"] = wait_policy;
@@ -56,12 +56,16 @@ void print_speedup_json(const SpeedupOptions& options, const selfanalysis::Exper
   std::printf("%s\n", core::json_text(json, 2).c_str());
 }
 
-void print_speedup_table(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result, const std::string& wait_policy) {
+void print_speedup_table(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result, const std::string& wait_policy,
+                         bool outer) {
   std::string command;
   for (const auto& word : options.command) command += (command.empty() ? "" : " ") + word;
   std::printf("augur speedup: %s\n", command.c_str());
-  std::printf("region %llu (%d parallel loops), baseline %d, median of %d run%s per point, OMP_WAIT_POLICY=%s\n\n",
-              static_cast<unsigned long long>(result.region_id), result.region_length, result.baseline, options.repeat,
+  const std::string region = outer ? "one outer parallel region, " + std::to_string(result.region_length) +
+                                         " worksharing constructs per step), baseline: the team's threads one after the other"
+                                   : std::to_string(result.region_length) + " parallel loops), baseline " + std::to_string(result.baseline);
+  std::printf("region %llu (%s, median of %d run%s per point, OMP_WAIT_POLICY=%s\n\n",
+              static_cast<unsigned long long>(result.region_id), region.c_str(), options.repeat,
               options.repeat == 1 ? "" : "s", wait_policy.c_str());
   using core::format_number;
   core::TextTable table(

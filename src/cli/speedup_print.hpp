@@ -8,9 +8,11 @@
 
 namespace augur::cli {
 
+// `outer`: the region is one outer parallel region (its length counts worksharing constructs, and its baseline
+// is the team's threads one after the other, not a thread count).
 void print_speedup_json(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result, int max_threads,
-                        const std::string& wait_policy);
+                        const std::string& wait_policy, bool outer);
 void print_speedup_table(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result,
-                         const std::string& wait_policy);
+                         const std::string& wait_policy, bool outer);
 
 }  // namespace augur::cli

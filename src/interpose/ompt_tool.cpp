@@ -9,7 +9,8 @@
 // (session.hpp), which writes the same report and interposition file at exit. The baseline's thread
 // count goes through the ICV nthreads-var (icv_threads.hpp). Method and limits: docs/run.md.
 //
-// It goes into the user's process: C ABI, only ompt_start_tool exported, nothing thrown across the
+// It goes into the user's process: C ABI, only ompt_start_tool and the __kmpc_dispatch_next_* wrappers
+// (below) exported, nothing thrown across the
 // callbacks, the program never stopped, no link to libomp (omp_* come from dlsym), no SQLite, no Eigen.
 #include <dlfcn.h>
 #include <pthread.h>

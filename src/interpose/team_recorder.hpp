@@ -18,9 +18,14 @@
 // for good (failed()).
 #pragma once
 
+#include <linux/futex.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <climits>
+#include <cstdint>
+#include <ctime>
 
 #include <algorithm>
 #include <atomic>
@@ -51,11 +56,17 @@ public:
     slot->work[index & 1].store(since, std::memory_order_relaxed);
     slot->arrived_at[index & 1].store(now, std::memory_order_relaxed);
     slot->index[index & 1].store(index, std::memory_order_release);
-    slot->arrivals.store(index + 1, std::memory_order_relaxed);
+    slot->arrivals.store(index + 1, std::memory_order_release);
+    if (serialize_.load(std::memory_order_relaxed)) wake(*slot);
   }
 
   // Baseline steps on or off (the master, before a barrier: the threads leaving it see the new value).
-  void set_serialize(bool on) { serialize_.store(on && !failed_.load(std::memory_order_relaxed), std::memory_order_release); }
+  void set_serialize(bool on) {
+    serialize_.store(on && !failed_.load(std::memory_order_relaxed), std::memory_order_release);
+    if (!on) {
+      for (int thread = 0; thread < capacity_; ++thread) wake(slots_[thread]);  // no thread waits for a turn now
+    }
+  }
   [[nodiscard]] bool serializing() const { return serialize_.load(std::memory_order_relaxed); }
   [[nodiscard]] bool failed() const { return failed_.load(std::memory_order_relaxed); }
   void set_wait_limit(double seconds) { wait_limit_.store(seconds, std::memory_order_relaxed); }
@@ -63,34 +74,48 @@ public:
   // Thread `thread`, having left a barrier, waits its turn in a baseline step (no-op otherwise).
   void wait_turn(int thread) {
     if (thread <= 0 || thread >= capacity_ || !serialize_.load(std::memory_order_acquire)) return;
-    const Slot& before = slots_[thread - 1];
+    Slot& before = slots_[thread - 1];
     const long generation = generation_.load(std::memory_order_acquire);
     const long target = own(thread)->arrivals.load(std::memory_order_relaxed) + 1;
     const double limit = wait_limit_.load(std::memory_order_relaxed);
-    double started = -1.0;
-    for (long spin = 0;; ++spin) {
+    const auto arrived = [&] {
       // A thread that has not arrived anywhere in this region yet has arrived 0 times.
-      const bool current = before.generation.load(std::memory_order_acquire) == generation;
-      if (current && before.arrivals.load(std::memory_order_acquire) >= target) return;
-      if (!serialize_.load(std::memory_order_relaxed)) return;
-      if ((spin & 255) == 0) {
-        const double now = runtime::read_clock(CLOCK_MONOTONIC);
-        if (started < 0.0) started = now;
-        if (now - started > limit) {
-          failed_.store(true, std::memory_order_relaxed);
-          serialize_.store(false, std::memory_order_release);
-          return;
-        }
-      }
-      if (spin > 64) {
-        sched_yield();  // a loaded machine: let the thread that works have the core
-      } else {
+      return before.generation.load(std::memory_order_acquire) == generation && before.arrivals.load(std::memory_order_acquire) >= target;
+    };
+    for (int spin = 0; spin < 64; ++spin) {
+      if (arrived() || !serialize_.load(std::memory_order_relaxed)) return;
 #if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
+      __builtin_ia32_pause();
 #endif
+    }
+    // Then asleep until the thread before it arrives (its arrive() wakes the sleepers): a blocked thread
+    // leaves the core to the one whose turn it is, and its switches are voluntary (the noise verdict counts
+    // the involuntary ones).
+    const double started = runtime::read_clock(CLOCK_MONOTONIC);
+    while (true) {
+      const std::uint32_t turn = before.turn.load(std::memory_order_acquire);
+      before.sleepers.fetch_add(1, std::memory_order_acq_rel);
+      std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with wake(): it sees the sleeper, or we see the arrival
+      const bool ready = arrived() || !serialize_.load(std::memory_order_acquire);
+      double left = limit - (runtime::read_clock(CLOCK_MONOTONIC) - started);
+      if (!ready && left > 0.0) {
+        timespec timeout{};
+        timeout.tv_sec = static_cast<time_t>(left);
+        timeout.tv_nsec = static_cast<long>((left - static_cast<double>(timeout.tv_sec)) * 1e9);
+        (void)::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&before.turn), FUTEX_WAIT_PRIVATE, turn, &timeout, nullptr, 0);
+      }
+      before.sleepers.fetch_sub(1, std::memory_order_acq_rel);
+      if (ready || arrived() || !serialize_.load(std::memory_order_acquire)) return;
+      left = limit - (runtime::read_clock(CLOCK_MONOTONIC) - started);
+      if (left <= 0.0) {
+        failed_.store(true, std::memory_order_relaxed);
+        serialize_.store(false, std::memory_order_release);
+        for (int other = 0; other < capacity_; ++other) wake(slots_[other]);
+        return;
       }
     }
   }
+
 
   // The tool's own delay of the master at a barrier (its bookkeeping of the episode and of the samples,
   // which the other threads do not do): how long another thread that arrives first waits for the master
@@ -181,7 +206,19 @@ private:
     std::atomic<long> index[2] = {-1, -1};
     std::atomic<long> tid{0};
     std::atomic<int> cpu{-1};
+    std::atomic<std::uint32_t> turn{0};  // bumped at each arrival in a baseline step: the futex its successor sleeps on
+    std::atomic<int> sleepers{0};        // threads asleep on `turn`
   };
+  static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t), "a futex is a 32-bit word");
+
+  // Wakes the threads asleep on `slot`'s turn (none: no system call).
+  static void wake(Slot& slot) {
+    slot.turn.fetch_add(1, std::memory_order_acq_rel);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (slot.sleepers.load(std::memory_order_acquire) > 0) {
+      (void)::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&slot.turn), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+    }
+  }
 
   // The slot of `thread`, restarted when it belongs to an earlier region; null beyond the capacity.
   Slot* own(int thread) {

@@ -121,13 +121,13 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
       ++summary.baseline_steps;
       // The work added up, each thread alone on the machine: the hand-overs between the threads are not in it.
       baseline_times.push_back(step.one_thread());
-      if (step.switches == 0) clean_baseline_times.push_back(step.one_thread());
+      if (!policy.preempted(step)) clean_baseline_times.push_back(step.one_thread());
       continue;
     }
     ++summary.steps;
     all_times.push_back(step.program_time());
     summary.switches += step.switches;
-    if (step.switches > 0) {
+    if (policy.preempted(step)) {
       ++summary.steps_preempted;
     } else {
       clean_times.push_back(step.program_time());
@@ -156,7 +156,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   std::vector<double> step_speedups;
   for (long index = 0; index < analysis.steps(); ++index) {
     const TeamStep& step = analysis.step(index);
-    if (step.baseline || (use_clean && step.switches > 0)) continue;
+    if (step.baseline || (use_clean && policy.preempted(step))) continue;
     if (limit > 0.0 && std::fabs(step.program_time() - center) > limit) continue;
     ++summary.steps_used;
     elapsed += step.program_time();
@@ -240,6 +240,11 @@ std::string TeamSummary::verdict() const {
     text += "; no speedup: only " + steps_text(steps_used) + " (at least " + std::to_string(min_steps) + " are needed for a speedup)";
   }
   return text;
+}
+
+bool TeamPolicy::preempted(const TeamStep& step) const {
+  const double allowed = switch_interval > 0.0 ? std::floor(step.elapsed / switch_interval) : 0.0;
+  return static_cast<double>(step.switches) > allowed;
 }
 
 double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share) {

@@ -79,6 +79,11 @@ struct TeamPolicy {
   int min_baseline_steps = 3;         // fewer baseline steps: T(1) is the work added up
   double disturbed_fraction = 0.2;    // more preempted steps than this: the measurement is disturbed
   double spread_limit = 0.25;         // a larger relative spread of the step times: disturbed
+  // A step was preempted when it had more involuntary context switches than one per this many seconds of
+  // its time, rounded down (so any for a step shorter than that): an idle machine's own kernel threads
+  // take a core for microseconds now and then, a competing process at every time slice (a few ms).
+  double switch_interval = 0.01;
+  [[nodiscard]] bool preempted(const TeamStep& step) const;
 };
 
 // What the steps say, summarised.

@@ -183,6 +183,21 @@ TEST(TeamAnalysis, EstimateOfTheExecutionTime) {
   EXPECT_LT(estimate_time(team, 0.5, -1, 0.0), 0.0);
 }
 
+TEST(TeamPolicy, AStepIsPreemptedByMoreSwitchesThanOnePerTenMilliseconds) {
+  const augur::selfanalysis::TeamPolicy policy;
+  augur::selfanalysis::TeamStep step;
+  step.elapsed = 1e-3;
+  step.switches = 0;
+  EXPECT_FALSE(policy.preempted(step));
+  step.switches = 1;
+  EXPECT_TRUE(policy.preempted(step));  // any one in a step under 10 ms
+  step.elapsed = 24e-3;
+  step.switches = 2;
+  EXPECT_FALSE(policy.preempted(step));  // 2 in 24 ms: an idle machine's kernel threads
+  step.switches = 3;
+  EXPECT_TRUE(policy.preempted(step));
+}
+
 TEST(TeamAnalysis, TheToolsDelayIsOutOfTPButInTheEstimate) {
   // Steps of 1.3 ms of which the tool's time on the master made 0.1 ms: T(P) = 1.2 ms, S = T(1) / 1.2 ms;
   // the estimate of the execution time is of the run as it goes, with the tool: 1.3 ms a step.
