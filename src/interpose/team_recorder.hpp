@@ -62,10 +62,8 @@ public:
 
   // Baseline steps on or off (the master, before a barrier: the threads leaving it see the new value).
   void set_serialize(bool on) {
-    serialize_.store(on && !failed_.load(std::memory_order_relaxed), std::memory_order_release);
-    if (!on) {
-      for (int thread = 0; thread < capacity_; ++thread) wake(slots_[thread]);  // no thread waits for a turn now
-    }
+    const bool was = serialize_.exchange(on && !failed_.load(std::memory_order_relaxed), std::memory_order_acq_rel);
+    if (was && !on) wake_sleepers();  // no thread waits for a turn now
   }
   [[nodiscard]] bool serializing() const { return serialize_.load(std::memory_order_relaxed); }
   [[nodiscard]] bool failed() const { return failed_.load(std::memory_order_relaxed); }
@@ -110,7 +108,7 @@ public:
       if (left <= 0.0) {
         failed_.store(true, std::memory_order_relaxed);
         serialize_.store(false, std::memory_order_release);
-        for (int other = 0; other < capacity_; ++other) wake(slots_[other]);
+        wake_sleepers();
         return;
       }
     }
@@ -210,6 +208,14 @@ private:
     std::atomic<int> sleepers{0};        // threads asleep on `turn`
   };
   static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t), "a futex is a 32-bit word");
+
+  // After baseline steps end: wakes every thread still asleep on a turn (it then sees serialize_ off).
+  void wake_sleepers() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the sleeper's fence after it counts itself
+    for (int thread = 0; thread < capacity_; ++thread) {
+      if (slots_[thread].sleepers.load(std::memory_order_acquire) > 0) wake(slots_[thread]);
+    }
+  }
 
   // Wakes the threads asleep on `slot`'s turn (none: no system call).
   static void wake(Slot& slot) {
