@@ -7,19 +7,17 @@
 // finish_session (problems become one warning on stderr).
 #pragma once
 
-#include <sched.h>
-
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "augur/dpd.hpp"
 #include "augur/selfanalysis.hpp"
 #include "dynamic_regions.hpp"
 #include "selfanalysis/team.hpp"
+#include "interpose/core_binding.hpp"
 #include "team_recorder.hpp"
 #include "worksharing_periods.hpp"
 #include "runtime/options.hpp"
@@ -76,8 +74,6 @@ struct OuterRegion {
   double elapsed = 0.0;                 // the last entry of the region the period was found in, seconds
   double estimate = -1.0;               // the first estimate of that entry's time (run.iterations known)
   long estimated_at = 0;                // the iteration it was made at
-  // Baseline steps on one core (docs/self-analysis.md): allowed under a passive wait policy only; the
-  // team's threads (kernel ids), their cores and affinity masks before the window.
   double master_tool = 0.0;             // the tool's time on the master per episode (moving average)
   // The tool's delay of the step on the critical path (docs/self-analysis.md): the master's last arrival
   // stamp, the end of its last sample, its bookkeeping after the last barrier, the delay so far in the step.
@@ -85,13 +81,7 @@ struct OuterRegion {
   double last_sample_end = 0.0;
   double bookkeeping = 0.0;
   double step_delay = 0.0;
-  bool pin_allowed = false;
-  struct Pinned {
-    long tid;
-    int cpu;        // the core it was on before the window (-1: unknown)
-    cpu_set_t mask; // its affinity before the window
-  };
-  std::vector<Pinned> pinned;
+  CoreBinding binding;                  // the team on the master's core during baseline windows
 };
 
 struct Session {

@@ -1,0 +1,44 @@
+// Baseline steps of one outer parallel region on the master's core (docs/self-analysis.md, "One outer parallel
+// region, in one run"). In a one-thread run the whole step runs on one core, out of one cache; a baseline step
+// whose threads take turns on two cores moves the data each one's share reads from the other core's cache (a
+// step of outer_race: 27 us on two cores, 23 us on one, as alone on one thread). So, while a window lasts,
+// every thread of the team is bound to the core the master is on, and after it each goes back to the core it
+// was on and gets its own affinity mask back. Only under a passive wait policy: a thread that spins at a
+// barrier (OMP_WAIT_POLICY=active, libomp's default block time) would keep the core from the thread whose
+// turn it is. Called by the master only; system calls only at the edges of a window.
+#pragma once
+
+#include <sched.h>
+
+#include <vector>
+
+#include "interpose/team_recorder.hpp"
+
+namespace augur::interpose {
+
+class CoreBinding {
+public:
+  CoreBinding() = default;
+  // `allowed`: bind at all (allowed_by_environment()); `capacity`: the most threads bound at once.
+  CoreBinding(bool allowed, int capacity);
+
+  // OMP_WAIT_POLICY=passive, and no GOMP_SPINCOUNT or KMP_BLOCKTIME other than 0.
+  [[nodiscard]] static bool allowed_by_environment();
+
+  // Threads 0 .. team-1 of `recorder` (those it knows the kernel id of) onto the calling thread's core; a
+  // no-op when not allowed or already bound.
+  void bind(const TeamRecorder& recorder, int team);
+  // Each bound thread back to its core and its own mask; a no-op when none is bound.
+  void release();
+
+private:
+  struct Bound {
+    long tid;
+    int cpu;         // the core it was on before the window (-1: unknown)
+    cpu_set_t mask;  // its affinity before the window
+  };
+  bool allowed_ = false;
+  std::vector<Bound> bound_;
+};
+
+}  // namespace augur::interpose

@@ -1,0 +1,218 @@
+// The edges of the one-run analysis of one outer parallel region, shared by libaugur_preload and
+// libaugur_ompt (session.hpp: outer_begin ... outer_depart): the time steps and the baseline windows, the
+// threads' stamps, the tool's own time and delay. Method: docs/self-analysis.md, "One outer parallel region,
+// in one run".
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "interpose/session.hpp"
+
+namespace augur::interpose {
+
+namespace {
+
+// Baseline steps on or off from the next barrier on (and the team on the master's core, or back where it was).
+void serialize(OuterRegion& outer, bool on, int team) {
+  outer.recorder.set_serialize(on);
+  if (on && outer.recorder.serializing()) {
+    outer.binding.bind(outer.recorder, team);
+  } else {
+    outer.binding.release();
+  }
+}
+
+long involuntary_switches() {
+  rusage usage{};
+  return ::getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_nivcsw : 0;
+}
+
+// The minimum of measured steps for a speedup and for the estimate of the execution time.
+constexpr int outer_min_steps = selfanalysis::TeamPolicy{}.min_steps;
+
+// The first estimate of the region's execution time, once the first baseline window and outer_min_steps steps on
+// the team were measured (and the iteration count is known).
+void estimate_once(const Session& session, OuterRegion& outer, double now) {
+  if (outer.estimate >= 0.0 || session.expected_iterations <= 0) return;
+  long parallel = 0;
+  long baseline = 0;
+  for (long index = 0; index < outer.analysis.steps(); ++index) ++(outer.analysis.step(index).baseline ? baseline : parallel);
+  const bool windows = outer.windows && !outer.recorder.failed() && outer.analysis.team() > 1;
+  // Enough evidence: a window's worth of steps on the team (the first ones after the detection run slower while
+  // caches and pages settle), and the first baseline window.
+  // For a short time loop a tenth of its steps, at least outer_min_steps.
+  const long window = outer.window_every > 0 ? outer.window_every : 20;
+  const long wanted = std::clamp<long>(session.expected_iterations / 10, outer_min_steps, std::max<long>(window, outer_min_steps));
+  if (parallel < wanted || (windows && baseline < outer.window_steps)) return;
+  // Of every window_every + window_steps + 2 steps, window_steps are baseline steps and two are partly serialized.
+  const double cycle = static_cast<double>(outer.window_every + outer.window_steps + 2);
+  const double share = windows && outer.window_every > 0 ? (static_cast<double>(outer.window_steps) + 1.0) / cycle : 0.0;
+  const long iterations = session.worksharing->periods().iterations();
+  outer.estimated_at = iterations;
+  outer.estimate = selfanalysis::estimate_time(outer.analysis, now - outer.entered_at, session.expected_iterations - iterations, share);
+}
+
+// At a step boundary (the master, before the barrier): the kind of the step that ends, and of the next one, with
+// the threads serialized or not from the barrier on.
+void next_step(OuterRegion& outer, StepMark mark, int team) {
+  outer.pending = mark;
+  outer.ended = mark == StepMark::Timed ? outer.running : StepKind::Dropped;
+  const bool baseline_running = outer.running == StepKind::Baseline || (outer.running == StepKind::Dropped && outer.window_left > 0);
+  if (baseline_running && outer.window_left > 0 && !outer.recorder.failed()) {
+    --outer.window_left;
+    outer.running = StepKind::Baseline;
+    serialize(outer, true, team);
+    return;
+  }
+  if (baseline_running) {  // the window is over: the next step still has a serialized part
+    outer.window_left = 0;
+    outer.running = StepKind::Dropped;
+    outer.since_window = 0;
+    serialize(outer, false, team);
+    return;
+  }
+  if (outer.running == StepKind::Parallel) ++outer.since_window;
+  const bool first = outer.analysis.steps() == 0 || (outer.window_every > 0 && outer.since_window >= outer.window_every);
+  if (outer.windows && team > 1 && mark == StepMark::Timed && first && !outer.recorder.failed()) {
+    outer.window_left = outer.window_steps;  // the first step of the window is dropped, then window_steps
+    outer.running = StepKind::Dropped;
+    serialize(outer, true, team);
+    return;
+  }
+  outer.running = StepKind::Parallel;
+  serialize(outer, false, team);
+}
+
+}  // namespace
+
+void outer_begin(Session& session, std::uint64_t region, double now) {
+  OuterRegion* outer = session.outer.get();
+  if (outer == nullptr) return;
+  outer->recorder.begin_region();
+  outer->analysis.drop_step();
+  outer->serial_next = false;
+  outer->pending = StepMark::None;
+  outer->running = StepKind::Dropped;
+  outer->window_left = 0;
+  serialize(*outer, false, 0);
+  outer->entered_at = now;
+  outer->region = region;
+  outer->measuring.store(true, std::memory_order_release);
+}
+
+void outer_end(Session& session, double now) {
+  OuterRegion* outer = session.outer.get();
+  if (outer == nullptr) return;
+  outer->measuring.store(false, std::memory_order_release);
+  serialize(*outer, false, 0);  // a window the region's end cut short
+  const WorksharingPeriods& periods = session.worksharing->periods();
+  if (periods.found() && periods.pattern().region == outer->region) outer->elapsed = now - outer->entered_at;
+}
+
+
+namespace {
+
+// The time this thread spent in the tool since it last left a barrier, outside the stamps (a sample taken
+// inside an episode, on the master): not the program's work, taken out of it as the dispatcher's time is.
+thread_local double tool_seconds = 0.0;
+// The master's time in outer_sample since it last left a barrier (the courtesy of the other threads).
+thread_local double sample_seconds = 0.0;
+
+// The courtesy wait (TeamRecorder::set_courtesy): twice the master's moving average time in the tool per
+// episode, plus 1 us, at most 50 us.
+// How much later the barrier just passed let the team go because of the tool's time on the master (the
+// master, after it, with `sample_seconds` not yet reset): the master went into the runtime's barrier at e
+// (after its arrival stamp and its last sample), and without the tool would have at v = e - (its
+// bookkeeping after the previous barrier + its samples since); the others' latest arrival is a. The barrier
+// opened at max(e, a) instead of max(v, a); a later opening shifts every thread's next episode alike, so
+// the step's delay is the sum over its barriers.
+double tool_delay(const OuterRegion& outer, int team) {
+  const double latest = outer.recorder.latest_other_arrival(team);
+  if (latest < 0.0) return 0.0;
+  const double entered = std::max(outer.master_arrival, outer.last_sample_end);
+  const double without = entered - outer.bookkeeping - sample_seconds;
+  return std::max(0.0, std::max(entered, latest) - std::max(without, latest));
+}
+
+void update_courtesy(OuterRegion& outer, double episode_seconds) {
+  outer.master_tool = outer.master_tool <= 0.0 ? episode_seconds : 0.9 * outer.master_tool + 0.1 * episode_seconds;
+  outer.recorder.set_courtesy(std::min(50e-6, 1e-6 + 2.0 * outer.master_tool));
+}
+
+}  // namespace
+
+void outer_sample(Session& session, std::uint64_t site, ConstructEnd kind, int team, double now) {
+  const StepMark mark = session.worksharing->sample(site, kind, team, now);
+  if (session.outer != nullptr && mark != StepMark::None) next_step(*session.outer, mark, team);
+  if (session.outer == nullptr) return;
+  const double end = runtime::read_clock(CLOCK_MONOTONIC);
+  const double spent = std::max(0.0, end - now);
+  tool_seconds += spent;
+  sample_seconds += spent;
+  session.outer->last_sample_end = end;
+}
+
+void outer_single(Session& session) {
+  if (session.outer != nullptr) session.outer->serial_next = true;
+}
+
+void outer_arrive(Session& session, int thread, double now, double overhead) {
+  if (session.outer != nullptr && session.outer->measuring.load(std::memory_order_acquire)) {
+    session.outer->recorder.arrive(thread, now, overhead + tool_seconds);
+    if (thread == 0) session.outer->master_arrival = now;
+    if (thread > 0) session.outer->recorder.wait_for_master(thread, now);
+  }
+  tool_seconds = 0.0;
+}
+
+bool outer_serializing(const Session& session) { return session.outer != nullptr && session.outer->recorder.serializing(); }
+
+void outer_depart(Session& session, int thread, bool master, int team, double now) {
+  OuterRegion* outer = session.outer.get();
+  if (outer == nullptr || !outer->measuring.load(std::memory_order_acquire)) return;
+  if (!master && outer->recorder.serializing()) {
+    outer->recorder.wait_turn(thread);
+    now = runtime::read_clock(CLOCK_MONOTONIC);
+  }
+  tool_seconds = 0.0;
+  if (!master) {
+    outer->recorder.depart(thread, now);
+    return;
+  }
+  // The master's work starts after its bookkeeping of the episode and the step (below).
+  struct DepartAfter {
+    OuterRegion& outer;
+    int thread;
+    double left;
+    ~DepartAfter() {
+      const double now = runtime::read_clock(CLOCK_MONOTONIC);
+      outer.recorder.depart(thread, now);
+      outer.bookkeeping = std::max(0.0, now - left);
+      update_courtesy(outer, sample_seconds + outer.bookkeeping);
+      sample_seconds = 0.0;
+    }
+  } depart_after{*outer, thread, now};
+  const int threads = std::min(team, static_cast<int>(outer->work.size()));
+  if (outer->recorder.episode(threads, outer->work.data())) {
+    outer->analysis.episode(outer->serial_next, outer->work.data(), team);
+    outer->step_delay += tool_delay(*outer, threads);
+  }
+  outer->serial_next = false;
+  if (outer->pending == StepMark::None) return;
+  const long switches = involuntary_switches();
+  if (outer->pending == StepMark::Timed && outer->ended != StepKind::Dropped) {
+    const WorksharingPeriods& periods = session.worksharing->periods();
+    const double elapsed = periods.last_time();
+    outer->analysis.end_step(elapsed, switches - outer->switches, outer->ended == StepKind::Baseline, outer->step_delay);
+    outer->recorder.set_wait_limit(std::min(0.5, std::max(0.01, 20.0 * elapsed)));
+    estimate_once(session, *outer, now);
+  } else {
+    outer->analysis.drop_step();
+  }
+  outer->step_delay = 0.0;
+  outer->switches = switches;
+  outer->pending = StepMark::None;
+}
+
+}  // namespace augur::interpose
