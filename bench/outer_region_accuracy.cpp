@@ -53,7 +53,7 @@ struct Program {
 };
 
 struct Summary {
-  std::string label, stability, one_run, traditional, error, estimate, disturbed;
+  std::string label, stability, one_run, traditional, error, estimate, disturbed, idle_flags;
 };
 
 augur::core::SpawnOptions options_for(const char* threads) {
@@ -137,6 +137,7 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   std::printf("  accuracy, %d interleaved rounds of {augur run -p 2 --json; alone on 1 thread; alone on 2}:\n",
               settings.rounds);
   std::vector<std::string> extra;
+  int idle_flagged = 0;  // idle rounds whose verdict said disturbed (false alarms, on an idle machine)
   if (program.iterations > 0) extra = {"--iterations", std::to_string(program.iterations)};
   for (int round = 1; round <= settings.rounds; ++round) {
     const RunReport report = augur_run(program, extra, scratch);
@@ -144,6 +145,7 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     const double two = alone(program, "2");
     traditionals.push_back(one / two);
     if (report.one_run) one_runs.push_back(*report.one_run);
+    if (report.disturbed.value_or(false)) ++idle_flagged;
     std::string estimate = "none";
     if (report.estimated && report.elapsed && *report.elapsed > 0.0) {
       errors.push_back(*report.estimated / *report.elapsed - 1.0);
@@ -173,6 +175,8 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
         one_run, one_runs.size(), settings.rounds, traditional, summary.error.c_str());
   }
   summary.estimate = errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(errors));
+  summary.idle_flags = std::to_string(idle_flagged) + "/" + std::to_string(settings.rounds);
+  std::printf("    verdict \"disturbed\" in %s idle rounds\n", summary.idle_flags.c_str());
   std::printf("    time estimate: %s\n", errors.empty() ? "none in any report"
                                                         : ("median error " + summary.estimate + " over " +
                                                            std::to_string(errors.size()) + " rounds (goal: within 5%)")
@@ -229,7 +233,7 @@ void disturbance(const Program& program, const Settings& settings, const fs::pat
 
 void measure(const Program& program, const Settings& settings, const fs::path& scratch,
              std::vector<Summary>& summaries) {
-  Summary summary{program.label, "", "", "", "", "", ""};
+  Summary summary{program.label, "", "", "", "", "", "", ""};
   std::string command;
   for (const std::string& word : program.argv) command += (command.empty() ? "" : " ") + word;
   std::printf("== %s (%s)\n", program.label.c_str(), command.c_str());
@@ -309,11 +313,11 @@ void minimum_iterations(const fs::path& scratch) {
 }
 
 void print_summary(const std::vector<Summary>& summaries) {
-  std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %10s\n", "program", "period stability", "S(2) run", "T(1)/T(2)",
-              "error", "estimate", "disturbed");
+  std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %10s %10s\n", "program", "period stability", "S(2) run",
+              "T(1)/T(2)", "error", "estimate", "disturbed", "idle flag");
   for (const Summary& s : summaries) {
-    std::printf("%-22s %-34s %9s %9s %8s %9s %10s\n", s.label.c_str(), s.stability.c_str(), s.one_run.c_str(),
-                s.traditional.c_str(), s.error.c_str(), s.estimate.c_str(), s.disturbed.c_str());
+    std::printf("%-22s %-34s %9s %9s %8s %9s %10s %10s\n", s.label.c_str(), s.stability.c_str(), s.one_run.c_str(),
+                s.traditional.c_str(), s.error.c_str(), s.estimate.c_str(), s.disturbed.c_str(), s.idle_flags.c_str());
   }
 }
 

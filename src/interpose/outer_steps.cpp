@@ -31,10 +31,49 @@ long involuntary_switches() {
 // The minimum of measured steps for a speedup and for the estimate of the execution time.
 constexpr int outer_min_steps = selfanalysis::TeamPolicy{}.min_steps;
 
-// The first estimate of the region's execution time, once the first baseline window and outer_min_steps steps on
-// the team were measured (and the iteration count is known).
-void estimate_once(const Session& session, OuterRegion& outer, double now) {
+// The share of baseline time in the `remaining` steps of the loop, from the windows' schedule: a window is one
+// partly serialized step, window_steps baseline steps and another partly serialized step (the two count as one
+// baseline and one team step), every window_every steps on the team (-1: the first window only).
+double remaining_baseline_share(const OuterRegion& outer, long remaining) {
+  if (remaining <= 0) return 0.0;
+  const long ws = outer.window_steps;
+  const long window = ws + 2;
+  double baseline = 0.0;
+  long left = remaining;
+  if (outer.window_left > 0 || outer.running == StepKind::Baseline) {  // in a window: the rest of it
+    const long rest = std::min<long>(left, outer.window_left + 2);
+    baseline += static_cast<double>(std::min<long>(rest, outer.window_left + 1));
+    left -= rest;
+  }
+  if (outer.window_every > 0 && left > 0) {
+    const long team_first = std::max<long>(0, outer.window_every - outer.since_window);
+    if (left > team_first) {
+      const long after = left - team_first;
+      const long cycle = window + outer.window_every;
+      baseline += static_cast<double>((after / cycle) * (ws + 1) + std::min<long>(after % cycle, ws + 1));
+    }
+  }
+  return baseline / static_cast<double>(remaining);
+}
+
+// The first estimate of the region's execution time (docs/self-analysis.md, "The estimate of the execution
+// time"), at a step boundary, `mark` at the start of a baseline window: from the loop's pace over two
+// undisturbed stretches between windows, or one once a quarter of the loop went by; when a quarter went by
+// without any, from the medians of the steps measured so far, once the first baseline window and a few steps
+// on the team were measured.
+void estimate_once(const Session& session, OuterRegion& outer, double now, bool mark) {
   if (outer.estimate >= 0.0 || session.expected_iterations <= 0) return;
+  const long iterations = session.worksharing->periods().iterations();
+  const selfanalysis::TeamPolicy policy;
+  if (mark) outer.pace.mark(now, iterations, outer.analysis, policy);
+  const long remaining = session.expected_iterations - iterations;
+  const bool quarter = iterations * 4 >= session.expected_iterations;
+  if ((outer.pace.clean_stretches() >= 2 || (quarter && outer.pace.clean_stretches() >= 1)) && remaining >= 0) {
+    outer.estimated_at = iterations;
+    outer.estimate = (now - outer.entered_at) + static_cast<double>(remaining) * outer.pace.seconds_per_step();
+    return;
+  }
+  if (!quarter) return;
   long parallel = 0;
   long baseline = 0;
   for (long index = 0; index < outer.analysis.steps(); ++index) ++(outer.analysis.step(index).baseline ? baseline : parallel);
@@ -45,12 +84,20 @@ void estimate_once(const Session& session, OuterRegion& outer, double now) {
   const long window = outer.window_every > 0 ? outer.window_every : 20;
   const long wanted = std::clamp<long>(session.expected_iterations / 10, outer_min_steps, std::max<long>(window, outer_min_steps));
   if (parallel < wanted || (windows && baseline < outer.window_steps)) return;
-  // Of every window_every + window_steps + 2 steps, window_steps are baseline steps and two are partly serialized.
-  const double cycle = static_cast<double>(outer.window_every + outer.window_steps + 2);
-  const double share = windows && outer.window_every > 0 ? (static_cast<double>(outer.window_steps) + 1.0) / cycle : 0.0;
-  const long iterations = session.worksharing->periods().iterations();
+  const double share = windows ? remaining_baseline_share(outer, remaining) : 0.0;
   outer.estimated_at = iterations;
-  outer.estimate = selfanalysis::estimate_time(outer.analysis, now - outer.entered_at, session.expected_iterations - iterations, share);
+  outer.estimate = selfanalysis::estimate_time(outer.analysis, now - outer.entered_at, remaining, share);
+}
+
+// Whether this step boundary marks a stretch of the loop's pace: the start of a baseline window, or every
+// `window_every` (20 when none) steps when no windows run.
+bool pace_mark(const Session& session, OuterRegion& outer, int team) {
+  const bool started = outer.window_started;
+  outer.window_started = false;
+  const bool windows = outer.windows && outer.window_every > 0 && team > 1 && !outer.recorder.failed();
+  if (windows) return started;
+  const long every = outer.window_every > 0 ? outer.window_every : 20;
+  return !outer.pace.marked() || session.worksharing->periods().iterations() - outer.pace.last_iterations() >= every;
 }
 
 // At a step boundary (the master, before the barrier): the kind of the step that ends, and of the next one, with
@@ -77,6 +124,7 @@ void next_step(OuterRegion& outer, StepMark mark, int team) {
   if (outer.windows && team > 1 && mark == StepMark::Timed && first && !outer.recorder.failed()) {
     outer.window_left = outer.window_steps;  // the first step of the window is dropped, then window_steps
     outer.running = StepKind::Dropped;
+    outer.window_started = true;
     serialize(outer, true, team);
     return;
   }
@@ -97,6 +145,8 @@ void outer_begin(Session& session, std::uint64_t region, double now) {
   outer->window_left = 0;
   serialize(*outer, false, 0);
   outer->entered_at = now;
+  outer->pace.reset();
+  outer->window_started = false;
   outer->region = region;
   outer->measuring.store(true, std::memory_order_release);
 }
@@ -206,10 +256,10 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
     const double elapsed = periods.last_time();
     outer->analysis.end_step(elapsed, switches - outer->switches, outer->ended == StepKind::Baseline, outer->step_delay);
     outer->recorder.set_wait_limit(std::min(0.5, std::max(0.01, 20.0 * elapsed)));
-    estimate_once(session, *outer, now);
   } else {
     outer->analysis.drop_step();
   }
+  if (outer->pending == StepMark::Timed) estimate_once(session, *outer, now, pace_mark(session, *outer, team));
   outer->step_delay = 0.0;
   outer->switches = switches;
   outer->pending = StepMark::None;

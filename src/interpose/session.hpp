@@ -74,6 +74,8 @@ struct OuterRegion {
   double elapsed = 0.0;                 // the last entry of the region the period was found in, seconds
   double estimate = -1.0;               // the first estimate of that entry's time (run.iterations known)
   long estimated_at = 0;                // the iteration it was made at
+  selfanalysis::LoopPace pace;          // the loop's pace between baseline windows, for the estimate
+  bool window_started = false;          // a baseline window began at the pending step boundary
   double master_tool = 0.0;             // the tool's time on the master per episode (moving average)
   // The tool's delay of the step on the critical path (docs/self-analysis.md): the master's last arrival
   // stamp, the end of its last sample, its bookkeeping after the last barrier, the delay so far in the step.

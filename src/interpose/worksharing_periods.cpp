@@ -63,7 +63,9 @@ long WorksharingPeriods::count_of(std::uint64_t address) const {
   return 0;
 }
 
-long WorksharingPeriods::iterations() const { return found() ? count_of(site_key(pattern_.region, pattern_.constructs[0])) : 0; }
+long WorksharingPeriods::iterations() const {
+  return found() ? count_of(site_key(pattern_.region, pattern_.constructs[0])) / first_repeats_ : 0;
+}
 
 StepMark WorksharingPeriods::sample(std::uint64_t address, ConstructEnd kind, int team_size, double seconds,
                                     bool period_start, int period) {
@@ -71,6 +73,10 @@ StepMark WorksharingPeriods::sample(std::uint64_t address, ConstructEnd kind, in
   ++samples_;
   (void)count_address(site_key(region_, address));
   ++since_start_;
+  if (repeats_left_ > 0 && region_ == pattern_.region) {
+    --repeats_left_;
+    if (address == pattern_.constructs[0]) ++first_repeats_;
+  }
   if (filling_) {
     const int known = pattern_.constructs_known;
     pattern_.constructs[static_cast<std::size_t>(known)] = address;
@@ -90,6 +96,8 @@ StepMark WorksharingPeriods::sample(std::uint64_t address, ConstructEnd kind, in
       pattern_.kinds[0] = kind;
       pattern_.constructs_known = 1;
       filling_ = period > 1;
+      first_repeats_ = 1;
+      repeats_left_ = period - 1;
       times_used_ = 0;
       timing_ = false;
     }

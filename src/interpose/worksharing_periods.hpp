@@ -58,7 +58,8 @@ public:
   [[nodiscard]] bool found() const { return pattern_.length > 0; }
   [[nodiscard]] const WorksharingPattern& pattern() const { return pattern_; }
   // Time steps: the times the period's first construct ran in the region where the period was found (before
-  // the detection too; not in other regions, such as a warm-up step run in a parallel region of its own); 0
+  // the detection too; not in other regions, such as a warm-up step run in a parallel region of its own),
+  // divided by the times it runs in one period (a construct of an inner loop of the step runs several); 0
   // when none.
   [[nodiscard]] long iterations() const;
   // The times of the iterations measured: from one start of the period to the next, both in one region
@@ -83,6 +84,8 @@ private:
   bool timing_ = false;       // the last start of the period is in this region
   double last_start_ = 0.0;
   long since_start_ = 0;      // samples since the last start of the period
+  long first_repeats_ = 1;    // the times the period's first construct runs in one period
+  long repeats_left_ = 0;     // samples of the period's first occurrence still to look at for first_repeats_
   std::vector<double> times_;
   std::size_t times_used_ = 0;
   int distinct_ = 0;

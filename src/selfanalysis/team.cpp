@@ -261,4 +261,39 @@ double estimate_time(const TeamAnalysis& analysis, double consumed, long remaini
   return consumed + static_cast<double>(remaining) * per_step;
 }
 
+void LoopPace::mark(double now, long iterations, const TeamAnalysis& analysis, const TeamPolicy& policy) {
+  const long steps = analysis.steps();
+  if (last_time_ >= 0.0 && iterations > last_iterations_ && now > last_time_) {
+    long measured = 0;
+    long preempted = 0;
+    double measured_time = 0.0;
+    for (long index = std::min(last_step_, steps); index < steps; ++index) {
+      ++measured;
+      measured_time += analysis.step(index).elapsed;
+      if (policy.preempted(analysis.step(index))) ++preempted;
+    }
+    // The stretch's wall time against what its steps would take at the mean of the measured ones: much more
+    // means time outside the measured steps (the tool's own work when it found the period, a stop).
+    const double expected = measured > 0 ? measured_time / static_cast<double>(measured) * static_cast<double>(iterations - last_iterations_) : 0.0;
+    const bool disturbed = measured == 0 || static_cast<double>(preempted) > policy.disturbed_fraction * static_cast<double>(measured) ||
+                           now - last_time_ > policy.pace_excess * expected;
+    if (disturbed) {
+      clean_seconds_ = 0.0;
+      clean_iterations_ = 0;
+      clean_stretches_ = 0;
+    } else {
+      clean_seconds_ += now - last_time_;
+      clean_iterations_ += iterations - last_iterations_;
+      ++clean_stretches_;
+    }
+  }
+  last_time_ = now;
+  last_iterations_ = iterations;
+  last_step_ = steps;
+}
+
+double LoopPace::seconds_per_step() const {
+  return clean_iterations_ > 0 ? clean_seconds_ / static_cast<double>(clean_iterations_) : -1.0;
+}
+
 }  // namespace augur::selfanalysis

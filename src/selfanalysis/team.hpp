@@ -79,6 +79,7 @@ struct TeamPolicy {
   int min_baseline_steps = 3;         // fewer baseline steps: T(1) is the work added up
   double disturbed_fraction = 0.2;    // more preempted steps than this: the measurement is disturbed
   double spread_limit = 0.25;         // a larger relative spread of the step times: disturbed
+  double pace_excess = 1.25;          // a stretch of the loop's pace longer than this times its measured steps: disturbed
   // A step was preempted when it had more involuntary context switches than one per this many seconds of
   // its time, rounded down (so any for a step shorter than that): an idle machine's own kernel threads
   // take a core for microseconds now and then, a competing process at every time slice (a few ms).
@@ -134,6 +135,37 @@ struct TeamSummary {
 // share `baseline_share` will be baseline steps: the medians of the baseline and the other steps measured so
 // far; negative when either is missing or `remaining` is negative.
 [[nodiscard]] double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share);
+
+// The pace of a time loop, for the estimate of its execution time (docs/self-analysis.md, "The estimate of the
+// execution time"): marks at the start of each baseline window (every `every` steps when there are no windows),
+// so that a stretch from one mark to the next holds the same mix of team, transition and baseline steps as the
+// rest of the run, and its wall time per step is the loop's pace, the tool's own time included. A stretch is
+// disturbed when more than policy.disturbed_fraction of its measured steps were preempted (the start of a run
+// where the runtime's threads still share a core, a competing process), or when its wall time is more than
+// policy.pace_excess times what its steps take at the mean of its measured ones (time outside the measured
+// steps: the tool's own work when it found the period); the pace is that of the consecutive undisturbed
+// stretches since the last disturbed one.
+class LoopPace {
+public:
+  // A mark at `now`, when `iterations` steps of the loop have begun and `analysis` holds the steps measured so
+  // far (the steps measured since the previous mark belong to the stretch that ends here).
+  void mark(double now, long iterations, const TeamAnalysis& analysis, const TeamPolicy& policy);
+  void reset() { *this = LoopPace{}; }
+  [[nodiscard]] bool marked() const { return last_time_ >= 0.0; }
+  [[nodiscard]] long last_iterations() const { return last_iterations_; }
+  [[nodiscard]] int clean_stretches() const { return clean_stretches_; }
+  [[nodiscard]] long clean_iterations() const { return clean_iterations_; }
+  // Seconds per step over the clean stretches; negative when there is none.
+  [[nodiscard]] double seconds_per_step() const;
+
+private:
+  double last_time_ = -1.0;
+  long last_iterations_ = 0;
+  long last_step_ = 0;  // analysis.steps() at the last mark
+  double clean_seconds_ = 0.0;
+  long clean_iterations_ = 0;
+  int clean_stretches_ = 0;
+};
 
 // One outer region as the report shows it (kind "outer"; docs/formats.md, "Self-analysis report").
 struct OuterRegionResult {

@@ -156,4 +156,34 @@ TEST(WorksharingPeriods, StepMarksAndIterationsOfTheRegionOfThePeriod) {
   EXPECT_EQ(periods.iterations(), 4);
 }
 
+// A time step whose first construct is in an inner loop (NPB LU's plane sweeps built with clang): the period
+// holds the construct three times, and the time steps are its count divided by three.
+TEST(WorksharingPeriods, AConstructOfAnInnerLoopCountsTheStepsOnce) {
+  WorksharingPeriods periods;
+  periods.enter_region(7);
+  double now = 1.0;
+  for (int step = 0; step < 50; ++step) {
+    // The detector found the period (5) at step 10, and marks the first plane's construct as its start.
+    const bool found = step >= 10;
+    for (int plane = 0; plane < 3; ++plane) {
+      const StepMark mark = periods.sample(0x20, ConstructEnd::Barrier, 2, now + 0.1 * plane, found && plane == 0, found ? 5 : 0);
+      if (plane > 0 || !found) {
+        EXPECT_EQ(mark, StepMark::None);
+      }
+    }
+    periods.sample(0x30, ConstructEnd::Barrier, 2, now + 0.5, false, found ? 5 : 0);
+    periods.sample(0x40, ConstructEnd::LoopEnd, 2, now + 0.6, false, found ? 5 : 0);
+    if (step == 10) {
+      EXPECT_EQ(periods.iterations(), 11);  // 33 of the construct, 3 a period
+    }
+    now += 1.0;
+  }
+  periods.leave_region();
+  ASSERT_TRUE(periods.found());
+  EXPECT_EQ(periods.pattern().length, 5);
+  EXPECT_EQ(periods.iterations(), 50);
+  EXPECT_EQ(periods.measured_iterations(), 39);
+  EXPECT_NEAR(periods.median_time(), 1.0, 1e-9);
+}
+
 }  // namespace

@@ -183,6 +183,53 @@ TEST(TeamAnalysis, EstimateOfTheExecutionTime) {
   EXPECT_LT(estimate_time(team, 0.5, -1, 0.0), 0.0);
 }
 
+TEST(LoopPace, ThePaceIsThatOfTheUndisturbedStretchesSinceTheLastDisturbedOne) {
+  const augur::selfanalysis::TeamPolicy policy;
+  TeamAnalysis team(8);
+  augur::selfanalysis::LoopPace pace;
+  EXPECT_LT(pace.seconds_per_step(), 0.0);
+  pace.mark(1.0, 10, team, policy);  // the first mark opens a stretch
+  EXPECT_TRUE(pace.marked());
+  EXPECT_EQ(pace.clean_stretches(), 0);
+  // A stretch of 25 iterations in 0.5 s whose 5 measured steps of 20 ms were all preempted (a co-located start).
+  for (int step = 0; step < 5; ++step) balanced_step(team, 20e-3, 4);
+  pace.mark(1.5, 35, team, policy);
+  EXPECT_EQ(pace.clean_stretches(), 0);
+  EXPECT_LT(pace.seconds_per_step(), 0.0);
+  // Two clean stretches: 25 iterations in 0.1 s with measured steps of 4 ms (one of 5 preempted: within the
+  // policy's 20%), then 20 iterations in 0.1 s with steps of 5 ms.
+  for (int step = 0; step < 4; ++step) balanced_step(team, 4e-3);
+  balanced_step(team, 4e-3, 1);
+  pace.mark(1.6, 60, team, policy);
+  for (int step = 0; step < 5; ++step) balanced_step(team, 5e-3);
+  pace.mark(1.7, 80, team, policy);
+  EXPECT_EQ(pace.clean_stretches(), 2);
+  EXPECT_EQ(pace.clean_iterations(), 45);
+  EXPECT_NEAR(pace.seconds_per_step(), 0.2 / 45.0, 1e-15);
+  // A disturbed stretch (2 of 5 steps preempted) starts the count again; so does one with no measured step.
+  for (int step = 0; step < 3; ++step) balanced_step(team, 5e-3);
+  for (int step = 0; step < 2; ++step) balanced_step(team, 5e-3, 2);
+  pace.mark(1.8, 100, team, policy);
+  EXPECT_EQ(pace.clean_stretches(), 0);
+  for (int step = 0; step < 5; ++step) balanced_step(team, 2.5e-3);
+  pace.mark(1.85, 120, team, policy);
+  EXPECT_NEAR(pace.seconds_per_step(), 0.05 / 20.0, 1e-15);
+  pace.mark(1.9, 130, team, policy);
+  EXPECT_EQ(pace.clean_stretches(), 0);
+  // So does a stretch whose wall time is more than policy.pace_excess (1.25) times what its steps take at the
+  // mean of its measured ones: 20 iterations of 2.5 ms steps in 0.1 s (the tool's own work outside the steps);
+  // 20 of them in 0.06 s (under 1.25 times 0.05 s) is still clean.
+  for (int step = 0; step < 5; ++step) balanced_step(team, 2.5e-3);
+  pace.mark(2.0, 150, team, policy);
+  EXPECT_EQ(pace.clean_stretches(), 0);
+  for (int step = 0; step < 5; ++step) balanced_step(team, 2.5e-3);
+  pace.mark(2.06, 170, team, policy);
+  EXPECT_EQ(pace.clean_stretches(), 1);
+  EXPECT_NEAR(pace.seconds_per_step(), 0.06 / 20.0, 1e-12);
+  pace.reset();
+  EXPECT_FALSE(pace.marked());
+}
+
 TEST(TeamPolicy, AStepIsPreemptedByMoreSwitchesThanOnePerTenMilliseconds) {
   const augur::selfanalysis::TeamPolicy policy;
   augur::selfanalysis::TeamStep step;
