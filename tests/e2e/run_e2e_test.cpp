@@ -318,12 +318,19 @@ TEST(AugurRun, ClangOneOuterRegionUnderTheOmptTool) {
                                            clean_environment());
   ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
   EXPECT_NE(result.standard_output.find("period 4"), std::string::npos) << result.standard_output;
-  EXPECT_NE(result.standard_output.find("one-run analysis on 2 threads"), std::string::npos) << result.standard_output;
   const json full = json::parse(augur::core::read_file(report.path()));
   ASSERT_EQ(full.at("regions").size(), 1u) << full.dump();
   EXPECT_EQ(full.at("regions")[0].at("kind"), "outer");
   EXPECT_GE(full.at("regions")[0].at("baseline_steps").get<long>(), 3);  // the OMPT barriers serialize too
-  EXPECT_FALSE(full.at("regions")[0].at("speedup").empty());
+  // On a loaded machine (the suite runs two tests at once) most of its 300 short steps can be preempted;
+  // then no speedup is the right answer, and it must say why.
+  if (result.standard_output.find("one-run analysis: no speedup: measurement disturbed") != std::string::npos) {
+    EXPECT_TRUE(full.at("regions")[0].at("speedup").empty());
+    EXPECT_TRUE(full.at("regions")[0].at("noise").at("disturbed").get<bool>());
+  } else {
+    EXPECT_NE(result.standard_output.find("one-run analysis on 2 threads"), std::string::npos) << result.standard_output;
+    EXPECT_FALSE(full.at("regions")[0].at("speedup").empty());
+  }
   const json& info = full.at("interpose");
   EXPECT_EQ(info.at("runtime"), "libomp");
   const json& worksharing = info.at("worksharing");
