@@ -12,7 +12,7 @@ namespace augur::sim::cache {
 namespace {
 
 constexpr std::size_t chunk_bytes = std::size_t{1} << 20;  // read a megabyte at a time; a line may not be longer
-constexpr std::uint64_t largest_size = std::uint64_t{1} << 30;
+constexpr std::uint64_t largest_size = 16383;  // as in augur's binary format (14 bits): no access touches more
 
 // The input in chunks: whole lines (or bytes) out of a buffer refilled from the stream.
 class ChunkedInput {
@@ -196,7 +196,7 @@ private:
       const std::size_t size_start = cursor.position;
       if (!cursor.count(size) || (!cursor.at_end() && !is_space(line[cursor.position]))) {
         cursor.position = size_start;
-        fail(cursor, "expected a size in bytes (1 to 2^30), found " + shown(cursor.token()));
+        fail(cursor, "expected a size in bytes (1 to 16383), found " + shown(cursor.token()));
       }
       access.size = static_cast<std::uint32_t>(size);
       cursor.skip_spaces();
@@ -239,7 +239,7 @@ private:
     const std::size_t size_start = cursor.position;
     if (!cursor.count(size)) {
       cursor.position = size_start;
-      fail(cursor, "expected a size in bytes (1 to 2^30), found " + shown(cursor.token()));
+      fail(cursor, "expected a size in bytes (1 to 16383), found " + shown(cursor.token()));
     }
     cursor.skip_spaces();
     if (!cursor.at_end()) fail(cursor, "unexpected text after the size: " + shown(line.substr(cursor.position)));
