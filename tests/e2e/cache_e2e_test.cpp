@@ -85,6 +85,9 @@ TEST(CacheSimE2e, MalformedTraceIsAnErrorAtItsLine) {
   const ProcessResult forced = run(with({examples + "small.din", "--format", "lackey"}, two_levels));
   EXPECT_EQ(forced.exit_code, 1);
   EXPECT_TRUE(contains(forced.standard_error, "small.din:1:1: expected 'I', ' L', ' S' or ' M'")) << describe(forced);
+  const ProcessResult folder = run(with({directory.path().string()}, two_levels));
+  EXPECT_EQ(folder.exit_code, 1);
+  EXPECT_TRUE(contains(folder.standard_error, "cannot read the trace")) << describe(folder);
   const ProcessResult missing = run(with({(directory.path() / "none.din").string()}, two_levels));
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_TRUE(contains(missing.standard_error, "none.din: cannot read")) << describe(missing);
