@@ -108,6 +108,14 @@ TEST(CacheSimE2e, ExitStatuses) {
   EXPECT_TRUE(contains(help.standard_output, "--machine")) << help.standard_output;
 }
 
+TEST(CacheSimE2e, TheTraceMayFollowTheLevels) {
+  // Each --cache takes one SPEC: the trace after them is still the trace.
+  const ProcessResult after = run(with(two_levels, {examples + "small.din", "--json"}));
+  const ProcessResult before = run(with({examples + "small.din", "--json"}, two_levels));
+  ASSERT_EQ(after.exit_code, 0) << describe(after);
+  EXPECT_EQ(after.standard_output, before.standard_output);
+}
+
 TEST(CacheSimE2e, WithoutClassificationTheThreeCsAreNull) {
   const ProcessResult result = run(with({examples + "small.din", "--json", "--no-3c"}, two_levels));
   ASSERT_EQ(result.exit_code, 0) << describe(result);
