@@ -44,7 +44,7 @@ std::string size_text(std::uint64_t bytes) {
 std::string render_table(const cache::CacheHierarchy& hierarchy, const std::string& trace, const cache::TraceReader& reader) {
   std::ostringstream out;
   out << "Trace " << trace << " (" << cache::trace_format_name(reader.format()) << "): " << hierarchy.accesses() << " accesses";
-  if (reader.skipped() > 0) out << ", " << reader.skipped() << " records skipped (din labels 3 and 4)";
+  if (reader.skipped() > 0) out << ", din records skipped (labels 3 and 4): " << reader.skipped();
   out << "\n\n";
   core::TextTable table({"Level", "Size", "Assoc", "Line", "Policy", "Accesses", "Misses", "Miss rate", "Read misses",
                          "Write misses", "Compulsory", "Capacity", "Conflict", "Writebacks"});
