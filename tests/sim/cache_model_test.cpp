@@ -220,6 +220,11 @@ TEST(CacheModel, StatementErrorsAreLocated) {
   EXPECT_EQ(error_of(head + "load a[0]\nend\n"),
             "m.model:5:1: expected a statement (for, read, write, if, call) or 'end' but found 'load'");
   EXPECT_EQ(error_of(head + "read a[0] now\nend\n"), "m.model:5:11: unexpected text after the reference but found 'now'");
+  EXPECT_EQ(error_of(head + "for i = 0 to 2^48\nread a[0]\nend\nend\n"), "m.model:5:15: '2^48' goes beyond 2^47 in magnitude");
+  EXPECT_EQ(error_of(head + "for i = 0 to 2^46\nfor j = 0 to 4 * i\nread a[0]\nend\nend\nend\n"),
+            "m.model:6:1: loop 'j' goes beyond 2^47 in magnitude");
+  EXPECT_EQ(error_of(head + "for i = 0 to 2^46\nfor j = 0 to 2^46 * i\nread a[0]\nend\nend\nend\n"),
+            "m.model:6:1: the last value of loop 'j' is too large to compute in 64 bits");
   EXPECT_EQ(error_of(head + "end extra\n"), "m.model:5:5: unexpected text after 'end' but found 'extra'");
 }
 

@@ -272,7 +272,8 @@ void ModelParser::procedure() {
   }
   expect_line_end("the procedure name");
   const std::size_t opening = line_ - 1;
-  BlockContext context{index, {}, {}, false, 0};
+  BlockContext context;
+  context.procedure = index;
   Block body = block(context);
   close_block(opening, keyword_at, "procedure '" + name + "'");
   model_.procedures[index].body = std::move(body);

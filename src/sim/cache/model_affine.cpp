@@ -118,6 +118,9 @@ AffineForm reduce_to_affine(const core::Expression& expression, const core::Sour
                             const std::vector<std::string>& loop_variables, const core::Bindings& parameters) {
   const Linear linear = Reducer(source, loop_variables, parameters).reduce(expression);
   AffineForm form;
+  bool small = std::abs(linear.constant) <= integer_limit;
+  for (const double c : linear.coefficients) small = small && std::abs(c) <= integer_limit;
+  if (!small) source.fail(expression.offset, "'" + text_of(expression) + "' goes beyond 2^47 in magnitude");
   bool integral = is_small_integer(linear.constant);
   for (const double c : linear.coefficients) integral = integral && is_small_integer(c);
   if (!integral) {

@@ -70,7 +70,11 @@ Statement ModelParser::loop(BlockContext& context) {
   }
   loop.depth = context.loops.size();
   check_loop_runs(loop, context, at);
+  check_magnitude(loop.first, context, at, "the first value of loop '" + loop.variable + "'");
+  check_magnitude(loop.last, context, at, "the last value of loop '" + loop.variable + "'");
+  const double magnitude = loop_magnitude(loop, context, at);
   expect_line_end("the loop's bounds");
+  context.magnitudes.push_back(magnitude);
   context.loop_variables.push_back(loop.variable);
   context.loops.push_back(LoopBounds{&loop.first, &loop.last, loop.step});
   context.deepest = std::max(context.deepest, context.loops.size());
@@ -79,6 +83,7 @@ Statement ModelParser::loop(BlockContext& context) {
   --context.nesting;
   context.loops.pop_back();
   context.loop_variables.pop_back();
+  context.magnitudes.pop_back();
   close_block(opening, at, "loop '" + loop.variable + "'");
   if (loop.body.empty()) {
     line_ = opening;
@@ -93,6 +98,31 @@ void ModelParser::check_loop_runs(const Loop& loop, const BlockContext& context,
   if (!affine_range(AffineForm{}, nest)) {
     fail(at, "loop '" + loop.variable + "' never runs (its bounds are empty on every iteration of the loops around it)");
   }
+}
+
+// The largest |x| the loop's variable takes; beyond 2^47 it is refused, so that every affine form of the
+// model evaluates in 64-bit integers.
+double ModelParser::loop_magnitude(const Loop& loop, const BlockContext& context, std::size_t at) {
+  std::vector<LoopBounds> nest = context.loops;
+  nest.push_back(LoopBounds{&loop.first, &loop.last, loop.step});
+  AffineForm variable;
+  variable.coefficients.assign(loop.depth + 1, 0);
+  variable.coefficients.back() = 1;
+  const std::optional<ValueRange> range = affine_range(variable, nest);
+  const double magnitude = range ? std::max(std::abs(range->minimum), std::abs(range->maximum)) : 0.0;
+  if (magnitude > 140737488355328.0) fail(at, "loop '" + loop.variable + "' goes beyond 2^47 in magnitude");
+  return magnitude;
+}
+
+// |constant| + Σ |c_d| × max |x_d| must stay below 2^61: every partial sum of the form, and the difference
+// of two such forms (a trip count), fits in 64 bits.
+void ModelParser::check_magnitude(const AffineForm& form, const BlockContext& context, std::size_t at,
+                                  const std::string& what) {
+  double bound = std::abs(static_cast<double>(form.constant));
+  for (std::size_t d = 0; d < form.coefficients.size() && d < context.magnitudes.size(); ++d) {
+    bound += std::abs(static_cast<double>(form.coefficients[d])) * context.magnitudes[d];
+  }
+  if (bound > 2305843009213693952.0) fail(at, what + " is too large to compute in 64 bits");
 }
 
 Statement ModelParser::reference(const BlockContext& context, AccessKind kind) {
@@ -123,6 +153,7 @@ Statement ModelParser::reference(const BlockContext& context, AccessKind kind) {
                         (reference.indices.size() == 1 ? "ex" : "ices"));
     }
     address_of(reference, array, name_at);
+    check_magnitude(reference.address, context, name_at, "the address of the reference to '" + name + "'");
   }
   expect_line_end("the reference");
   reference.id = model_.reference_count++;
