@@ -73,11 +73,14 @@ TraceSummary write_trace(const cache::Model& model, const CacheTraceOptions& opt
   std::vector<cache::Access> batch(8192);
   const bool report = !options.quiet && (options.progress || isatty(STDERR_FILENO) != 0);
   std::uint64_t next_report = progress_every;
+  std::uint64_t previous = ~std::uint64_t{0};  // the last line counted: runs of one line are common
   for (std::size_t count; (count = trace.read(batch)) > 0;) {
     for (std::size_t k = 0; k < count; ++k) {
       const std::uint64_t first = batch[k].address / options.line;
       const std::uint64_t last = (batch[k].address + batch[k].size - 1) / options.line;
+      if (first == previous && last == previous) continue;
       for (std::uint64_t line = first; line <= last; ++line) lines.insert_if_absent(line);
+      previous = last;
     }
     writer.write(std::span<const cache::Access>(batch.data(), count));
     if (report && writer.accesses() >= next_report) {

@@ -2,6 +2,8 @@
 // file:line:col.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "sim/cache/model.hpp"
@@ -251,6 +253,22 @@ TEST(CacheModel, CommentsBlankLinesAndIndentationAreFree) {
   EXPECT_EQ(std::get<Reference>(model.procedures[0].body[0].node).where.line, 5);
   EXPECT_EQ(std::get<Reference>(model.procedures[0].body[0].node).where.column, 3);
   EXPECT_EQ(std::get<Reference>(model.procedures[0].body[0].node).address.constant, 8);
+}
+
+// The model of docs/formats.md ("Program models", its last block) parses, with its recursion bounded.
+TEST(CacheModel, TheModelOfTheFormatsPageParses) {
+  std::ifstream file(std::string(AUGUR_SOURCE_DIR) + "/docs/formats.md");
+  const std::string page{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  const std::size_t section = page.find("## Program models");
+  ASSERT_NE(section, std::string::npos);
+  const std::size_t open = page.rfind("```\n", page.rfind("\n```") - 1);
+  ASSERT_GT(open, section);
+  const std::size_t close = page.find("\n```", open + 4);
+  const Model model = parse(page.substr(open + 4, close + 1 - (open + 4)));
+  EXPECT_TRUE(model.recursive);
+  EXPECT_EQ(model.max_depth, 8u);
+  EXPECT_EQ(model.arrays[1].base, 64u);
+  EXPECT_EQ(model.procedures.size(), 2u);
 }
 
 }  // namespace

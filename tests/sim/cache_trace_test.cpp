@@ -89,6 +89,17 @@ TEST(CacheTrace, TheSameSeedGivesTheSameTrace) {
   EXPECT_NE(addresses(expand(model, 4096, 11)), addresses(expand(model, 4096, 12)));
 }
 
+TEST(CacheTrace, PointerDrawsDoNotDependOnTheBatchSize) {
+  // A loop body of references only takes the fast path when whole iterations fit the buffer, and the
+  // statement-by-statement path otherwise: both draw in the same order.
+  const Model model = parse("array a[100]\narray p[1000]\nproc main\nfor i = 0 to 99\nread *p miss 0.5\n"
+                            "write a[i]\nread *p miss 0.5\nend\nend\n");
+  const std::vector<std::uint64_t> whole = addresses(expand(model, 4096, 5));
+  ASSERT_EQ(whole.size(), 300u);
+  for (std::size_t i = 0; i < 100; ++i) EXPECT_EQ(whole[3 * i + 1], 8 * i);
+  for (const std::size_t batch : {1u, 2u, 4u, 7u}) EXPECT_EQ(addresses(expand(model, batch, 5)), whole) << batch;
+}
+
 TEST(CacheTrace, BranchesAndPointersFollowTheirProbabilities) {
   const Model model = parse(random_model);
   std::map<std::uint64_t, int> counts;

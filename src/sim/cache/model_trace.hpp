@@ -33,15 +33,16 @@ private:
     std::int64_t remaining = 0;           // iterations of `loop` after the current one
     std::size_t variables = 0;            // where the procedure's loop variables start in variables_
     bool procedure = false;               // a procedure's body: popping it ends a call
-    bool direct = false;                  // the block holds direct references only (the fast path)
+    bool direct = false;                  // a loop body of references only (the fast path)
   };
 
-  void run(const Statement& statement, Access*& out);
+  void run(const Statement& statement, Access*& out, const Access* end);
   void enter_loop(const Loop& loop);
-  void enter_branch(const Branch& branch);
+  void enter_branch(const Branch& branch, Access*& out, const Access* end);
+  void emit(const Reference& reference, std::size_t variables, Access*& out);
   void enter_call(const Call& call);
   void push_block(const Block& block, std::size_t variables, bool procedure);
-  // Whole iterations of a direct loop body at once; returns the accesses written.
+  // Whole iterations of a loop body of references at once; returns the accesses written.
   std::size_t run_direct_iterations(Frame& frame, Access* out, std::size_t room);
   [[nodiscard]] Access pointer_access(const Reference& reference);
 
@@ -51,7 +52,16 @@ private:
   std::vector<std::int64_t> variables_;   // the loop variables of every active procedure, stacked
   std::size_t active_calls_ = 0;          // procedure frames on the stack
   std::uint64_t skipped_calls_ = 0;
-  std::vector<std::int64_t> addresses_;   // scratch of run_direct_iterations
+  // One reference of a loop body in run_direct_iterations: its next address and stride, or the pointer
+  // reference to draw.
+  struct DirectReference {
+    const Reference* reference = nullptr;  // a reference through a pointer, else null
+    std::int64_t address = 0;
+    std::int64_t stride = 0;
+    std::uint32_t size = 0;
+    AccessKind kind = AccessKind::Read;
+  };
+  std::vector<DirectReference> scratch_;
 };
 
 }  // namespace augur::sim::cache
