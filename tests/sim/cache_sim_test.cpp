@@ -257,6 +257,18 @@ TEST(LineTable, AgreesWithAStandardMap) {
   }
 }
 
+TEST(LineSet, AgreesWithAStandardSet) {
+  LineSet set;
+  std::unordered_map<std::uint64_t, bool> reference;
+  std::mt19937_64 generator(9);
+  for (int step = 0; step < 100000; ++step) {
+    // Near lines (one page), far lines (many pages) and the extremes of the range.
+    const std::uint64_t line = step % 3 == 0 ? generator() % 5000 : step % 3 == 1 ? generator() % 100000000 : ~std::uint64_t{0} - generator() % 3;
+    ASSERT_EQ(set.insert(line), reference.emplace(line, true).second) << "step " << step;
+  }
+  EXPECT_EQ(set.size(), reference.size());
+}
+
 TEST(LruShadow, IsAFullyAssociativeLru) {
   std::mt19937_64 generator(5);
   std::vector<std::uint64_t> lines(50000);

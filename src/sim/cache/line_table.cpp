@@ -98,6 +98,7 @@ void LruShadow::push_front(std::uint32_t node) {
 }
 
 bool LruShadow::access(std::uint64_t line, bool allocate) {
+  if (used_ > 0 && lines_[head_] == line) return true;  // the most recent line again (a sweep within a line)
   const std::uint32_t node = index_.find(line);
   if (node != LineTable::absent) {
     if (node != head_) {
