@@ -23,7 +23,7 @@ namespace cache = augur::sim::cache;
 namespace {
 
 class DiscardBuffer final : public std::streambuf {
-protected:
+ protected:
   int_type overflow(int_type c) override { return traits_type::not_eof(c); }
   std::streamsize xsputn(const char*, std::streamsize count) override { return count; }
 };
@@ -87,7 +87,8 @@ int main() {
   augur::core::TextTable table({"model", "defines", "accesses", "expansion M accesses/s", "with the binary writer"});
   for (const Case& c : cases) {
     std::string defines;
-    for (const auto& [name, value] : c.defines) defines += (defines.empty() ? "" : " ") + name + "=" + augur::core::format_shortest(value);
+    for (const auto& [name, value] : c.defines)
+      defines += (defines.empty() ? "" : " ") + name + "=" + augur::core::format_shortest(value);
     table.add_row({c.model, defines, std::to_string(c.accesses),
                    augur::core::format_number(augur::core::median(c.expand_rates) / 1e6, 1),
                    augur::core::format_number(augur::core::median(c.write_rates) / 1e6, 1)});

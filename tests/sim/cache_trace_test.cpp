@@ -14,14 +14,17 @@
 namespace augur::sim::cache {
 namespace {
 
-Model parse(const std::string& text) { return parse_model(core::SourceText("t.model", text), {}); }
+Model parse(const std::string& text) {
+  return parse_model(core::SourceText("t.model", text), {});
+}
 
 // The whole trace, read in batches of `batch` accesses.
 std::vector<Access> expand(const Model& model, std::size_t batch = 4096, std::uint64_t seed = 1) {
   ModelTrace trace(model, RandomStream(seed, 0));
   std::vector<Access> all;
   std::vector<Access> buffer(batch);
-  for (std::size_t count; (count = trace.read(buffer)) > 0;) all.insert(all.end(), buffer.begin(), buffer.begin() + count);
+  for (std::size_t count; (count = trace.read(buffer)) > 0;)
+    all.insert(all.end(), buffer.begin(), buffer.begin() + count);
   return all;
 }
 
@@ -71,7 +74,8 @@ TEST(CacheTrace, CalledProceduresHaveTheirOwnLoopVariables) {
 }
 
 TEST(CacheTrace, RecursionStopsAtTheStatedDepth) {
-  const Model model = parse("array a[1]\nmax_depth 3\nproc main\ncall f\nend\nproc f\nread a[0]\nif 1\ncall f\nend\nend\n");
+  const Model model =
+      parse("array a[1]\nmax_depth 3\nproc main\ncall f\nend\nproc f\nread a[0]\nif 1\ncall f\nend\nend\n");
   ModelTrace trace(model, RandomStream(7, 0));
   std::vector<Access> buffer(16);
   EXPECT_EQ(trace.read(buffer), 2u);  // f at depths 2 and 3; the third call would make 4 frames
@@ -92,8 +96,9 @@ TEST(CacheTrace, TheSameSeedGivesTheSameTrace) {
 TEST(CacheTrace, PointerDrawsDoNotDependOnTheBatchSize) {
   // A loop body of references only takes the fast path when whole iterations fit the buffer, and the
   // statement-by-statement path otherwise: both draw in the same order.
-  const Model model = parse("array a[100]\narray p[1000]\nproc main\nfor i = 0 to 99\nread *p miss 0.5\n"
-                            "write a[i]\nread *p miss 0.5\nend\nend\n");
+  const Model model = parse(
+      "array a[100]\narray p[1000]\nproc main\nfor i = 0 to 99\nread *p miss 0.5\n"
+      "write a[i]\nread *p miss 0.5\nend\nend\n");
   const std::vector<std::uint64_t> whole = addresses(expand(model, 4096, 5));
   ASSERT_EQ(whole.size(), 300u);
   for (std::size_t i = 0; i < 100; ++i) EXPECT_EQ(whole[3 * i + 1], 8 * i);
@@ -108,7 +113,8 @@ TEST(CacheTrace, BranchesAndPointersFollowTheirProbabilities) {
   EXPECT_NEAR(counts[0], 30000, 800);
   EXPECT_NEAR(counts[64], 20000, 800);
   EXPECT_NEAR(counts[128], 50000, 800);
-  for (std::uint64_t element = 0; element < 10; ++element) EXPECT_NEAR(counts[192 + 4 * element], 10000, 500) << element;
+  for (std::uint64_t element = 0; element < 10; ++element)
+    EXPECT_NEAR(counts[192 + 4 * element], 10000, 500) << element;
   EXPECT_EQ(counts.size(), 13u);
 }
 
@@ -138,7 +144,8 @@ TEST(CacheTrace, TheBinaryWriterWritesTheMagicAndOneLittleEndianWordPerAccess) {
 TEST(CacheTrace, TheDinWriterWritesLabelHexAddressAndSize) {
   std::ostringstream out;
   TraceWriter writer(out, TraceFormat::Din);
-  writer.write(std::vector<Access>{{0, 8, AccessKind::Read}, {0xabc0, 4, AccessKind::Write}, {16, 2, AccessKind::Instruction}});
+  writer.write(
+      std::vector<Access>{{0, 8, AccessKind::Read}, {0xabc0, 4, AccessKind::Write}, {16, 2, AccessKind::Instruction}});
   writer.flush();
   EXPECT_EQ(out.str(), "0 0 8\n1 abc0 4\n2 10 2\n");
 }

@@ -32,7 +32,7 @@ struct Linear {
 };
 
 class Reducer {
-public:
+ public:
   Reducer(const core::SourceText& source, const std::vector<std::string>& loop_variables,
           const core::Bindings& parameters)
       : source_(source), loop_variables_(loop_variables), parameters_(parameters) {}
@@ -59,14 +59,16 @@ public:
         left.add(reduce(*expression.operands[1]), expression.kind == Kind::Add ? 1.0 : -1.0);
         return left;
       }
-      case Kind::Multiply: return product(expression);
-      case Kind::Divide: return quotient(expression);
+      case Kind::Multiply:
+        return product(expression);
+      case Kind::Divide:
+        return quotient(expression);
       default:
         source_.fail(expression.offset, "'" + text_of(expression) + "' is not affine in the loop variables");
     }
   }
 
-private:
+ private:
   [[nodiscard]] std::size_t loop_index(const std::string& name) const {
     return static_cast<std::size_t>(std::find(loop_variables_.begin(), loop_variables_.end(), name) -
                                     loop_variables_.begin());
@@ -109,7 +111,8 @@ private:
 constexpr double integer_limit = 140737488355328.0;  // 2^47
 
 bool is_small_integer(double value) {
-  return std::abs(value) <= integer_limit && std::abs(value - std::round(value)) <= 1e-9 * std::max(1.0, std::abs(value));
+  return std::abs(value) <= integer_limit &&
+         std::abs(value - std::round(value)) <= 1e-9 * std::max(1.0, std::abs(value));
 }
 
 }  // namespace

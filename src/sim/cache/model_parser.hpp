@@ -15,11 +15,11 @@
 namespace augur::sim::cache {
 
 class ModelParser {
-public:
+ public:
   ModelParser(const core::SourceText& source, const core::Bindings& defines);
   Model parse();
 
-private:
+ private:
   // A line that carries something: [first, limit) is its text without the indentation, the comment and
   // trailing blanks; `start` is where the line starts (column 1).
   struct Line {

@@ -56,12 +56,15 @@ Statement ModelParser::loop(BlockContext& context) {
       array_index_.count(loop.variable) != 0 ||
       std::find(context.loop_variables.begin(), context.loop_variables.end(), loop.variable) !=
           context.loop_variables.end()) {
-    fail(variable_at, "loop variable '" + loop.variable + "' is already a keyword, parameter, array or outer loop variable");
+    fail(variable_at,
+         "loop variable '" + loop.variable + "' is already a keyword, parameter, array or outer loop variable");
   }
   expect_char('=', "after the loop variable");
-  loop.first = reduce_to_affine(*expression("the loop's first value"), source_, context.loop_variables, parameter_values_);
+  loop.first =
+      reduce_to_affine(*expression("the loop's first value"), source_, context.loop_variables, parameter_values_);
   expect_word("to", "after the loop's first value");
-  loop.last = reduce_to_affine(*expression("the loop's last value"), source_, context.loop_variables, parameter_values_);
+  loop.last =
+      reduce_to_affine(*expression("the loop's last value"), source_, context.loop_variables, parameter_values_);
   if (peek_word() == "step") {
     position_ += 4;
     const std::size_t step_at = (skip_spaces(), position_);
@@ -96,7 +99,8 @@ void ModelParser::check_loop_runs(const Loop& loop, const BlockContext& context,
   std::vector<LoopBounds> nest = context.loops;
   nest.push_back(LoopBounds{&loop.first, &loop.last, loop.step});
   if (!affine_range(AffineForm{}, nest)) {
-    fail(at, "loop '" + loop.variable + "' never runs (its bounds are empty on every iteration of the loops around it)");
+    fail(at,
+         "loop '" + loop.variable + "' never runs (its bounds are empty on every iteration of the loops around it)");
   }
 }
 
@@ -188,9 +192,8 @@ void ModelParser::check_index(const AffineForm& index, std::int64_t extent, std:
   while (end < limit_ && text_[end] != ']') ++end;
   while (end > at && std::isspace(static_cast<unsigned char>(text_[end - 1]))) --end;
   fail(at, "index '" + text_.substr(at, end - at) + "' of array '" + array.name + "' reaches " +
-                           core::format_shortest(reached) + " on some iteration, outside 0.." +
-                           std::to_string(extent - 1) +
-                           (array.dimensions.size() > 1 ? " (dimension " + std::to_string(dimension + 1) + ")" : ""));
+               core::format_shortest(reached) + " on some iteration, outside 0.." + std::to_string(extent - 1) +
+               (array.dimensions.size() > 1 ? " (dimension " + std::to_string(dimension + 1) + ")" : ""));
 }
 
 // base + element_size × Σ_k index_k × Π_{j>k} dimensions[j], as an affine form.
@@ -204,7 +207,8 @@ void ModelParser::address_of(Reference& reference, const ModelArray& array, std:
     std::int64_t term = 0;
     overflow |= __builtin_mul_overflow(index.constant, stride, &term);
     overflow |= __builtin_add_overflow(address.constant, term, &address.constant);
-    if (address.coefficients.size() < index.coefficients.size()) address.coefficients.resize(index.coefficients.size(), 0);
+    if (address.coefficients.size() < index.coefficients.size())
+      address.coefficients.resize(index.coefficients.size(), 0);
     for (std::size_t d = 0; d < index.coefficients.size(); ++d) {
       overflow |= __builtin_mul_overflow(index.coefficients[d], stride, &term);
       overflow |= __builtin_add_overflow(address.coefficients[d], term, &address.coefficients[d]);

@@ -142,8 +142,8 @@ std::size_t ModelTrace::run_direct_iterations(Frame& frame, Access* out, std::si
   const Block& body = *frame.block;
   const std::size_t count = body.size();
   if (room < count) return 0;
-  const auto iterations = static_cast<std::size_t>(
-      std::min<std::int64_t>(frame.remaining + 1, static_cast<std::int64_t>(room / count)));
+  const auto iterations =
+      static_cast<std::size_t>(std::min<std::int64_t>(frame.remaining + 1, static_cast<std::int64_t>(room / count)));
   const std::span<const std::int64_t> variables(variables_.data() + frame.variables,
                                                 variables_.size() - frame.variables);
   const std::size_t depth = frame.loop->depth;

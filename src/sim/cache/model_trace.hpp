@@ -18,22 +18,22 @@ namespace augur::sim::cache {
 // uniformly random element of its array (one more draw); a call is skipped when Model::max_depth frames
 // are active. The same model and random stream give the same trace. The model must outlive the source.
 class ModelTrace final : public AccessSource {
-public:
+ public:
   ModelTrace(const Model& model, RandomStream random);
   std::size_t read(std::span<Access> buffer) override;
 
   // Calls skipped because the stack held Model::max_depth frames, so far.
   [[nodiscard]] std::uint64_t skipped_calls() const { return skipped_calls_; }
 
-private:
+ private:
   struct Frame {
     const Block* block = nullptr;
-    std::size_t next = 0;                 // the next statement of `block` to run
-    const Loop* loop = nullptr;           // a loop's body: at the block's end, the next iteration
-    std::int64_t remaining = 0;           // iterations of `loop` after the current one
-    std::size_t variables = 0;            // where the procedure's loop variables start in variables_
-    bool procedure = false;               // a procedure's body: popping it ends a call
-    bool direct = false;                  // a loop body of references only (the fast path)
+    std::size_t next = 0;        // the next statement of `block` to run
+    const Loop* loop = nullptr;  // a loop's body: at the block's end, the next iteration
+    std::int64_t remaining = 0;  // iterations of `loop` after the current one
+    std::size_t variables = 0;   // where the procedure's loop variables start in variables_
+    bool procedure = false;      // a procedure's body: popping it ends a call
+    bool direct = false;         // a loop body of references only (the fast path)
   };
 
   void run(const Statement& statement, Access*& out, const Access* end);
@@ -49,8 +49,8 @@ private:
   const Model& model_;
   RandomStream random_;
   std::vector<Frame> stack_;
-  std::vector<std::int64_t> variables_;   // the loop variables of every active procedure, stacked
-  std::size_t active_calls_ = 0;          // procedure frames on the stack
+  std::vector<std::int64_t> variables_;  // the loop variables of every active procedure, stacked
+  std::size_t active_calls_ = 0;         // procedure frames on the stack
   std::uint64_t skipped_calls_ = 0;
   // One reference of a loop body in run_direct_iterations: its next address and stride, or the pointer
   // reference to draw.

@@ -19,7 +19,7 @@ namespace augur::sim::cache {
 // std::invalid_argument (the binary word cannot hold it; din keeps the same limits so both formats hold the
 // same traces). The stream's own errors are the caller's to check.
 class TraceWriter {
-public:
+ public:
   TraceWriter(std::ostream& out, TraceFormat format);
   void write(std::span<const Access> accesses);
   // Writes out what is buffered (also done by write() when its buffer fills).
@@ -27,7 +27,7 @@ public:
   [[nodiscard]] std::uint64_t accesses() const { return accesses_; }
   [[nodiscard]] std::uint64_t bytes() const { return bytes_; }  // bytes handed to the stream, magic included
 
-private:
+ private:
   void append_binary(std::span<const Access> accesses);
   void append_din(const Access& access);
 
