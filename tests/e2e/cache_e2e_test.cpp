@@ -85,6 +85,9 @@ TEST(CacheSimE2e, MalformedTraceIsAnErrorAtItsLine) {
   const ProcessResult forced = run(with({examples + "small.din", "--format", "lackey"}, two_levels));
   EXPECT_EQ(forced.exit_code, 1);
   EXPECT_TRUE(contains(forced.standard_error, "small.din:1:1: expected 'I', ' L', ' S' or ' M'")) << describe(forced);
+  const ProcessResult folder = run(with({directory.path().string()}, two_levels));
+  EXPECT_EQ(folder.exit_code, 1);
+  EXPECT_TRUE(contains(folder.standard_error, "cannot read the trace")) << describe(folder);
   const ProcessResult missing = run(with({(directory.path() / "none.din").string()}, two_levels));
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_TRUE(contains(missing.standard_error, "none.din: cannot read")) << describe(missing);
@@ -103,6 +106,14 @@ TEST(CacheSimE2e, ExitStatuses) {
   const ProcessResult help = run({"--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_TRUE(contains(help.standard_output, "--machine")) << help.standard_output;
+}
+
+TEST(CacheSimE2e, TheTraceMayFollowTheLevels) {
+  // Each --cache takes one SPEC: the trace after them is still the trace.
+  const ProcessResult after = run(with(two_levels, {examples + "small.din", "--json"}));
+  const ProcessResult before = run(with({examples + "small.din", "--json"}, two_levels));
+  ASSERT_EQ(after.exit_code, 0) << describe(after);
+  EXPECT_EQ(after.standard_output, before.standard_output);
 }
 
 TEST(CacheSimE2e, WithoutClassificationTheThreeCsAreNull) {

@@ -73,6 +73,14 @@ TEST(CacheSim, RandomFollowsItsSeededStream) {
     const auto result = hits("c:size=32,assoc=2,line=16,policy=random,seed=" + std::to_string(seed), {read(A), read(B), read(C), read(A)});
     EXPECT_EQ(result, (std::vector<bool>{M, M, M, replaced_b})) << "seed " << seed;
   }
+  // A random level second in the hierarchy draws from stream 1 of its seed.
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    RandomStream stream(seed, 1);
+    const bool replaced_b = static_cast<int>(stream.uniform() * 2) == 1;
+    CacheHierarchy hierarchy({spec("l1:size=16,assoc=1,line=16"), spec("l2:size=32,assoc=2,line=16,policy=random,seed=" + std::to_string(seed))});
+    for (const std::uint64_t address : {A, B, C, A}) hierarchy.access(read(address));  // each misses l1: l2 sees A B C A
+    EXPECT_EQ(hierarchy.levels()[1].statistics().misses(), replaced_b ? 3U : 4U) << "seed " << seed;
+  }
   // Direct mapped: no choice, random is LRU.
   EXPECT_EQ(hits("c:size=32,assoc=1,line=16,policy=random", {read(A), read(C), read(A), read(B), read(B)}),
             (std::vector<bool>{M, M, M, M, H}));

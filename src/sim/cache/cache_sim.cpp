@@ -22,7 +22,7 @@ constexpr std::uint32_t scan_limit = 32;  // more ways than this: found through 
 
 }  // namespace
 
-CacheLevel::CacheLevel(const CacheSpec& spec, bool classify)
+CacheLevel::CacheLevel(const CacheSpec& spec, bool classify, std::uint64_t stream)
     : spec_(spec), line_shift_(std::countr_zero(spec.line)), sets_(spec.sets()),
       assoc_(static_cast<std::uint32_t>(spec.assoc)), indexed_(spec.assoc > scan_limit),
       index_(indexed_ ? static_cast<std::size_t>(spec.lines()) : 1), classify_(classify) {
@@ -45,7 +45,7 @@ CacheLevel::CacheLevel(const CacheSpec& spec, bool classify)
       lru_tail_.assign(static_cast<std::size_t>(sets_), no_way);
       break;
     case ReplacementPolicy::Fifo: fifo_next_.assign(static_cast<std::size_t>(sets_), 0); break;
-    case ReplacementPolicy::Random: random_ = std::make_unique<RandomStream>(spec.seed, 0); break;
+    case ReplacementPolicy::Random: random_ = std::make_unique<RandomStream>(spec.seed, stream); break;
     case ReplacementPolicy::Plru: plru_bits_.assign(static_cast<std::size_t>(sets_) * (assoc_ - 1), 0); break;
   }
   if (classify_) shadow_ = std::make_unique<LruShadow>(spec.lines());
@@ -214,7 +214,7 @@ void check_hierarchy(const std::vector<CacheSpec>& levels, const std::string& or
 CacheHierarchy::CacheHierarchy(const std::vector<CacheSpec>& levels, bool classify) : classify_(classify) {
   check_hierarchy(levels, "--cache");
   levels_.reserve(levels.size());
-  for (const CacheSpec& spec : levels) levels_.emplace_back(spec, classify);
+  for (std::size_t i = 0; i < levels.size(); ++i) levels_.emplace_back(levels[i], classify, i);
   const bool split = levels.size() >= 2 && (levels[0].name == "l1i" || levels[1].name == "l1i");  // checked above
   next_.resize(levels_.size());
   for (std::size_t i = 0; i < levels_.size(); ++i) next_[i] = i + 1;

@@ -37,7 +37,9 @@ struct LevelStatistics {
 // One level: its geometry, state and counts. Used through CacheHierarchy.
 class CacheLevel {
 public:
-  CacheLevel(const CacheSpec& spec, bool classify);
+  // `stream`: the random policy's stream of the engine's generator (seed, stream): the level's position, so that
+  // two random levels with the same seed draw different numbers.
+  CacheLevel(const CacheSpec& spec, bool classify, std::uint64_t stream = 0);
 
   // The result of one line access: hit or miss, and the dirty line written back (if any).
   struct Outcome {
@@ -77,7 +79,7 @@ private:
   std::vector<std::uint32_t> lru_previous_, lru_next_, lru_head_, lru_tail_;
   std::vector<std::uint32_t> fifo_next_;   // FIFO: the next way to replace per set
   std::vector<std::uint8_t> plru_bits_;    // PLRU: assoc - 1 tree bits per set (1 = the victim is on the right)
-  std::unique_ptr<RandomStream> random_;   // random: the seeded stream (seed, stream 0)
+  std::unique_ptr<RandomStream> random_;   // random: the seeded stream (seed, the level's position)
 
   // The line of the level's last access while it is in the cache, and its slot: accessed again, it is a hit
   // that changes no replacement state (it is already its set's most recent), so only the counts move.

@@ -104,4 +104,44 @@ private:
   std::uint32_t capacity_;
 };
 
+// Inline: called on every line access when the misses are classified.
+inline void LruShadow::unlink(std::uint32_t node) {
+  const std::uint32_t before = previous_[node];
+  const std::uint32_t after = next_[node];
+  if (before != LineTable::absent) next_[before] = after; else head_ = after;
+  if (after != LineTable::absent) previous_[after] = before; else tail_ = before;
+}
+
+inline void LruShadow::push_front(std::uint32_t node) {
+  previous_[node] = LineTable::absent;
+  next_[node] = head_;
+  if (head_ != LineTable::absent) previous_[head_] = node; else tail_ = node;
+  head_ = node;
+}
+
+inline bool LruShadow::access(std::uint64_t line, bool allocate) {
+  if (used_ > 0 && lines_[head_] == line) return true;  // the most recent line again (a sweep within a line)
+  const std::uint32_t node = index_.find(line);
+  if (node != LineTable::absent) {
+    if (node != head_) {
+      unlink(node);
+      push_front(node);
+    }
+    return true;
+  }
+  if (!allocate) return false;
+  std::uint32_t slot = 0;
+  if (used_ < capacity_) {
+    slot = used_++;
+  } else {
+    slot = tail_;
+    unlink(slot);
+    index_.erase(lines_[slot]);
+  }
+  lines_[slot] = line;
+  index_.insert(line, slot);
+  push_front(slot);
+  return false;
+}
+
 }  // namespace augur::sim::cache
