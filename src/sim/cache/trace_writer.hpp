@@ -1,7 +1,7 @@
 // Writers of address traces to a stream: augur's binary trace (access.hpp, docs/formats.md "Cache traces")
 // and Dinero's din text format, so that every method and outside tools read the same accesses. (The readers'
-// append_binary_access writes one access into a string; this writer packs whole batches: 130-165 rather than 50-60 million accesses
-// a second through bench_cache_model_speed.)
+// append_binary_access writes one access into a string; this writer packs whole batches: 130-165 rather than
+// 50-60 million accesses a second through bench_cache_model_speed.)
 #pragma once
 
 #include <cstdint>
