@@ -10,6 +10,7 @@
 namespace augur::cli {
 
 Runner declare_cache_sim_command(CLI::App& command);
+Runner declare_cache_trace_command(CLI::App& command);
 
 namespace {
 
@@ -18,6 +19,10 @@ const Command cache_subcommands[] = {
      "Simulate a cache hierarchy on a memory trace (din, valgrind lackey, augur binary): accesses, misses, miss "
      "rate, the 3C (compulsory, capacity, conflict) and writebacks per level.",
      declare_cache_sim_command},
+    {"trace",
+     "Expand a program model (arrays, loops, references, branches, calls) into its exact address trace, augur "
+     "binary or din, for the other cache commands.",
+     declare_cache_trace_command},
 };
 
 }  // namespace
@@ -29,7 +34,7 @@ Runner declare_cache_command(CLI::App& command) {
     CLI::App* subcommand = command.add_subcommand(row.name, row.summary);
     runners->emplace_back(subcommand, row.declare(*subcommand));
   }
-  command.footer("Guide: docs/cache.md; formats: docs/formats.md (\"Cache traces\", \"Cache specifications\")");
+  command.footer("Guide: docs/cache.md; formats: docs/formats.md (\"Cache traces\", \"Cache specifications\", \"Program models\")");
   return [runners] {
     for (const auto& [subcommand, run] : *runners) {
       if (subcommand->parsed()) return run();
