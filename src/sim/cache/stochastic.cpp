@@ -1,0 +1,344 @@
+// The stochastic cache simulator's walk over a program model (seed 004 §2.2): references update the
+// history, branches combine their arms' histories, calls run their procedure in a new frame, and loops are
+// solved at their fixed point or in the seed's single extra pass. Equations: docs/cache.md.
+#include "sim/cache/stochastic.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <deque>
+#include <numeric>
+#include <unordered_map>
+
+#include "sim/cache/stochastic_history.hpp"
+
+namespace augur::sim::cache {
+
+using stochastic_detail::History;
+using stochastic_detail::Tag;
+
+double StochasticReference::hit_probability(std::size_t level) const {
+  const double reaching = level == 0 ? accesses : misses[level - 1];
+  return reaching > 0.0 ? 1.0 - misses[level] / reaching : 1.0;
+}
+
+namespace {
+
+// What the fixed-point walk needs to know of a loop: whether an address or an inner bound in its body
+// moves with its variable, and the number of iterations after which every such address has moved by a
+// whole number of lines (the shortest period a steady state can have).
+struct LoopInfo {
+  bool depends = false;
+  std::int64_t unit = 0;  // 0: no period found (no steady-state jump)
+};
+
+constexpr std::int64_t largest_unit = 4096;
+constexpr std::int64_t unit_doublings = 6;  // windows of unit × 2^k iterations, k ≤ this
+constexpr double steady_tolerance = 1e-3;   // per reference, relative to the window's accesses
+
+struct Frame {
+  std::vector<std::int64_t> variables;
+  std::uint32_t serial = 0;
+  std::size_t depth = 1;  // frames on the call stack, this one included
+};
+
+class Predictor {
+public:
+  Predictor(const Model& model, std::span<const StochasticLevel> levels, const StochasticOptions& options)
+      : model_(model), history_(levels), options_(options), stride_(1 + levels.size()) {
+    references_.resize(model.reference_count, nullptr);
+    for (const Procedure& procedure : model.procedures) index_references(procedure.body);
+    counters_.assign(model.reference_count * stride_, 0.0);
+    for (const StochasticLevel& level : levels) largest_line_ = std::max(largest_line_, level.line);
+  }
+
+  StochasticResult run() {
+    const Procedure& main = model_.procedures[model_.entry];
+    Frame frame{std::vector<std::int64_t>(main.loop_depth + 1, 0), next_frame_++, 1};
+    run_block(main.body, frame);
+    result_.references.resize(model_.reference_count);
+    result_.levels.resize(history_.level_count());
+    for (std::size_t r = 0; r < model_.reference_count; ++r) {
+      StochasticReference& reference = result_.references[r];
+      reference.accesses = counters_[r * stride_];
+      reference.misses.assign(counters_.begin() + static_cast<std::ptrdiff_t>(r * stride_ + 1),
+                              counters_.begin() + static_cast<std::ptrdiff_t>((r + 1) * stride_));
+      for (std::size_t level = 0; level < result_.levels.size(); ++level) {
+        result_.levels[level].accesses += level == 0 ? reference.accesses : reference.misses[level - 1];
+        result_.levels[level].misses += reference.misses[level];
+      }
+    }
+    return std::move(result_);
+  }
+
+private:
+  void index_references(const Block& block) {
+    for (const Statement& statement : block) {
+      if (const auto* reference = std::get_if<Reference>(&statement.node)) {
+        references_[reference->id] = reference;
+      } else if (const auto* loop = std::get_if<Loop>(&statement.node)) {
+        index_references(loop->body);
+      } else if (const auto* branch = std::get_if<Branch>(&statement.node)) {
+        for (const BranchArm& arm : branch->arms) index_references(arm.body);
+      }
+    }
+  }
+
+  void run_block(const Block& block, Frame& frame) {
+    for (const Statement& statement : block) {
+      std::visit([&](const auto& node) { run(node, frame); }, statement.node);
+    }
+  }
+
+  void run(const Reference& reference, Frame& frame);
+  void run(const Loop& loop, Frame& frame);
+  void run(const Branch& branch, Frame& frame);
+  void run(const Call& call, Frame& frame);
+  void run_single_pass(const Loop& loop, Frame& frame, std::int64_t trips);
+  void run_fixed_point(const Loop& loop, Frame& frame, std::int64_t trips);
+  std::int64_t steady_window(const std::deque<std::vector<double>>& snapshots, std::int64_t done,
+                             std::int64_t unit) const;
+  void jump(const Loop& loop, const Frame& frame, std::int64_t iterations, std::size_t log_mark,
+            std::uint64_t start_sequence);
+  const LoopInfo& info_of(const Loop& loop);
+  void scan_loop_body(const Block& block, const Loop& loop, LoopInfo& info) const;
+
+  const Model& model_;
+  History history_;
+  StochasticOptions options_;
+  std::size_t stride_;                           // counters per reference: accesses, misses per level
+  std::vector<double> counters_;
+  std::vector<const Reference*> references_;     // by Reference::id
+  std::uint64_t largest_line_ = 1;
+  double weight_ = 1.0;                          // expected executions of the current statement per visit
+  std::uint64_t sequence_ = 0;
+  std::uint32_t next_frame_ = 0;
+  std::size_t open_loops_ = 0;
+  std::vector<std::pair<std::size_t, std::uint64_t>> log_;  // (level, line) touched while a loop is open
+  std::unordered_map<const Loop*, LoopInfo> infos_;
+  StochasticResult result_;
+};
+
+void Predictor::run(const Reference& reference, Frame& frame) {
+  ++result_.simulated_accesses;
+  double* counters = &counters_[reference.id * stride_];
+  counters[0] += weight_;
+  double reaching = 1.0;  // probability that the access reaches the level
+  if (reference.through_pointer) {
+    // The seed: a dynamic reference misses with a stated probability; its line, unknown, ages every set.
+    for (std::size_t level = 0; level < history_.level_count() && reaching > 0.0; ++level) {
+      const double miss = reaching * reference.miss_probability;
+      counters[1 + level] += weight_ * miss;
+      history_.age_unknown(level, miss);
+      reaching = miss;
+    }
+    return;
+  }
+  const std::int64_t address = reference.address.evaluate(frame.variables);
+  const std::uint64_t size = model_.arrays[reference.array].element_size;
+  const Tag tag{static_cast<std::uint32_t>(reference.id), frame.serial, sequence_++};
+  for (std::size_t level = 0; level < history_.level_count() && reaching > 0.0; ++level) {
+    const std::uint64_t line_size = history_.line_size(level);
+    const auto first = static_cast<std::uint64_t>(address) / line_size;
+    const auto last = (static_cast<std::uint64_t>(address) + size - 1) / line_size;
+    double hit = 1.0;  // an access straddling lines hits when all of them do (taken as the least P)
+    for (std::uint64_t line = first; line <= last; ++line) {
+      hit = std::min(hit, history_.access(level, line, reaching, tag));
+      if (open_loops_ > 0) log_.emplace_back(level, line);
+    }
+    counters[1 + level] += weight_ * reaching * (1.0 - hit);
+    reaching *= 1.0 - hit;
+  }
+}
+
+// The seed: H_block = Σ_θ p_θ H_θ over the entrances; here the arms (and the fall-through without `else`).
+void Predictor::run(const Branch& branch, Frame& frame) {
+  const double base = weight_;
+  double rest = 1.0;
+  std::vector<std::pair<double, stochastic_detail::Snapshot>> outcomes;
+  for (const BranchArm& arm : branch.arms) {
+    rest -= arm.probability;
+    if (arm.probability <= 0.0) continue;
+    history_.begin();
+    weight_ = base * arm.probability;
+    run_block(arm.body, frame);
+    outcomes.emplace_back(arm.probability, history_.rollback());
+  }
+  weight_ = base;
+  history_.combine(outcomes, std::max(0.0, rest));
+}
+
+void Predictor::run(const Call& call, Frame& frame) {
+  if (frame.depth >= model_.max_depth) return;  // the model's rule: the call is skipped
+  const Procedure& procedure = model_.procedures[call.procedure];
+  Frame callee{std::vector<std::int64_t>(procedure.loop_depth + 1, 0), next_frame_++, frame.depth + 1};
+  run_block(procedure.body, callee);
+}
+
+void Predictor::run(const Loop& loop, Frame& frame) {
+  const std::int64_t trips = trip_count(loop, frame.variables);
+  if (trips <= 0) return;
+  if (options_.loops == LoopMethod::SinglePass) {
+    run_single_pass(loop, frame, trips);
+  } else {
+    run_fixed_point(loop, frame, trips);
+  }
+}
+
+// The seed's method: the body once from the loop's entrance, then once more from the history it left,
+// standing for the other trips - 1 iterations.
+void Predictor::run_single_pass(const Loop& loop, Frame& frame, std::int64_t trips) {
+  const std::int64_t first = loop.first.evaluate(frame.variables);
+  frame.variables[loop.depth] = first;
+  run_block(loop.body, frame);
+  if (trips < 2) return;
+  const double base = weight_;
+  frame.variables[loop.depth] = first + loop.step;
+  weight_ = base * static_cast<double>(trips - 1);
+  run_block(loop.body, frame);
+  weight_ = base;
+}
+
+// The fixed point of a loop's history (the seed's open problem). A loop whose addresses do not move with its
+// variable runs until an iteration changes no P_v by more than the tolerance: every later iteration is that
+// one again (the a/b loop: both in the cache after a few iterations). A loop whose addresses move reaches a
+// steady state instead: the expected misses of every reference repeat over windows of iterations; then the
+// iterations but the last window or two are skipped, counted as copies of the window, and the lines the
+// loop put in the history are moved by the distance the skipped iterations would have moved them.
+void Predictor::run_fixed_point(const Loop& loop, Frame& frame, std::int64_t trips) {
+  const LoopInfo info = info_of(loop);
+  const std::int64_t first = loop.first.evaluate(frame.variables);
+  ++open_loops_;
+  const std::size_t log_mark = log_.size();
+  const std::uint64_t start_sequence = sequence_;
+  const std::size_t keep = static_cast<std::size_t>(3 * (info.unit << unit_doublings) + 1);
+  std::deque<std::vector<double>> snapshots{counters_};
+  bool steady_checked = false;
+  for (std::int64_t done = 0; done < trips;) {
+    frame.variables[loop.depth] = first + done * loop.step;
+    if (!info.depends) history_.begin();
+    run_block(loop.body, frame);
+    ++done;
+    if (!info.depends) {
+      const double change = history_.change_in_scope();
+      history_.commit();
+      const bool capped = static_cast<std::size_t>(done) >= options_.max_iterations;
+      if (done < trips && (change <= options_.tolerance || capped)) {
+        result_.capped_loops += change > options_.tolerance ? 1 : 0;
+        const double remaining = static_cast<double>(trips - done);
+        for (std::size_t i = 0; i < counters_.size(); ++i) counters_[i] += remaining * (counters_[i] - snapshots.back()[i]);
+        break;
+      }
+      snapshots.back() = counters_;
+      continue;
+    }
+    if (steady_checked || info.unit == 0) continue;
+    snapshots.push_back(counters_);
+    if (snapshots.size() > keep) snapshots.pop_front();
+    const std::int64_t window = steady_window(snapshots, done, info.unit);
+    if (window == 0) continue;
+    steady_checked = true;
+    const std::int64_t skipped = ((trips - done) / window - 1) * window;
+    if (skipped <= 0) continue;
+    const std::vector<double>& now = snapshots.back();
+    const std::vector<double>& before = snapshots[snapshots.size() - 1 - static_cast<std::size_t>(window)];
+    const double copies = static_cast<double>(skipped / window);
+    for (std::size_t i = 0; i < counters_.size(); ++i) counters_[i] += copies * (now[i] - before[i]);
+    jump(loop, frame, skipped, log_mark, start_sequence);
+    done += skipped;
+  }
+  if (--open_loops_ == 0) log_.clear();
+}
+
+// The shortest window (unit × 2^k iterations) over which the last three windows gave every reference the
+// same expected accesses and misses; 0 when none did.
+std::int64_t Predictor::steady_window(const std::deque<std::vector<double>>& snapshots, std::int64_t done,
+                                      std::int64_t unit) const {
+  const auto at = [&](std::int64_t back) -> const std::vector<double>& {
+    return snapshots[snapshots.size() - 1 - static_cast<std::size_t>(back)];
+  };
+  for (std::int64_t k = 0, window = unit; k <= unit_doublings; ++k, window *= 2) {
+    if (done % window != 0 || static_cast<std::int64_t>(snapshots.size()) <= 3 * window) continue;
+    bool steady = true;
+    for (std::size_t r = 0; r < model_.reference_count && steady; ++r) {
+      const std::size_t base = r * stride_;
+      const double accesses = at(0)[base] - at(window)[base];
+      const double tolerance = 1e-9 + steady_tolerance * accesses;
+      for (std::size_t i = base; i < base + stride_ && steady; ++i) {
+        const double w1 = at(0)[i] - at(window)[i];
+        const double w2 = at(window)[i] - at(2 * window)[i];
+        const double w3 = at(2 * window)[i] - at(3 * window)[i];
+        steady = std::abs(w1 - w2) <= tolerance && std::abs(w2 - w3) <= tolerance;
+      }
+    }
+    if (steady) return window;
+  }
+  return 0;
+}
+
+// Moves the lines this loop instance put in the history (references of this frame whose address moves with
+// the loop's variable) by the distance `iterations` more iterations move them.
+void Predictor::jump(const Loop& loop, const Frame& frame, std::int64_t iterations, std::size_t log_mark,
+                     std::uint64_t start_sequence) {
+  ++result_.loop_jumps;
+  std::vector<std::pair<std::size_t, std::uint64_t>> touched(log_.begin() + static_cast<std::ptrdiff_t>(log_mark),
+                                                             log_.end());
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  std::vector<std::pair<std::pair<std::size_t, std::uint64_t>, std::uint64_t>> moves;
+  for (const auto& [level, line] : touched) {
+    const stochastic_detail::Entry* entry = history_.find(level, line);
+    if (entry == nullptr || entry->tag.sequence < start_sequence || entry->tag.frame != frame.serial) continue;
+    const AffineForm& address = references_[entry->tag.reference]->address;
+    const std::int64_t coefficient = loop.depth < address.coefficients.size() ? address.coefficients[loop.depth] : 0;
+    const std::int64_t shift = coefficient * loop.step * iterations;
+    if (shift == 0) continue;
+    const auto line_size = static_cast<std::int64_t>(history_.line_size(level));
+    assert(shift % line_size == 0 && "a jump moves lines by whole lines");
+    const auto moved = static_cast<std::uint64_t>(static_cast<std::int64_t>(line) + shift / line_size);
+    moves.push_back({{level, line}, moved});
+  }
+  history_.move_lines(moves, start_sequence);
+  for (const auto& move : moves) log_.emplace_back(move.first.first, move.second);
+}
+
+const LoopInfo& Predictor::info_of(const Loop& loop) {
+  const auto found = infos_.find(&loop);
+  if (found != infos_.end()) return found->second;
+  LoopInfo info;
+  info.unit = 1;
+  scan_loop_body(loop.body, loop, info);
+  if (info.unit > largest_unit) info.unit = 0;
+  return infos_.emplace(&loop, info).first->second;
+}
+
+void Predictor::scan_loop_body(const Block& block, const Loop& loop, LoopInfo& info) const {
+  const auto coefficient = [&loop](const AffineForm& form) {
+    return loop.depth < form.coefficients.size() ? form.coefficients[loop.depth] : 0;
+  };
+  for (const Statement& statement : block) {
+    if (const auto* reference = std::get_if<Reference>(&statement.node)) {
+      const std::int64_t stride = coefficient(reference->address) * loop.step;
+      if (reference->through_pointer || stride == 0) continue;
+      info.depends = true;
+      const auto bytes = static_cast<std::int64_t>(largest_line_);
+      const std::int64_t period = bytes / std::gcd(std::abs(stride), bytes);
+      if (info.unit != 0) info.unit = std::min<std::int64_t>(std::lcm(info.unit, period), largest_unit + 1);
+    } else if (const auto* inner = std::get_if<Loop>(&statement.node)) {
+      if (coefficient(inner->first) != 0 || coefficient(inner->last) != 0) info.depends = true;
+      scan_loop_body(inner->body, loop, info);
+    } else if (const auto* branch = std::get_if<Branch>(&statement.node)) {
+      for (const BranchArm& arm : branch->arms) scan_loop_body(arm.body, loop, info);
+    }
+  }
+}
+
+}  // namespace
+
+StochasticResult predict_stochastic(const Model& model, std::span<const StochasticLevel> levels,
+                                    const StochasticOptions& options) {
+  Predictor predictor(model, levels, options);
+  return predictor.run();
+}
+
+}  // namespace augur::sim::cache
