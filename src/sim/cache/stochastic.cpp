@@ -7,6 +7,7 @@
 #include <cassert>
 #include <cmath>
 #include <deque>
+#include <iterator>
 #include <numeric>
 #include <unordered_map>
 
@@ -96,6 +97,7 @@ private:
   void run(const Call& call, Frame& frame);
   void run_single_pass(const Loop& loop, Frame& frame, std::int64_t trips);
   void run_fixed_point(const Loop& loop, Frame& frame, std::int64_t trips);
+  std::int64_t tail_iterations(const std::deque<std::size_t>& log_sizes, std::int64_t window) const;
   std::int64_t steady_window(const std::deque<std::vector<double>>& snapshots, std::int64_t done,
                              std::int64_t unit) const;
   void jump(const Loop& loop, const Frame& frame, std::int64_t iterations, std::size_t log_mark,
@@ -213,6 +215,7 @@ void Predictor::run_fixed_point(const Loop& loop, Frame& frame, std::int64_t tri
   const std::uint64_t start_sequence = sequence_;
   const std::size_t keep = static_cast<std::size_t>(3 * (info.unit << unit_doublings) + 1);
   std::deque<std::vector<double>> snapshots{counters_};
+  std::deque<std::size_t> log_sizes{log_.size()};  // log_.size() at each snapshot
   bool steady_checked = false;
   for (std::int64_t done = 0; done < trips;) {
     frame.variables[loop.depth] = first + done * loop.step;
@@ -234,11 +237,18 @@ void Predictor::run_fixed_point(const Loop& loop, Frame& frame, std::int64_t tri
     }
     if (steady_checked || info.unit == 0) continue;
     snapshots.push_back(counters_);
-    if (snapshots.size() > keep) snapshots.pop_front();
+    log_sizes.push_back(log_.size());
+    if (snapshots.size() > keep) {
+      snapshots.pop_front();
+      log_sizes.pop_front();
+    }
     const std::int64_t window = steady_window(snapshots, done, info.unit);
     if (window == 0) continue;
     steady_checked = true;
-    const std::int64_t skipped = ((trips - done) / window - 1) * window;
+    // The last `tail` iterations are simulated: enough of them to fill the largest cache level with the
+    // lines they bring, so that the history the loop leaves holds what the real cache would.
+    const std::int64_t tail = tail_iterations(log_sizes, window);
+    const std::int64_t skipped = (trips - done - tail) / window * window;
     if (skipped <= 0) continue;
     const std::vector<double>& now = snapshots.back();
     const std::vector<double>& before = snapshots[snapshots.size() - 1 - static_cast<std::size_t>(window)];
@@ -248,6 +258,31 @@ void Predictor::run_fixed_point(const Loop& loop, Frame& frame, std::int64_t tri
     done += skipped;
   }
   if (--open_loops_ == 0) log_.clear();
+}
+
+// Iterations after which the loop's new lines (distinct lines of the last window at the last level not
+// touched in the window before, per iteration) fill that level, rounded up to windows, plus one window.
+std::int64_t Predictor::tail_iterations(const std::deque<std::size_t>& log_sizes, std::int64_t window) const {
+  const std::size_t level = history_.level_count() - 1;
+  const auto lines_between = [&](std::size_t from, std::size_t to) {
+    std::vector<std::uint64_t> lines;
+    for (std::size_t i = from; i < to; ++i) {
+      if (log_[i].first == level) lines.push_back(log_[i].second);
+    }
+    std::sort(lines.begin(), lines.end());
+    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+    return lines;
+  };
+  const std::size_t count = log_sizes.size();
+  const auto w = static_cast<std::size_t>(window);
+  const std::vector<std::uint64_t> last = lines_between(log_sizes[count - 1 - w], log_sizes[count - 1]);
+  const std::vector<std::uint64_t> before = lines_between(log_sizes[count - 1 - 2 * w], log_sizes[count - 1 - w]);
+  std::vector<std::uint64_t> fresh;
+  std::set_difference(last.begin(), last.end(), before.begin(), before.end(), std::back_inserter(fresh));
+  if (fresh.empty()) return window;
+  const auto capacity = static_cast<double>(history_.lines(level));
+  const double windows = std::ceil(capacity / static_cast<double>(fresh.size()));
+  return (static_cast<std::int64_t>(windows) + 1) * window;
 }
 
 // The shortest window (unit × 2^k iterations) over which the last three windows gave every reference the

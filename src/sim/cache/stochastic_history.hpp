@@ -41,6 +41,7 @@ public:
 
   [[nodiscard]] std::size_t level_count() const { return levels_.size(); }
   [[nodiscard]] std::uint64_t line_size(std::size_t level) const { return levels_[level].line; }
+  [[nodiscard]] std::uint64_t lines(std::size_t level) const { return levels_[level].sets * levels_[level].associativity; }
   [[nodiscard]] SetKey key_of(std::size_t level, std::uint64_t line) const;
 
   // An access of `line` at `level` that happens with probability `weight` (1 at the first level; the miss
