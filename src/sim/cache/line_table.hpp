@@ -1,9 +1,9 @@
-// An open-addressing hash table from line numbers to one 64-bit value (linear probing, load at most one
-// half, deletion by backward shift), for the per-reference look-ups of the curve methods, where
-// std::unordered_map's node per line would cost a cache miss more.
+// Open-addressing hash tables keyed by line numbers (linear probing, backward-shift deletion): the index of a
+// fully associative cache and of the 3C classifier's shadow cache, and the set of lines ever touched.
+// O(1) expected per operation, no allocation per access (the set grows by doubling).
 #pragma once
 
-#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -11,102 +11,59 @@ namespace augur::sim::cache {
 
 class LineTable {
 public:
-  explicit LineTable(std::uint64_t capacity = 64) { reset(std::bit_ceil(capacity < 4 ? 4 : capacity)); }
+  static constexpr std::uint64_t empty_key = ~std::uint64_t{0};  // never a line number (addresses are < 2^64)
+  static constexpr std::uint32_t absent = ~std::uint32_t{0};
 
-  [[nodiscard]] std::uint64_t size() const { return size_; }
-  [[nodiscard]] bool empty() const { return size_ == 0; }
+  // A table for up to `expected` keys; it grows when more are inserted.
+  explicit LineTable(std::size_t expected = 16);
 
-  // The value of `line`, or nullptr. The pointer is valid until the next insertion or erasure.
-  [[nodiscard]] std::uint64_t* find(std::uint64_t line) {
-    const std::uint64_t key = line + 1;
-    for (std::uint64_t entry = home(key);; entry = (entry + 1) & mask_) {
-      if (keys_[entry] == key) return &values_[entry];
-      if (keys_[entry] == 0) return nullptr;
+  [[nodiscard]] std::uint32_t find(std::uint64_t key) const {
+    for (std::size_t slot = home(key);; slot = (slot + 1) & mask_) {
+      if (keys_[slot] == key) return values_[slot];
+      if (keys_[slot] == empty_key) return absent;
     }
   }
-
-  // The value of `line`, inserted as 0 when absent (`inserted` says which).
-  std::uint64_t* find_or_insert(std::uint64_t line, bool& inserted) {
-    const std::uint64_t key = line + 1;
-    std::uint64_t entry = home(key);
-    for (; keys_[entry] != 0; entry = (entry + 1) & mask_) {
-      if (keys_[entry] == key) {
-        inserted = false;
-        return &values_[entry];
-      }
-    }
-    inserted = true;
-    if ((size_ + 1) * 2 > keys_.size()) {
-      grow();
-      for (entry = home(key); keys_[entry] != 0; entry = (entry + 1) & mask_) {
-      }
-    }
-    keys_[entry] = key;
-    values_[entry] = 0;
-    ++size_;
-    return &values_[entry];
-  }
-
-  void erase(std::uint64_t line) {
-    const std::uint64_t key = line + 1;
-    std::uint64_t entry = home(key);
-    for (; keys_[entry] != key; entry = (entry + 1) & mask_) {
-      if (keys_[entry] == 0) return;
-    }
-    // Backward shift: move up every later entry of the run whose home is not between the hole and it.
-    std::uint64_t hole = entry;
-    for (std::uint64_t next = (hole + 1) & mask_; keys_[next] != 0; next = (next + 1) & mask_) {
-      const std::uint64_t wanted = home(keys_[next]);
-      if (((next - wanted) & mask_) >= ((next - hole) & mask_)) {
-        keys_[hole] = keys_[next];
-        values_[hole] = values_[next];
-        hole = next;
-      }
-    }
-    keys_[hole] = 0;
-    --size_;
-  }
-
-  // Calls visit(line, value&) for every entry, in no particular order.
-  template <typename Visit>
-  void for_each(Visit&& visit) {
-    for (std::uint64_t entry = 0; entry < keys_.size(); ++entry) {
-      if (keys_[entry] != 0) visit(keys_[entry] - 1, values_[entry]);
-    }
-  }
+  // Inserts key -> value (the key must be absent).
+  void insert(std::uint64_t key, std::uint32_t value);
+  // Inserts the key with value 0 if absent; returns true when it was absent.
+  bool insert_if_absent(std::uint64_t key);
+  void erase(std::uint64_t key);
+  void assign(std::uint64_t key, std::uint32_t value);  // the key must be present
+  [[nodiscard]] std::size_t size() const { return size_; }
 
 private:
-  static constexpr std::uint64_t golden = 0x9e3779b97f4a7c15ULL;  // Fibonacci hashing
-
-  [[nodiscard]] std::uint64_t home(std::uint64_t key) const { return (key * golden) >> shift_; }
-
-  void reset(std::uint64_t capacity) {
-    keys_.assign(capacity, 0);
-    values_.assign(capacity, 0);
-    mask_ = capacity - 1;
-    shift_ = 64 - static_cast<unsigned>(std::countr_zero(capacity));
+  [[nodiscard]] std::size_t home(std::uint64_t key) const {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift_);
   }
+  void grow();
 
-  void grow() {
-    std::vector<std::uint64_t> keys;
-    std::vector<std::uint64_t> values;
-    keys.swap(keys_);
-    values.swap(values_);
-    reset(keys.size() * 2);
-    for (std::uint64_t old = 0; old < keys.size(); ++old) {
-      if (keys[old] == 0) continue;
-      std::uint64_t entry = home(keys[old]);
-      while (keys_[entry] != 0) entry = (entry + 1) & mask_;
-      keys_[entry] = keys[old];
-      values_[entry] = values[old];
-    }
-  }
+  std::vector<std::uint64_t> keys_;
+  std::vector<std::uint32_t> values_;
+  std::size_t mask_ = 0;
+  int shift_ = 64;
+  std::size_t size_ = 0;
+};
 
-  std::vector<std::uint64_t> keys_;  // line + 1; 0 marks an empty entry
-  std::vector<std::uint64_t> values_;
-  std::uint64_t mask_ = 0;
-  unsigned shift_ = 0;
-  std::uint64_t size_ = 0;
+// A fully associative LRU cache of `capacity` lines that only answers hit or miss (the 3C classifier's
+// reference): a hash index and a doubly linked recency list in arrays, O(1) per access.
+class LruShadow {
+public:
+  explicit LruShadow(std::uint64_t capacity);
+  // Touches the line; returns true on a hit. On a miss the line is inserted only when `allocate`.
+  bool access(std::uint64_t line, bool allocate);
+
+private:
+  void unlink(std::uint32_t node);
+  void push_front(std::uint32_t node);
+
+  LineTable index_;
+  std::vector<std::uint64_t> lines_;
+  std::vector<std::uint32_t> previous_;
+  std::vector<std::uint32_t> next_;
+  std::uint32_t head_ = LineTable::absent;  // most recently used
+  std::uint32_t tail_ = LineTable::absent;  // least recently used
+  std::uint32_t used_ = 0;
+  std::uint32_t capacity_;
 };
 
 }  // namespace augur::sim::cache

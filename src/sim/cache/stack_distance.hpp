@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "sim/cache/access.hpp"
-#include "sim/cache/line_table.hpp"
+#include "sim/cache/line_stamp_table.hpp"
 
 namespace augur::sim::cache {
 
@@ -37,7 +37,7 @@ private:
   void fenwick_add(std::uint64_t slot, std::int32_t delta);
   [[nodiscard]] std::uint64_t fenwick_prefix(std::uint64_t slot) const;  // ones in slots 0..slot
 
-  LineTable latest_;  // line -> the timestamp of its latest reference
+  LineStampTable latest_;  // line -> the timestamp of its latest reference
   // The Fenwick tree over timestamps 0..capacity-1 (1-based internally), and the line whose latest
   // reference each timestamp is (`vacant` once that line has been referenced again).
   std::vector<std::int32_t> tree_;
