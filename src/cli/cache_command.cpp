@@ -10,6 +10,7 @@
 namespace augur::cli {
 
 Runner declare_cache_sim_command(CLI::App& command);
+Runner declare_cache_predict_command(CLI::App& command);
 
 namespace {
 
@@ -18,6 +19,11 @@ const Command cache_subcommands[] = {
      "Simulate a cache hierarchy on a memory trace (din, valgrind lackey, augur binary): accesses, misses, miss "
      "rate, the 3C (compulsory, capacity, conflict) and writebacks per level.",
      declare_cache_sim_command},
+    {"predict",
+     "Predict a program model's miss rates without its trace: the seed's stochastic cache simulator (each "
+     "reference's hit probability, each level's miss rate), or the exact simulator or StatStack on the expanded "
+     "trace.",
+     declare_cache_predict_command},
 };
 
 }  // namespace

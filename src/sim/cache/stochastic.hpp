@@ -39,7 +39,7 @@ enum class LoopMethod {
 
 struct StochasticOptions {
   LoopMethod loops = LoopMethod::FixedPoint;
-  double tolerance = 1e-9;              // a loop's history has converged when no P_v moves by more
+  double tolerance = 1e-12;             // a loop's history has converged when no P_v moves by more
   std::size_t max_iterations = 10000;   // iterations of a loop without affine strides before extrapolating
 };
 
