@@ -85,10 +85,14 @@ private:
     }
   }
 
+  // Runs a block; exit_needed_ says whether anything runs after a statement (its history is used).
   void run_block(const Block& block, Frame& frame) {
-    for (const Statement& statement : block) {
-      std::visit([&](const auto& node) { run(node, frame); }, statement.node);
+    const bool outer = exit_needed_;
+    for (std::size_t s = 0; s < block.size(); ++s) {
+      exit_needed_ = outer || s + 1 < block.size();
+      std::visit([&](const auto& node) { run(node, frame); }, block[s].node);
     }
+    exit_needed_ = outer;
   }
 
   void run(const Reference& reference, Frame& frame);
@@ -97,11 +101,11 @@ private:
   void run(const Call& call, Frame& frame);
   void run_single_pass(const Loop& loop, Frame& frame, std::int64_t trips);
   void run_fixed_point(const Loop& loop, Frame& frame, std::int64_t trips);
-  std::int64_t tail_iterations(const std::deque<std::size_t>& log_sizes, std::int64_t window) const;
+  std::int64_t tail_iterations(const std::deque<std::vector<double>>& insertions, std::int64_t window) const;
   std::int64_t steady_window(const std::deque<std::vector<double>>& snapshots, std::int64_t done,
                              std::int64_t unit) const;
-  void jump(const Loop& loop, const Frame& frame, std::int64_t iterations, std::size_t log_mark,
-            std::uint64_t start_sequence);
+  void jump(const Loop& loop, const Frame& frame, std::int64_t iterations, std::uint64_t start_sequence,
+            std::span<const double> entered);
   const LoopInfo& info_of(const Loop& loop);
   void scan_loop_body(const Block& block, const Loop& loop, LoopInfo& info) const;
 
@@ -112,11 +116,11 @@ private:
   std::vector<double> counters_;
   std::vector<const Reference*> references_;     // by Reference::id
   std::uint64_t largest_line_ = 1;
+  bool exit_needed_ = false;                     // the current statement's history is used afterwards
   double weight_ = 1.0;                          // expected executions of the current statement per visit
   std::uint64_t sequence_ = 0;
   std::uint32_t next_frame_ = 0;
   std::size_t open_loops_ = 0;
-  std::vector<std::pair<std::size_t, std::uint64_t>> log_;  // (level, line) touched while a loop is open
   std::unordered_map<const Loop*, LoopInfo> infos_;
   StochasticResult result_;
 };
@@ -146,7 +150,6 @@ void Predictor::run(const Reference& reference, Frame& frame) {
     double hit = 1.0;  // an access straddling lines hits when all of them do (taken as the least P)
     for (std::uint64_t line = first; line <= last; ++line) {
       hit = std::min(hit, history_.access(level, line, reaching, tag));
-      if (open_loops_ > 0) log_.emplace_back(level, line);
     }
     counters[1 + level] += weight_ * reaching * (1.0 - hit);
     reaching *= 1.0 - hit;
@@ -209,13 +212,14 @@ void Predictor::run_single_pass(const Loop& loop, Frame& frame, std::int64_t tri
 // loop put in the history are moved by the distance the skipped iterations would have moved them.
 void Predictor::run_fixed_point(const Loop& loop, Frame& frame, std::int64_t trips) {
   const LoopInfo info = info_of(loop);
+  const bool exit_needed = exit_needed_;
+  exit_needed_ = true;  // every iteration but the last is followed by another
   const std::int64_t first = loop.first.evaluate(frame.variables);
   ++open_loops_;
-  const std::size_t log_mark = log_.size();
   const std::uint64_t start_sequence = sequence_;
   const std::size_t keep = static_cast<std::size_t>(3 * (info.unit << unit_doublings) + 1);
   std::deque<std::vector<double>> snapshots{counters_};
-  std::deque<std::size_t> log_sizes{log_.size()};  // log_.size() at each snapshot
+  std::deque<std::vector<double>> insertions{history_.insertions()};  // lines entered per level, at each snapshot
   bool steady_checked = false;
   for (std::int64_t done = 0; done < trips;) {
     frame.variables[loop.depth] = first + done * loop.step;
@@ -237,51 +241,43 @@ void Predictor::run_fixed_point(const Loop& loop, Frame& frame, std::int64_t tri
     }
     if (steady_checked || info.unit == 0) continue;
     snapshots.push_back(counters_);
-    log_sizes.push_back(log_.size());
+    insertions.push_back(history_.insertions());
     if (snapshots.size() > keep) {
       snapshots.pop_front();
-      log_sizes.pop_front();
+      insertions.pop_front();
     }
     const std::int64_t window = steady_window(snapshots, done, info.unit);
     if (window == 0) continue;
     steady_checked = true;
-    // The last `tail` iterations are simulated: enough of them to fill the largest cache level with the
-    // lines they bring, so that the history the loop leaves holds what the real cache would.
-    const std::int64_t tail = tail_iterations(log_sizes, window);
+    // The last `tail` iterations are simulated: enough of them to fill the last cache level with the lines
+    // they bring, so that the history the loop leaves holds what the real cache would (one window when
+    // nothing runs after the loop).
+    const std::int64_t tail = exit_needed ? tail_iterations(insertions, window) : window;
     const std::int64_t skipped = (trips - done - tail) / window * window;
     if (skipped <= 0) continue;
     const std::vector<double>& now = snapshots.back();
     const std::vector<double>& before = snapshots[snapshots.size() - 1 - static_cast<std::size_t>(window)];
     const double copies = static_cast<double>(skipped / window);
     for (std::size_t i = 0; i < counters_.size(); ++i) counters_[i] += copies * (now[i] - before[i]);
-    jump(loop, frame, skipped, log_mark, start_sequence);
+    std::vector<double> entered(history_.level_count());
+    for (std::size_t level = 0; level < entered.size(); ++level) {
+      entered[level] = copies * (insertions.back()[level] - insertions[insertions.size() - 1 - static_cast<std::size_t>(window)][level]);
+    }
+    jump(loop, frame, skipped, start_sequence, entered);
     done += skipped;
   }
-  if (--open_loops_ == 0) log_.clear();
+  --open_loops_;
+  exit_needed_ = exit_needed;
 }
 
-// Iterations after which the loop's new lines (distinct lines of the last window at the last level not
-// touched in the window before, per iteration) fill that level, rounded up to windows, plus one window.
-std::int64_t Predictor::tail_iterations(const std::deque<std::size_t>& log_sizes, std::int64_t window) const {
-  const std::size_t level = history_.level_count() - 1;
-  const auto lines_between = [&](std::size_t from, std::size_t to) {
-    std::vector<std::uint64_t> lines;
-    for (std::size_t i = from; i < to; ++i) {
-      if (log_[i].first == level) lines.push_back(log_[i].second);
-    }
-    std::sort(lines.begin(), lines.end());
-    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
-    return lines;
-  };
-  const std::size_t count = log_sizes.size();
-  const auto w = static_cast<std::size_t>(window);
-  const std::vector<std::uint64_t> last = lines_between(log_sizes[count - 1 - w], log_sizes[count - 1]);
-  const std::vector<std::uint64_t> before = lines_between(log_sizes[count - 1 - 2 * w], log_sizes[count - 1 - w]);
-  std::vector<std::uint64_t> fresh;
-  std::set_difference(last.begin(), last.end(), before.begin(), before.end(), std::back_inserter(fresh));
-  if (fresh.empty()) return window;
-  const auto capacity = static_cast<double>(history_.lines(level));
-  const double windows = std::ceil(capacity / static_cast<double>(fresh.size()));
+// Iterations after which the lines the loop brings into each level (per iteration, over the last window)
+// fill it, the most over the levels, rounded up to windows, plus one window.
+std::int64_t Predictor::tail_iterations(const std::deque<std::vector<double>>& insertions, std::int64_t window) const {
+  double windows = 0.0;
+  for (std::size_t level = 0; level < history_.level_count(); ++level) {
+    const double entered = insertions.back()[level] - insertions[insertions.size() - 1 - static_cast<std::size_t>(window)][level];
+    if (entered > 0.0) windows = std::max(windows, std::ceil(static_cast<double>(history_.lines(level)) / entered));
+  }
   return (static_cast<std::int64_t>(windows) + 1) * window;
 }
 
@@ -313,28 +309,21 @@ std::int64_t Predictor::steady_window(const std::deque<std::vector<double>>& sna
 
 // Moves the lines this loop instance put in the history (references of this frame whose address moves with
 // the loop's variable) by the distance `iterations` more iterations move them.
-void Predictor::jump(const Loop& loop, const Frame& frame, std::int64_t iterations, std::size_t log_mark,
-                     std::uint64_t start_sequence) {
+void Predictor::jump(const Loop& loop, const Frame& frame, std::int64_t iterations, std::uint64_t start_sequence,
+                     std::span<const double> entered) {
   ++result_.loop_jumps;
-  std::vector<std::pair<std::size_t, std::uint64_t>> touched(log_.begin() + static_cast<std::ptrdiff_t>(log_mark),
-                                                             log_.end());
-  std::sort(touched.begin(), touched.end());
-  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
   std::vector<std::pair<std::pair<std::size_t, std::uint64_t>, std::uint64_t>> moves;
-  for (const auto& [level, line] : touched) {
-    const stochastic_detail::Entry* entry = history_.find(level, line);
-    if (entry == nullptr || entry->tag.sequence < start_sequence || entry->tag.frame != frame.serial) continue;
-    const AffineForm& address = references_[entry->tag.reference]->address;
+  history_.for_each_entry_since(start_sequence, [&](std::size_t level, const stochastic_detail::Entry& entry) {
+    if (entry.tag.frame != frame.serial) return;
+    const AffineForm& address = references_[entry.tag.reference]->address;
     const std::int64_t coefficient = loop.depth < address.coefficients.size() ? address.coefficients[loop.depth] : 0;
     const std::int64_t shift = coefficient * loop.step * iterations;
-    if (shift == 0) continue;
+    if (shift == 0) return;
     const auto line_size = static_cast<std::int64_t>(history_.line_size(level));
     assert(shift % line_size == 0 && "a jump moves lines by whole lines");
-    const auto moved = static_cast<std::uint64_t>(static_cast<std::int64_t>(line) + shift / line_size);
-    moves.push_back({{level, line}, moved});
-  }
-  history_.move_lines(moves, start_sequence);
-  for (const auto& move : moves) log_.emplace_back(move.first.first, move.second);
+    moves.push_back({{level, entry.line}, static_cast<std::uint64_t>(static_cast<std::int64_t>(entry.line) + shift / line_size)});
+  });
+  history_.move_lines(moves, start_sequence, entered);
 }
 
 const LoopInfo& Predictor::info_of(const Loop& loop) {

@@ -37,6 +37,7 @@ History::History(std::span<const StochasticLevel> levels) {
     state.set_histories.resize(state.sets);
     levels_.push_back(std::move(state));
   }
+  insertions_.assign(levels_.size(), 0.0);
 }
 
 SetKey History::key_of(std::size_t level, std::uint64_t line) const {
@@ -52,7 +53,9 @@ SetHistory& History::touch(SetKey key) {
 }
 
 void History::prune(std::size_t level, SetHistory& set) const {
-  std::erase_if(set, [](const Entry& entry) { return entry.probability < negligible_probability; });
+  bool negligible = false;
+  for (const Entry& entry : set) negligible = negligible || entry.probability < negligible_probability;
+  if (negligible) std::erase_if(set, [](const Entry& entry) { return entry.probability < negligible_probability; });
   sort_by_depth(set);
   // Pare the history down to the lines that could be in the cache (the seed's "future improvement").
   const std::size_t keep = 4 * levels_[level].associativity + 4;
@@ -91,6 +94,7 @@ double History::access(std::size_t level, std::uint64_t line, double weight, con
   }
   const double probability = weight + (1.0 - weight) * hit;
   const double depth = hit > 0.0 ? (1.0 - weight) * hit * depth_x / probability : 0.0;
+  insertions_[level] += weight * (1.0 - hit);
   if (found == set.end()) {
     set.push_back(Entry{line, probability, depth, tag});
   } else {
@@ -214,24 +218,24 @@ void History::combine(std::span<const std::pair<double, Snapshot>> outcomes, dou
   }
 }
 
+// The lines of `moves` are touched again at their new places (the iterations a jump skips touch them
+// there): a copy at the new line, as recent as the original was; the originals stay, older than every line
+// the loop touched; lines from before the loop (sequence below `minimum_sequence`) are older still.
 void History::move_lines(std::span<const std::pair<std::pair<std::size_t, std::uint64_t>, std::uint64_t>> moves,
-                         std::uint64_t minimum_sequence) {
-  std::vector<std::pair<std::size_t, Entry>> moved;
+                         std::uint64_t minimum_sequence, std::span<const double> entered) {
+  std::vector<std::pair<std::size_t, Entry>> copies;
   std::unordered_set<SetKey> affected;
+  std::unordered_set<std::uint64_t> demoted;  // lines of the originals (of every level: a line is a line)
   for (const auto& [from, to] : moves) {
-    const SetKey key = key_of(from.first, from.second);
-    SetHistory& set = set_of(key);
-    const auto found = find_line(set, from.second);
-    if (found == set.end() || found->tag.sequence < minimum_sequence) continue;
-    SetHistory& journaled = touch(key);
-    const auto entry = find_line(journaled, from.second);
-    Entry copy = *entry;
+    const Entry* original = find(from.first, from.second);
+    if (original == nullptr || original->tag.sequence < minimum_sequence) continue;
+    Entry copy = *original;
     copy.line = to;
-    journaled.erase(entry);
-    moved.emplace_back(from.first, copy);
-    affected.insert(key);
+    copies.emplace_back(from.first, copy);
+    demoted.insert(from.second);
+    affected.insert(key_of(from.first, from.second));
   }
-  for (const auto& [level, entry] : moved) {
+  for (const auto& [level, entry] : copies) {
     const SetKey key = key_of(level, entry.line);
     SetHistory& set = touch(key);
     const auto existing = find_line(set, entry.line);
@@ -239,7 +243,42 @@ void History::move_lines(std::span<const std::pair<std::pair<std::size_t, std::u
     set.push_back(entry);
     affected.insert(key);
   }
-  for (const SetKey key : affected) renormalise(touch(key), levels_[key >> 40].associativity);
+  std::unordered_set<std::uint64_t> copied;
+  for (const auto& copy : copies) copied.insert(copy.second.line);
+  for (const SetKey key : affected) {
+    SetHistory& set = touch(key);
+    const auto rank = [&](const Entry& entry) {
+      if (entry.tag.sequence < minimum_sequence) return 2;
+      return demoted.count(entry.line) != 0 && copied.count(entry.line) == 0 ? 1 : 0;
+    };
+    std::stable_sort(set.begin(), set.end(), [&](const Entry& a, const Entry& b) {
+      const int rank_a = rank(a), rank_b = rank(b);
+      return rank_a != rank_b ? rank_a < rank_b : a.depth < b.depth;
+    });
+    renormalise(set, levels_[key >> 40].associativity);
+  }
+  // The skipped iterations brought `entered[level]` lines into each level: the older lines age by as many
+  // (spread over the sets) and leave the cache past the associativity.
+  for (std::size_t level = 0; level < levels_.size() && level < entered.size(); ++level) {
+    const Level& state = levels_[level];
+    const double ageing = entered[level] / static_cast<double>(state.sets);
+    if (ageing <= 0.0) continue;
+    for (std::uint64_t set_index = 0; set_index < state.sets; ++set_index) {
+      const SetKey key = (static_cast<std::uint64_t>(level) << 40) | set_index;
+      const SetHistory& current = set_of(key);
+      const bool old = std::any_of(current.begin(), current.end(), [&](const Entry& entry) {
+        return entry.tag.sequence < minimum_sequence || (demoted.count(entry.line) != 0 && copied.count(entry.line) == 0);
+      });
+      if (!old) continue;
+      SetHistory& set = touch(key);
+      for (Entry& entry : set) {
+        if (entry.tag.sequence < minimum_sequence || (demoted.count(entry.line) != 0 && copied.count(entry.line) == 0)) {
+          entry.depth += ageing;
+        }
+      }
+      std::erase_if(set, [&](const Entry& entry) { return entry.depth >= static_cast<double>(state.associativity); });
+    }
+  }
 }
 
 const Entry* History::find(std::size_t level, std::uint64_t line) const {
@@ -250,7 +289,6 @@ const Entry* History::find(std::size_t level, std::uint64_t line) const {
 }
 
 void renormalise(SetHistory& set, std::uint64_t associativity) {
-  std::stable_sort(set.begin(), set.end(), [](const Entry& a, const Entry& b) { return a.depth < b.depth; });
   double more_recent = 0.0;
   for (Entry& entry : set) {
     entry.depth = more_recent;

@@ -66,11 +66,27 @@ public:
   // no arm runs) weighs the current content too.
   void combine(std::span<const std::pair<double, Snapshot>> outcomes, double rest);
 
-  // Moves the lines `moves` (level, line → new line) and recomputes the depths of the sets involved.
+  // Touches the lines `moves` (level, line → new line) made at or after `minimum_sequence` again at their new
+  // lines, and recomputes the depths of the sets involved; then ages the lines older than the loop by the
+  // `entered` lines (per level) that the skipped iterations brought in.
   void move_lines(std::span<const std::pair<std::pair<std::size_t, std::uint64_t>, std::uint64_t>> moves,
-                  std::uint64_t minimum_sequence);
+                  std::uint64_t minimum_sequence, std::span<const double> entered);
 
   [[nodiscard]] const Entry* find(std::size_t level, std::uint64_t line) const;
+
+  // Calls visit(level, entry) for every entry made at or after `minimum_sequence`.
+  template <typename Visit>
+  void for_each_entry_since(std::uint64_t minimum_sequence, Visit&& visit) const {
+    for (std::size_t level = 0; level < levels_.size(); ++level) {
+      for (const SetHistory& set : levels_[level].set_histories) {
+        for (const Entry& entry : set) {
+          if (entry.tag.sequence >= minimum_sequence) visit(level, entry);
+        }
+      }
+    }
+  }
+  // The expected number of lines that entered each level so far (misses, weighted).
+  [[nodiscard]] const std::vector<double>& insertions() const { return insertions_; }
 
 private:
   struct Level {
@@ -86,10 +102,11 @@ private:
 
   std::vector<Level> levels_;
   std::vector<Snapshot> journal_;
+  std::vector<double> insertions_;
 };
 
-// D_v = Σ P_u over the lines u more recent than v (what E[d|P] is when the histories are exact), lines at
-// depth ≥ associativity dropped: used after lines moved between sets.
+// D_v = Σ P_u over the lines u before v in the set's order (what E[d|P] is when the histories are exact),
+// lines at depth ≥ associativity dropped: used after lines moved between sets.
 void renormalise(SetHistory& set, std::uint64_t associativity);
 
 }  // namespace augur::sim::cache::stochastic_detail
