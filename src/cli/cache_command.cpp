@@ -11,6 +11,7 @@ namespace augur::cli {
 
 Runner declare_cache_sim_command(CLI::App& command);
 Runner declare_cache_predict_command(CLI::App& command);
+Runner declare_cache_trace_command(CLI::App& command);
 
 namespace {
 
@@ -24,6 +25,10 @@ const Command cache_subcommands[] = {
      "reference's hit probability, each level's miss rate), or the exact simulator or StatStack on the expanded "
      "trace.",
      declare_cache_predict_command},
+    {"trace",
+     "Expand a program model (arrays, loops, references, branches, calls) into its exact address trace, augur "
+     "binary or din, for the other cache commands.",
+     declare_cache_trace_command},
 };
 
 }  // namespace
@@ -35,7 +40,7 @@ Runner declare_cache_command(CLI::App& command) {
     CLI::App* subcommand = command.add_subcommand(row.name, row.summary);
     runners->emplace_back(subcommand, row.declare(*subcommand));
   }
-  command.footer("Guide: docs/cache.md; formats: docs/formats.md (\"Cache traces\", \"Cache specifications\")");
+  command.footer("Guide: docs/cache.md; formats: docs/formats.md (\"Cache traces\", \"Cache specifications\", \"Program models\")");
   return [runners] {
     for (const auto& [subcommand, run] : *runners) {
       if (subcommand->parsed()) return run();

@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <iostream>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -11,6 +13,7 @@
 
 #include "augur/core/diagnostics.hpp"
 #include "augur/sim/engine.hpp"
+#include "cache_model_input.hpp"
 #include "cache_predict.hpp"
 #include "command.hpp"
 #include "core/files.hpp"
@@ -24,23 +27,10 @@ namespace {
 
 namespace cache = sim::cache;
 
-core::Bindings parse_defines(const std::vector<std::string>& defines) {
-  core::Bindings bindings;
-  for (const std::string& text : defines) {
-    const std::size_t equals = text.find('=');
-    double value = 0.0;
-    std::size_t used = 0;
-    try {
-      if (equals != std::string::npos && equals > 0) value = std::stod(text.substr(equals + 1), &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (equals == std::string::npos || equals == 0 || used == 0 || used != text.size() - equals - 1) {
-      throw core::InputError({"--define", 0, 0}, "expected NAME=NUMBER, found '" + text + "'");
-    }
-    bindings[text.substr(0, equals)] = value;
-  }
-  return bindings;
+// The model's text (kept: the table quotes each reference's statement); '-' reads standard input.
+core::SourceText model_source(const std::string& path) {
+  if (path == "-") return {"<stdin>", std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>())};
+  return {path, core::read_file(path)};
 }
 
 std::vector<cache::CacheSpec> levels_of(const CachePredictOptions& options) {
@@ -128,8 +118,8 @@ PredictPoint predict_from_trace(const cache::Model& model, const std::vector<cac
 int run_cache_predict(const CachePredictOptions& options) {
   try {
     const std::vector<cache::CacheSpec> levels = levels_of(options);
-    const core::SourceText source(options.model, core::read_file(options.model));
-    const cache::Model model = cache::parse_model(source, parse_defines(options.defines));
+    const core::SourceText source = model_source(options.model);
+    const cache::Model model = cache::parse_model(source, parse_model_defines(options.defines));
     CachePredictReport report{options, source, model, {}};
     for (const auto& configuration : configurations(options, levels)) {
       const auto started = std::chrono::steady_clock::now();
@@ -156,7 +146,8 @@ int run_cache_predict(const CachePredictOptions& options) {
 
 Runner declare_cache_predict_command(CLI::App& command) {
   auto options = std::make_shared<CachePredictOptions>();
-  command.add_option("model", options->model, "The program model (docs/formats.md, \"Program models\")")->required();
+  command.add_option("model", options->model, "The program model (docs/formats.md, \"Program models\"); '-': standard input")
+      ->required();
   command.add_option("--cache", options->caches,
                      "A level, closest to the processor first: NAME:size=32K,assoc=8|full,line=64,policy=lru|random "
                      "(docs/formats.md, \"Cache specifications\")")

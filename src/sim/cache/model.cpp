@@ -261,6 +261,7 @@ void ModelParser::place(ModelArray& array, std::size_t at) {
 }
 
 void ModelParser::procedure() {
+  const std::size_t keyword_at = position_;
   position_ += 4;
   const std::size_t at = (skip_spaces(), position_);
   const std::string name = word("a procedure name");
@@ -273,7 +274,7 @@ void ModelParser::procedure() {
   const std::size_t opening = line_ - 1;
   BlockContext context{index, {}, {}, false, 0};
   Block body = block(context);
-  close_block(opening, at, "procedure '" + name + "'");
+  close_block(opening, keyword_at, "procedure '" + name + "'");
   model_.procedures[index].body = std::move(body);
   model_.procedures[index].loop_depth = context.deepest;
 }

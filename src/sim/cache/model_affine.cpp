@@ -8,6 +8,10 @@ namespace {
 
 using Kind = core::Expression::Kind;
 
+std::string text_of(const core::Expression& expression) {
+  return core::write_expression(expression, core::ExpressionStyle::Readable);
+}
+
 // The form with real coefficients while it is being reduced.
 struct Linear {
   double constant = 0.0;
@@ -58,7 +62,7 @@ public:
       case Kind::Multiply: return product(expression);
       case Kind::Divide: return quotient(expression);
       default:
-        source_.fail(expression.offset, "'" + expression.to_string() + "' is not affine in the loop variables");
+        source_.fail(expression.offset, "'" + text_of(expression) + "' is not affine in the loop variables");
     }
   }
 
@@ -79,7 +83,7 @@ private:
     Linear right = reduce(*expression.operands[1]);
     if (!left.is_constant() && !right.is_constant()) {
       source_.fail(expression.offset,
-                   "'" + expression.to_string() + "' is not affine: it multiplies loop variables together");
+                   "'" + text_of(expression) + "' is not affine: it multiplies loop variables together");
     }
     if (left.is_constant()) std::swap(left, right);
     left.scale(right.constant);
@@ -90,7 +94,7 @@ private:
     Linear left = reduce(*expression.operands[0]);
     const Linear right = reduce(*expression.operands[1]);
     if (!right.is_constant()) {
-      source_.fail(expression.offset, "'" + expression.to_string() + "' is not affine: it divides by a loop variable");
+      source_.fail(expression.offset, "'" + text_of(expression) + "' is not affine: it divides by a loop variable");
     }
     if (right.constant == 0.0) source_.fail(expression.offset, "division by zero");
     left.scale(1.0 / right.constant);
@@ -117,7 +121,7 @@ AffineForm reduce_to_affine(const core::Expression& expression, const core::Sour
   bool integral = is_small_integer(linear.constant);
   for (const double c : linear.coefficients) integral = integral && is_small_integer(c);
   if (!integral) {
-    source.fail(expression.offset, "'" + expression.to_string() +
+    source.fail(expression.offset, "'" + text_of(expression) +
                                        "' does not reduce to integer coefficients (indices and bounds are integers)");
   }
   form.constant = static_cast<std::int64_t>(std::llround(linear.constant));

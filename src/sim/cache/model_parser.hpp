@@ -84,7 +84,7 @@ private:
   Statement reference(const BlockContext& context, AccessKind kind);
   void direct_indices(Reference& reference, const ModelArray& array, const BlockContext& context);
   void check_index(const AffineForm& index, std::int64_t extent, std::size_t dimension, const ModelArray& array,
-                   const BlockContext& context, const core::Expression& written);
+                   const BlockContext& context, std::size_t at);
   void address_of(Reference& reference, const ModelArray& array, std::size_t at);
   Statement branch(BlockContext& context);
   Statement call(const BlockContext& context);

@@ -1,5 +1,6 @@
 // The statements of a procedure: loops, references, branches, calls (docs/formats.md, "Program models").
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "sim/cache/model_affine.hpp"
@@ -131,19 +132,20 @@ Statement ModelParser::reference(const BlockContext& context, AccessKind kind) {
 void ModelParser::direct_indices(Reference& reference, const ModelArray& array, const BlockContext& context) {
   while (peek() == '[') {
     ++position_;
+    const std::size_t at = (skip_spaces(), position_);
     const auto written = expression("an index");
     AffineForm index = reduce_to_affine(*written, source_, context.loop_variables, parameter_values_);
     expect_char(']', "to close the index");
     const std::size_t dimension = reference.indices.size();
     if (dimension < array.dimensions.size()) {
-      check_index(index, array.dimensions[dimension], dimension, array, context, *written);
+      check_index(index, array.dimensions[dimension], dimension, array, context, at);
     }
     reference.indices.push_back(std::move(index));
   }
 }
 
 void ModelParser::check_index(const AffineForm& index, std::int64_t extent, std::size_t dimension,
-                              const ModelArray& array, const BlockContext& context, const core::Expression& written) {
+                              const ModelArray& array, const BlockContext& context, std::size_t at) {
   const std::optional<ValueRange> range = affine_range(index, context.loops);
   if (!range) return;
   constexpr double tolerance = 1e-6;
@@ -151,7 +153,10 @@ void ModelParser::check_index(const AffineForm& index, std::int64_t extent, std:
   const double lowest = std::ceil(range->minimum - tolerance);
   if (lowest >= 0.0 && highest <= static_cast<double>(extent - 1)) return;
   const double reached = lowest < 0.0 ? lowest : highest;
-  fail(written.offset, "index '" + written.to_string() + "' of array '" + array.name + "' reaches " +
+  std::size_t end = at;
+  while (end < limit_ && text_[end] != ']') ++end;
+  while (end > at && std::isspace(static_cast<unsigned char>(text_[end - 1]))) --end;
+  fail(at, "index '" + text_.substr(at, end - at) + "' of array '" + array.name + "' reaches " +
                            core::format_shortest(reached) + " on some iteration, outside 0.." +
                            std::to_string(extent - 1) +
                            (array.dimensions.size() > 1 ? " (dimension " + std::to_string(dimension + 1) + ")" : ""));

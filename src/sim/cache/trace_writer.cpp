@@ -7,6 +7,7 @@ namespace {
 
 constexpr std::size_t flush_size = 1 << 16;
 
+// The binary word's limits, kept by din too so that both formats hold the same traces.
 void check(const Access& access) {
   if (access.address >= (std::uint64_t{1} << 48)) {
     throw std::invalid_argument("address " + std::to_string(access.address) + " is at or above 2^48");
@@ -20,16 +21,19 @@ void check(const Access& access) {
 }  // namespace
 
 TraceWriter::TraceWriter(std::ostream& out, TraceFormat format) : out_(out), format_(format) {
+  if (format_ != TraceFormat::Augur && format_ != TraceFormat::Din) {
+    throw std::invalid_argument("traces are written in augur's format or din only");
+  }
   buffer_.reserve(flush_size + 64);
-  if (format_ == TraceFormat::Augur) buffer_.append(trace_magic, sizeof trace_magic);
+  if (format_ == TraceFormat::Augur) append_binary_header(buffer_);
 }
 
 void TraceWriter::write(std::span<const Access> accesses) {
   for (const Access& access : accesses) {
-    check(access);
     if (format_ == TraceFormat::Augur) {
-      append_binary(access);
+      append_binary_access(buffer_, access);
     } else {
+      check(access);
       append_din(access);
     }
     if (buffer_.size() >= flush_size) flush();
@@ -41,13 +45,6 @@ void TraceWriter::flush() {
   out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   bytes_ += buffer_.size();
   buffer_.clear();
-}
-
-void TraceWriter::append_binary(const Access& access) {
-  const std::uint64_t word = pack_access(access);
-  char bytes[8];
-  for (int k = 0; k < 8; ++k) bytes[k] = static_cast<char>((word >> (8 * k)) & 0xffU);
-  buffer_.append(bytes, 8);
 }
 
 // "label address size": label 0 read, 1 write, 2 instruction fetch; the address in hexadecimal without

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "sim/cache/access.hpp"
+#include "sim/cache/trace_reader.hpp"
 
 namespace augur::sim::cache {
 
-enum class TraceFormat { Augur, Din };
-
-// Writes accesses as they come. An address at or above 2^48 or a size outside 1..16383 is refused with
+// Writes accesses as they come, in TraceFormat::Augur or TraceFormat::Din (another format is refused with
+// std::invalid_argument). An address at or above 2^48 or a size outside 1..16383 is refused with
 // std::invalid_argument (the binary word cannot hold it; din keeps the same limits so both formats hold the
 // same traces). The stream's own errors are the caller's to check.
 class TraceWriter {
@@ -27,7 +27,6 @@ public:
   [[nodiscard]] std::uint64_t bytes() const { return bytes_; }  // bytes handed to the stream, magic included
 
 private:
-  void append_binary(const Access& access);
   void append_din(const Access& access);
 
   std::ostream& out_;
