@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/cache/line_table.hpp"
+#include "sim/cache/line_map.hpp"
 #include "sim/cache/stack_distance.hpp"
 #include "sim/cache/statstack.hpp"
 #include "sim/cache_patterns.hpp"
@@ -72,10 +72,10 @@ std::vector<Access> accesses_of(const std::vector<std::uint64_t>& lines, std::ui
   return accesses;
 }
 
-TEST(LineTable, AgreesWithAStandardMapUnderInsertionsAndErasures) {
+TEST(LineMap, AgreesWithAStandardMapUnderInsertionsAndErasures) {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     std::mt19937_64 random(seed);
-    LineTable table(4);
+    LineMap table(4);
     std::unordered_map<std::uint64_t, std::uint64_t> reference;
     for (int step = 0; step < 20000; ++step) {
       const std::uint64_t line = random() % 300;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "sim/cache/access.hpp"
-#include "sim/cache/line_table.hpp"
+#include "sim/cache/line_map.hpp"
 
 namespace augur::sim::cache {
 
@@ -38,7 +38,7 @@ private:
   void fenwick_increment(std::uint64_t slot);
   [[nodiscard]] std::uint64_t fenwick_prefix(std::uint64_t slot) const;  // dead timestamps in 0..slot
 
-  LineTable latest_;  // line -> the timestamp of its latest reference
+  LineMap latest_;  // line -> the timestamp of its latest reference
   // The Fenwick tree of dead timestamps 0..capacity-1 (1-based internally), and the line whose latest
   // reference each timestamp is (`vacant` once that line has been referenced again).
   std::vector<std::uint32_t> tree_;

@@ -1,4 +1,4 @@
-// An open-addressing hash table from line numbers to one 64-bit value (linear probing, load at most one
+// An open-addressing hash map from line numbers to one 64-bit value (linear probing, load at most one
 // half, deletion by backward shift), for the per-reference look-ups of the curve methods, where
 // std::unordered_map's node per line would cost a cache miss more.
 #pragma once
@@ -9,9 +9,9 @@
 
 namespace augur::sim::cache {
 
-class LineTable {
+class LineMap {
 public:
-  explicit LineTable(std::uint64_t capacity = 64) { reset(std::bit_ceil(capacity < 4 ? 4 : capacity)); }
+  explicit LineMap(std::uint64_t capacity = 64) { reset(std::bit_ceil(capacity < 4 ? 4 : capacity)); }
 
   [[nodiscard]] std::uint64_t size() const { return size_; }
   [[nodiscard]] bool empty() const { return size_ == 0; }
