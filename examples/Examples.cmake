@@ -179,3 +179,22 @@ augur_example(NAME fit_records
 augur_example(NAME fit_not_modeled
   COMMAND augur fit examples/model/fft.csv --formula "c[0] + c[1]/P"
   EXPECTED examples/model/fit_not_modeled.out STREAM both EXIT_CODE 1)
+
+# cache: the exact simulator (docs/cache.md) on a hand-written din trace (worked out in the guide), the same
+# accesses in augur's binary format, the lackey trace of a tiny real program (transpose.c) with a split first
+# level, and a specification refused.
+augur_example(NAME cache_sim_small
+  COMMAND augur cache sim examples/cache/small.din --cache l1:size=128,assoc=2,line=16 --cache l2:size=512,assoc=4,line=32
+  EXPECTED examples/cache/small.out)
+augur_example(NAME cache_sim_small_augur_json
+  COMMAND augur cache sim examples/cache/small.augur --cache l1:size=128,assoc=2,line=16 --cache l2:size=512,assoc=4,line=32 --json
+  EXPECTED examples/cache/small_json.out)
+augur_example(NAME cache_sim_transpose
+  COMMAND augur cache sim examples/cache/transpose.lackey --cache l1i:size=256,assoc=2,line=32 --cache l1d:size=512,assoc=2,line=32 --cache l2:size=2K,assoc=4,line=64
+  EXPECTED examples/cache/transpose.out)
+augur_example(NAME cache_sim_policies
+  COMMAND augur cache sim examples/cache/transpose.lackey --cache l1d:size=512,assoc=4,line=32,policy=plru --cache l1i:size=256,assoc=2,line=32,policy=fifo --cache l2:size=2K,assoc=full,line=64,policy=random,write=through,alloc=no,seed=3
+  EXPECTED examples/cache/transpose_policies.out)
+augur_example(NAME cache_sim_bad_spec
+  COMMAND augur cache sim examples/cache/small.din --cache l1:size=3K,assoc=6,line=64,policy=plru
+  EXPECTED examples/cache/bad_spec.out STREAM both EXIT_CODE 1)
