@@ -10,6 +10,7 @@
 namespace augur::cli {
 
 Runner declare_cache_sim_command(CLI::App& command);
+Runner declare_cache_curve_command(CLI::App& command);
 
 namespace {
 
@@ -18,6 +19,10 @@ const Command cache_subcommands[] = {
      "Simulate a cache hierarchy on a memory trace (din, valgrind lackey, augur binary): accesses, misses, miss "
      "rate, the 3C (compulsory, capacity, conflict) and writebacks per level.",
      declare_cache_sim_command},
+    {"curve",
+     "The miss rate of every LRU cache size in one pass over a trace: exact from Mattson's stack distances (fully "
+     "associative, or every associativity for a number of sets), or StatStack's estimate from sampled reuse distances.",
+     declare_cache_curve_command},
 };
 
 }  // namespace
