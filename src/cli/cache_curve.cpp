@@ -130,8 +130,18 @@ void plot_curve(const CacheCurveOptions& options, const Measured& measured) {
                                           (measured.curve().sets == 1 ? "fully associative" : std::to_string(measured.curve().sets) + " sets") +
                                           " LRU · " + options.method)
          << " noenhanced\n";
-  script << "set xlabel \"cache size (bytes)\"\nset ylabel \"miss rate (%)\"\nset logscale x 2\nset format x \"%.0b%B\"\n"
-            "set yrange [0:*]\nset grid\nset key off\n$curve << EOD\n";
+  script << "set xlabel \"cache size\"\nset ylabel \"miss rate (%)\"\nset logscale x 2\nset yrange [0:*]\nset grid\nset key off\n";
+  // Tics at the sizes that are powers of two, every other one when there are more than 12.
+  std::vector<std::uint64_t> tics;
+  for (const cache::CurvePoint& point : measured.curve().points) {
+    if (std::has_single_bit(point.size)) tics.push_back(point.size);
+  }
+  const std::size_t step = tics.size() > 12 ? 2 : 1;
+  script << "set xtics (";
+  for (std::size_t i = 0; i < tics.size(); i += step) script << (i == 0 ? "" : ", ") << gnuplot_quote(bytes_text(tics[i])) << ' ' << tics[i];
+  const auto& points = measured.curve().points;
+  script << ")\nset xrange [" << static_cast<double>(points.front().size) / 1.25 << ":" << static_cast<double>(points.back().size) * 1.25
+         << "]\n$curve << EOD\n";
   for (const cache::CurvePoint& point : measured.curve().points) script << point.size << ' ' << core::format_shortest(point.miss_rate * 100.0) << '\n';
   script << "EOD\nplot $curve using 1:2 with linespoints pt 7 lw 2\n";
   draw_picture(script.str(), options.plot, extension);
@@ -175,9 +185,9 @@ int run_cache_curve(const CacheCurveOptions& options, const CLI::App& command) {
     cache::TraceFormat format = cache::TraceFormat::Detect;
     if (!cache::parse_trace_format(options.format, format)) throw core::InputError({"--format", 0, 0}, "expected din, lackey or augur, found '" + options.format + "'");
     if (!options.plot.empty()) {
+      core::refuse_output_over_inputs(options.plot, {options.trace});
       const std::string extension = picture_extension(options.plot);
       if (extension != "svg" && extension != "png") throw core::InputError({"--plot", 0, 0}, "the picture must end in .svg or .png, not '" + options.plot + "'");
-      core::refuse_output_over_inputs(options.plot, {options.trace});
     }
     const Measured measured = measure(options, format);
     if (!options.plot.empty()) plot_curve(options, measured);
