@@ -214,3 +214,21 @@ endforeach()
 augur_example(NAME cache_model_bad_index SCRATCH cache_trace
   COMMAND augur cache trace examples/cache/bad_index.model -o bad_index.trace
   EXPECTED examples/cache/bad_index.out STREAM stderr EXIT_CODE 1)
+# cache curve: the miss-rate curve of transpose.c's lackey trace in one pass (docs/cache.md, "Miss-rate
+# curves"): fully associative, with 4 sets of 32-byte lines, StatStack's estimate (1 in 20 sampled, seed 3),
+# the hand-written din trace as CSV, and StatStack refused with --sets (a usage error).
+augur_example(NAME cache_curve_transpose
+  COMMAND augur cache curve examples/cache/transpose.lackey
+  EXPECTED examples/cache/curve.out)
+augur_example(NAME cache_curve_sets
+  COMMAND augur cache curve examples/cache/transpose.lackey --sets 4 --line 32
+  EXPECTED examples/cache/curve_sets.out)
+augur_example(NAME cache_curve_statstack_json
+  COMMAND augur cache curve examples/cache/transpose.lackey --method statstack --sample 0.05 --seed 3 --json
+  EXPECTED examples/cache/curve_statstack_json.out)
+augur_example(NAME cache_curve_small_csv
+  COMMAND augur cache curve examples/cache/small.din --line 16 --csv
+  EXPECTED examples/cache/curve_small.csv)
+augur_example(NAME cache_curve_refused
+  COMMAND augur cache curve examples/cache/small.din --method statstack --sets 4
+  EXPECTED examples/cache/curve_refused.out STREAM both EXIT_CODE 2)

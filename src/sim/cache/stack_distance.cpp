@@ -19,9 +19,10 @@ unsigned log2_of_power_of_two(std::uint64_t value) {
 
 LruStack::LruStack() : tree_(initial_capacity + 1, 0), owner_(initial_capacity, vacant) {}
 
-// Renumbers the live timestamps 0..distinct-1 in their order and makes room for at least as many new ones.
+// Renumbers the live timestamps 0..lines-1 in their order and makes room for at least three times as many
+// new ones (a compaction costs O(capacity) and one look-up per line, spread over the references until the next).
 void LruStack::compact() {
-  const std::uint64_t capacity = std::max(initial_capacity, std::bit_ceil(2 * (latest_.size() + 1)));
+  const std::uint64_t capacity = std::max(initial_capacity, std::bit_ceil(4 * (latest_.size() + 1)));
   std::vector<std::uint64_t> owner(capacity, vacant);
   std::uint64_t next = 0;
   for (std::uint64_t slot = 0; slot < now_; ++slot) {
@@ -33,24 +34,19 @@ void LruStack::compact() {
   assert(next == latest_.size() && "one live timestamp per line");
   owner_.swap(owner);
   now_ = next;
-  // The tree of `next` ones in slots 0..next-1, built in O(capacity).
+  dead_ = 0;
   tree_.assign(capacity + 1, 0);
-  for (std::uint64_t index = 1; index <= capacity; ++index) {
-    if (index <= next) tree_[index] += 1;
-    const std::uint64_t parent = index + (index & (~index + 1));
-    if (parent <= capacity) tree_[parent] += tree_[index];
-  }
 }
 
-void LruStack::fenwick_add(std::uint64_t slot, std::int32_t delta) {
+void LruStack::fenwick_increment(std::uint64_t slot) {
   const std::uint64_t size = tree_.size();
-  for (std::uint64_t index = slot + 1; index < size; index += index & (~index + 1)) tree_[index] += delta;
+  for (std::uint64_t index = slot + 1; index < size; index += index & (~index + 1)) ++tree_[index];
 }
 
 std::uint64_t LruStack::fenwick_prefix(std::uint64_t slot) const {
-  std::int64_t sum = 0;
+  std::uint64_t sum = 0;
   for (std::uint64_t index = slot + 1; index > 0; index &= index - 1) sum += tree_[index];
-  return static_cast<std::uint64_t>(sum);
+  return sum;
 }
 
 std::uint64_t LruStack::reference(std::uint64_t line) {
@@ -61,14 +57,15 @@ std::uint64_t LruStack::reference(std::uint64_t line) {
   if (!inserted) {
     const std::uint64_t previous = *latest;
     if (previous + 1 == now_) return 0;  // the most recent line stays on top: nothing moves
-    // The live timestamps after the line's latest: the distinct lines referenced since.
-    distance = latest_.size() - fenwick_prefix(previous);
-    fenwick_add(previous, -1);
+    // The live timestamps after the line's latest: the distinct lines referenced since. Of the now - 1 -
+    // previous timestamps after it, dead_ - (dead ones up to it) are dead.
+    distance = (now_ - 1 - previous) - (dead_ - fenwick_prefix(previous));
+    fenwick_increment(previous);
+    ++dead_;
     owner_[previous] = vacant;
   }
   *latest = now_;
   owner_[now_] = line;
-  fenwick_add(now_, 1);
   ++now_;
   return distance;
 }

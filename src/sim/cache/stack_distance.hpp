@@ -14,14 +14,15 @@
 #include <vector>
 
 #include "sim/cache/access.hpp"
-#include "sim/cache/line_stamp_table.hpp"
+#include "sim/cache/line_map.hpp"
 
 namespace augur::sim::cache {
 
-// The stack of one LRU set: a Fenwick tree over reference timestamps (1 at the latest timestamp of each line)
-// and an open-addressing hash table line -> latest timestamp. A reference costs O(log n); when the timestamps
-// run out, the live ones are renumbered 0..lines-1 in order, so memory stays proportional to the number of
-// distinct lines, never to the length of the trace.
+// The stack of one LRU set: the timestamps of references, a Fenwick tree counting the dead ones (no longer
+// the latest reference of their line) and an open-addressing hash table line -> latest timestamp. The
+// distance of a reference is the number of live timestamps after its line's latest: one query and one
+// update of the tree, O(log n). When the timestamps run out, the live ones are renumbered 0..lines-1 in
+// order, so memory stays proportional to the number of distinct lines, never to the length of the trace.
 class LruStack {
 public:
   static constexpr std::uint64_t cold = UINT64_MAX;  // the distance of a first reference
@@ -34,15 +35,16 @@ public:
 
 private:
   void compact();
-  void fenwick_add(std::uint64_t slot, std::int32_t delta);
-  [[nodiscard]] std::uint64_t fenwick_prefix(std::uint64_t slot) const;  // ones in slots 0..slot
+  void fenwick_increment(std::uint64_t slot);
+  [[nodiscard]] std::uint64_t fenwick_prefix(std::uint64_t slot) const;  // dead timestamps in 0..slot
 
-  LineStampTable latest_;  // line -> the timestamp of its latest reference
-  // The Fenwick tree over timestamps 0..capacity-1 (1-based internally), and the line whose latest
+  LineMap latest_;  // line -> the timestamp of its latest reference
+  // The Fenwick tree of dead timestamps 0..capacity-1 (1-based internally), and the line whose latest
   // reference each timestamp is (`vacant` once that line has been referenced again).
-  std::vector<std::int32_t> tree_;
+  std::vector<std::uint32_t> tree_;
   std::vector<std::uint64_t> owner_;
-  std::uint64_t now_ = 0;
+  std::uint64_t now_ = 0;   // the next timestamp
+  std::uint64_t dead_ = 0;  // dead timestamps below now_
   static constexpr std::uint64_t vacant = UINT64_MAX;
 };
 

@@ -23,7 +23,7 @@
 
 #include "augur/sim/engine.hpp"
 #include "sim/cache/access.hpp"
-#include "sim/cache/line_stamp_table.hpp"
+#include "sim/cache/line_map.hpp"
 #include "sim/cache/stack_distance.hpp"
 
 namespace augur::sim::cache {
@@ -70,7 +70,7 @@ private:
   double sample_rate_;
   double log_keep_;  // log(1 - sample_rate)
   RandomStream random_;
-  LineStampTable open_;  // line -> the position of its open sample
+  LineMap open_;  // line -> the position of its open sample
   std::vector<std::uint64_t> reuse_distances_;
   std::uint64_t next_sample_ = 0;
   std::uint64_t accesses_ = 0;

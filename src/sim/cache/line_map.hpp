@@ -1,4 +1,4 @@
-// An open-addressing hash table from line numbers to one 64-bit value (linear probing, load at most one
+// An open-addressing hash map from line numbers to one 64-bit value (linear probing, load at most one
 // half, deletion by backward shift), for the per-reference look-ups of the curve methods, where
 // std::unordered_map's node per line would cost a cache miss more.
 #pragma once
@@ -9,9 +9,9 @@
 
 namespace augur::sim::cache {
 
-class LineStampTable {
+class LineMap {
 public:
-  explicit LineStampTable(std::uint64_t capacity = 64) { reset(std::bit_ceil(capacity < 4 ? 4 : capacity)); }
+  explicit LineMap(std::uint64_t capacity = 64) { reset(std::bit_ceil(capacity < 4 ? 4 : capacity)); }
 
   [[nodiscard]] std::uint64_t size() const { return size_; }
   [[nodiscard]] bool empty() const { return size_ == 0; }
@@ -20,8 +20,8 @@ public:
   [[nodiscard]] std::uint64_t* find(std::uint64_t line) {
     const std::uint64_t key = line + 1;
     for (std::uint64_t entry = home(key);; entry = (entry + 1) & mask_) {
-      if (keys_[entry] == key) return &values_[entry];
-      if (keys_[entry] == 0) return nullptr;
+      if (entries_[entry].key == key) return &entries_[entry].value;
+      if (entries_[entry].key == 0) return nullptr;
     }
   }
 
@@ -29,49 +29,47 @@ public:
   std::uint64_t* find_or_insert(std::uint64_t line, bool& inserted) {
     const std::uint64_t key = line + 1;
     std::uint64_t entry = home(key);
-    for (; keys_[entry] != 0; entry = (entry + 1) & mask_) {
-      if (keys_[entry] == key) {
+    for (; entries_[entry].key != 0; entry = (entry + 1) & mask_) {
+      if (entries_[entry].key == key) {
         inserted = false;
-        return &values_[entry];
+        return &entries_[entry].value;
       }
     }
     inserted = true;
-    if ((size_ + 1) * 2 > keys_.size()) {
+    if ((size_ + 1) * 2 > entries_.size()) {
       grow();
-      for (entry = home(key); keys_[entry] != 0; entry = (entry + 1) & mask_) {
+      for (entry = home(key); entries_[entry].key != 0; entry = (entry + 1) & mask_) {
       }
     }
-    keys_[entry] = key;
-    values_[entry] = 0;
+    entries_[entry] = Entry{key, 0};
     ++size_;
-    return &values_[entry];
+    return &entries_[entry].value;
   }
 
   void erase(std::uint64_t line) {
     const std::uint64_t key = line + 1;
     std::uint64_t entry = home(key);
-    for (; keys_[entry] != key; entry = (entry + 1) & mask_) {
-      if (keys_[entry] == 0) return;
+    for (; entries_[entry].key != key; entry = (entry + 1) & mask_) {
+      if (entries_[entry].key == 0) return;
     }
     // Backward shift: move up every later entry of the run whose home is not between the hole and it.
     std::uint64_t hole = entry;
-    for (std::uint64_t next = (hole + 1) & mask_; keys_[next] != 0; next = (next + 1) & mask_) {
-      const std::uint64_t wanted = home(keys_[next]);
+    for (std::uint64_t next = (hole + 1) & mask_; entries_[next].key != 0; next = (next + 1) & mask_) {
+      const std::uint64_t wanted = home(entries_[next].key);
       if (((next - wanted) & mask_) >= ((next - hole) & mask_)) {
-        keys_[hole] = keys_[next];
-        values_[hole] = values_[next];
+        entries_[hole] = entries_[next];
         hole = next;
       }
     }
-    keys_[hole] = 0;
+    entries_[hole].key = 0;
     --size_;
   }
 
   // Calls visit(line, value&) for every entry, in no particular order.
   template <typename Visit>
   void for_each(Visit&& visit) {
-    for (std::uint64_t entry = 0; entry < keys_.size(); ++entry) {
-      if (keys_[entry] != 0) visit(keys_[entry] - 1, values_[entry]);
+    for (Entry& entry : entries_) {
+      if (entry.key != 0) visit(entry.key - 1, entry.value);
     }
   }
 
@@ -80,30 +78,30 @@ private:
 
   [[nodiscard]] std::uint64_t home(std::uint64_t key) const { return (key * golden) >> shift_; }
 
+  struct Entry {
+    std::uint64_t key;  // line + 1; 0 marks an empty entry
+    std::uint64_t value;
+  };
+
   void reset(std::uint64_t capacity) {
-    keys_.assign(capacity, 0);
-    values_.assign(capacity, 0);
+    entries_.assign(capacity, Entry{0, 0});
     mask_ = capacity - 1;
     shift_ = 64 - static_cast<unsigned>(std::countr_zero(capacity));
   }
 
   void grow() {
-    std::vector<std::uint64_t> keys;
-    std::vector<std::uint64_t> values;
-    keys.swap(keys_);
-    values.swap(values_);
-    reset(keys.size() * 2);
-    for (std::uint64_t old = 0; old < keys.size(); ++old) {
-      if (keys[old] == 0) continue;
-      std::uint64_t entry = home(keys[old]);
-      while (keys_[entry] != 0) entry = (entry + 1) & mask_;
-      keys_[entry] = keys[old];
-      values_[entry] = values[old];
+    std::vector<Entry> old;
+    old.swap(entries_);
+    reset(old.size() * 2);
+    for (const Entry& moved : old) {
+      if (moved.key == 0) continue;
+      std::uint64_t entry = home(moved.key);
+      while (entries_[entry].key != 0) entry = (entry + 1) & mask_;
+      entries_[entry] = moved;
     }
   }
 
-  std::vector<std::uint64_t> keys_;  // line + 1; 0 marks an empty entry
-  std::vector<std::uint64_t> values_;
+  std::vector<Entry> entries_;  // a key beside its value: one cache line per look-up
   std::uint64_t mask_ = 0;
   unsigned shift_ = 0;
   std::uint64_t size_ = 0;
