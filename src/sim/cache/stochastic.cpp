@@ -36,6 +36,10 @@ struct LoopInfo {
 constexpr std::int64_t largest_unit = 4096;
 constexpr std::int64_t unit_doublings = 6;  // windows of unit × 2^k iterations, k ≤ this
 constexpr double steady_tolerance = 1e-3;   // per reference, relative to the window's accesses
+// A recursive call on a path of branch arms less likely than this is not walked: its references are counted
+// (their expected executions) with the hit probabilities their walked executions had.
+constexpr double recursion_floor = 1e-3;
+constexpr std::size_t deepest_counted_call = 4096;
 
 struct Frame {
   std::vector<std::int64_t> variables;
@@ -99,6 +103,10 @@ private:
   void run(const Loop& loop, Frame& frame);
   void run(const Branch& branch, Frame& frame);
   void run(const Call& call, Frame& frame);
+  void count_unwalked_call(std::size_t procedure, std::size_t depth);
+  const std::vector<double>& expected_executions(std::size_t procedure, std::size_t depth);
+  void add_executions(const Block& block, double times, std::size_t depth, std::vector<std::int64_t>& variables,
+                      std::vector<double>& executions);
   void run_single_pass(const Loop& loop, Frame& frame, std::int64_t trips);
   void run_fixed_point(const Loop& loop, Frame& frame, std::int64_t trips);
   std::int64_t tail_iterations(const std::deque<std::vector<double>>& insertions, std::int64_t window) const;
@@ -116,6 +124,8 @@ private:
   std::vector<double> counters_;
   std::vector<const Reference*> references_;     // by Reference::id
   std::uint64_t largest_line_ = 1;
+  double path_ = 1.0;                            // the product of the branch arms' probabilities around here
+  std::unordered_map<std::uint64_t, std::vector<double>> executions_;  // (procedure, depth) -> per reference
   bool exit_needed_ = false;                     // the current statement's history is used afterwards
   double weight_ = 1.0;                          // expected executions of the current statement per visit
   std::uint64_t sequence_ = 0;
@@ -166,7 +176,10 @@ void Predictor::run(const Branch& branch, Frame& frame) {
     if (arm.probability <= 0.0) continue;
     history_.begin();
     weight_ = base * arm.probability;
+    const double path = path_;
+    path_ *= arm.probability;
     run_block(arm.body, frame);
+    path_ = path;
     outcomes.emplace_back(arm.probability, history_.rollback());
   }
   weight_ = base;
@@ -175,9 +188,65 @@ void Predictor::run(const Branch& branch, Frame& frame) {
 
 void Predictor::run(const Call& call, Frame& frame) {
   if (frame.depth >= model_.max_depth) return;  // the model's rule: the call is skipped
+  if (call.recursive && path_ < recursion_floor) {
+    count_unwalked_call(call.procedure, frame.depth + 1);
+    return;
+  }
   const Procedure& procedure = model_.procedures[call.procedure];
   Frame callee{std::vector<std::int64_t>(procedure.loop_depth + 1, 0), next_frame_++, frame.depth + 1};
   run_block(procedure.body, callee);
+}
+
+void Predictor::count_unwalked_call(std::size_t procedure, std::size_t depth) {
+  const std::vector<double>& executions = expected_executions(procedure, depth);
+  for (std::size_t r = 0; r < executions.size(); ++r) {
+    if (executions[r] <= 0.0) continue;
+    double* counters = &counters_[r * stride_];
+    double reaching = executions[r];
+    std::vector<double> rates(history_.level_count(), 1.0);
+    for (std::size_t level = 0; level < rates.size(); ++level) {
+      const double before = level == 0 ? counters[0] : counters[level];
+      if (references_[r]->through_pointer) {
+        rates[level] = references_[r]->miss_probability;
+      } else if (before > 0.0) {
+        rates[level] = counters[1 + level] / before;
+      }
+    }
+    counters[0] += weight_ * reaching;
+    for (std::size_t level = 0; level < rates.size(); ++level) {
+      reaching *= rates[level];
+      counters[1 + level] += weight_ * reaching;
+    }
+  }
+}
+
+// The expected executions of each reference in one call of `procedure` running as frame `depth` (its calls
+// run while depth < max_depth), loops at their trip counts from their first iteration's bounds.
+const std::vector<double>& Predictor::expected_executions(std::size_t procedure, std::size_t depth) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(procedure) << 32) | depth;
+  if (const auto found = executions_.find(key); found != executions_.end()) return found->second;
+  std::vector<double> executions(model_.reference_count, 0.0);
+  std::vector<std::int64_t> variables(model_.procedures[procedure].loop_depth + 1, 0);
+  add_executions(model_.procedures[procedure].body, 1.0, depth, variables, executions);
+  return executions_.emplace(key, std::move(executions)).first->second;
+}
+
+void Predictor::add_executions(const Block& block, double times, std::size_t depth,
+                               std::vector<std::int64_t>& variables, std::vector<double>& executions) {
+  for (const Statement& statement : block) {
+    if (const auto* reference = std::get_if<Reference>(&statement.node)) {
+      executions[reference->id] += times;
+    } else if (const auto* loop = std::get_if<Loop>(&statement.node)) {
+      variables[loop->depth] = loop->first.evaluate(variables);
+      add_executions(loop->body, times * static_cast<double>(trip_count(*loop, variables)), depth, variables, executions);
+    } else if (const auto* branch = std::get_if<Branch>(&statement.node)) {
+      for (const BranchArm& arm : branch->arms) add_executions(arm.body, times * arm.probability, depth, variables, executions);
+    } else if (const auto* call = std::get_if<Call>(&statement.node)) {
+      if (depth >= model_.max_depth || depth >= deepest_counted_call) continue;
+      const std::vector<double> callee = expected_executions(call->procedure, depth + 1);
+      for (std::size_t r = 0; r < executions.size(); ++r) executions[r] += times * callee[r];
+    }
+  }
 }
 
 void Predictor::run(const Loop& loop, Frame& frame) {
