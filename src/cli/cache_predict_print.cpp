@@ -65,10 +65,12 @@ std::string size_text(std::uint64_t bytes) {
 }
 
 std::string render_levels(const PredictPoint& point) {
-  core::TextTable table({"Level", "Cache", "Accesses", "Misses", "Miss rate"});
+  core::TextTable table({"Level", "Size", "Assoc", "Line", "Policy", "Accesses", "Misses", "Miss rate"});
   for (std::size_t k = 0; k < point.levels.size(); ++k) {
-    table.add_row({point.levels[k].name, cache::format_cache_spec(point.levels[k]), format_number(point.counts[k].first, 0),
-                   format_number(point.counts[k].second, 2), format_number(rate(point.counts[k]), 4)});
+    const cache::CacheSpec& level = point.levels[k];
+    table.add_row({level.name, size_text(level.size), level.fully_associative ? "full" : std::to_string(level.assoc),
+                   std::to_string(level.line), cache::policy_name(level.policy), format_number(point.counts[k].first, 0),
+                   format_number(point.counts[k].second, 2), format_number(100.0 * rate(point.counts[k]), 2) + "%"});
   }
   return table.render();
 }
@@ -109,7 +111,7 @@ std::string render_predict_table(const CachePredictReport& report) {
   core::TextTable table(header);
   for (const PredictPoint& point : report.points) {
     std::vector<std::string> row{size_text(point.levels.front().size)};
-    for (const auto& counts : point.counts) row.push_back(format_number(rate(counts), 4));
+    for (const auto& counts : point.counts) row.push_back(format_number(100.0 * rate(counts), 2) + "%");
     row.push_back(format_number(point.seconds * 1e3, 3));
     table.add_row(row);
   }
