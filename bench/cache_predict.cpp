@@ -5,8 +5,7 @@
 // each method's time. Then one loop nest of about 10^8 accesses at two sizes (the 100x goal). Prints
 // figures, never fails on a time (docs/benchmarks.md).
 //
-//   bench_cache_predict [--quick] [MODEL_FILE...]   (default: the six models below; examples/cache/models/
-//                                                    holds the same programs)
+//   bench_cache_predict [--quick] [MODEL_FILE...]   (default: the six models of examples/cache/models/)
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -29,110 +28,14 @@ struct Program {
   std::string text;
 };
 
-const char* const matmul_text = R"(param N = 96
-array A[N][N] element 8
-array B[N][N] element 8
-array C[N][N] element 8
-proc main
-  for i = 0 to N - 1
-    for j = 0 to N - 1
-      for k = 0 to N - 1
-        read A[i][k]
-        read B[k][j]
-        read C[i][j]
-        write C[i][j]
-      end
-    end
-  end
-end
-)";
-
-std::vector<Program> builtin_programs() {
-  return {
-      {"ab_loop", R"(param N = 100000
-array a element 8
-array b element 8
-proc main
-  for i = 1 to N
-    if 0.5
-      write a
-    else
-      write b
-    end
-  end
-end
-)"},
-      {"matmul", matmul_text},
-      {"matmul_tiled", R"(param N = 96
-param T = 16
-array A[N][N] element 8
-array B[N][N] element 8
-array C[N][N] element 8
-proc main
-  for ii = 0 to N - 1 step T
-    for jj = 0 to N - 1 step T
-      for kk = 0 to N - 1 step T
-        for i = ii to ii + T - 1
-          for j = jj to jj + T - 1
-            for k = kk to kk + T - 1
-              read A[i][k]
-              read B[k][j]
-              read C[i][j]
-              write C[i][j]
-            end
-          end
-        end
-      end
-    end
-  end
-end
-)"},
-      {"stencil2d", R"(param N = 256
-param STEPS = 8
-array U[N][N] element 8
-array V[N][N] element 8
-proc main
-  for t = 1 to STEPS
-    for i = 1 to N - 2
-      for j = 1 to N - 2
-        read U[i - 1][j]
-        read U[i][j - 1]
-        read U[i][j]
-        read U[i][j + 1]
-        read U[i + 1][j]
-        write V[i][j]
-      end
-    end
-  end
-end
-)"},
-      {"transpose", R"(param N = 512
-array A[N][N] element 8
-array B[N][N] element 8
-proc main
-  for r = 1 to 4
-    for i = 0 to N - 1
-      for j = 0 to N - 1
-        read A[i][j]
-        write B[j][i]
-      end
-    end
-  end
-end
-)"},
-      {"linked_walk", R"(param N = 32768
-param STEPS = 500000
-array nodes[N] element 32
-array total element 8
-proc main
-  for s = 1 to STEPS
-    read *nodes miss 0.9
-    read total
-    write total
-  end
-end
-)"},
-  };
+// The six example models (examples/cache/models/, docs/cache.md).
+std::vector<Program> example_programs() {
+  std::vector<Program> programs;
+  for (const char* name : {"ab_loop", "matmul", "matmul_tiled", "stencil2d", "transpose", "linked_walk"}) {
+    const std::string path = std::string(AUGUR_EXAMPLES_DIR) + "/cache/models/" + name + ".model";
+    programs.push_back({name, augur::core::read_file(path)});
+  }
+  return programs;
 }
 
 cache::Model parse(const Program& program, const augur::core::Bindings& defines = {}) {
@@ -238,11 +141,10 @@ void compare(const Program& program, const std::vector<std::uint64_t>& sizes) {
               statstack_seconds);
 }
 
-void hundred_million(std::int64_t n) {
-  const Program program{"matmul", matmul_text};
+void hundred_million(const Program& program, std::int64_t n) {
   const cache::Model model = parse(program, {{"N", static_cast<double>(n)}});
   std::printf("\nmatmul N = %lld (%.3g accesses): exact vs stochastic (fixed point)\n", static_cast<long long>(n),
-              4.0 * static_cast<double>(n * n * n));
+              2.0 * static_cast<double>(n * n * n + n * n));
   for (const std::uint64_t size : {std::uint64_t{32} << 10, std::uint64_t{256} << 10}) {
     const ExactRun truth = exact(model, size);
     const StochasticRun fixed = stochastic(model, size, cache::LoopMethod::FixedPoint);
@@ -267,12 +169,13 @@ int main(int argc, char** argv) {
       programs.push_back({argument, augur::core::read_file(argument)});
     }
   }
-  if (programs.empty()) programs = builtin_programs();
+  const std::vector<Program> examples = example_programs();
+  if (programs.empty()) programs = examples;
   std::vector<std::uint64_t> sizes;
   for (std::uint64_t size = 1024; size <= (std::uint64_t{1} << 20); size *= 2) sizes.push_back(size);
   try {
     for (const Program& program : programs) compare(program, sizes);
-    hundred_million(quick ? 100 : 292);
+    hundred_million(examples[1], quick ? 100 : 368);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "bench_cache_predict: %s\n", error.what());
     return 1;
