@@ -24,10 +24,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (count == 0) break;
     for (std::size_t k = 0; k < count; ++k) {
       const sim::cache::Access& access = buffer[k];
-      const bool inside = std::any_of(model.arrays.begin(), model.arrays.end(), [&](const sim::cache::ModelArray& array) {
-        return access.address >= array.base && access.address + access.size <= array.base + array.bytes &&
-               (access.address - array.base) % array.element_size == 0 && access.size == array.element_size;
-      });
+      const bool inside =
+          std::any_of(model.arrays.begin(), model.arrays.end(), [&](const sim::cache::ModelArray& array) {
+            return access.address >= array.base && access.address + access.size <= array.base + array.bytes &&
+                   (access.address - array.base) % array.element_size == 0 && access.size == array.element_size;
+          });
       fuzz::expect(inside, "an access falls outside every array", std::to_string(access.address));
     }
   }

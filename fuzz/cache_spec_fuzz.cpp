@@ -22,6 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                           again.policy == spec.policy && again.write == spec.write && again.allocate == spec.allocate,
                       "the spec written back reads differently", text);
   if (spec.lines() <= 4096) {
+    spec.name = "level";  // alone, l1i would be refused as a split first level without l1d
     CacheHierarchy hierarchy({spec});
     for (std::uint64_t address = 0; address < 64 * spec.line; address += spec.line / 2 + 1) {
       hierarchy.access({address, 3, address % 3 == 0 ? AccessKind::Write : AccessKind::Read});

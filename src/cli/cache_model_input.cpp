@@ -16,7 +16,8 @@ core::Bindings parse_model_defines(const std::vector<std::string>& defines) {
     if (equals == std::string::npos || !core::is_name(name)) {
       throw core::InputError({"--define", 0, 0}, "expected NAME=VALUE, found '" + define + "'");
     }
-    if (values.count(name) != 0) throw core::InputError({"--define", 0, 0}, "parameter '" + name + "' is defined twice");
+    if (values.count(name) != 0)
+      throw core::InputError({"--define", 0, 0}, "parameter '" + name + "' is defined twice");
     const core::SourceText value("--define " + name, define.substr(equals + 1));
     values[name] = core::evaluate(*core::parse_expression(value), {}, value);
   }

@@ -1,11 +1,12 @@
 // augur cache trace MODEL -o FILE: a program model expanded into its exact address trace (docs/cache.md,
 // "Program models and traces"); the engine is src/sim/cache/model_trace.hpp, the writer trace_writer.hpp.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <streambuf>
-#include <unistd.h>
 
 #include "augur/core/diagnostics.hpp"
 #include "cache_model_input.hpp"
@@ -44,10 +45,10 @@ constexpr std::uint64_t progress_every = 100'000'000;
 
 // An ostream's buffer that hands everything to an OutputFile (written whole or not at all).
 class OutputFileBuffer final : public std::streambuf {
-public:
+ public:
   explicit OutputFileBuffer(core::OutputFile& file) : file_(file) {}
 
-protected:
+ protected:
   int_type overflow(int_type c) override {
     if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
     const char character = traits_type::to_char_type(c);
@@ -59,7 +60,7 @@ protected:
     return count;
   }
 
-private:
+ private:
   core::OutputFile& file_;
 };
 
@@ -73,11 +74,14 @@ TraceSummary write_trace(const cache::Model& model, const CacheTraceOptions& opt
   std::vector<cache::Access> batch(8192);
   const bool report = !options.quiet && (options.progress || isatty(STDERR_FILENO) != 0);
   std::uint64_t next_report = progress_every;
+  std::uint64_t previous = ~std::uint64_t{0};  // the last line counted: runs of one line are common
   for (std::size_t count; (count = trace.read(batch)) > 0;) {
     for (std::size_t k = 0; k < count; ++k) {
       const std::uint64_t first = batch[k].address / options.line;
       const std::uint64_t last = (batch[k].address + batch[k].size - 1) / options.line;
+      if (first == previous && last == previous) continue;
       for (std::uint64_t line = first; line <= last; ++line) lines.insert_if_absent(line);
+      previous = last;
     }
     writer.write(std::span<const cache::Access>(batch.data(), count));
     if (report && writer.accesses() >= next_report) {
@@ -113,7 +117,8 @@ std::string render(const TraceSummary& summary, const CacheTraceOptions& options
 int run_cache_trace(const CacheTraceOptions& options) {
   try {
     if (options.line == 0 || (options.line & (options.line - 1)) != 0) {
-      throw core::InputError({"--line", 0, 0}, "the line size must be a power of two, not " + std::to_string(options.line));
+      throw core::InputError({"--line", 0, 0},
+                             "the line size must be a power of two, not " + std::to_string(options.line));
     }
     const cache::TraceFormat format = options.format == "din" ? cache::TraceFormat::Din : cache::TraceFormat::Augur;
     core::refuse_output_over_inputs(options.output, {options.model});
@@ -136,17 +141,21 @@ int run_cache_trace(const CacheTraceOptions& options) {
 
 Runner declare_cache_trace_command(CLI::App& command) {
   auto options = std::make_shared<CacheTraceOptions>();
-  command.add_option("model", options->model, "The program model (docs/formats.md, \"Program models\"); '-': standard input")
+  command
+      .add_option("model", options->model,
+                  "The program model (docs/formats.md, \"Program models\"); '-': standard input")
       ->required();
   command.add_option("-o,--output", options->output, "The trace file to write (whole or not at all)")->required();
   command.add_option("--seed", options->seed, "Seed of the draws of branches and pointer references (default 1)");
-  command.add_option("--define", options->defines, "A parameter's value, NAME=VALUE (repeatable), over the model's own")
+  command
+      .add_option("--define", options->defines, "A parameter's value, NAME=VALUE (repeatable), over the model's own")
       ->type_name("N=V");
   command.add_option("--format", options->format, "augur (binary, default) or din (text)")
       ->check(CLI::IsMember({"augur", "din"}));
   command.add_option("--line", options->line, "Line size in bytes for the count of distinct lines (default 64)");
   command.add_flag("--json", options->json, "The summary as JSON");
-  command.add_flag("--progress", options->progress, "Report progress on stderr every 10^8 accesses even when it is not a terminal");
+  command.add_flag("--progress", options->progress,
+                   "Report progress on stderr every 10^8 accesses even when it is not a terminal");
   command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");
   return [options] { return run_cache_trace(*options); };
 }

@@ -36,7 +36,7 @@ Arguments with(Arguments first, const Arguments& more) {
 TEST(CacheSimE2e, JsonHasExactlyTheDocumentedKeys) {
   const ProcessResult result = run(with({examples + "small.din", "--json"}, two_levels));
   ASSERT_EQ(result.exit_code, 0) << describe(result);
-  const Json json = Json::parse(result.standard_output);
+  const nlohmann::ordered_json json = nlohmann::ordered_json::parse(result.standard_output);  // keys in the order written
   EXPECT_EQ(json["accesses"], 19);
   ASSERT_EQ(json["levels"].size(), 2U);
   std::vector<std::string> keys;
@@ -44,7 +44,7 @@ TEST(CacheSimE2e, JsonHasExactlyTheDocumentedKeys) {
   EXPECT_EQ(keys, (std::vector<std::string>{"name", "size", "assoc", "line", "policy", "accesses", "misses", "miss_rate",
                                             "compulsory", "capacity", "conflict", "writebacks", "read_misses", "write_misses"}));
   // Worked out by hand in docs/cache.md: 20 line accesses, one hit; 16 compulsory, 1 capacity, 2 conflict.
-  const Json& l1 = json["levels"][0];
+  const auto& l1 = json["levels"][0];
   EXPECT_EQ(l1["accesses"], 20);
   EXPECT_EQ(l1["misses"], 19);
   EXPECT_EQ(l1["compulsory"], 16);
@@ -85,6 +85,9 @@ TEST(CacheSimE2e, MalformedTraceIsAnErrorAtItsLine) {
   const ProcessResult forced = run(with({examples + "small.din", "--format", "lackey"}, two_levels));
   EXPECT_EQ(forced.exit_code, 1);
   EXPECT_TRUE(contains(forced.standard_error, "small.din:1:1: expected 'I', ' L', ' S' or ' M'")) << describe(forced);
+  const ProcessResult folder = run(with({directory.path().string()}, two_levels));
+  EXPECT_EQ(folder.exit_code, 1);
+  EXPECT_TRUE(contains(folder.standard_error, "cannot read the trace")) << describe(folder);
   const ProcessResult missing = run(with({(directory.path() / "none.din").string()}, two_levels));
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_TRUE(contains(missing.standard_error, "none.din: cannot read")) << describe(missing);
@@ -105,6 +108,14 @@ TEST(CacheSimE2e, ExitStatuses) {
   EXPECT_TRUE(contains(help.standard_output, "--machine")) << help.standard_output;
 }
 
+TEST(CacheSimE2e, TheTraceMayFollowTheLevels) {
+  // Each --cache takes one SPEC: the trace after them is still the trace.
+  const ProcessResult after = run(with(two_levels, {examples + "small.din", "--json"}));
+  const ProcessResult before = run(with({examples + "small.din", "--json"}, two_levels));
+  ASSERT_EQ(after.exit_code, 0) << describe(after);
+  EXPECT_EQ(after.standard_output, before.standard_output);
+}
+
 TEST(CacheSimE2e, WithoutClassificationTheThreeCsAreNull) {
   const ProcessResult result = run(with({examples + "small.din", "--json", "--no-3c"}, two_levels));
   ASSERT_EQ(result.exit_code, 0) << describe(result);
@@ -122,7 +133,9 @@ TEST(CacheSimE2e, MachineLevelsFromSysfs) {
   for (const Json& level : json["levels"]) {
     EXPECT_EQ(level["size"].get<std::uint64_t>() % (level["line"].get<std::uint64_t>() * level["assoc"].get<std::uint64_t>()), 0U);
   }
-  if (json["levels"].size() >= 2 && json["levels"][0]["name"] == "l1i") EXPECT_EQ(json["levels"][1]["name"], "l1d");
+  if (json["levels"].size() >= 2 && json["levels"][0]["name"] == "l1i") {
+    EXPECT_EQ(json["levels"][1]["name"], "l1d");
+  }
 }
 
 }  // namespace

@@ -35,7 +35,8 @@ ProcessResult run(const Arguments& arguments) {
   if (result.signal != 0 || result.exit_code != 1) {
     return ::testing::AssertionFailure() << "expected status 1\n" << describe(result);
   }
-  if (!result.standard_output.empty()) return ::testing::AssertionFailure() << "expected no stdout\n" << describe(result);
+  if (!result.standard_output.empty())
+    return ::testing::AssertionFailure() << "expected no stdout\n" << describe(result);
   if (result.standard_error != message + "\n") {
     return ::testing::AssertionFailure() << "expected stderr '" << message << "'\n" << describe(result);
   }
@@ -48,7 +49,8 @@ std::vector<std::pair<std::uint64_t, int>> decode_binary(const std::string& byte
   std::vector<std::pair<std::uint64_t, int>> accesses;
   for (std::size_t at = 8; at + 8 <= bytes.size(); at += 8) {
     std::uint64_t word = 0;
-    for (int b = 7; b >= 0; --b) word = (word << 8) | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(b)]);
+    for (int b = 7; b >= 0; --b)
+      word = (word << 8) | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(b)]);
     accesses.emplace_back(word & ((std::uint64_t{1} << 48) - 1), static_cast<int>(word >> 62));
   }
   return accesses;
@@ -73,18 +75,20 @@ TEST(CacheTraceCommand, BinaryAndDinHoldTheSameAccessesOfTheAbLoop) {
   const std::string din = (directory.path() / "ab.din").string();
   const ProcessResult first = run({models + "/ab_loop.model", "--define", "N=50", "-o", binary, "--seed", "3"});
   ASSERT_EQ(first.exit_code, 0) << describe(first);
-  EXPECT_EQ(first.standard_output, models + "/ab_loop.model: 150 accesses, 2 distinct 64-byte lines, 1208 bytes written to " +
-                                       binary + " (augur)\n");
-  const ProcessResult second = run({models + "/ab_loop.model", "--define", "N=50", "-o", din, "--seed", "3", "--format", "din"});
+  EXPECT_EQ(first.standard_output,
+            models + "/ab_loop.model: 150 accesses, 2 distinct 64-byte lines, 1208 bytes written to " + binary +
+                " (augur)\n");
+  const ProcessResult second =
+      run({models + "/ab_loop.model", "--define", "N=50", "-o", din, "--seed", "3", "--format", "din"});
   ASSERT_EQ(second.exit_code, 0) << describe(second);
   const auto accesses = decode_binary(read_text(binary));
   ASSERT_EQ(accesses.size(), 150u);
   EXPECT_EQ(decode_din(read_text(din)), accesses);
   int writes_of_a = 0;
   for (std::size_t i = 0; i < 50; ++i) {
-    EXPECT_EQ(accesses[3 * i], std::make_pair(std::uint64_t{0}, 0));   // read a
+    EXPECT_EQ(accesses[3 * i], std::make_pair(std::uint64_t{0}, 0));       // read a
     EXPECT_EQ(accesses[3 * i + 1], std::make_pair(std::uint64_t{64}, 0));  // read b
-    EXPECT_EQ(accesses[3 * i + 2].second, 1);                           // write a or b
+    EXPECT_EQ(accesses[3 * i + 2].second, 1);                              // write a or b
     writes_of_a += accesses[3 * i + 2].first == 0 ? 1 : 0;
   }
   EXPECT_GT(writes_of_a, 10);
@@ -116,9 +120,12 @@ TEST(CacheTraceCommand, BadModelsAreErrorsAtTheirPlaceAndNothingIsWritten) {
   const std::string model = (directory.path() / "bad.model").string();
   const std::string output = (directory.path() / "out.trace").string();
   write_text(output, "old");
-  write_text(model, "param N = 4\nparam W = 4\narray m[N][W]\nproc main\n  for i = 0 to N - 1\n    write m[i][i + 1]\n  end\nend\n");
-  EXPECT_TRUE(fails_with(run({model, "-o", output}),
-                         model + ":6:16: index 'i + 1' of array 'm' reaches 4 on some iteration, outside 0..3 (dimension 2)"));
+  write_text(
+      model,
+      "param N = 4\nparam W = 4\narray m[N][W]\nproc main\n  for i = 0 to N - 1\n    write m[i][i + 1]\n  end\nend\n");
+  EXPECT_TRUE(
+      fails_with(run({model, "-o", output}),
+                 model + ":6:16: index 'i + 1' of array 'm' reaches 4 on some iteration, outside 0..3 (dimension 2)"));
   EXPECT_EQ(read_text(output), "old");
   // A wider W makes the model right.
   const ProcessResult fixed = run({model, "-o", output, "--define", "W=2^2+1"});
@@ -127,10 +134,11 @@ TEST(CacheTraceCommand, BadModelsAreErrorsAtTheirPlaceAndNothingIsWritten) {
   EXPECT_TRUE(fails_with(run({model, "-o", output, "--define", "W=5", "--define", "K=2"}),
                          "--define: unknown parameter 'K' (the model declares N, W)"));
   EXPECT_TRUE(fails_with(run({model, "-o", output, "--define", "N"}), "--define: expected NAME=VALUE, found 'N'"));
-  EXPECT_TRUE(fails_with(run({model, "-o", output, "--line", "48"}), "--line: the line size must be a power of two, not 48"));
-  EXPECT_TRUE(fails_with(run({(directory.path() / "none.model").string(), "-o", output}),
-                         "augur cache trace: " + (directory.path() / "none.model").string() +
-                             ": cannot read: No such file or directory"));
+  EXPECT_TRUE(
+      fails_with(run({model, "-o", output, "--line", "48"}), "--line: the line size must be a power of two, not 48"));
+  EXPECT_TRUE(fails_with(
+      run({(directory.path() / "none.model").string(), "-o", output}),
+      "augur cache trace: " + (directory.path() / "none.model").string() + ": cannot read: No such file or directory"));
 }
 
 TEST(CacheTraceCommand, TheOutputNeverReplacesTheModelAndIsRequired) {

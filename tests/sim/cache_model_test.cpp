@@ -2,6 +2,8 @@
 // file:line:col.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "sim/cache/model.hpp"
@@ -95,8 +97,8 @@ TEST(CacheModel, TheSeedExampleParsesIntoItsParts) {
 }
 
 TEST(CacheModel, DefinesOverrideParametersAndLaterDeclarationsUseThem) {
-  const Model model = parse("param N = 4\nparam M = N * 2\narray x[M] element 4\nproc main\nread x[M - 1]\nend\n",
-                            {{"N", 10.0}});
+  const Model model =
+      parse("param N = 4\nparam M = N * 2\narray x[M] element 4\nproc main\nread x[M - 1]\nend\n", {{"N", 10.0}});
   EXPECT_EQ(model.parameters[1].value, 20.0);
   EXPECT_EQ(model.arrays[0].dimensions, std::vector<std::int64_t>{20});
   EXPECT_EQ(std::get<Reference>(model.procedures[0].body[0].node).address.constant, 76);
@@ -105,8 +107,8 @@ TEST(CacheModel, DefinesOverrideParametersAndLaterDeclarationsUseThem) {
 }
 
 TEST(CacheModel, ArraysAreLaidOutInDeclarationOrderAtTheirAlignment) {
-  const Model model = parse(
-      "array s element 3\narray v[5] element 2 align 16\narray w[2][3] align 4096 element 1\nproc main\nend\n");
+  const Model model =
+      parse("array s element 3\narray v[5] element 2 align 16\narray w[2][3] align 4096 element 1\nproc main\nend\n");
   EXPECT_TRUE(model.arrays[0].dimensions.empty());
   EXPECT_EQ(model.arrays[0].base, 0u);
   EXPECT_EQ(model.arrays[1].base, 16u);
@@ -152,8 +154,9 @@ TEST(CacheModel, IndicesAreCheckedOverTheWholeIterationSpace) {
   EXPECT_EQ(error_of("array a[10]\nproc main\nfor i = 9 to 0 step -1\nread a[i]\nend\nend\n"), "");
   EXPECT_EQ(error_of("array a[10]\nproc main\nfor i = 9 to 0 step -1\nread a[i - 1]\nend\nend\n"),
             "m.model:4:8: index 'i - 1' of array 'a' reaches -1 on some iteration, outside 0..9");
-  EXPECT_EQ(error_of("param N = 4\narray m[N][N]\nproc main\n  for i = 0 to N - 1\n    write m[i][i + 1]\n  end\nend\n"),
-            "m.model:5:16: index 'i + 1' of array 'm' reaches 4 on some iteration, outside 0..3 (dimension 2)");
+  EXPECT_EQ(
+      error_of("param N = 4\narray m[N][N]\nproc main\n  for i = 0 to N - 1\n    write m[i][i + 1]\n  end\nend\n"),
+      "m.model:5:16: index 'i + 1' of array 'm' reaches 4 on some iteration, outside 0..3 (dimension 2)");
   EXPECT_EQ(error_of("array a[2]\nproc main\nread a[2]\nend\n"),
             "m.model:3:8: index '2' of array 'a' reaches 2 on some iteration, outside 0..1");
 }
@@ -170,14 +173,18 @@ TEST(CacheModel, DeclarationErrorsAreLocated) {
   EXPECT_EQ(error_of("array a[2] colour 4\nproc main\nend\n"),
             "m.model:1:12: expected 'element', 'align' or the end of the line but found 'colour'");
   EXPECT_EQ(error_of("param N = M\nproc main\nend\n"), "m.model:1:11: unknown name 'M'");
-  EXPECT_EQ(error_of("param N 4\nproc main\nend\n"), "m.model:1:9: expected '=' after the parameter name but found '4'");
-  EXPECT_EQ(error_of("  parameter N = 4\n"), "m.model:1:3: expected param, array, max_depth or proc but found 'parameter'");
+  EXPECT_EQ(error_of("param N 4\nproc main\nend\n"),
+            "m.model:1:9: expected '=' after the parameter name but found '4'");
+  EXPECT_EQ(error_of("  parameter N = 4\n"),
+            "m.model:1:3: expected param, array, max_depth or proc but found 'parameter'");
   EXPECT_EQ(error_of("proc main\nend\nproc main\nend\n"),
             "m.model:3:6: procedure 'main' is declared twice (first at line 1)");
-  EXPECT_EQ(error_of("array a[65536][65536][65536]\nproc main\nend\n"), "m.model:1:7: array 'a' has more than 2^47 elements");
+  EXPECT_EQ(error_of("array a[65536][65536][65536]\nproc main\nend\n"),
+            "m.model:1:7: array 'a' has more than 2^47 elements");
   EXPECT_EQ(error_of("array a[4398046511104] element 128\nproc main\nend\n"),
             "m.model:1:7: the arrays need more than 2^48 bytes of addresses (array 'a')");
-  EXPECT_EQ(error_of("max_depth 0\nproc main\nend\n"), "m.model:1:11: max_depth must be a whole number in 1..100000, not 0");
+  EXPECT_EQ(error_of("max_depth 0\nproc main\nend\n"),
+            "m.model:1:11: max_depth must be a whole number in 1..100000, not 0");
 }
 
 TEST(CacheModel, StatementErrorsAreLocated) {
@@ -216,10 +223,18 @@ TEST(CacheModel, StatementErrorsAreLocated) {
   EXPECT_EQ(error_of(head + "else\nend\n"), "m.model:5:1: expected 'end' to close procedure 'main' but found 'else'");
   EXPECT_EQ(error_of(head + "if 0.5\nread a[0]\n"), "m.model:5:1: 'if' has no 'end'");
   EXPECT_EQ(error_of(head + "call nowhere\nend\n"), "m.model:5:6: unknown procedure 'nowhere'");
-  EXPECT_EQ(error_of(head + "array b[2]\nend\n"), "m.model:5:1: 'array' inside procedure 'main' (is an 'end' missing?)");
+  EXPECT_EQ(error_of(head + "array b[2]\nend\n"),
+            "m.model:5:1: 'array' inside procedure 'main' (is an 'end' missing?)");
   EXPECT_EQ(error_of(head + "load a[0]\nend\n"),
             "m.model:5:1: expected a statement (for, read, write, if, call) or 'end' but found 'load'");
-  EXPECT_EQ(error_of(head + "read a[0] now\nend\n"), "m.model:5:11: unexpected text after the reference but found 'now'");
+  EXPECT_EQ(error_of(head + "read a[0] now\nend\n"),
+            "m.model:5:11: unexpected text after the reference but found 'now'");
+  EXPECT_EQ(error_of(head + "for i = 0 to 2^48\nread a[0]\nend\nend\n"),
+            "m.model:5:15: '2^48' goes beyond 2^47 in magnitude");
+  EXPECT_EQ(error_of(head + "for i = 0 to 2^46\nfor j = 0 to 4 * i\nread a[0]\nend\nend\nend\n"),
+            "m.model:6:1: loop 'j' goes beyond 2^47 in magnitude");
+  EXPECT_EQ(error_of(head + "for i = 0 to 2^46\nfor j = 0 to 2^46 * i\nread a[0]\nend\nend\nend\n"),
+            "m.model:6:1: the last value of loop 'j' is too large to compute in 64 bits");
   EXPECT_EQ(error_of(head + "end extra\n"), "m.model:5:5: unexpected text after 'end' but found 'extra'");
 }
 
@@ -234,11 +249,13 @@ TEST(CacheModel, RecursionNeedsABranchAndAStatedDepth) {
   const Branch& branch = std::get<Branch>(model.procedures[1].body[1].node);
   EXPECT_TRUE(std::get<Call>(branch.arms[0].body[0].node).recursive);
   // A cycle through two procedures, neither call under a branch.
-  EXPECT_EQ(error_of("max_depth 5\nproc main\ncall f\nend\nproc f\ncall g\nend\nproc g\ncall f\nend\n"),
-            "m.model:6:1: the recursion through this call of 'g' is under no branch, so it never ends (put a call of the "
-            "cycle under 'if P')");
+  EXPECT_EQ(
+      error_of("max_depth 5\nproc main\ncall f\nend\nproc f\ncall g\nend\nproc g\ncall f\nend\n"),
+      "m.model:6:1: the recursion through this call of 'g' is under no branch, so it never ends (put a call of the "
+      "cycle under 'if P')");
   // One guarded call on the cycle is enough.
-  EXPECT_EQ(error_of("max_depth 5\nproc main\ncall f\nend\nproc f\ncall g\nend\nproc g\nif 0.1\ncall f\nend\nend\n"), "");
+  EXPECT_EQ(error_of("max_depth 5\nproc main\ncall f\nend\nproc f\ncall g\nend\nproc g\nif 0.1\ncall f\nend\nend\n"),
+            "");
 }
 
 TEST(CacheModel, CommentsBlankLinesAndIndentationAreFree) {
@@ -246,6 +263,22 @@ TEST(CacheModel, CommentsBlankLinesAndIndentationAreFree) {
   EXPECT_EQ(std::get<Reference>(model.procedures[0].body[0].node).where.line, 5);
   EXPECT_EQ(std::get<Reference>(model.procedures[0].body[0].node).where.column, 3);
   EXPECT_EQ(std::get<Reference>(model.procedures[0].body[0].node).address.constant, 8);
+}
+
+// The model of docs/formats.md ("Program models", its last block) parses, with its recursion bounded.
+TEST(CacheModel, TheModelOfTheFormatsPageParses) {
+  std::ifstream file(std::string(AUGUR_SOURCE_DIR) + "/docs/formats.md");
+  const std::string page{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  const std::size_t section = page.find("## Program models");
+  ASSERT_NE(section, std::string::npos);
+  const std::size_t open = page.rfind("```\n", page.rfind("\n```") - 1);
+  ASSERT_GT(open, section);
+  const std::size_t close = page.find("\n```", open + 4);
+  const Model model = parse(page.substr(open + 4, close + 1 - (open + 4)));
+  EXPECT_TRUE(model.recursive);
+  EXPECT_EQ(model.max_depth, 8u);
+  EXPECT_EQ(model.arrays[1].base, 64u);
+  EXPECT_EQ(model.procedures.size(), 2u);
 }
 
 }  // namespace

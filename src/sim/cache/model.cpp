@@ -2,11 +2,11 @@
 // read by the core expression parser, indices and bounds reduced to affine forms and checked over the
 // iteration space. The declarations (param, array, max_depth) are read here; the statements of procedures
 // in model_statements.cpp; the call graph is checked in model_calls.cpp.
-#include "sim/cache/model_parser.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+
+#include "sim/cache/model_parser.hpp"
 
 namespace augur::sim::cache {
 
@@ -35,7 +35,9 @@ void ModelParser::split_lines() {
 
 // ---- lines and tokens ----
 
-bool ModelParser::at_line() const { return line_ < lines_.size(); }
+bool ModelParser::at_line() const {
+  return line_ < lines_.size();
+}
 
 void ModelParser::begin_line() {
   position_ = lines_[line_].first;
@@ -195,8 +197,8 @@ void ModelParser::check_new_name(const std::string& name, std::size_t at, const 
 }
 
 bool ModelParser::is_keyword(const std::string& name) {
-  static constexpr const char* keywords[] = {"param", "array", "max_depth", "proc", "end", "for", "to", "step",
-                                             "read", "write", "miss", "if", "else", "call", "element", "align"};
+  static constexpr const char* keywords[] = {"param", "array", "max_depth", "proc", "end",  "for",  "to",      "step",
+                                             "read",  "write", "miss",      "if",   "else", "call", "element", "align"};
   return std::any_of(std::begin(keywords), std::end(keywords), [&](const char* k) { return name == k; });
 }
 
@@ -224,8 +226,7 @@ void ModelParser::array() {
     ++position_;
     array.dimensions.push_back(integer("a dimension", 1, std::int64_t{1} << 47));
     expect_char(']', "to close the dimension");
-    if (__builtin_mul_overflow(array.elements, static_cast<std::uint64_t>(array.dimensions.back()),
-                               &array.elements) ||
+    if (__builtin_mul_overflow(array.elements, static_cast<std::uint64_t>(array.dimensions.back()), &array.elements) ||
         array.elements > (std::uint64_t{1} << 47)) {
       fail(at, "array '" + array.name + "' has more than 2^47 elements");
     }
@@ -272,7 +273,8 @@ void ModelParser::procedure() {
   }
   expect_line_end("the procedure name");
   const std::size_t opening = line_ - 1;
-  BlockContext context{index, {}, {}, false, 0};
+  BlockContext context;
+  context.procedure = index;
   Block body = block(context);
   close_block(opening, keyword_at, "procedure '" + name + "'");
   model_.procedures[index].body = std::move(body);

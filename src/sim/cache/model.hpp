@@ -53,13 +53,13 @@ struct ModelParameter {
 // the end of the previous array rounded up to this array's alignment (the first array's base is 0).
 struct ModelArray {
   std::string name;
-  std::uint32_t element_size = 8;         // bytes per element (1..16383: an access's size in the trace word)
-  std::vector<std::int64_t> dimensions;   // row-major extents, each ≥ 1; empty for a scalar (`array s element 8`)
-  std::uint64_t alignment = 64;           // base alignment in bytes, a power of two
-  std::uint64_t base = 0;                 // assigned base address (byte)
-  std::uint64_t elements = 1;             // product of the dimensions
-  std::uint64_t bytes = 0;                // elements × element_size
-  core::SourceLocation declared;          // where the `array` line is
+  std::uint32_t element_size = 8;        // bytes per element (1..16383: an access's size in the trace word)
+  std::vector<std::int64_t> dimensions;  // row-major extents, each ≥ 1; empty for a scalar (`array s element 8`)
+  std::uint64_t alignment = 64;          // base alignment in bytes, a power of two
+  std::uint64_t base = 0;                // assigned base address (byte)
+  std::uint64_t elements = 1;            // product of the dimensions
+  std::uint64_t bytes = 0;               // elements × element_size
+  core::SourceLocation declared;         // where the `array` line is
 };
 
 struct Statement;
@@ -67,9 +67,9 @@ using Block = std::vector<Statement>;  // statements run in order
 
 // `read m[i][i + 1]`, `write a[0]`, or `read *m miss 0.5`.
 struct Reference {
-  AccessKind kind = AccessKind::Read;     // Read or Write (never Instruction)
-  std::size_t array = 0;                  // index into Model::arrays
-  bool through_pointer = false;           // `*m`: the element touched is not known statically
+  AccessKind kind = AccessKind::Read;  // Read or Write (never Instruction)
+  std::size_t array = 0;               // index into Model::arrays
+  bool through_pointer = false;        // `*m`: the element touched is not known statically
   // Direct references: one affine index per dimension (row-major; empty for a scalar), and the byte address
   // they give, base + element_size × Σ_k index_k × Π_{j>k} dimensions[j], as an affine form of the same loop
   // variables. Every index stays within its dimension on every iteration (checked at parse time).
@@ -78,28 +78,28 @@ struct Reference {
   // Pointer references: the probability the seed's stochastic simulator states for a miss (`miss P`, in
   // [0, 1]). The exact expansion touches a uniformly random element of the array instead.
   double miss_probability = 0.0;
-  std::size_t id = 0;                     // the static reference's number: 0, 1, ... in order of appearance
-  core::SourceLocation where;             // where `read`/`write` is
+  std::size_t id = 0;          // the static reference's number: 0, 1, ... in order of appearance
+  core::SourceLocation where;  // where `read`/`write` is
 };
 
 // `for i = first to last [step S]`: i takes first, first + S, ... while i ≤ last (S > 0) or i ≥ last (S < 0).
 // Bounds are inclusive and may make the loop run zero times on some iterations of outer loops (a triangular
 // nest), never on all of them (a loop that never runs is an error).
 struct Loop {
-  std::string variable;                   // the loop variable's name (for messages)
-  std::size_t depth = 0;                  // nesting depth in its procedure: it is x_depth in the AffineForms
-  AffineForm first;                       // affine in the outer loops' variables (x_0 .. x_{depth-1})
+  std::string variable;   // the loop variable's name (for messages)
+  std::size_t depth = 0;  // nesting depth in its procedure: it is x_depth in the AffineForms
+  AffineForm first;       // affine in the outer loops' variables (x_0 .. x_{depth-1})
   AffineForm last;
-  std::int64_t step = 1;                  // a nonzero constant
-  Block body;                             // never empty
-  core::SourceLocation where;             // where `for` is
+  std::int64_t step = 1;       // a nonzero constant
+  Block body;                  // never empty
+  core::SourceLocation where;  // where `for` is
 };
 
 // One arm of `if P` / `else if P` / `else`.
 struct BranchArm {
-  double probability = 0.0;               // the arm's probability; for `else`, 1 - the others' sum
+  double probability = 0.0;  // the arm's probability; for `else`, 1 - the others' sum
   bool is_else = false;
-  Block body;                             // may be empty
+  Block body;  // may be empty
   core::SourceLocation where;
 };
 
@@ -113,8 +113,8 @@ struct Branch {
 // `call helper`. When the call stack already holds Model::max_depth frames (main is the first frame), the
 // call is skipped: the only way a recursive model ends for sure.
 struct Call {
-  std::size_t procedure = 0;              // index into Model::procedures
-  bool recursive = false;                 // the call is on a cycle of the call graph
+  std::size_t procedure = 0;  // index into Model::procedures
+  bool recursive = false;     // the call is on a cycle of the call graph
   core::SourceLocation where;
 };
 
@@ -134,21 +134,21 @@ struct Statement {
 struct Procedure {
   std::string name;
   Block body;
-  std::size_t loop_depth = 0;             // deepest loop nesting in the body (size of its variable array)
+  std::size_t loop_depth = 0;  // deepest loop nesting in the body (size of its variable array)
   core::SourceLocation declared;
 };
 
 struct Model {
-  std::vector<ModelParameter> parameters; // in declaration order
-  std::vector<ModelArray> arrays;         // in declaration order (= address order)
-  std::vector<Procedure> procedures;      // in declaration order
-  std::size_t entry = 0;                  // index of `main` in procedures
+  std::vector<ModelParameter> parameters;  // in declaration order
+  std::vector<ModelArray> arrays;          // in declaration order (= address order)
+  std::vector<Procedure> procedures;       // in declaration order
+  std::size_t entry = 0;                   // index of `main` in procedures
   // Maximum number of active frames (`max_depth D`; main counts as one). Required when the call graph has a
   // cycle (every cycle must pass through a call under a branch); otherwise the number of procedures.
   std::size_t max_depth = 1;
-  bool recursive = false;                 // the call graph has a cycle
-  std::size_t reference_count = 0;        // static references (Reference::id < reference_count)
-  std::uint64_t footprint = 0;            // end address of the last array (bytes spanned by the layout)
+  bool recursive = false;           // the call graph has a cycle
+  std::size_t reference_count = 0;  // static references (Reference::id < reference_count)
+  std::uint64_t footprint = 0;      // end address of the last array (bytes spanned by the layout)
 };
 
 // Parses and checks a model. `defines` override parameters' values (`--define N=V`); a define that names no

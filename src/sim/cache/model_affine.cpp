@@ -32,7 +32,7 @@ struct Linear {
 };
 
 class Reducer {
-public:
+ public:
   Reducer(const core::SourceText& source, const std::vector<std::string>& loop_variables,
           const core::Bindings& parameters)
       : source_(source), loop_variables_(loop_variables), parameters_(parameters) {}
@@ -59,14 +59,16 @@ public:
         left.add(reduce(*expression.operands[1]), expression.kind == Kind::Add ? 1.0 : -1.0);
         return left;
       }
-      case Kind::Multiply: return product(expression);
-      case Kind::Divide: return quotient(expression);
+      case Kind::Multiply:
+        return product(expression);
+      case Kind::Divide:
+        return quotient(expression);
       default:
         source_.fail(expression.offset, "'" + text_of(expression) + "' is not affine in the loop variables");
     }
   }
 
-private:
+ private:
   [[nodiscard]] std::size_t loop_index(const std::string& name) const {
     return static_cast<std::size_t>(std::find(loop_variables_.begin(), loop_variables_.end(), name) -
                                     loop_variables_.begin());
@@ -109,7 +111,8 @@ private:
 constexpr double integer_limit = 140737488355328.0;  // 2^47
 
 bool is_small_integer(double value) {
-  return std::abs(value) <= integer_limit && std::abs(value - std::round(value)) <= 1e-9 * std::max(1.0, std::abs(value));
+  return std::abs(value) <= integer_limit &&
+         std::abs(value - std::round(value)) <= 1e-9 * std::max(1.0, std::abs(value));
 }
 
 }  // namespace
@@ -118,6 +121,9 @@ AffineForm reduce_to_affine(const core::Expression& expression, const core::Sour
                             const std::vector<std::string>& loop_variables, const core::Bindings& parameters) {
   const Linear linear = Reducer(source, loop_variables, parameters).reduce(expression);
   AffineForm form;
+  bool small = std::abs(linear.constant) <= integer_limit;
+  for (const double c : linear.coefficients) small = small && std::abs(c) <= integer_limit;
+  if (!small) source.fail(expression.offset, "'" + text_of(expression) + "' goes beyond 2^47 in magnitude");
   bool integral = is_small_integer(linear.constant);
   for (const double c : linear.coefficients) integral = integral && is_small_integer(c);
   if (!integral) {

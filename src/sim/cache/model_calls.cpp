@@ -42,9 +42,9 @@ void ModelParser::check_calls() {
   for (std::size_t caller = 0; caller < calls_.size(); ++caller) {
     for (const CallEdge& call : calls_[caller]) {
       if (!call.guarded && unguarded[call.callee][caller]) {
-        throw core::InputError(call.where, "the recursion through this call of '" +
-                                               model_.procedures[call.callee].name +
-                                               "' is under no branch, so it never ends (put a call of the cycle under 'if P')");
+        throw core::InputError(call.where,
+                               "the recursion through this call of '" + model_.procedures[call.callee].name +
+                                   "' is under no branch, so it never ends (put a call of the cycle under 'if P')");
       }
       if (all[call.callee][caller] && first_recursive == nullptr) first_recursive = &call;
     }

@@ -15,11 +15,11 @@
 namespace augur::sim::cache {
 
 class ModelParser {
-public:
+ public:
   ModelParser(const core::SourceText& source, const core::Bindings& defines);
   Model parse();
 
-private:
+ private:
   // A line that carries something: [first, limit) is its text without the indentation, the comment and
   // trailing blanks; `start` is where the line starts (column 1).
   struct Line {
@@ -34,6 +34,7 @@ private:
     std::size_t procedure = 0;
     std::vector<std::string> loop_variables;  // [d] is x_d
     std::vector<LoopBounds> loops;            // [d] bounds x_d
+    std::vector<double> magnitudes;           // [d] the largest |x_d| on any iteration
     bool guarded = false;                     // inside an arm of an `if`
     std::size_t deepest = 0;                  // the deepest loop nesting seen (Procedure::loop_depth)
     std::size_t nesting = 0;                  // loops and branches open around the block
@@ -80,7 +81,9 @@ private:
   // statements (model_statements.cpp)
   Block block(BlockContext& context);
   Statement loop(BlockContext& context);
+  double loop_magnitude(const Loop& loop, const BlockContext& context, std::size_t at);
   void check_loop_runs(const Loop& loop, const BlockContext& context, std::size_t at);
+  void check_magnitude(const AffineForm& form, const BlockContext& context, std::size_t at, const std::string& what);
   Statement reference(const BlockContext& context, AccessKind kind);
   void direct_indices(Reference& reference, const ModelArray& array, const BlockContext& context);
   void check_index(const AffineForm& index, std::int64_t extent, std::size_t dimension, const ModelArray& array,

@@ -50,7 +50,7 @@ bool add_loop_constraints(const std::vector<LoopBounds>& loops, std::size_t widt
     const AffineForm& upper = loop.step > 0 ? last : first;
     Constraint above = from_form(lower, -1.0, width);  // x_d - lower ≥ 0
     above.coefficients[d] += 1.0;
-    Constraint below = from_form(upper, 1.0, width);   // upper - x_d ≥ 0
+    Constraint below = from_form(upper, 1.0, width);  // upper - x_d ≥ 0
     below.coefficients[d] -= 1.0;
     out.push_back(std::move(above));
     out.push_back(std::move(below));

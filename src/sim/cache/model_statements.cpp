@@ -56,12 +56,15 @@ Statement ModelParser::loop(BlockContext& context) {
       array_index_.count(loop.variable) != 0 ||
       std::find(context.loop_variables.begin(), context.loop_variables.end(), loop.variable) !=
           context.loop_variables.end()) {
-    fail(variable_at, "loop variable '" + loop.variable + "' is already a keyword, parameter, array or outer loop variable");
+    fail(variable_at,
+         "loop variable '" + loop.variable + "' is already a keyword, parameter, array or outer loop variable");
   }
   expect_char('=', "after the loop variable");
-  loop.first = reduce_to_affine(*expression("the loop's first value"), source_, context.loop_variables, parameter_values_);
+  loop.first =
+      reduce_to_affine(*expression("the loop's first value"), source_, context.loop_variables, parameter_values_);
   expect_word("to", "after the loop's first value");
-  loop.last = reduce_to_affine(*expression("the loop's last value"), source_, context.loop_variables, parameter_values_);
+  loop.last =
+      reduce_to_affine(*expression("the loop's last value"), source_, context.loop_variables, parameter_values_);
   if (peek_word() == "step") {
     position_ += 4;
     const std::size_t step_at = (skip_spaces(), position_);
@@ -70,7 +73,11 @@ Statement ModelParser::loop(BlockContext& context) {
   }
   loop.depth = context.loops.size();
   check_loop_runs(loop, context, at);
+  check_magnitude(loop.first, context, at, "the first value of loop '" + loop.variable + "'");
+  check_magnitude(loop.last, context, at, "the last value of loop '" + loop.variable + "'");
+  const double magnitude = loop_magnitude(loop, context, at);
   expect_line_end("the loop's bounds");
+  context.magnitudes.push_back(magnitude);
   context.loop_variables.push_back(loop.variable);
   context.loops.push_back(LoopBounds{&loop.first, &loop.last, loop.step});
   context.deepest = std::max(context.deepest, context.loops.size());
@@ -79,6 +86,7 @@ Statement ModelParser::loop(BlockContext& context) {
   --context.nesting;
   context.loops.pop_back();
   context.loop_variables.pop_back();
+  context.magnitudes.pop_back();
   close_block(opening, at, "loop '" + loop.variable + "'");
   if (loop.body.empty()) {
     line_ = opening;
@@ -91,8 +99,34 @@ void ModelParser::check_loop_runs(const Loop& loop, const BlockContext& context,
   std::vector<LoopBounds> nest = context.loops;
   nest.push_back(LoopBounds{&loop.first, &loop.last, loop.step});
   if (!affine_range(AffineForm{}, nest)) {
-    fail(at, "loop '" + loop.variable + "' never runs (its bounds are empty on every iteration of the loops around it)");
+    fail(at,
+         "loop '" + loop.variable + "' never runs (its bounds are empty on every iteration of the loops around it)");
   }
+}
+
+// The largest |x| the loop's variable takes; beyond 2^47 it is refused, so that every affine form of the
+// model evaluates in 64-bit integers.
+double ModelParser::loop_magnitude(const Loop& loop, const BlockContext& context, std::size_t at) {
+  std::vector<LoopBounds> nest = context.loops;
+  nest.push_back(LoopBounds{&loop.first, &loop.last, loop.step});
+  AffineForm variable;
+  variable.coefficients.assign(loop.depth + 1, 0);
+  variable.coefficients.back() = 1;
+  const std::optional<ValueRange> range = affine_range(variable, nest);
+  const double magnitude = range ? std::max(std::abs(range->minimum), std::abs(range->maximum)) : 0.0;
+  if (magnitude > 140737488355328.0) fail(at, "loop '" + loop.variable + "' goes beyond 2^47 in magnitude");
+  return magnitude;
+}
+
+// |constant| + Σ |c_d| × max |x_d| must stay below 2^61: every partial sum of the form, and the difference
+// of two such forms (a trip count), fits in 64 bits.
+void ModelParser::check_magnitude(const AffineForm& form, const BlockContext& context, std::size_t at,
+                                  const std::string& what) {
+  double bound = std::abs(static_cast<double>(form.constant));
+  for (std::size_t d = 0; d < form.coefficients.size() && d < context.magnitudes.size(); ++d) {
+    bound += std::abs(static_cast<double>(form.coefficients[d])) * context.magnitudes[d];
+  }
+  if (bound > 2305843009213693952.0) fail(at, what + " is too large to compute in 64 bits");
 }
 
 Statement ModelParser::reference(const BlockContext& context, AccessKind kind) {
@@ -123,6 +157,7 @@ Statement ModelParser::reference(const BlockContext& context, AccessKind kind) {
                         (reference.indices.size() == 1 ? "ex" : "ices"));
     }
     address_of(reference, array, name_at);
+    check_magnitude(reference.address, context, name_at, "the address of the reference to '" + name + "'");
   }
   expect_line_end("the reference");
   reference.id = model_.reference_count++;
@@ -157,9 +192,8 @@ void ModelParser::check_index(const AffineForm& index, std::int64_t extent, std:
   while (end < limit_ && text_[end] != ']') ++end;
   while (end > at && std::isspace(static_cast<unsigned char>(text_[end - 1]))) --end;
   fail(at, "index '" + text_.substr(at, end - at) + "' of array '" + array.name + "' reaches " +
-                           core::format_shortest(reached) + " on some iteration, outside 0.." +
-                           std::to_string(extent - 1) +
-                           (array.dimensions.size() > 1 ? " (dimension " + std::to_string(dimension + 1) + ")" : ""));
+               core::format_shortest(reached) + " on some iteration, outside 0.." + std::to_string(extent - 1) +
+               (array.dimensions.size() > 1 ? " (dimension " + std::to_string(dimension + 1) + ")" : ""));
 }
 
 // base + element_size × Σ_k index_k × Π_{j>k} dimensions[j], as an affine form.
@@ -173,7 +207,8 @@ void ModelParser::address_of(Reference& reference, const ModelArray& array, std:
     std::int64_t term = 0;
     overflow |= __builtin_mul_overflow(index.constant, stride, &term);
     overflow |= __builtin_add_overflow(address.constant, term, &address.constant);
-    if (address.coefficients.size() < index.coefficients.size()) address.coefficients.resize(index.coefficients.size(), 0);
+    if (address.coefficients.size() < index.coefficients.size())
+      address.coefficients.resize(index.coefficients.size(), 0);
     for (std::size_t d = 0; d < index.coefficients.size(); ++d) {
       overflow |= __builtin_mul_overflow(index.coefficients[d], stride, &term);
       overflow |= __builtin_add_overflow(address.coefficients[d], term, &address.coefficients[d]);

@@ -6,11 +6,9 @@
 namespace augur::sim::cache {
 namespace {
 
-bool holds_direct_references_only(const Block& block) {
-  return std::all_of(block.begin(), block.end(), [](const Statement& statement) {
-    const auto* reference = std::get_if<Reference>(&statement.node);
-    return reference != nullptr && !reference->through_pointer;
-  });
+bool holds_references_only(const Block& block) {
+  return std::all_of(block.begin(), block.end(),
+                     [](const Statement& statement) { return std::holds_alternative<Reference>(statement.node); });
 }
 
 }  // namespace
@@ -44,7 +42,7 @@ std::size_t ModelTrace::read(std::span<Access> buffer) {
       }
     }
     if (frame.next < frame.block->size()) {
-      run((*frame.block)[frame.next++], out);  // may push a frame: `frame` is not used after it
+      run((*frame.block)[frame.next++], out, end);  // may push a frame: `frame` is not used after it
       continue;
     }
     if (frame.loop != nullptr && frame.remaining > 0) {
@@ -62,23 +60,26 @@ std::size_t ModelTrace::read(std::span<Access> buffer) {
   return static_cast<std::size_t>(out - buffer.data());
 }
 
-void ModelTrace::run(const Statement& statement, Access*& out) {
+void ModelTrace::run(const Statement& statement, Access*& out, const Access* end) {
   if (const auto* reference = std::get_if<Reference>(&statement.node)) {
-    if (reference->through_pointer) {
-      *out++ = pointer_access(*reference);
-      return;
-    }
-    const std::size_t base = stack_.back().variables;
-    const std::span<const std::int64_t> variables(variables_.data() + base, variables_.size() - base);
-    *out++ = Access{static_cast<std::uint64_t>(reference->address.evaluate(variables)),
-                    model_.arrays[reference->array].element_size, reference->kind};
+    emit(*reference, stack_.back().variables, out);
   } else if (const auto* loop = std::get_if<Loop>(&statement.node)) {
     enter_loop(*loop);
   } else if (const auto* branch = std::get_if<Branch>(&statement.node)) {
-    enter_branch(*branch);
+    enter_branch(*branch, out, end);
   } else if (const auto* call = std::get_if<Call>(&statement.node)) {
     enter_call(*call);
   }
+}
+
+void ModelTrace::emit(const Reference& reference, std::size_t variables, Access*& out) {
+  if (reference.through_pointer) {
+    *out++ = pointer_access(reference);
+    return;
+  }
+  const std::span<const std::int64_t> values(variables_.data() + variables, variables_.size() - variables);
+  *out++ = Access{static_cast<std::uint64_t>(reference.address.evaluate(values)),
+                  model_.arrays[reference.array].element_size, reference.kind};
 }
 
 void ModelTrace::enter_loop(const Loop& loop) {
@@ -92,17 +93,24 @@ void ModelTrace::enter_loop(const Loop& loop) {
   frame.loop = &loop;
   frame.remaining = trips - 1;
   frame.variables = base;
-  frame.direct = holds_direct_references_only(loop.body);
+  frame.direct = holds_references_only(loop.body);
   stack_.push_back(frame);
 }
 
-void ModelTrace::enter_branch(const Branch& branch) {
+// The arm drawn runs in a frame of its own, or at once when it is references only and they fit the buffer.
+void ModelTrace::enter_branch(const Branch& branch, Access*& out, const Access* end) {
   const double draw = random_.uniform();
   double cumulative = 0.0;
   for (const BranchArm& arm : branch.arms) {
     cumulative += arm.probability;
     if (draw < cumulative || arm.is_else) {
-      if (!arm.body.empty()) push_block(arm.body, stack_.back().variables, false);
+      if (arm.body.empty()) return;
+      const std::size_t variables = stack_.back().variables;
+      if (holds_references_only(arm.body) && static_cast<std::size_t>(end - out) >= arm.body.size()) {
+        for (const Statement& statement : arm.body) emit(std::get<Reference>(statement.node), variables, out);
+      } else {
+        push_block(arm.body, variables, false);
+      }
       return;
     }
   }
@@ -127,27 +135,37 @@ Access ModelTrace::pointer_access(const Reference& reference) {
   return Access{array.base + element * array.element_size, array.element_size, reference.kind};
 }
 
-// At the start of an iteration of a loop whose body is direct references only: as many whole iterations as
-// fit, each reference's address stepping by its stride (its coefficient of the loop variable × the step).
+// At the start of an iteration of a loop whose body is references only: as many whole iterations as fit,
+// each direct reference's address stepping by its stride (its coefficient of the loop variable × the step),
+// each pointer reference drawn in turn (iteration by iteration, as the statement-by-statement path draws).
 std::size_t ModelTrace::run_direct_iterations(Frame& frame, Access* out, std::size_t room) {
   const Block& body = *frame.block;
   const std::size_t count = body.size();
   if (room < count) return 0;
-  const auto iterations = static_cast<std::size_t>(
-      std::min<std::int64_t>(frame.remaining + 1, static_cast<std::int64_t>(room / count)));
+  const auto iterations =
+      static_cast<std::size_t>(std::min<std::int64_t>(frame.remaining + 1, static_cast<std::int64_t>(room / count)));
   const std::span<const std::int64_t> variables(variables_.data() + frame.variables,
                                                 variables_.size() - frame.variables);
   const std::size_t depth = frame.loop->depth;
-  addresses_.resize(2 * count);
+  scratch_.resize(count);
   for (std::size_t r = 0; r < count; ++r) {
     const Reference& reference = std::get<Reference>(body[r].node);
     const AffineForm& address = reference.address;
-    addresses_[2 * r] = address.evaluate(variables);
-    addresses_[2 * r + 1] = depth < address.coefficients.size() ? address.coefficients[depth] * frame.loop->step : 0;
-    for (std::size_t i = 0; i < iterations; ++i) {
-      out[i * count + r] = Access{static_cast<std::uint64_t>(addresses_[2 * r] + static_cast<std::int64_t>(i) *
-                                                                                   addresses_[2 * r + 1]),
-                                  model_.arrays[reference.array].element_size, reference.kind};
+    DirectReference& direct = scratch_[r];
+    direct.reference = reference.through_pointer ? &reference : nullptr;
+    direct.address = address.evaluate(variables);
+    direct.stride = depth < address.coefficients.size() ? address.coefficients[depth] * frame.loop->step : 0;
+    direct.size = model_.arrays[reference.array].element_size;
+    direct.kind = reference.kind;
+  }
+  for (std::size_t i = 0; i < iterations; ++i) {
+    for (DirectReference& direct : scratch_) {
+      if (direct.reference != nullptr) {
+        *out++ = pointer_access(*direct.reference);
+      } else {
+        *out++ = Access{static_cast<std::uint64_t>(direct.address), direct.size, direct.kind};
+        direct.address += direct.stride;
+      }
     }
   }
   const auto advanced = static_cast<std::int64_t>(iterations) - 1;

@@ -1,5 +1,8 @@
 #include "sim/cache/trace_writer.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <cstring>
 #include <stdexcept>
 
 namespace augur::sim::cache {
@@ -25,20 +28,42 @@ TraceWriter::TraceWriter(std::ostream& out, TraceFormat format) : out_(out), for
     throw std::invalid_argument("traces are written in augur's format or din only");
   }
   buffer_.reserve(flush_size + 64);
-  if (format_ == TraceFormat::Augur) append_binary_header(buffer_);
+  if (format_ == TraceFormat::Augur) buffer_.append(trace_magic, sizeof trace_magic);
 }
 
 void TraceWriter::write(std::span<const Access> accesses) {
-  for (const Access& access : accesses) {
-    if (format_ == TraceFormat::Augur) {
-      append_binary_access(buffer_, access);
-    } else {
+  if (format_ == TraceFormat::Augur) {
+    append_binary(accesses);
+  } else {
+    for (const Access& access : accesses) {
       check(access);
       append_din(access);
+      if (buffer_.size() >= flush_size) flush();
+    }
+  }
+  accesses_ += accesses.size();
+}
+
+// The words of access.hpp, little-endian, packed straight into the buffer.
+void TraceWriter::append_binary(std::span<const Access> accesses) {
+  constexpr std::size_t chunk = flush_size / 8;
+  for (std::size_t start = 0; start < accesses.size(); start += chunk) {
+    const std::size_t count = std::min(chunk, accesses.size() - start);
+    const std::size_t offset = buffer_.size();
+    buffer_.resize(offset + 8 * count);
+    char* out = buffer_.data() + offset;
+    for (std::size_t k = 0; k < count; ++k, out += 8) {
+      const Access& access = accesses[start + k];
+      check(access);
+      std::uint64_t word = pack_access(access);
+      if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(out, &word, 8);
+      } else {
+        for (int b = 0; b < 8; ++b, word >>= 8) out[b] = static_cast<char>(word & 0xffU);
+      }
     }
     if (buffer_.size() >= flush_size) flush();
   }
-  accesses_ += accesses.size();
 }
 
 void TraceWriter::flush() {
