@@ -220,7 +220,7 @@ Runner declare_cache_curve_command(CLI::App& command) {
   command.add_option("trace", options->trace, "The memory trace: din, lackey or augur binary (docs/formats.md); '-': standard input")->required();
   command.add_option("--line", options->line, "The line size in bytes")->default_val(64)->check(power_of_two(2, std::uint64_t{1} << 20));
   command.add_option("--sets", options->sets, "A fixed number of sets: the curve over associativities 1..16, then powers of two (default: 1, fully associative)")
-      ->check(power_of_two(1, std::uint64_t{1} << 24));
+      ->check(power_of_two(1, std::uint64_t{1} << 18));
   command.add_option("--method", options->method, "exact: Mattson's stack distances; statstack: StatStack's estimate from sampled reuse distances")
       ->check(CLI::IsMember({"exact", "statstack"}))->default_val("exact");
   command.add_option("--sample", options->sample, "StatStack's sampling rate: the share of line references sampled")

@@ -17,55 +17,46 @@ unsigned log2_of_power_of_two(std::uint64_t value) {
   return static_cast<unsigned>(std::countr_zero(value));
 }
 
-LruStack::LruStack() : tree_(initial_capacity + 1, 0), owner_(initial_capacity, vacant) {}
-
-// Renumbers the live timestamps 0..lines-1 in their order and makes room for at least three times as many
-// new ones (a compaction costs O(capacity) and one look-up per line, spread over the references until the next).
+// Renumbers the live timestamps 0..lines-1 in their order, from the table (each line's latest timestamp is
+// the live one: no owner per timestamp is kept between compactions), and makes room for three times as many new
+// ones: O(capacity) and one pass over the table, spread over the references until the next compaction.
 void LruStack::compact() {
-  const std::uint64_t capacity = std::max(initial_capacity, std::bit_ceil(4 * (latest_.size() + 1)));
-  std::vector<std::uint64_t> owner(capacity, vacant);
+  std::vector<std::uint64_t*> by_time(now_, nullptr);
+  latest_.for_each([&by_time](std::uint64_t, std::uint64_t& slot) { by_time[slot] = &slot; });
   std::uint64_t next = 0;
-  for (std::uint64_t slot = 0; slot < now_; ++slot) {
-    if (owner_[slot] == vacant) continue;
-    owner[next] = owner_[slot];
-    *latest_.find(owner_[slot]) = next;
-    ++next;
+  for (std::uint64_t* slot : by_time) {
+    if (slot != nullptr) *slot = next++;
   }
   assert(next == latest_.size() && "one live timestamp per line");
-  owner_.swap(owner);
   now_ = next;
-  dead_ = 0;
-  tree_.assign(capacity + 1, 0);
+  capacity_ = std::max(initial_capacity, std::bit_ceil(4 * (next + 1)));
+  tree_.assign(2 * capacity_, 0);
 }
 
-void LruStack::fenwick_increment(std::uint64_t slot) {
-  const std::uint64_t size = tree_.size();
-  for (std::uint64_t index = slot + 1; index < size; index += index & (~index + 1)) ++tree_[index];
-}
-
-std::uint64_t LruStack::fenwick_prefix(std::uint64_t slot) const {
-  std::uint64_t sum = 0;
-  for (std::uint64_t index = slot + 1; index > 0; index &= index - 1) sum += tree_[index];
-  return sum;
+std::uint64_t LruStack::kill_and_count_dead_after(std::uint64_t slot) {
+  std::uint64_t dead_after = 0;
+  std::uint32_t* tree = tree_.data();
+  for (std::uint64_t node = capacity_ + slot; node > 1; node >>= 1) {
+    const std::uint32_t right = tree[node | 1];  // the right sibling when `node` is a left child
+    dead_after += (node & 1) != 0 ? 0 : right;
+    ++tree[node];
+  }
+  return dead_after;
 }
 
 std::uint64_t LruStack::reference(std::uint64_t line) {
-  if (now_ == owner_.size()) compact();
+  if (now_ == capacity_) compact();
   bool inserted = false;
   std::uint64_t* latest = latest_.find_or_insert(line, inserted);
   std::uint64_t distance = cold;
   if (!inserted) {
     const std::uint64_t previous = *latest;
     if (previous + 1 == now_) return 0;  // the most recent line stays on top: nothing moves
-    // The live timestamps after the line's latest: the distinct lines referenced since. Of the now - 1 -
-    // previous timestamps after it, dead_ - (dead ones up to it) are dead.
-    distance = (now_ - 1 - previous) - (dead_ - fenwick_prefix(previous));
-    fenwick_increment(previous);
-    ++dead_;
-    owner_[previous] = vacant;
+    // Of the now - 1 - previous timestamps after the line's latest, the live ones are the distinct lines since
+    // (no timestamp at or after now is dead).
+    distance = (now_ - 1 - previous) - kill_and_count_dead_after(previous);
   }
   *latest = now_;
-  owner_[now_] = line;
   ++now_;
   return distance;
 }

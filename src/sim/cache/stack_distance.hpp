@@ -18,16 +18,19 @@
 
 namespace augur::sim::cache {
 
-// The stack of one LRU set: the timestamps of references, a Fenwick tree counting the dead ones (no longer
-// the latest reference of their line) and an open-addressing hash table line -> latest timestamp. The
-// distance of a reference is the number of live timestamps after its line's latest: one query and one
-// update of the tree, O(log n). When the timestamps run out, the live ones are renumbered 0..lines-1 in
-// order, so memory stays proportional to the number of distinct lines, never to the length of the trace.
+// The stack of one LRU set. Every reference gets a timestamp; a timestamp is live while it is the latest
+// reference of its line and dead after, and the stack distance of a reference is the number of live
+// timestamps after its line's latest (one per distinct line referenced since). A bottom-up segment tree over
+// the timestamps counts the dead ones: marking a timestamp dead and counting the dead ones after it walk the
+// same path from its leaf to the root, one loop of log2(n) steps whose two reads per level share a cache line
+// near the leaves. An open-addressing hash table gives each line's latest timestamp. When the timestamps run
+// out, the live ones are renumbered 0..lines-1 in order and the window becomes four times the number of lines,
+// so memory follows the number of distinct lines, never the length of the trace.
 class LruStack {
 public:
   static constexpr std::uint64_t cold = UINT64_MAX;  // the distance of a first reference
 
-  LruStack();
+  LruStack() = default;
   // References `line` (below 2^64 - 1); returns its stack distance (0: the same line as the previous
   // reference) or `cold`.
   std::uint64_t reference(std::uint64_t line);
@@ -35,17 +38,15 @@ public:
 
 private:
   void compact();
-  void fenwick_increment(std::uint64_t slot);
-  [[nodiscard]] std::uint64_t fenwick_prefix(std::uint64_t slot) const;  // dead timestamps in 0..slot
+  // Marks `slot` dead and returns the number of dead timestamps after it.
+  std::uint64_t kill_and_count_dead_after(std::uint64_t slot);
 
-  LineMap latest_;  // line -> the timestamp of its latest reference
-  // The Fenwick tree of dead timestamps 0..capacity-1 (1-based internally), and the line whose latest
-  // reference each timestamp is (`vacant` once that line has been referenced again).
+  LineMap latest_{8};  // line -> the timestamp of its latest reference
+  // The segment tree: node 1 the root, node i's children 2i and 2i+1, leaf capacity + t for timestamp t;
+  // each node the number of dead timestamps below it.
   std::vector<std::uint32_t> tree_;
-  std::vector<std::uint64_t> owner_;
-  std::uint64_t now_ = 0;   // the next timestamp
-  std::uint64_t dead_ = 0;  // dead timestamps below now_
-  static constexpr std::uint64_t vacant = UINT64_MAX;
+  std::uint64_t capacity_ = 0;  // timestamps in the window, a power of two
+  std::uint64_t now_ = 0;       // the next timestamp
 };
 
 // The histogram of stack distances of a trace, per line reference: an access that straddles lines references

@@ -2,14 +2,14 @@
 // "StatStack: Efficient modeling of LRU caches", ISPASS 2010; issue 17, part 2; docs/cache.md, "Miss-rate
 // curves").
 //
-// The reuse distance of a line reference is the number of references from it to the next reference to the
-// same line (1: the very next reference; infinite when the line is not referenced again). A sample of
-// references, each chosen with probability `sample_rate`, gives the distribution of reuse distances D. The
-// expected stack distance of a reuse of distance d is the expected number of the d - 1 references inside
-// the window that are the last reference to their line before the window closes, the reference at distance
-// k before the end being one with probability P(D > k):
+// The reuse distance D of a line reference is counted here in positions: the next reference to the same line
+// is D references later (1: the very next one; infinite when the line is not referenced again); the paper and
+// docs/cache.md count the RD = D - 1 references in between. A sample of references, each chosen with
+// probability `sample_rate`, gives the distribution of reuse distances. A reference inside the window of a
+// reuse adds a line to its stack distance exactly when it is the last reference to its line before the window
+// closes, so the reference k positions before the end adds one with probability P(D > k):
 //
-//     E[sd(d)] = sum_{k=1}^{d-1} P(D > k)
+//     E[sd(d)] = sum_{k=1}^{d-1} P(D > k)        (= sum_{i=0}^{r-1} P(RD > i) with r = d - 1)
 //
 // and a fully associative LRU cache of C lines misses the reuse when E[sd(d)] >= C. Samples whose line is
 // not referenced again before the end of the trace count as misses of every size (as cold misses do: there
