@@ -225,15 +225,18 @@ void History::move_lines(std::span<const std::pair<std::pair<std::size_t, std::u
                          std::uint64_t minimum_sequence, std::span<const double> entered) {
   std::vector<std::pair<std::size_t, Entry>> copies;
   std::unordered_set<SetKey> affected;
-  std::unordered_set<std::uint64_t> demoted;  // lines of the originals (of every level: a line is a line)
   for (const auto& [from, to] : moves) {
     const Entry* original = find(from.first, from.second);
     if (original == nullptr || original->tag.sequence < minimum_sequence) continue;
     Entry copy = *original;
     copy.line = to;
     copies.emplace_back(from.first, copy);
-    demoted.insert(from.second);
     affected.insert(key_of(from.first, from.second));
+  }
+  for (const auto& [from, to] : moves) {
+    SetHistory& set = touch(key_of(from.first, from.second));
+    const auto original = find_line(set, from.second);
+    if (original != set.end() && original->tag.sequence >= minimum_sequence) original->demoted = true;
   }
   for (const auto& [level, entry] : copies) {
     const SetKey key = key_of(level, entry.line);
@@ -243,16 +246,13 @@ void History::move_lines(std::span<const std::pair<std::pair<std::size_t, std::u
     set.push_back(entry);
     affected.insert(key);
   }
-  std::unordered_set<std::uint64_t> copied;
-  for (const auto& copy : copies) copied.insert(copy.second.line);
+  const auto older = [minimum_sequence](const Entry& entry) {
+    return entry.tag.sequence < minimum_sequence ? 2 : entry.demoted ? 1 : 0;
+  };
   for (const SetKey key : affected) {
     SetHistory& set = touch(key);
-    const auto rank = [&](const Entry& entry) {
-      if (entry.tag.sequence < minimum_sequence) return 2;
-      return demoted.count(entry.line) != 0 && copied.count(entry.line) == 0 ? 1 : 0;
-    };
     std::stable_sort(set.begin(), set.end(), [&](const Entry& a, const Entry& b) {
-      const int rank_a = rank(a), rank_b = rank(b);
+      const int rank_a = older(a), rank_b = older(b);
       return rank_a != rank_b ? rank_a < rank_b : a.depth < b.depth;
     });
     renormalise(set, levels_[key >> 40].associativity);
@@ -266,18 +266,16 @@ void History::move_lines(std::span<const std::pair<std::pair<std::size_t, std::u
     for (std::uint64_t set_index = 0; set_index < state.sets; ++set_index) {
       const SetKey key = (static_cast<std::uint64_t>(level) << 40) | set_index;
       const SetHistory& current = set_of(key);
-      const bool old = std::any_of(current.begin(), current.end(), [&](const Entry& entry) {
-        return entry.tag.sequence < minimum_sequence || (demoted.count(entry.line) != 0 && copied.count(entry.line) == 0);
-      });
-      if (!old) continue;
+      if (std::none_of(current.begin(), current.end(), [&](const Entry& entry) { return older(entry) != 0; })) continue;
       SetHistory& set = touch(key);
       for (Entry& entry : set) {
-        if (entry.tag.sequence < minimum_sequence || (demoted.count(entry.line) != 0 && copied.count(entry.line) == 0)) {
-          entry.depth += ageing;
-        }
+        if (older(entry) != 0) entry.depth += ageing;
       }
       std::erase_if(set, [&](const Entry& entry) { return entry.depth >= static_cast<double>(state.associativity); });
     }
+  }
+  for (const SetKey key : affected) {
+    for (Entry& entry : set_of(key)) entry.demoted = false;
   }
 }
 

@@ -29,6 +29,7 @@ struct Entry {
   double probability = 0.0;   // P_v
   double depth = 0.0;         // E[d_v | P_v]: expected number of more recent lines of the set (LRU)
   Tag tag;
+  bool demoted = false;       // during a jump: an original whose copy the jump made (older than the loop's lines)
 };
 
 using SetHistory = std::vector<Entry>;                         // ordered by depth, most recent first
