@@ -152,6 +152,7 @@ Runner declare_cache_predict_command(CLI::App& command) {
                      "A level, closest to the processor first: NAME:size=32K,assoc=8|full,line=64,policy=lru|random "
                      "(docs/formats.md, \"Cache specifications\")")
       ->type_name("SPEC")
+      ->allow_extra_args(false)  // one SPEC per --cache, so that a model after it stays the model
       ->required();
   command.add_option("--method", options->method,
                      "stochastic: the seed's stochastic simulator, no trace; exact: the exact simulator on the model's "
@@ -165,8 +166,11 @@ Runner declare_cache_predict_command(CLI::App& command) {
       ->default_val("fixed");
   command.add_option("--sizes", options->sizes, "A miss-rate curve: the first level at each of these sizes (32K,64K,...)")
       ->delimiter(',')
-      ->type_name("LIST");
-  command.add_option("--define", options->defines, "Set a parameter of the model: NAME=VALUE (repeatable)")->type_name("N=V");
+      ->type_name("LIST")
+      ->allow_extra_args(false);
+  command.add_option("--define", options->defines, "Set a parameter of the model: NAME=VALUE (repeatable)")
+      ->type_name("N=V")
+      ->allow_extra_args(false);
   command.add_option("--seed", options->seed, "Seed of the expanded trace's branches and pointers (exact, statstack)")->default_val(1);
   command.add_option("--sample-rate", options->sample_rate, "StatStack's sampling rate")
       ->default_val(0.001)

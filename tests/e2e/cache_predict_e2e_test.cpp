@@ -120,6 +120,9 @@ TEST(CachePredictE2e, BadInputsAreLocatedErrors) {
   EXPECT_TRUE(contains(index.standard_error, "bad_index.model:")) << describe(index);
   const ProcessResult usage = run({model});
   EXPECT_EQ(usage.exit_code, 2);
+  // Options before the model: one value per --cache, --sizes and --define.
+  const ProcessResult before = run({"--cache", "l1:size=32K,assoc=8", "--sizes", "8K,16K", "--define", "N=16", model, "--csv"});
+  EXPECT_EQ(before.exit_code, 0) << describe(before);
 }
 
 }  // namespace
