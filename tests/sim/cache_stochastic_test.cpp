@@ -139,6 +139,20 @@ TEST(CacheStochastic, ConflictingArraysInADirectMappedCacheAlwaysMiss) {
   EXPECT_NEAR(predict(model, {level(1024, 64, 2)}).levels[0].miss_rate(), 0.125, 1e-12);
 }
 
+TEST(CacheStochastic, ABranchInAStreamCombinesTheArmsHistories) {
+  // for i: if 0.5: read x[i]. A line of 8 elements misses when one of its 8 iterations reads it first: the
+  // j-th element (0-based) is read with probability 1/2 and hits when an earlier one was read, 1 - 2^-j; the
+  // expected misses per line are Σ_j 2^-(j+1) = 1 - 2^-8 over 4 expected accesses.
+  Builder b;
+  const std::size_t x = b.array(8, {65536});
+  const Model model =
+      b.finish({Builder::loop(0, 0, 65535, {Builder::branch({{0.5, {b.reference(x, {1})}}})})}, 1);
+  const StochasticResult result = predict(model, {level(4096, 64, 4)});
+  EXPECT_NEAR(result.levels[0].accesses, 32768.0, 1e-6);
+  EXPECT_NEAR(result.levels[0].miss_rate(), (1.0 - 1.0 / 256.0) / 4.0, 1e-9);
+  EXPECT_LT(result.simulated_accesses, 2000U);
+}
+
 TEST(CacheStochastic, APointerReferenceMissesWithItsStatedProbability) {
   Builder b;
   const std::size_t nodes = b.array(16, {1000});
