@@ -31,6 +31,9 @@ namespace {
 struct LoopInfo {
   bool depends = false;
   std::int64_t unit = 0;  // 0: no period found (no steady-state jump)
+  // Bytes each reference's address moves per iteration of the loop, inner loops whose bounds move with it
+  // moving their variables along (a tiled nest: i from ii to ii + T - 1 moves i with ii).
+  std::unordered_map<std::size_t, std::int64_t> shift_of;
 };
 
 constexpr std::int64_t largest_unit = 4096;
@@ -112,10 +115,10 @@ private:
   std::int64_t tail_iterations(const std::deque<std::vector<double>>& insertions, std::int64_t window) const;
   std::int64_t steady_window(const std::deque<std::vector<double>>& snapshots, std::int64_t done,
                              std::int64_t unit) const;
-  void jump(const Loop& loop, const Frame& frame, std::int64_t iterations, std::uint64_t start_sequence,
+  void jump(const LoopInfo& info, const Frame& frame, std::int64_t iterations, std::uint64_t start_sequence,
             std::span<const double> entered);
   const LoopInfo& info_of(const Loop& loop);
-  void scan_loop_body(const Block& block, const Loop& loop, LoopInfo& info) const;
+  void scan_loop_body(const Block& block, std::vector<std::int64_t>& shifts, LoopInfo& info) const;
 
   const Model& model_;
   History history_;
@@ -280,7 +283,7 @@ void Predictor::run_single_pass(const Loop& loop, Frame& frame, std::int64_t tri
 // iterations but the last window or two are skipped, counted as copies of the window, and the lines the
 // loop put in the history are moved by the distance the skipped iterations would have moved them.
 void Predictor::run_fixed_point(const Loop& loop, Frame& frame, std::int64_t trips) {
-  const LoopInfo info = info_of(loop);
+  const LoopInfo& info = info_of(loop);
   const bool exit_needed = exit_needed_;
   exit_needed_ = true;  // every iteration but the last is followed by another
   const std::int64_t first = loop.first.evaluate(frame.variables);
@@ -332,7 +335,7 @@ void Predictor::run_fixed_point(const Loop& loop, Frame& frame, std::int64_t tri
     for (std::size_t level = 0; level < entered.size(); ++level) {
       entered[level] = copies * (insertions.back()[level] - insertions[insertions.size() - 1 - static_cast<std::size_t>(window)][level]);
     }
-    jump(loop, frame, skipped, start_sequence, entered);
+    jump(info, frame, skipped, start_sequence, entered);
     done += skipped;
   }
   --open_loops_;
@@ -378,16 +381,15 @@ std::int64_t Predictor::steady_window(const std::deque<std::vector<double>>& sna
 
 // Moves the lines this loop instance put in the history (references of this frame whose address moves with
 // the loop's variable) by the distance `iterations` more iterations move them.
-void Predictor::jump(const Loop& loop, const Frame& frame, std::int64_t iterations, std::uint64_t start_sequence,
+void Predictor::jump(const LoopInfo& info, const Frame& frame, std::int64_t iterations, std::uint64_t start_sequence,
                      std::span<const double> entered) {
   ++result_.loop_jumps;
   std::vector<std::pair<std::pair<std::size_t, std::uint64_t>, std::uint64_t>> moves;
   history_.for_each_entry_since(start_sequence, [&](std::size_t level, const stochastic_detail::Entry& entry) {
     if (entry.tag.frame != frame.serial) return;
-    const AffineForm& address = references_[entry.tag.reference]->address;
-    const std::int64_t coefficient = loop.depth < address.coefficients.size() ? address.coefficients[loop.depth] : 0;
-    const std::int64_t shift = coefficient * loop.step * iterations;
-    if (shift == 0) return;
+    const auto per_iteration = info.shift_of.find(entry.tag.reference);
+    if (per_iteration == info.shift_of.end() || per_iteration->second == 0) return;
+    const std::int64_t shift = per_iteration->second * iterations;
     const auto line_size = static_cast<std::int64_t>(history_.line_size(level));
     assert(shift % line_size == 0 && "a jump moves lines by whole lines");
     moves.push_back({{level, entry.line}, static_cast<std::uint64_t>(static_cast<std::int64_t>(entry.line) + shift / line_size)});
@@ -400,28 +402,40 @@ const LoopInfo& Predictor::info_of(const Loop& loop) {
   if (found != infos_.end()) return found->second;
   LoopInfo info;
   info.unit = 1;
-  scan_loop_body(loop.body, loop, info);
+  std::vector<std::int64_t> shifts(loop.depth + 1, 0);
+  shifts[loop.depth] = loop.step;
+  scan_loop_body(loop.body, shifts, info);
   if (info.unit > largest_unit) info.unit = 0;
-  return infos_.emplace(&loop, info).first->second;
+  return infos_.emplace(&loop, std::move(info)).first->second;
 }
 
-void Predictor::scan_loop_body(const Block& block, const Loop& loop, LoopInfo& info) const {
-  const auto coefficient = [&loop](const AffineForm& form) {
-    return loop.depth < form.coefficients.size() ? form.coefficients[loop.depth] : 0;
+// `shifts[d]`: how far loop variable x_d moves per iteration of the loop being scanned.
+void Predictor::scan_loop_body(const Block& block, std::vector<std::int64_t>& shifts, LoopInfo& info) const {
+  const auto moved = [&shifts](const AffineForm& form) {
+    std::int64_t shift = 0;
+    for (std::size_t d = 0; d < form.coefficients.size() && d < shifts.size(); ++d) shift += form.coefficients[d] * shifts[d];
+    return shift;
   };
   for (const Statement& statement : block) {
     if (const auto* reference = std::get_if<Reference>(&statement.node)) {
-      const std::int64_t stride = coefficient(reference->address) * loop.step;
-      if (reference->through_pointer || stride == 0) continue;
+      if (reference->through_pointer) continue;
+      const std::int64_t stride = moved(reference->address);
+      info.shift_of[reference->id] = stride;
+      if (stride == 0) continue;
       info.depends = true;
       const auto bytes = static_cast<std::int64_t>(largest_line_);
       const std::int64_t period = bytes / std::gcd(std::abs(stride), bytes);
       if (info.unit != 0) info.unit = std::min<std::int64_t>(std::lcm(info.unit, period), largest_unit + 1);
     } else if (const auto* inner = std::get_if<Loop>(&statement.node)) {
-      if (coefficient(inner->first) != 0 || coefficient(inner->last) != 0) info.depends = true;
-      scan_loop_body(inner->body, loop, info);
+      const std::int64_t first = moved(inner->first);
+      if (first != 0 || moved(inner->last) != 0) info.depends = true;
+      if (first != moved(inner->last)) info.unit = 0;  // its trip count changes: no steady state to find
+      if (shifts.size() <= inner->depth) shifts.resize(inner->depth + 1, 0);
+      shifts[inner->depth] = first;
+      scan_loop_body(inner->body, shifts, info);
+      shifts[inner->depth] = 0;
     } else if (const auto* branch = std::get_if<Branch>(&statement.node)) {
-      for (const BranchArm& arm : branch->arms) scan_loop_body(arm.body, loop, info);
+      for (const BranchArm& arm : branch->arms) scan_loop_body(arm.body, shifts, info);
     }
   }
 }
