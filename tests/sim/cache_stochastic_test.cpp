@@ -263,5 +263,35 @@ TEST(CacheStochastic, MatrixMultiplyIsCloseToTheExactSimulation) { expect_close_
 
 TEST(CacheStochastic, StencilIsCloseToTheExactSimulation) { expect_close_to_exact(stencil(64, 3), 0.02); }
 
+// A tiled multiply: the tile loops' inner bounds move with their variables (i from ii to ii + T - 1).
+TEST(CacheStochastic, TiledMatrixMultiplyIsCloseToTheExactSimulation) {
+  const std::string text = R"(param N = 96
+param T = 8
+array A[N][N] element 8
+array B[N][N] element 8
+array C[N][N] element 8
+proc main
+  for ii = 0 to N - 1 step T
+    for jj = 0 to N - 1 step T
+      for kk = 0 to N - 1 step T
+        for i = ii to ii + T - 1
+          for j = jj to jj + T - 1
+            read C[i][j]
+            for k = kk to kk + T - 1
+              read A[i][k]
+              read B[k][j]
+            end
+            write C[i][j]
+          end
+        end
+      end
+    end
+  end
+end
+)";
+  // Within 3 points at every size (2.2 at 2 KB, where its jumps meet the tiles' conflicts), 1.5 on average.
+  expect_close_to_exact(parse_model(core::SourceText("tiled.model", text), {}), 0.03);
+}
+
 }  // namespace
 }  // namespace augur::sim::cache
