@@ -214,3 +214,50 @@ endforeach()
 augur_example(NAME cache_model_bad_index SCRATCH cache_trace
   COMMAND augur cache trace examples/cache/bad_index.model -o bad_index.trace
   EXPECTED examples/cache/bad_index.out STREAM stderr EXIT_CODE 1)
+# cache curve: the miss-rate curve of transpose.c's lackey trace in one pass (docs/cache.md, "Miss-rate
+# curves"): fully associative, with 4 sets of 32-byte lines, StatStack's estimate (1 in 20 sampled, seed 3),
+# the hand-written din trace as CSV, and StatStack refused with --sets (a usage error).
+augur_example(NAME cache_curve_transpose
+  COMMAND augur cache curve examples/cache/transpose.lackey
+  EXPECTED examples/cache/curve.out)
+augur_example(NAME cache_curve_sets
+  COMMAND augur cache curve examples/cache/transpose.lackey --sets 4 --line 32
+  EXPECTED examples/cache/curve_sets.out)
+augur_example(NAME cache_curve_statstack_json
+  COMMAND augur cache curve examples/cache/transpose.lackey --method statstack --sample 0.05 --seed 3 --json
+  EXPECTED examples/cache/curve_statstack_json.out)
+augur_example(NAME cache_curve_small_csv
+  COMMAND augur cache curve examples/cache/small.din --line 16 --csv
+  EXPECTED examples/cache/curve_small.csv)
+augur_example(NAME cache_curve_refused
+  COMMAND augur cache curve examples/cache/small.din --method statstack --sets 4
+  EXPECTED examples/cache/curve_refused.out STREAM both EXIT_CODE 2)
+
+# cache predict: the seed's stochastic cache simulator (docs/cache.md, "The stochastic simulator"): the a/b
+# loop of the model examples; the seed's own reading of it (the two assignments only) at the fixed point, in
+# the seed's single pass, and as JSON; matmul's curve by the stochastic and the exact methods; the stencil
+# on two levels; a policy the method does not model. Times are masked.
+augur_example(NAME cache_predict_ab_loop
+  COMMAND augur cache predict examples/cache/models/ab_loop.model --cache l1:size=1K,assoc=2,line=64
+  EXPECTED examples/cache/predict_ab_loop.out MASK "Time: [0-9.]+ ms")
+augur_example(NAME cache_predict_ab_arms
+  COMMAND augur cache predict examples/cache/ab_arms.model --cache l1:size=1K,assoc=2,line=64
+  EXPECTED examples/cache/predict_ab_arms.out MASK "Time: [0-9.]+ ms")
+augur_example(NAME cache_predict_ab_arms_single
+  COMMAND augur cache predict examples/cache/ab_arms.model --cache l1:size=1K,assoc=2,line=64 --loops single
+  EXPECTED examples/cache/predict_ab_arms_single.out MASK "Time: [0-9.]+ ms")
+augur_example(NAME cache_predict_ab_arms_json
+  COMMAND augur cache predict examples/cache/ab_arms.model --cache l1:size=1K,assoc=2,line=64 --json
+  EXPECTED examples/cache/predict_ab_arms_json.out MASK "\"seconds\": [0-9.e+-]+")
+augur_example(NAME cache_predict_matmul_sizes
+  COMMAND augur cache predict examples/cache/models/matmul.model --cache l1:size=32K,assoc=8,line=64 --sizes 2K,4K,8K,16K,32K,64K,128K
+  EXPECTED examples/cache/predict_matmul_sizes.out MASK " [0-9]+\\.[0-9]{3}(?![0-9%])")
+augur_example(NAME cache_predict_matmul_sizes_exact
+  COMMAND augur cache predict examples/cache/models/matmul.model --cache l1:size=32K,assoc=8,line=64 --sizes 2K,4K,8K,16K,32K,64K,128K --method exact -q
+  EXPECTED examples/cache/predict_matmul_sizes_exact.out MASK " [0-9]+\\.[0-9]{3}(?![0-9%])")
+augur_example(NAME cache_predict_stencil2d
+  COMMAND augur cache predict examples/cache/models/stencil2d.model --cache l1d:size=32K,assoc=8,line=64 --cache l2:size=256K,assoc=8,line=64
+  EXPECTED examples/cache/predict_stencil2d.out MASK "Time: [0-9.]+ ms")
+augur_example(NAME cache_predict_bad_policy
+  COMMAND augur cache predict examples/cache/models/matmul.model --cache l1:size=32K,assoc=8,policy=fifo
+  EXPECTED examples/cache/predict_bad_policy.out STREAM both EXIT_CODE 1)

@@ -10,7 +10,9 @@
 namespace augur::cli {
 
 Runner declare_cache_sim_command(CLI::App& command);
+Runner declare_cache_curve_command(CLI::App& command);
 Runner declare_cache_trace_command(CLI::App& command);
+Runner declare_cache_predict_command(CLI::App& command);
 
 namespace {
 
@@ -19,10 +21,19 @@ const Command cache_subcommands[] = {
      "Simulate a cache hierarchy on a memory trace (din, valgrind lackey, augur binary): accesses, misses, miss "
      "rate, the 3C (compulsory, capacity, conflict) and writebacks per level.",
      declare_cache_sim_command},
+    {"curve",
+     "The miss rate of every LRU cache size in one pass over a trace: exact from Mattson's stack distances (fully "
+     "associative, or every associativity for a number of sets), or StatStack's estimate from sampled reuse distances.",
+     declare_cache_curve_command},
     {"trace",
      "Expand a program model (arrays, loops, references, branches, calls) into its exact address trace, augur "
      "binary or din, for the other cache commands.",
      declare_cache_trace_command},
+    {"predict",
+     "Predict a program model's miss rates without its trace: the seed's stochastic cache simulator (each "
+     "reference's hit probability, each level's miss rate), or the exact simulator or StatStack on the expanded "
+     "trace.",
+     declare_cache_predict_command},
 };
 
 }  // namespace

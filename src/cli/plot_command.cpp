@@ -8,6 +8,7 @@
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "fit_command.hpp"
+#include "gnuplot.hpp"
 
 namespace augur::cli {
 
@@ -21,23 +22,6 @@ void add_plot_options(CLI::App* command, PlotOptions& options) {
 }
 
 namespace {
-
-std::string quote(const std::string& text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    quoted += c;
-  }
-  return quoted + "\"";
-}
-
-std::string extension_of(const std::string& path) {
-  const auto dot = path.find_last_of('.');
-  if (dot == std::string::npos) return "";
-  std::string extension = path.substr(dot + 1);
-  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return extension;
-}
 
 // One line of the picture per combination of the values of the parameters other than `x`: the indices of
 // its measured points (in model.points).
@@ -110,8 +94,8 @@ void add_line(std::ostringstream& script, std::string& plots, const model::Serie
   script << "EOD\n";
   const std::string name = label.empty() ? "" : " (" + label + ")";
   plots += std::string(plots.empty() ? "plot " : ", \\\n     ") + "$measured" + std::to_string(index) +
-           " using 1:2:3:4 with yerrorbars pt 7 lc " + std::to_string(color) + " title " + quote("measured" + name) +
-           ", $model" + std::to_string(index) + " using 1:2 with lines lw 2 lc " + std::to_string(color) + " title " + quote("model" + name) +
+           " using 1:2:3:4 with yerrorbars pt 7 lc " + std::to_string(color) + " title " + gnuplot_quote("measured" + name) +
+           ", $model" + std::to_string(index) + " using 1:2 with lines lw 2 lc " + std::to_string(color) + " title " + gnuplot_quote("model" + name) +
            ", $model" + std::to_string(index) + " using 1:3 with lines dt 2 lc " + std::to_string(color) + " notitle" +
            ", $model" + std::to_string(index) + " using 1:4 with lines dt 2 lc " + std::to_string(color) + " notitle";
 }
@@ -122,10 +106,9 @@ std::string plot_script(const model::SeriesModel& model, std::size_t x, const Pl
   const Axis axis = axis_of(model, x, options.extend);
   std::ostringstream script;
   script.precision(17);
-  script << (extension == "svg" ? "set terminal svg size 900,600 dynamic enhanced font 'sans,12'\n"
-                                : "set terminal pngcairo size 1200,800 enhanced font 'sans,12'\n");
-  script << "set title " << quote(model.region + " · " + model.metric + ":  " + model.formula.text()) << " noenhanced\n";
-  script << "set xlabel " << quote(model.parameters[x]) << " noenhanced\nset ylabel " << quote(model.metric) << " noenhanced\n";
+  script << gnuplot_terminal(extension);
+  script << "set title " << gnuplot_quote(model.region + " · " + model.metric + ":  " + model.formula.text()) << " noenhanced\n";
+  script << "set xlabel " << gnuplot_quote(model.parameters[x]) << " noenhanced\nset ylabel " << gnuplot_quote(model.metric) << " noenhanced\n";
   script << "set key top left noenhanced\nset grid\n";
   if (axis.logarithmic) script << "set logscale xy\n";
   std::string plots;
@@ -136,56 +119,11 @@ std::string plot_script(const model::SeriesModel& model, std::size_t x, const Pl
   return script.str();
 }
 
-// Whether `picture` is whole: gnuplot exits with status 0 after a failed write (a full disk), so its status
-// does not say. An SVG ends with its closing tag, a PNG with its IEND chunk.
-bool complete_picture(const std::string& picture, const std::string& extension) {
-  if (extension == "svg") {
-    const std::size_t end = picture.find_last_not_of(" \t\r\n");
-    return end != std::string::npos && picture.find("<svg") != std::string::npos && end >= 5 && picture.compare(end - 5, 6, "</svg>") == 0;
-  }
-  static const std::string signature("\x89PNG\r\n\x1a\n", 8);
-  static const std::string last_chunk("\0\0\0\0IEND\xae\x42\x60\x82", 12);
-  return picture.size() >= signature.size() + last_chunk.size() && picture.compare(0, signature.size(), signature) == 0 &&
-         picture.compare(picture.size() - last_chunk.size(), last_chunk.size(), last_chunk) == 0;
-}
-
-// gnuplot draws into a private temporary folder; the picture, checked whole, then replaces the output (an
-// OutputFile: a temporary file beside it, renamed), so that a failure leaves the previous picture and
-// nothing else.
-void draw(const std::string& script, const std::string& output, const std::string& extension) {
-  const std::filesystem::path directory = std::filesystem::path(output).parent_path();
-  std::error_code status;
-  if (!directory.empty() && !std::filesystem::is_directory(directory, status)) {
-    throw std::runtime_error("cannot write " + output + ": the directory " + directory.string() + " does not exist");
-  }
-  core::OutputFile file(output);  // before gnuplot runs: an output that cannot be written is said first
-  const core::TemporaryFolder folder("augur-plot");
-  const std::string temporary = (folder.path() / ("picture." + extension)).string();
-  const std::string script_path = (folder.path() / "plot.gp").string();
-  core::write_file_atomically(script_path, "set output " + quote(temporary) + "\n" + script);
-  core::ProcessResult result;
-  try {
-    result = core::run_process({"gnuplot", script_path});
-  } catch (const std::exception&) {
-    throw std::runtime_error("gnuplot is not installed or cannot be started (Debian: apt-get install gnuplot-nox); no picture written");
-  }
-  if (!result.succeeded()) throw std::runtime_error("gnuplot " + result.describe_status() + ": " + result.standard_error);
-  std::error_code missing;
-  const std::string picture = std::filesystem::exists(temporary, missing) ? core::read_file(temporary) : std::string();
-  if (!complete_picture(picture, extension)) {
-    throw std::runtime_error("gnuplot wrote an incomplete picture (" + std::to_string(picture.size()) +
-                             " bytes; is the disk full?); no picture written" +
-                             (result.standard_error.empty() ? "" : ": " + result.standard_error));
-  }
-  file.write(picture);
-  file.commit();
-}
-
 }  // namespace
 
 int run_plot_command(const PlotOptions& options) {
   try {
-    const std::string extension = extension_of(options.output);
+    const std::string extension = picture_extension(options.output);
     if (extension != "svg" && extension != "png") throw core::InputError({"--output", 0, 0}, "the picture must end in .svg or .png, not '" + options.output + "'");
     core::refuse_output_over_inputs(options.output, {options.model.data});
     const std::vector<FittedSeries> fitted = fit_all(options.model);
@@ -202,7 +140,7 @@ int run_plot_command(const PlotOptions& options) {
       if (found == model.parameters.end()) throw core::InputError({"--x", 0, 0}, "'" + options.x + "' is not a parameter of " + model.region);
       x = static_cast<std::size_t>(found - model.parameters.begin());
     }
-    draw(plot_script(model, x, options, extension), options.output, extension);
+    draw_picture(plot_script(model, x, options, extension), options.output, extension);
     std::fprintf(stderr, "augur plot: wrote %s (%s · %s, %zu points, model %s)\n", options.output.c_str(), model.region.c_str(),
                  model.metric.c_str(), model.points.size(), model.formula.text().c_str());
     return 0;
