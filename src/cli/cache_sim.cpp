@@ -44,7 +44,7 @@ std::string size_text(std::uint64_t bytes) {
 std::string render_table(const cache::CacheHierarchy& hierarchy, const std::string& trace, const cache::TraceReader& reader) {
   std::ostringstream out;
   out << "Trace " << trace << " (" << cache::trace_format_name(reader.format()) << "): " << hierarchy.accesses() << " accesses";
-  if (reader.skipped() > 0) out << ", " << reader.skipped() << " records skipped (din labels 3 and 4)";
+  if (reader.skipped() > 0) out << ", din records skipped (labels 3 and 4): " << reader.skipped();
   out << "\n\n";
   core::TextTable table({"Level", "Size", "Assoc", "Line", "Policy", "Accesses", "Misses", "Miss rate", "Read misses",
                          "Write misses", "Compulsory", "Capacity", "Conflict", "Writebacks"});
@@ -131,7 +131,8 @@ Runner declare_cache_sim_command(CLI::App& command) {
   command.add_option("--cache", options->caches,
                      "A level, closest to the processor first: NAME:size=32K,assoc=8|full,line=64,policy=lru|fifo|random|plru,"
                      "write=back|through,alloc=yes|no[,seed=N]; l1i and l1d given first make a split first level")
-      ->type_name("SPEC");
+      ->type_name("SPEC")
+      ->allow_extra_args(false);  // one SPEC per --cache, so that a trace after it stays the trace
   command.add_flag("--machine", options->machine,
                    "This machine's levels from /sys/devices/system/cpu/cpu0/cache (LRU, write-back, write-allocate), "
                    "before any --cache");

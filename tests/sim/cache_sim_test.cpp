@@ -73,6 +73,14 @@ TEST(CacheSim, RandomFollowsItsSeededStream) {
     const auto result = hits("c:size=32,assoc=2,line=16,policy=random,seed=" + std::to_string(seed), {read(A), read(B), read(C), read(A)});
     EXPECT_EQ(result, (std::vector<bool>{M, M, M, replaced_b})) << "seed " << seed;
   }
+  // A random level second in the hierarchy draws from stream 1 of its seed.
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    RandomStream stream(seed, 1);
+    const bool replaced_b = static_cast<int>(stream.uniform() * 2) == 1;
+    CacheHierarchy hierarchy({spec("l1:size=16,assoc=1,line=16"), spec("l2:size=32,assoc=2,line=16,policy=random,seed=" + std::to_string(seed))});
+    for (const std::uint64_t address : {A, B, C, A}) hierarchy.access(read(address));  // each misses l1: l2 sees A B C A
+    EXPECT_EQ(hierarchy.levels()[1].statistics().misses(), replaced_b ? 3U : 4U) << "seed " << seed;
+  }
   // Direct mapped: no choice, random is LRU.
   EXPECT_EQ(hits("c:size=32,assoc=1,line=16,policy=random", {read(A), read(C), read(A), read(B), read(B)}),
             (std::vector<bool>{M, M, M, M, H}));
@@ -255,6 +263,18 @@ TEST(LineTable, AgreesWithAStandardMap) {
     ASSERT_EQ(table.find(key), found == reference.end() ? LineTable::absent : found->second) << "step " << step;
     ASSERT_EQ(table.size(), reference.size());
   }
+}
+
+TEST(LineSet, AgreesWithAStandardSet) {
+  LineSet set;
+  std::unordered_map<std::uint64_t, bool> reference;
+  std::mt19937_64 generator(9);
+  for (int step = 0; step < 100000; ++step) {
+    // Near lines (one page), far lines (many pages) and the extremes of the range.
+    const std::uint64_t line = step % 3 == 0 ? generator() % 5000 : step % 3 == 1 ? generator() % 100000000 : ~std::uint64_t{0} - generator() % 3;
+    ASSERT_EQ(set.insert(line), reference.emplace(line, true).second) << "step " << step;
+  }
+  EXPECT_EQ(set.size(), reference.size());
 }
 
 TEST(LruShadow, IsAFullyAssociativeLru) {

@@ -53,7 +53,9 @@ TEST(TraceReader, Din) {
 TEST(TraceReader, DinErrorsAtLineAndColumn) {
   EXPECT_EQ(error_of("0 10\n0 zz\n"), "t:2:3: expected a hexadecimal address, found 'zz'");
   EXPECT_EQ(error_of("0 10\n7 10\n"), "t:2:1: expected a label 0 (read), 1 (write), 2 (instruction fetch), 3 or 4, found '7'");
-  EXPECT_EQ(error_of("0 10 0\n"), "t:1:6: expected a size in bytes (1 to 2^30), found '0'");
+  EXPECT_EQ(error_of("0 10 0\n"), "t:1:6: expected a size in bytes (1 to 16383), found '0'");
+  EXPECT_EQ(error_of("0 10 16384\n"), "t:1:6: expected a size in bytes (1 to 16383), found '16384'");
+  EXPECT_EQ(read_all("0 10 16383\n").at(0).size, 16383U);
   EXPECT_EQ(error_of("0 10 4 x\n"), "t:1:8: unexpected text after the size: 'x'");
   EXPECT_EQ(error_of("0 12345678901234567\n"), "t:1:3: expected a hexadecimal address, found '12345678901234567'");
   EXPECT_EQ(error_of("1\n"), "t:1:2: expected a hexadecimal address, found ''");
@@ -84,7 +86,7 @@ TEST(TraceReader, Lackey) {
 TEST(TraceReader, LackeyErrors) {
   EXPECT_EQ(error_of("I  0400d7d4,8\n X 10,4\n"), "t:2:1: expected 'I', ' L', ' S' or ' M' and ADDRESS,SIZE, found ' X 10,4'");
   EXPECT_EQ(error_of("I  0400d7d4,8\n L 10;4\n"), "t:2:4: expected a hexadecimal address and ',', found '10;4'");
-  EXPECT_EQ(error_of("I  0400d7d4,8\n L 10,\n"), "t:2:7: expected a size in bytes (1 to 2^30), found ''");
+  EXPECT_EQ(error_of("I  0400d7d4,8\n L 10,\n"), "t:2:7: expected a size in bytes (1 to 16383), found ''");
   EXPECT_EQ(error_of("0 10\n", TraceFormat::Lackey), "t:1:1: expected 'I', ' L', ' S' or ' M' and ADDRESS,SIZE, found '0 10'");
 }
 

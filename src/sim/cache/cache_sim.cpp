@@ -13,15 +13,19 @@ namespace augur::sim::cache {
 namespace {
 
 constexpr std::uint32_t no_way = LineTable::absent;
+#if defined(__GNUC__)
+#define AUGUR_CACHE_INLINE [[gnu::always_inline]] inline  // the per-access path, inlined into the hierarchy's loop
+#else
+#define AUGUR_CACHE_INLINE inline
+#endif
 constexpr std::uint32_t scan_limit = 32;  // more ways than this: found through a hash index
 
 }  // namespace
 
-CacheLevel::CacheLevel(const CacheSpec& spec, bool classify)
+CacheLevel::CacheLevel(const CacheSpec& spec, bool classify, std::uint64_t stream)
     : spec_(spec), line_shift_(std::countr_zero(spec.line)), sets_(spec.sets()),
       assoc_(static_cast<std::uint32_t>(spec.assoc)), indexed_(spec.assoc > scan_limit),
-      index_(indexed_ ? static_cast<std::size_t>(spec.lines()) : 1), classify_(classify),
-      touched_(classify ? 1024 : 1) {
+      index_(indexed_ ? static_cast<std::size_t>(spec.lines()) : 1), classify_(classify) {
   assert(sets_ >= 1 && assoc_ >= 1 && "CacheLevel: a checked spec (parse_cache_spec)");
   sets_power_of_two_ = std::has_single_bit(sets_);
   set_mask_ = sets_ - 1;
@@ -31,19 +35,23 @@ CacheLevel::CacheLevel(const CacheSpec& spec, bool classify)
   filled_.assign(static_cast<std::size_t>(sets_), 0);
   switch (spec.policy) {
     case ReplacementPolicy::Lru:
+      if (!indexed_) {
+        lru_stamps_.assign(slots, 0);
+        break;
+      }
       lru_previous_.assign(slots, no_way);
       lru_next_.assign(slots, no_way);
       lru_head_.assign(static_cast<std::size_t>(sets_), no_way);
       lru_tail_.assign(static_cast<std::size_t>(sets_), no_way);
       break;
     case ReplacementPolicy::Fifo: fifo_next_.assign(static_cast<std::size_t>(sets_), 0); break;
-    case ReplacementPolicy::Random: random_ = std::make_unique<RandomStream>(spec.seed, 0); break;
+    case ReplacementPolicy::Random: random_ = std::make_unique<RandomStream>(spec.seed, stream); break;
     case ReplacementPolicy::Plru: plru_bits_.assign(static_cast<std::size_t>(sets_) * (assoc_ - 1), 0); break;
   }
   if (classify_) shadow_ = std::make_unique<LruShadow>(spec.lines());
 }
 
-std::uint32_t CacheLevel::find_way(std::uint64_t set, std::uint64_t line) const {
+AUGUR_CACHE_INLINE std::uint32_t CacheLevel::find_way(std::uint64_t set, std::uint64_t line) const {
   if (indexed_) return index_.find(line);
   const std::uint64_t* tags = tags_.data() + set * assoc_;
   for (std::uint32_t way = 0; way < assoc_; ++way) {
@@ -52,10 +60,14 @@ std::uint32_t CacheLevel::find_way(std::uint64_t set, std::uint64_t line) const 
   return no_way;
 }
 
-void CacheLevel::touch(std::uint64_t set, std::uint32_t way) {
+AUGUR_CACHE_INLINE void CacheLevel::touch(std::uint64_t set, std::uint32_t way) {
   switch (spec_.policy) {
     case ReplacementPolicy::Lru: {
       const std::size_t base = static_cast<std::size_t>(set * assoc_);
+      if (!indexed_) {
+        lru_stamps_[base + way] = ++lru_clock_;
+        return;
+      }
       std::uint32_t& head = lru_head_[set];
       if (head == way) return;
       std::uint32_t& tail = lru_tail_[set];
@@ -94,7 +106,15 @@ void CacheLevel::touch(std::uint64_t set, std::uint32_t way) {
 
 std::uint32_t CacheLevel::victim(std::uint64_t set) {
   switch (spec_.policy) {
-    case ReplacementPolicy::Lru: return lru_tail_[set];
+    case ReplacementPolicy::Lru: {
+      if (indexed_) return lru_tail_[set];
+      const std::uint64_t* stamps = lru_stamps_.data() + set * assoc_;
+      std::uint32_t oldest = 0;
+      for (std::uint32_t way = 1; way < assoc_; ++way) {
+        if (stamps[way] < stamps[oldest]) oldest = way;
+      }
+      return oldest;
+    }
     case ReplacementPolicy::Fifo: {
       const std::uint32_t way = fifo_next_[set];
       fifo_next_[set] = way + 1 == assoc_ ? 0 : way + 1;
@@ -120,26 +140,36 @@ std::uint32_t CacheLevel::victim(std::uint64_t set) {
 }
 
 void CacheLevel::classify_miss(std::uint64_t line, bool fa_hit) {
-  if (touched_.insert_if_absent(line)) {
-    ++statistics_.compulsory;
-  } else if (fa_hit) {
+  // A line the reference cache holds was accessed before: the set of lines touched is asked only when the
+  // reference missed too (every first access misses in both, so every line touched gets into the set).
+  if (fa_hit) {
     ++statistics_.conflict;
+  } else if (touched_.insert(line)) {
+    ++statistics_.compulsory;
   } else {
     ++statistics_.capacity;
   }
 }
 
-CacheLevel::Outcome CacheLevel::access_line(std::uint64_t line, bool write) {
+AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t line, bool write) {
   ++statistics_.accesses;
   if (write) ++statistics_.writes; else ++statistics_.reads;
   const bool allocates = !write || spec_.allocate;
+  Outcome outcome;
+  if (line == last_line_) {
+    if (classify_) shadow_->access(line, allocates);
+    if (write && spec_.write == WritePolicy::Back) dirty_[last_slot_] = 1;
+    outcome.hit = true;
+    return outcome;
+  }
   const std::uint64_t set = sets_power_of_two_ ? (line & set_mask_) : (line % sets_);
   const std::uint32_t found = find_way(set, line);
   const bool fa_hit = classify_ && shadow_->access(line, allocates);
-  Outcome outcome;
   if (found != no_way) {
     touch(set, found);
-    if (write && spec_.write == WritePolicy::Back) dirty_[static_cast<std::size_t>(set * assoc_ + found)] = 1;
+    last_line_ = line;
+    last_slot_ = static_cast<std::size_t>(set * assoc_ + found);
+    if (write && spec_.write == WritePolicy::Back) dirty_[last_slot_] = 1;
     outcome.hit = true;
     return outcome;
   }
@@ -163,6 +193,8 @@ CacheLevel::Outcome CacheLevel::access_line(std::uint64_t line, bool write) {
   dirty_[slot] = write && spec_.write == WritePolicy::Back ? 1 : 0;
   if (indexed_) index_.insert(line, way);
   touch(set, way);
+  last_line_ = line;
+  last_slot_ = slot;
   outcome.installed = true;
   return outcome;
 }
@@ -182,7 +214,7 @@ void check_hierarchy(const std::vector<CacheSpec>& levels, const std::string& or
 CacheHierarchy::CacheHierarchy(const std::vector<CacheSpec>& levels, bool classify) : classify_(classify) {
   check_hierarchy(levels, "--cache");
   levels_.reserve(levels.size());
-  for (const CacheSpec& spec : levels) levels_.emplace_back(spec, classify);
+  for (std::size_t i = 0; i < levels.size(); ++i) levels_.emplace_back(levels[i], classify, i);
   const bool split = levels.size() >= 2 && (levels[0].name == "l1i" || levels[1].name == "l1i");  // checked above
   next_.resize(levels_.size());
   for (std::size_t i = 0; i < levels_.size(); ++i) next_[i] = i + 1;

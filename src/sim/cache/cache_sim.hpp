@@ -37,7 +37,9 @@ struct LevelStatistics {
 // One level: its geometry, state and counts. Used through CacheHierarchy.
 class CacheLevel {
 public:
-  CacheLevel(const CacheSpec& spec, bool classify);
+  // `stream`: the random policy's stream of the engine's generator (seed, stream): the level's position, so that
+  // two random levels with the same seed draw different numbers.
+  CacheLevel(const CacheSpec& spec, bool classify, std::uint64_t stream = 0);
 
   // The result of one line access: hit or miss, and the dirty line written back (if any).
   struct Outcome {
@@ -69,15 +71,24 @@ private:
   std::vector<std::uint8_t> dirty_;    // sets x assoc
   std::vector<std::uint32_t> filled_;  // per set: ways in use (ways fill in order and are never invalidated)
   LineTable index_;                    // line -> way, when indexed_
-  // LRU: a recency list per set (previous/next way, head = most recent, tail = least recent).
+  // LRU with a scanned set: the time of each way's last use (the victim has the smallest).
+  std::vector<std::uint64_t> lru_stamps_;
+  std::uint64_t lru_clock_ = 0;
+  // LRU with a hash index (many ways): a recency list per set (previous/next way, head = most recent,
+  // tail = least recent), O(1) per access.
   std::vector<std::uint32_t> lru_previous_, lru_next_, lru_head_, lru_tail_;
   std::vector<std::uint32_t> fifo_next_;   // FIFO: the next way to replace per set
   std::vector<std::uint8_t> plru_bits_;    // PLRU: assoc - 1 tree bits per set (1 = the victim is on the right)
-  std::unique_ptr<RandomStream> random_;   // random: the seeded stream (seed, stream 0)
+  std::unique_ptr<RandomStream> random_;   // random: the seeded stream (seed, the level's position)
+
+  // The line of the level's last access while it is in the cache, and its slot: accessed again, it is a hit
+  // that changes no replacement state (it is already its set's most recent), so only the counts move.
+  std::uint64_t last_line_ = LineTable::empty_key;
+  std::size_t last_slot_ = 0;
 
   bool classify_ = true;
   std::unique_ptr<LruShadow> shadow_;  // 3C: the fully associative LRU of the same capacity
-  LineTable touched_;                  // 3C: lines ever accessed
+  LineSet touched_;                    // 3C: lines ever accessed
   LevelStatistics statistics_;
 };
 

@@ -83,42 +83,4 @@ LruShadow::LruShadow(std::uint64_t capacity)
     : index_(static_cast<std::size_t>(capacity)), lines_(capacity), previous_(capacity), next_(capacity),
       capacity_(static_cast<std::uint32_t>(capacity)) {}
 
-void LruShadow::unlink(std::uint32_t node) {
-  const std::uint32_t before = previous_[node];
-  const std::uint32_t after = next_[node];
-  if (before != LineTable::absent) next_[before] = after; else head_ = after;
-  if (after != LineTable::absent) previous_[after] = before; else tail_ = before;
-}
-
-void LruShadow::push_front(std::uint32_t node) {
-  previous_[node] = LineTable::absent;
-  next_[node] = head_;
-  if (head_ != LineTable::absent) previous_[head_] = node; else tail_ = node;
-  head_ = node;
-}
-
-bool LruShadow::access(std::uint64_t line, bool allocate) {
-  const std::uint32_t node = index_.find(line);
-  if (node != LineTable::absent) {
-    if (node != head_) {
-      unlink(node);
-      push_front(node);
-    }
-    return true;
-  }
-  if (!allocate) return false;
-  std::uint32_t slot = 0;
-  if (used_ < capacity_) {
-    slot = used_++;
-  } else {
-    slot = tail_;
-    unlink(slot);
-    index_.erase(lines_[slot]);
-  }
-  lines_[slot] = line;
-  index_.insert(line, slot);
-  push_front(slot);
-  return false;
-}
-
 }  // namespace augur::sim::cache

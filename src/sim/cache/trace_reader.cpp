@@ -12,24 +12,25 @@ namespace augur::sim::cache {
 namespace {
 
 constexpr std::size_t chunk_bytes = std::size_t{1} << 20;  // read a megabyte at a time; a line may not be longer
-constexpr std::uint64_t largest_size = std::uint64_t{1} << 30;
+constexpr std::uint64_t largest_size = 16383;  // as in augur's binary format (14 bits): no access touches more
 
 // The input in chunks: whole lines (or bytes) out of a buffer refilled from the stream.
 class ChunkedInput {
 public:
-  ChunkedInput(std::istream& input, std::string name) : input_(input), name_(std::move(name)), buffer_(chunk_bytes) {}
+  ChunkedInput(std::istream& input, std::string name)
+      : input_(input), name_(std::move(name)), buffer_(new char[chunk_bytes]) {}  // not zeroed: filled by reads
 
   // Makes at least `count` bytes available when the input has them; returns what is buffered.
   std::string_view fill(std::size_t count) {
     while (end_ - begin_ < count && !eof_) refill();
-    return {buffer_.data() + begin_, end_ - begin_};
+    return {buffer_.get() + begin_, end_ - begin_};
   }
   void consume(std::size_t count) { begin_ += count; }
 
   // The next line without its end ("\n" or "\r\n"); false at the end of the input.
   bool next_line(std::string_view& line) {
     for (;;) {
-      const char* start = buffer_.data() + begin_;
+      const char* start = buffer_.get() + begin_;
       const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end_ - begin_));
       if (newline != nullptr) {
         line = {start, static_cast<std::size_t>(newline - start)};
@@ -42,7 +43,7 @@ public:
         begin_ = end_;
         break;
       }
-      if (begin_ == 0 && end_ == buffer_.size()) fail(line_ + 1, 1, "a line longer than 1 MiB");
+      if (begin_ == 0 && end_ == chunk_bytes) fail(line_ + 1, 1, "a line longer than 1 MiB");
       refill();
     }
     ++line_;
@@ -59,11 +60,11 @@ public:
 private:
   void refill() {
     if (begin_ > 0) {
-      std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+      std::memmove(buffer_.get(), buffer_.get() + begin_, end_ - begin_);
       end_ -= begin_;
       begin_ = 0;
     }
-    input_.read(buffer_.data() + end_, static_cast<std::streamsize>(buffer_.size() - end_));
+    input_.read(buffer_.get() + end_, static_cast<std::streamsize>(chunk_bytes - end_));
     const auto got = static_cast<std::size_t>(input_.gcount());
     if (input_.bad()) fail(0, 0, "cannot read the trace");
     end_ += got;
@@ -72,7 +73,7 @@ private:
 
   std::istream& input_;
   std::string name_;
-  std::vector<char> buffer_;
+  std::unique_ptr<char[]> buffer_;
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   bool eof_ = false;
@@ -195,7 +196,7 @@ private:
       const std::size_t size_start = cursor.position;
       if (!cursor.count(size) || (!cursor.at_end() && !is_space(line[cursor.position]))) {
         cursor.position = size_start;
-        fail(cursor, "expected a size in bytes (1 to 2^30), found " + shown(cursor.token()));
+        fail(cursor, "expected a size in bytes (1 to 16383), found " + shown(cursor.token()));
       }
       access.size = static_cast<std::uint32_t>(size);
       cursor.skip_spaces();
@@ -238,7 +239,7 @@ private:
     const std::size_t size_start = cursor.position;
     if (!cursor.count(size)) {
       cursor.position = size_start;
-      fail(cursor, "expected a size in bytes (1 to 2^30), found " + shown(cursor.token()));
+      fail(cursor, "expected a size in bytes (1 to 16383), found " + shown(cursor.token()));
     }
     cursor.skip_spaces();
     if (!cursor.at_end()) fail(cursor, "unexpected text after the size: " + shown(line.substr(cursor.position)));
