@@ -198,6 +198,22 @@ TEST(StackDistanceCurve, ALoopOverKLinesMissesUntilKLines) {
   EXPECT_DOUBLE_EQ(curve.points.back().miss_rate, 0.02);
 }
 
+TEST(StackDistanceCurve, ReadsASourceToItsEndAndReportsProgressEvery2To24Accesses) {
+  const std::uint64_t count = (std::uint64_t{1} << 25) + 5;
+  testing::PatternSource source(testing::Pattern::Streaming, count, 1, 16);
+  std::vector<std::uint64_t> reports;
+  const MissRateCurve curve = stack_distance_curve(source, 64, 1, [&](std::uint64_t done) { reports.push_back(done); });
+  EXPECT_EQ(curve.accesses, count);
+  EXPECT_EQ(curve.references, count);  // 8-byte aligned accesses never straddle
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_GE(reports[0], std::uint64_t{1} << 24);
+  EXPECT_LT(reports[0], (std::uint64_t{1} << 24) + 4096);
+  EXPECT_GE(reports[1], std::uint64_t{1} << 25);
+  // A loop over 64 KiB (1024 lines): every size below 1024 lines misses each line once per pass.
+  EXPECT_DOUBLE_EQ(curve.points[curve.points.size() - 2].miss_rate, static_cast<double>((count + 7) / 8) / static_cast<double>(count));
+  EXPECT_EQ(curve.points.back().ways, 1024u);
+}
+
 // StatStack's estimate computed literally from its definition: every reference sampled.
 std::vector<double> expected_stack_distances_by_definition(const std::vector<std::uint64_t>& lines, std::uint64_t& unfinished) {
   std::vector<std::uint64_t> reuse;  // per reference: the distance to the next reference of its line, 0 if none
