@@ -81,8 +81,9 @@ std::span<const Command> commands() {
        "(AUGUR_TOOL_OPTIONS).",
        declare_options_command},
       {"cache",
-       "Cache simulation: exact trace-driven simulation of a cache hierarchy (sim), with the 3C classification of "
-       "the misses (docs/cache.md).",
+       "Cache simulation (docs/cache.md): exact trace-driven simulation of a cache hierarchy with the 3C (sim), the "
+       "miss rate of every cache size in one pass (curve), a program model's address trace (trace), and its miss "
+       "rates predicted without a trace by the seed's stochastic simulator (predict).",
        declare_cache_command},
   };
   return table;
