@@ -1,0 +1,171 @@
+// augur actors simulate PROGRAM --machine M [--mapping FILE | --initial RULE] [--seed S] [--set k=v] [--json]
+// (docs/actors.md): reads the program, the machine and the mapping, runs the simulator once, prints.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "actors_command.hpp"
+#include "augur/core/diagnostics.hpp"
+#include "augur/core/expression.hpp"
+#include "core/files.hpp"
+#include "core/json_text.hpp"
+#include "core/table.hpp"
+#include "sim/actors/simulate.hpp"
+
+namespace augur::cli {
+namespace {
+
+using core::format_number;
+namespace actors = sim::actors;
+
+std::map<std::string, double> parse_settings(const std::vector<std::string>& settings) {
+  std::map<std::string, double> values;
+  for (const std::string& setting : settings) {
+    const std::size_t equals = setting.find('=');
+    const std::string name = setting.substr(0, equals);
+    if (equals == std::string::npos || !core::is_name(name))
+      throw core::InputError({"--set", 0, 0}, "expected NAME=VALUE, found '" + setting + "'");
+    const core::SourceText source("--set " + name, setting.substr(equals + 1));
+    values[name] = core::evaluate(*core::parse_expression(source), {}, source);
+  }
+  return values;
+}
+
+std::string describe_deadlock(const actors::Simulation& result) {
+  std::string text;
+  for (const auto& waiting : result.deadlock) {
+    text += "  " + result.players[static_cast<std::size_t>(waiting.player)].name + " waits for '" + waiting.kind + "' (" +
+            std::to_string(waiting.received) + " of " + std::to_string(waiting.needed) + " received) at " + waiting.where + "\n";
+  }
+  return text;
+}
+
+std::string render_table(const ActorsSimulateOptions& cli, const actors::Machine& machine, const actors::Simulation& result) {
+  std::ostringstream out;
+  out << "Program " << cli.program << " on " << cli.machine << " (" << machine.topology << ", " << machine.sites << " sites, "
+      << machine.routing << " routing, store-and-forward), mapping " << (cli.mapping.empty() ? cli.initial : cli.mapping)
+      << ", seed " << cli.seed << "\n";
+  out << "Execution time " << format_number(result.time, 3) << ", " << result.messages << " messages, " << result.events << " events\n\n";
+  core::TextTable sites({"Site", "Players", "Busy", "Utilization", "Mean queue", "Max queue", "Switches"});
+  for (std::size_t s = 0; s < result.sites.size(); ++s) {
+    const auto& site = result.sites[s];
+    sites.add_row({std::to_string(s), std::to_string(site.players), format_number(site.busy, 3), format_number(site.utilization, 3),
+                   format_number(site.mean_queue, 3), std::to_string(site.maximum_queue), std::to_string(site.context_switches)});
+  }
+  out << sites.render() << "\n";
+  core::TextTable links({"Link", "Messages", "Traffic", "Busy", "Utilization"});
+  long quiet = 0;
+  for (std::size_t c = 0; c < result.channels.size(); ++c) {
+    const auto& channel = result.channels[c];
+    if (channel.messages == 0) {
+      ++quiet;
+      continue;
+    }
+    links.add_row({std::to_string(machine.channels[c].from) + "->" + std::to_string(machine.channels[c].to), std::to_string(channel.messages),
+                   format_number(channel.traffic, 3), format_number(channel.busy, 3), format_number(channel.utilization, 3)});
+  }
+  if (quiet < static_cast<long>(result.channels.size())) out << links.render();
+  out << "(" << quiet << " of " << result.channels.size() << " links carried nothing)\n\n";
+  core::TextTable players({"Player", "Type", "Site", "Busy", "In", "Out"});
+  for (const auto& player : result.players) {
+    players.add_row({player.name + (player.stopped ? " (stopped)" : ""), player.type, std::to_string(player.site), format_number(player.busy, 3),
+                     std::to_string(player.messages_in), std::to_string(player.messages_out)});
+  }
+  out << players.render();
+  if (!result.deadlock.empty()) out << "\nDeadlock: players wait for messages that never come:\n" << describe_deadlock(result);
+  return out.str();
+}
+
+std::string render_json(const actors::Machine& machine, const actors::Simulation& result) {
+  nlohmann::ordered_json json;
+  json["time"] = result.time;
+  json["messages"] = result.messages;
+  json["events"] = result.events;
+  nlohmann::ordered_json sites = nlohmann::ordered_json::array();
+  for (std::size_t s = 0; s < result.sites.size(); ++s) {
+    const auto& site = result.sites[s];
+    sites.push_back({{"site", s}, {"players", site.players}, {"busy", site.busy}, {"utilization", site.utilization},
+                     {"mean_queue", site.mean_queue}, {"maximum_queue", site.maximum_queue}, {"context_switches", site.context_switches}});
+  }
+  json["sites"] = std::move(sites);
+  nlohmann::ordered_json links = nlohmann::ordered_json::array();
+  for (std::size_t c = 0; c < result.channels.size(); ++c) {
+    const auto& channel = result.channels[c];
+    links.push_back({{"from", machine.channels[c].from}, {"to", machine.channels[c].to}, {"messages", channel.messages},
+                     {"traffic", channel.traffic}, {"busy", channel.busy}, {"utilization", channel.utilization}});
+  }
+  json["links"] = std::move(links);
+  nlohmann::ordered_json players = nlohmann::ordered_json::array();
+  nlohmann::ordered_json mapping = nlohmann::ordered_json::object();
+  for (const auto& player : result.players) {
+    players.push_back({{"name", player.name}, {"type", player.type}, {"site", player.site}, {"busy", player.busy},
+                       {"messages_in", player.messages_in}, {"messages_out", player.messages_out}, {"stopped", player.stopped}});
+    mapping[player.name] = player.site;
+  }
+  json["players"] = std::move(players);
+  json["mapping"] = std::move(mapping);
+  nlohmann::ordered_json deadlock = nlohmann::ordered_json::array();
+  for (const auto& waiting : result.deadlock) {
+    deadlock.push_back({{"player", result.players[static_cast<std::size_t>(waiting.player)].name}, {"kind", waiting.kind},
+                        {"received", waiting.received}, {"needed", waiting.needed}, {"at", waiting.where}});
+  }
+  json["deadlock"] = std::move(deadlock);
+  return core::json_text(json, 2) + "\n";
+}
+
+actors::Placement placement_of(const std::string& rule) {
+  if (rule == "random") return actors::Placement::Random;
+  if (rule == "one-site") return actors::Placement::OneSite;
+  return actors::Placement::RoundRobin;
+}
+
+}  // namespace
+
+std::shared_ptr<ActorsSimulateOptions> add_actors_simulate(CLI::App& command) {
+  auto options = std::make_shared<ActorsSimulateOptions>();
+  command.add_option("PROGRAM", options->program, "The actor program (docs/formats.md, \"Actor programs\")")->required();
+  command.add_option("--machine", options->machine, "The machine file (docs/formats.md, \"Machines\")")->required()->type_name("FILE");
+  auto* mapping = command.add_option("--mapping", options->mapping, "A mapping file: PLAYER SITE a line (docs/formats.md, \"Mappings\")")->type_name("FILE");
+  command.add_option("--initial", options->initial, "The mapping by a rule: round-robin (default), random or one-site; created players follow it")
+      ->check(CLI::IsMember({"round-robin", "random", "one-site"}))
+      ->excludes(mapping);
+  command.add_option("--seed", options->seed, "Seed of the random streams (branches, random placement)")->default_val(1);
+  command.add_option("--set", options->set, "Set a parameter of the program: NAME=VALUE (repeatable)")->type_name("NAME=VALUE");
+  command.add_flag("--json", options->json, "JSON instead of the tables");
+  return options;
+}
+
+int run_actors_simulate(const ActorsSimulateOptions& cli) {
+  try {
+    const actors::Program program = actors::parse_program(core::read_file(cli.program), cli.program, parse_settings(cli.set));
+    const actors::Machine machine = actors::parse_machine(core::read_file(cli.machine), cli.machine);
+    actors::SimulationOptions options;
+    options.seed = cli.seed;
+    actors::Mapping mapping;
+    if (!cli.mapping.empty()) {
+      actors::MappingFile file = actors::read_mapping(core::read_file(cli.mapping), cli.mapping, program, machine);
+      mapping = std::move(file.mapping);
+      options.created_sites = std::move(file.created);
+    } else {
+      mapping = actors::initial_mapping(program, machine, placement_of(cli.initial), cli.seed);
+    }
+    const actors::Simulation result = actors::simulate(program, machine, mapping, options);
+    const std::string output = cli.json ? render_json(machine, result) : render_table(cli, machine, result);
+    std::fputs(output.c_str(), stdout);
+    if (!result.deadlock.empty()) {
+      std::fprintf(stderr, "augur actors simulate: deadlock: %zu players wait for messages that never come\n", result.deadlock.size());
+      return 1;
+    }
+    return 0;
+  } catch (const core::InputError& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 1;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "augur actors simulate: %s\n", core::describe_error(error).c_str());
+    return 1;
+  }
+}
+
+}  // namespace augur::cli
