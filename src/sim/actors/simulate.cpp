@@ -61,6 +61,7 @@ struct Work {
 
 struct SiteState {
   std::deque<Work> ready;
+  Work current;
   bool busy = false;
   int last = nobody;
   double queue_since = 0.0;   // when the queue length last changed
@@ -261,13 +262,15 @@ private:
       ++counts.context_switches;
     }
     site.last = work.player;
+    site.current = work;
     counts.busy += duration;
     result_.players[static_cast<std::size_t>(work.player)].busy += work.duration;
-    engine_.schedule(duration, [this, site_id, work] { end_work(site_id, work); });
+    engine_.schedule(duration, [this, site_id] { end_work(site_id); });
   }
 
-  void end_work(int site_id, const Work& work) {
+  void end_work(int site_id) {
     SiteState& site = sites_[static_cast<std::size_t>(site_id)];
+    const Work work = site.current;
     site.busy = false;
     if (!site.ready.empty()) start_work(site_id);
     if (work.then == Then::Deliver) return deliver(work.message);
