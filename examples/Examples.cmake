@@ -204,3 +204,6 @@ augur_example(NAME actors_irregular_random
 augur_example(NAME actors_deadlock
   COMMAND augur actors simulate examples/actors/deadlock.actors --machine examples/actors/ring8.machine
   EXPECTED examples/actors/deadlock.out STREAM both EXIT_CODE 1)
+augur_example(NAME actors_tune_pipeline_ring8
+  COMMAND augur actors tune examples/actors/pipeline.actors --machine examples/actors/ring8.machine
+  EXPECTED examples/actors/tune_pipeline_ring8.out)

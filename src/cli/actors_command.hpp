@@ -1,5 +1,6 @@
 // augur actors: actor programs on a multiprocessor model (docs/actors.md, seed 004 §3). A group of
-// subcommands, one file each (actors_<sub>.cpp); actors_command.cpp declares the group.
+// subcommands, one file each (actors_<sub>.cpp); actors_command.cpp declares the group, actors_inputs.cpp
+// reads what they share (the program, the machine, the mapping).
 #pragma once
 
 #include <cstdint>
@@ -7,13 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "sim/actors/simulate.hpp"
+
 namespace CLI {
 class App;
 }
 
 namespace augur::cli {
 
-struct ActorsSimulateOptions {
+struct ActorsOptions {
   std::string program;
   std::string machine;
   std::string mapping;                  // --mapping FILE
@@ -21,10 +24,28 @@ struct ActorsSimulateOptions {
   std::uint64_t seed = 1;
   std::vector<std::string> set;         // --set NAME=VALUE
   bool json = false;
+  // tune
+  int maximum_iterations = 20;
+  std::string write_mapping;            // --write-mapping FILE
 };
 
-// augur actors simulate: declares its options on `command` and returns them (filled when it is parsed).
-std::shared_ptr<ActorsSimulateOptions> add_actors_simulate(CLI::App& command);
-int run_actors_simulate(const ActorsSimulateOptions& options);
+struct ActorsInputs {
+  sim::actors::Program program;
+  sim::actors::Machine machine;
+  sim::actors::Mapping mapping;
+  sim::actors::SimulationOptions options;
+};
+
+// Declares PROGRAM, --machine, --mapping, --initial, --seed, --set and --json on `command`.
+void add_actors_inputs(CLI::App& command, ActorsOptions& options);
+// Reads the program (with --set), the machine and the mapping (--mapping or --initial); InputError on bad input.
+[[nodiscard]] ActorsInputs load_actors_inputs(const ActorsOptions& options);
+
+// augur actors simulate and augur actors tune: each declares its options on `command` and returns them
+// (filled when it is parsed).
+std::shared_ptr<ActorsOptions> add_actors_simulate(CLI::App& command);
+int run_actors_simulate(const ActorsOptions& options);
+std::shared_ptr<ActorsOptions> add_actors_tune(CLI::App& command);
+int run_actors_tune(const ActorsOptions& options);
 
 }  // namespace augur::cli

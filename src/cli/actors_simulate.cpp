@@ -8,8 +8,6 @@
 
 #include "actors_command.hpp"
 #include "augur/core/diagnostics.hpp"
-#include "augur/core/expression.hpp"
-#include "core/files.hpp"
 #include "core/json_text.hpp"
 #include "core/table.hpp"
 #include "sim/actors/simulate.hpp"
@@ -20,19 +18,6 @@ namespace {
 using core::format_number;
 namespace actors = sim::actors;
 
-std::map<std::string, double> parse_settings(const std::vector<std::string>& settings) {
-  std::map<std::string, double> values;
-  for (const std::string& setting : settings) {
-    const std::size_t equals = setting.find('=');
-    const std::string name = setting.substr(0, equals);
-    if (equals == std::string::npos || !core::is_name(name))
-      throw core::InputError({"--set", 0, 0}, "expected NAME=VALUE, found '" + setting + "'");
-    const core::SourceText source("--set " + name, setting.substr(equals + 1));
-    values[name] = core::evaluate(*core::parse_expression(source), {}, source);
-  }
-  return values;
-}
-
 std::string describe_deadlock(const actors::Simulation& result) {
   std::string text;
   for (const auto& waiting : result.deadlock) {
@@ -42,7 +27,7 @@ std::string describe_deadlock(const actors::Simulation& result) {
   return text;
 }
 
-std::string render_table(const ActorsSimulateOptions& cli, const actors::Machine& machine, const actors::Simulation& result) {
+std::string render_table(const ActorsOptions& cli, const actors::Machine& machine, const actors::Simulation& result) {
   std::ostringstream out;
   out << "Program " << cli.program << " on " << cli.machine << " (" << machine.topology << ", " << machine.sites << " sites, "
       << machine.routing << " routing, store-and-forward), mapping " << (cli.mapping.empty() ? cli.initial : cli.mapping)
@@ -106,6 +91,12 @@ std::string render_json(const actors::Machine& machine, const actors::Simulation
   }
   json["players"] = std::move(players);
   json["mapping"] = std::move(mapping);
+  nlohmann::ordered_json partners = nlohmann::ordered_json::array();
+  for (const auto& pair : result.partners) {
+    partners.push_back({{"from", result.players[static_cast<std::size_t>(pair.sender)].name},
+                        {"to", result.players[static_cast<std::size_t>(pair.receiver)].name}, {"messages", pair.messages}, {"traffic", pair.traffic}});
+  }
+  json["partners"] = std::move(partners);
   nlohmann::ordered_json deadlock = nlohmann::ordered_json::array();
   for (const auto& waiting : result.deadlock) {
     deadlock.push_back({{"player", result.players[static_cast<std::size_t>(waiting.player)].name}, {"kind", waiting.kind},
@@ -115,43 +106,19 @@ std::string render_json(const actors::Machine& machine, const actors::Simulation
   return core::json_text(json, 2) + "\n";
 }
 
-actors::Placement placement_of(const std::string& rule) {
-  if (rule == "random") return actors::Placement::Random;
-  if (rule == "one-site") return actors::Placement::OneSite;
-  return actors::Placement::RoundRobin;
-}
-
 }  // namespace
 
-std::shared_ptr<ActorsSimulateOptions> add_actors_simulate(CLI::App& command) {
-  auto options = std::make_shared<ActorsSimulateOptions>();
-  command.add_option("PROGRAM", options->program, "The actor program (docs/formats.md, \"Actor programs\")")->required();
-  command.add_option("--machine", options->machine, "The machine file (docs/formats.md, \"Machines\")")->required()->type_name("FILE");
-  auto* mapping = command.add_option("--mapping", options->mapping, "A mapping file: PLAYER SITE a line (docs/formats.md, \"Mappings\")")->type_name("FILE");
-  command.add_option("--initial", options->initial, "The mapping by a rule: round-robin (default), random or one-site; created players follow it")
-      ->check(CLI::IsMember({"round-robin", "random", "one-site"}))
-      ->excludes(mapping);
-  command.add_option("--seed", options->seed, "Seed of the random streams (branches, random placement)")->default_val(1);
-  command.add_option("--set", options->set, "Set a parameter of the program: NAME=VALUE (repeatable)")->type_name("NAME=VALUE");
-  command.add_flag("--json", options->json, "JSON instead of the tables");
+std::shared_ptr<ActorsOptions> add_actors_simulate(CLI::App& command) {
+  auto options = std::make_shared<ActorsOptions>();
+  add_actors_inputs(command, *options);
   return options;
 }
 
-int run_actors_simulate(const ActorsSimulateOptions& cli) {
+int run_actors_simulate(const ActorsOptions& cli) {
   try {
-    const actors::Program program = actors::parse_program(core::read_file(cli.program), cli.program, parse_settings(cli.set));
-    const actors::Machine machine = actors::parse_machine(core::read_file(cli.machine), cli.machine);
-    actors::SimulationOptions options;
-    options.seed = cli.seed;
-    actors::Mapping mapping;
-    if (!cli.mapping.empty()) {
-      actors::MappingFile file = actors::read_mapping(core::read_file(cli.mapping), cli.mapping, program, machine);
-      mapping = std::move(file.mapping);
-      options.created_sites = std::move(file.created);
-    } else {
-      mapping = actors::initial_mapping(program, machine, placement_of(cli.initial), cli.seed);
-    }
-    const actors::Simulation result = actors::simulate(program, machine, mapping, options);
+    const ActorsInputs inputs = load_actors_inputs(cli);
+    const actors::Machine& machine = inputs.machine;
+    const actors::Simulation result = actors::simulate(inputs.program, machine, inputs.mapping, inputs.options);
     const std::string output = cli.json ? render_json(machine, result) : render_table(cli, machine, result);
     std::fputs(output.c_str(), stdout);
     if (!result.deadlock.empty()) {

@@ -116,3 +116,22 @@ TEST(ActorsE2e, RandomMappingsFollowTheSeed) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ActorsE2e, TuneWritesAMappingThatSimulatesToItsTime) {
+  TemporaryDirectory directory;
+  const std::string mapping = directory.file("best.map");
+  const ProcessResult tuned = run({"tune", examples + "pipeline.actors", "--machine", examples + "ring8.machine", "--json", "--write-mapping", mapping});
+  ASSERT_EQ(tuned.exit_code, 0) << describe(tuned);
+  const auto json = nlohmann::json::parse(tuned.standard_output);
+  EXPECT_LT(json["time"].get<double>(), json["initial_time"].get<double>());
+  const ProcessResult simulated = run({"simulate", examples + "pipeline.actors", "--machine", examples + "ring8.machine", "--mapping", mapping, "--json"});
+  ASSERT_EQ(simulated.exit_code, 0) << describe(simulated);
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(simulated.standard_output)["time"].get<double>(), json["time"].get<double>());
+  // never over an input
+  const ProcessResult refused = run({"tune", examples + "pipeline.actors", "--machine", examples + "ring8.machine", "--write-mapping", examples + "pipeline.actors"});
+  EXPECT_EQ(refused.exit_code, 1) << describe(refused);
+}
+
+}  // namespace

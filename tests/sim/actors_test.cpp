@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/actors/simulate.hpp"
+#include "sim/actors/tune.hpp"
 
 namespace augur::sim::actors {
 namespace {
@@ -20,22 +21,25 @@ Simulation run(const std::string& program_text, const std::string& machine_text,
   return simulate(program, machine, mapping.mapping, options);
 }
 
-std::string program_error(const std::string& text, std::map<std::string, double> set = {}) {
+// The located message of the InputError that `read(input)` throws, or "no error".
+template <typename Read>
+std::string error_of(const Read& read, const std::string& input) {
   try {
-    (void)parse_program(text, "p.actors", set);
+    read(input);
   } catch (const core::InputError& error) {
     return error.what();
   }
   return "no error";
 }
 
-std::string machine_error(const std::string& text) {
-  try {
-    (void)parse_machine(text, "m.machine");
-  } catch (const core::InputError& error) {
-    return error.what();
-  }
-  return "no error";
+// Each input (first) read by `read` fails with its message (second).
+template <typename Read>
+void expect_errors(const Read& read, const std::vector<std::pair<std::string, std::string>>& cases) {
+  for (const auto& [input, message] : cases) EXPECT_EQ(error_of(read, input), message) << input;
+}
+
+std::string program_error(const std::string& text, std::map<std::string, double> set = {}) {
+  return error_of([&](const std::string& input) { (void)parse_program(input, "p.actors", set); }, text);
 }
 
 const char* const ping_pong = R"(param rounds = 4
@@ -183,6 +187,14 @@ start go to a
   EXPECT_EQ(result.deadlock[0].where, "p.actors:2:3");
 }
 
+TEST(Actors, FunctionsOfFieldsAreEvaluatedWhileTheProgramRuns) {
+  // max(9, 2) + sqrt(9 * 4) + min(index, 1, 2) = 9 + 6 + 0 = 15 work units at speed 1
+  const Simulation result = run("type A { on go { compute max(w, 2) + sqrt(w * 4) + min(index, 1, 2) } }\nplayer a : A\nstart go(w = 9) to a\n", "topology ring 1\n");
+  EXPECT_DOUBLE_EQ(result.time, 15.0);
+  EXPECT_EQ(program_error("type A { on go { compute foo(w) } }\nplayer a : A\nstart go(w = 1) to a\n"),
+            "p.actors:1:26: unknown function 'foo' (known: sqrt, log, log2, ln, log10, exp, abs, min, max, pow)");
+}
+
 TEST(Actors, BranchesFollowTheSeededStream) {
   const char* const text = "type A { on go { loop 1000 { branch 0.25 { send hit to b } } } }\ntype B { on hit { compute 1 } }\nplayer a : A\nplayer b : B\nstart go to a\n";
   const Simulation result = run(text, "topology ring 1\n");
@@ -191,89 +203,125 @@ TEST(Actors, BranchesFollowTheSeededStream) {
 }
 
 TEST(Actors, RunTimeErrorsAreLocatedAtTheStatement) {
-  const auto error = [](const std::string& text) {
-    try {
-      (void)run(text, "topology ring 2\n");
-    } catch (const core::InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_EQ(error("type A { on go { send x to g[index + 2] } }\ngroup g[2] : A\nstart go to g[0]\n"),
-            "p.actors:1:36: index 2 is outside group 'g' (0 to 1)");
-  EXPECT_EQ(error("type A { on go { send x to g[1] } }\ngroup g[2] : A\nstart go to g[0]\n"),
-            "p.actors:1:18: player 'g[1]' (type A) has no behaviour on message 'x'");
-  EXPECT_EQ(error("type A { on go { send x to sender } }\nplayer a : A\nstart go to a\n"),
-            "p.actors:1:18: this message has no sender (it is a start message)");
-  EXPECT_EQ(error("type A { on go { send x to parent } }\nplayer a : A\nstart go to a\n"),
-            "p.actors:1:18: 'a' has no parent (it was not created by a player)");
-  EXPECT_EQ(error("type A { on go { compute 0 - 1 } }\nplayer a : A\nstart go to a\n"), "p.actors:1:28: work must be at least 0, not -1");
-  EXPECT_EQ(error("type A { var x = 0\n on go { compute 1 / x } }\nplayer a : A\nstart go to a\n"), "p.actors:2:20: division by zero");
+  expect_errors([](const std::string& text) { (void)run(text, "topology ring 2\n"); },
+                {
+      {"type A { on go { send x to g[index + 2] } }\ngroup g[2] : A\nstart go to g[0]\n",
+       "p.actors:1:36: index 2 is outside group 'g' (0 to 1)"},
+      {"type A { on go { send x to g[1] } }\ngroup g[2] : A\nstart go to g[0]\n",
+       "p.actors:1:18: player 'g[1]' (type A) has no behaviour on message 'x'"},
+      {"type A { on go { send x to sender } }\nplayer a : A\nstart go to a\n",
+       "p.actors:1:18: this message has no sender (it is a start message)"},
+      {"type A { on go { send x to parent } }\nplayer a : A\nstart go to a\n",
+       "p.actors:1:18: 'a' has no parent (it was not created by a player)"},
+      {"type A { on go { compute 0 - 1 } }\nplayer a : A\nstart go to a\n",
+       "p.actors:1:28: work must be at least 0, not -1"},
+      {"type A { var x = 0\n on go { compute 1 / x } }\nplayer a : A\nstart go to a\n",
+       "p.actors:2:20: division by zero"}
+                });
 }
 
 TEST(Actors, EveryParseErrorIsLocated) {
-  EXPECT_EQ(program_error("parm n = 1\n"), "p.actors:1:1: expected 'param', 'type', 'player', 'group' or 'start', found 'parm'");
-  EXPECT_EQ(program_error("param n 1\n"), "p.actors:1:9: expected '='");
-  EXPECT_EQ(program_error("param n = \n"), "p.actors:2:1: expected an expression, found the end of the file");
-  EXPECT_EQ(program_error("param n = 1\nparam n = 2\nstart go to a\n"), "p.actors:2:7: parameter 'n' declared twice");
-  EXPECT_EQ(program_error("type A { on go { jump } }\n"), "p.actors:1:18: unknown statement 'jump' (compute, send, create, loop, branch, if, wait, stop or NAME = ...)");
-  EXPECT_EQ(program_error("type A { on go { compute w } }\nplayer a : A\nstart go to a\n"),
-            "p.actors:1:26: unknown name 'w' (not a parameter, a field of message 'go', a variable of type 'A', index, row, column)");
-  EXPECT_EQ(program_error("type A { on go { send x to b } }\nplayer a : A\nstart go to a\n"), "p.actors:1:28: unknown player 'b'");
-  EXPECT_EQ(program_error("type A { on go { send x to all b } }\nplayer a : A\nstart go to a\n"), "p.actors:1:32: unknown group 'b'");
-  EXPECT_EQ(program_error("type A { on go { send x to g } }\ngroup g[2] : A\nstart go to g[0]\n"),
-            "p.actors:1:28: 'g' is a group: name an element (g[i]) or all of it (all g)");
-  EXPECT_EQ(program_error("type A { on go { send x to g[1, 2] } }\ngroup g[2] : A\nstart go to g[0]\n"), "p.actors:1:28: group 'g' has 1 dimension");
-  EXPECT_EQ(program_error("type A { on go { send x b } }\n"), "p.actors:1:25: expected 'size' or 'to'");
-  EXPECT_EQ(program_error("type A { on go { send x(a = 1, a = 2) to self } }\nplayer p : A\nstart go to p\n"), "p.actors:1:32: field 'a' given twice");
-  EXPECT_EQ(program_error("type A { on go { if 1 { } } }\n"), "p.actors:1:23: expected a comparison (<, <=, ==, !=, >, >=)");
-  EXPECT_EQ(program_error("type A { on go { x = 1 } }\nplayer a : A\nstart go to a\n"),
-            "p.actors:1:18: unknown variable 'x' (declare it with 'var x = ...' in the type)");
-  EXPECT_EQ(program_error("type A { on go { create c : B } }\n"), "p.actors:1:29: unknown player type 'B'");
-  EXPECT_EQ(program_error("player a : B\n"), "p.actors:1:12: unknown player type 'B'");
-  EXPECT_EQ(program_error("type A { }\ntype A { }\n"), "p.actors:2:6: type 'A' declared twice");
-  EXPECT_EQ(program_error("type A { on go { } on go { } }\n"), "p.actors:1:23: a second behaviour on 'go' in type 'A'");
-  EXPECT_EQ(program_error("type A { }\nplayer a : A\nplayer a : A\n"), "p.actors:3:8: player or group 'a' declared twice");
-  EXPECT_EQ(program_error("type A { }\ngroup g[0] : A\n"), "p.actors:2:9: a group's size must be a whole number from 1 to 1000000, not 0");
-  EXPECT_EQ(program_error("type A { }\nplayer a : A\n"), "p.actors:3:1: the program sends no start message ('start KIND to PLAYER')");
-  EXPECT_EQ(program_error("type A { }\nplayer a : A\nstart go to sender\n"),
-            "p.actors:3:13: a start message has no sender, parent or self: name a player or a group");
-  EXPECT_EQ(program_error("type A { on go { compute 1 }\n"), "p.actors:2:1: expected 'var', 'on' or '}', found the end of the file");
-  EXPECT_EQ(program_error("type A { on go { compute (1 } }\n"), "p.actors:1:29: expected a ')' to close the '(' at 1:26 but found '}'");
+  expect_errors([](const std::string& text) { (void)parse_program(text, "p.actors"); },
+                {
+      {"parm n = 1\n",
+       "p.actors:1:1: expected 'param', 'type', 'player', 'group' or 'start', found 'parm'"},
+      {"param n 1\n",
+       "p.actors:1:9: expected '='"},
+      {"param n = \n",
+       "p.actors:2:1: expected an expression, found the end of the file"},
+      {"param n = 1\nparam n = 2\nstart go to a\n",
+       "p.actors:2:7: parameter 'n' declared twice"},
+      {"type A { on go { jump } }\n",
+       "p.actors:1:18: unknown statement 'jump' (compute, send, create, loop, branch, if, wait, stop or NAME = ...)"},
+      {"type A { on go { compute w } }\nplayer a : A\nstart go to a\n",
+       "p.actors:1:26: unknown name 'w' (not a parameter, a field of message 'go', a variable of type 'A', index, row, column)"},
+      {"type A { on go { send x to b } }\nplayer a : A\nstart go to a\n",
+       "p.actors:1:28: unknown player 'b'"},
+      {"type A { on go { send x to all b } }\nplayer a : A\nstart go to a\n",
+       "p.actors:1:32: unknown group 'b'"},
+      {"type A { on go { send x to g } }\ngroup g[2] : A\nstart go to g[0]\n",
+       "p.actors:1:28: 'g' is a group: name an element (g[i]) or all of it (all g)"},
+      {"type A { on go { send x to g[1, 2] } }\ngroup g[2] : A\nstart go to g[0]\n",
+       "p.actors:1:28: group 'g' has 1 dimension"},
+      {"type A { on go { send x b } }\n",
+       "p.actors:1:25: expected 'size' or 'to'"},
+      {"type A { on go { send x(a = 1, a = 2) to self } }\nplayer p : A\nstart go to p\n",
+       "p.actors:1:32: field 'a' given twice"},
+      {"type A { on go { if 1 { } } }\n",
+       "p.actors:1:23: expected a comparison (<, <=, ==, !=, >, >=)"},
+      {"type A { on go { x = 1 } }\nplayer a : A\nstart go to a\n",
+       "p.actors:1:18: unknown variable 'x' (declare it with 'var x = ...' in the type)"},
+      {"type A { on go { create c : B } }\n",
+       "p.actors:1:29: unknown player type 'B'"},
+      {"player a : B\n",
+       "p.actors:1:12: unknown player type 'B'"},
+      {"type A { }\ntype A { }\n",
+       "p.actors:2:6: type 'A' declared twice"},
+      {"type A { on go { } on go { } }\n",
+       "p.actors:1:23: a second behaviour on 'go' in type 'A'"},
+      {"type A { }\nplayer a : A\nplayer a : A\n",
+       "p.actors:3:8: player or group 'a' declared twice"},
+      {"type A { }\ngroup g[0] : A\n",
+       "p.actors:2:9: a group's size must be a whole number from 1 to 1000000, not 0"},
+      {"type A { }\nplayer a : A\n",
+       "p.actors:3:1: the program sends no start message ('start KIND to PLAYER')"},
+      {"type A { }\nplayer a : A\nstart go to sender\n",
+       "p.actors:3:13: a start message has no sender, parent or self: name a player or a group"},
+      {"type A { on go { compute 1 }\n",
+       "p.actors:2:1: expected 'var', 'on' or '}', found the end of the file"},
+      {"type A { on go { compute (1 } }\n",
+       "p.actors:1:29: expected a ')' to close the '(' at 1:26 but found '}'"}
+                });
 }
 
 TEST(Actors, MachineErrorsAreLocated) {
-  EXPECT_EQ(machine_error("latency 1\n"), "m.machine:2:1: the machine has no 'topology' line");
-  EXPECT_EQ(machine_error("topology star 4\n"), "m.machine:1:10: unknown topology 'star' (ring N, mesh W H, torus W H, hypercube D, full N, links N)");
-  EXPECT_EQ(machine_error("topology mesh 4\n"), "m.machine:1:16: 'topology' needs 3 values");
-  EXPECT_EQ(machine_error("topology ring 4\nbandwidth 0\n"), "m.machine:2:11: expected a number above 0, found '0'");
-  EXPECT_EQ(machine_error("topology ring 4\nlatency x\n"), "m.machine:2:9: expected a number, found 'x'");
-  EXPECT_EQ(machine_error("topology ring 4\nlatency 1\nlatency 2\n"), "m.machine:3:1: 'latency' given twice");
-  EXPECT_EQ(machine_error("topology ring 4\nspeeed 1\n"), "m.machine:2:1: unknown setting 'speeed' (topology, routing, speed, context-switch, send-overhead, receive-overhead, latency, bandwidth, site, link)");
-  EXPECT_EQ(machine_error("topology ring 4\nrouting dimension-order\n"), "m.machine:2:9: dimension-order routing needs a mesh, a torus or a hypercube");
-  EXPECT_EQ(machine_error("topology ring 4\nlink 0 2\n"), "m.machine:2:6: no link between sites 0 and 2 in this ring (explicit links need 'topology links N')");
-  EXPECT_EQ(machine_error("topology ring 4\nsite 4 speed 2\n"), "m.machine:2:6: no site 4 (the machine has 4)");
-  EXPECT_EQ(machine_error("topology links 3\nlink 0 1\n"), "m.machine:1:10: the machine is not connected: site 2 cannot reach site 0");
-  EXPECT_EQ(machine_error("topology links 3\nlink 0 0\n"), "m.machine:2:8: a link joins two different sites");
-  EXPECT_EQ(machine_error("topology ring 3\nlink 0 1 speed 3\n"), "m.machine:2:10: unknown setting 'speed' here");
+  expect_errors([](const std::string& text) { (void)parse_machine(text, "m.machine"); },
+                {
+      {"latency 1\n",
+       "m.machine:2:1: the machine has no 'topology' line"},
+      {"topology star 4\n",
+       "m.machine:1:10: unknown topology 'star' (ring N, mesh W H, torus W H, hypercube D, full N, links N)"},
+      {"topology mesh 4\n",
+       "m.machine:1:16: 'topology' needs 3 values"},
+      {"topology ring 4\nbandwidth 0\n",
+       "m.machine:2:11: expected a number above 0, found '0'"},
+      {"topology ring 4\nlatency x\n",
+       "m.machine:2:9: expected a number, found 'x'"},
+      {"topology ring 4\nlatency 1\nlatency 2\n",
+       "m.machine:3:1: 'latency' given twice"},
+      {"topology ring 4\nspeeed 1\n",
+       "m.machine:2:1: unknown setting 'speeed' (topology, routing, speed, context-switch, send-overhead, receive-overhead, latency, bandwidth, site, link)"},
+      {"topology ring 4\nrouting dimension-order\n",
+       "m.machine:2:9: dimension-order routing needs a mesh, a torus or a hypercube"},
+      {"topology ring 4\nlink 0 2\n",
+       "m.machine:2:6: no link between sites 0 and 2 in this ring (explicit links need 'topology links N')"},
+      {"topology ring 4\nsite 4 speed 2\n",
+       "m.machine:2:6: no site 4 (the machine has 4)"},
+      {"topology links 3\nlink 0 1\n",
+       "m.machine:1:10: the machine is not connected: site 2 cannot reach site 0"},
+      {"topology links 3\nlink 0 0\n",
+       "m.machine:2:8: a link joins two different sites"},
+      {"topology ring 3\nlink 0 1 speed 3\n",
+       "m.machine:2:10: unknown setting 'speed' here"}
+                });
 }
 
 TEST(Actors, MappingErrorsAreLocated) {
   const Program program = parse_program(pipeline, "p.actors");
   const Machine machine = parse_machine("topology ring 3\n", "m.machine");
-  const auto error = [&](const std::string& text) {
-    try {
-      (void)read_mapping(text, "m.map", program, machine);
-    } catch (const core::InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_EQ(error("source 0\nstage[0] 3\n"), "m.map:2:10: no site '3' (the machine's sites are 0 to 2)");
-  EXPECT_EQ(error("sorce 0\n"), "m.map:1:1: unknown player 'sorce' (a created player is named by its creation path, e.g. root/left)");
-  EXPECT_EQ(error("source 0\nsource 1\n"), "m.map:2:1: player 'source' mapped twice");
-  EXPECT_EQ(error("source 0\n"), "m.map:2:1: player 'stage[0]' has no site");
-  EXPECT_EQ(error("source 0 1\n"), "m.map:1:10: expected 'PLAYER SITE'");
+  expect_errors([&](const std::string& text) { (void)read_mapping(text, "m.map", program, machine); },
+                {
+      {"source 0\nstage[0] 3\n",
+       "m.map:2:10: no site '3' (the machine's sites are 0 to 2)"},
+      {"sorce 0\n",
+       "m.map:1:1: unknown player 'sorce' (a created player is named by its creation path, e.g. root/left)"},
+      {"source 0\nsource 1\n",
+       "m.map:2:1: player 'source' mapped twice"},
+      {"source 0\n",
+       "m.map:2:1: player 'stage[0]' has no site"},
+      {"source 0 1\n",
+       "m.map:1:10: expected 'PLAYER SITE'"}
+                });
 }
 
 TEST(Actors, RoutesFollowTheTopology) {
@@ -323,6 +371,53 @@ start go to all cell
   EXPECT_EQ(result.messages, 9 + 2 * 24);
   EXPECT_EQ(result.players[4].name, "cell[1,1]");
   EXPECT_TRUE(result.deadlock.empty());
+}
+
+}  // namespace
+}  // namespace augur::sim::actors
+
+// ---- post-game analysis ----
+
+namespace augur::sim::actors {
+namespace {
+
+TEST(ActorsTune, CommunicationAffinityCoLocatesHeavyPartners) {
+  const Program program = parse_program(ping_pong, "p.actors");
+  const Machine machine = parse_machine("topology ring 2\nlatency 2\nbandwidth 10\nsend-overhead 1\nreceive-overhead 0.5\n", "m.machine");
+  const Mapping initial = initial_mapping(program, machine, Placement::RoundRobin, 1);
+  const std::vector<Move> moves = propose_moves(program, machine, initial, simulate(program, machine, initial, {}));
+  ASSERT_FALSE(moves.empty());
+  // 2 messages × (send 1 + receive 0.5 + 1 hop × latency 2) + 40 size units × 1 hop / bandwidth 10 = 11
+  EXPECT_EQ(moves[0].heuristic, "communication");
+  EXPECT_DOUBLE_EQ(moves[0].projected_gain, 11.0);
+  EXPECT_EQ(moves[0].player, 0);
+  EXPECT_EQ(moves[0].to, 1);
+  const TuneResult result = tune(program, machine, initial, {});
+  EXPECT_DOUBLE_EQ(result.iterations.front().time, 34.0);
+  EXPECT_DOUBLE_EQ(result.time, 12.0);  // four computes of 3 on one site
+  EXPECT_DOUBLE_EQ(result.one_site_time, 12.0);
+  EXPECT_EQ(result.mapping.sites[0], result.mapping.sites[1]);
+}
+
+TEST(ActorsTune, LoadBalanceSpreadsIndependentWork) {
+  const char* const text = "type W { on go { compute 10 } }\ngroup w[4] : W\nstart go to all w\n";
+  const Program program = parse_program(text, "p.actors");
+  const Machine machine = parse_machine("topology full 4\n", "m.machine");
+  const Mapping initial = initial_mapping(program, machine, Placement::OneSite, 1);
+  const std::vector<Move> moves = propose_moves(program, machine, initial, simulate(program, machine, initial, {}));
+  ASSERT_EQ(moves.size(), 2u);
+  // The concurrency heuristic: 3, 2 and 1 work items wait 10 each on site 0, 60 / 4 players = 15 a player.
+  EXPECT_EQ(moves[0].heuristic, "concurrency");
+  EXPECT_DOUBLE_EQ(moves[0].projected_gain, 15.0);
+  EXPECT_EQ(moves[1].heuristic, "load");
+  EXPECT_DOUBLE_EQ(moves[1].projected_gain, 10.0);  // 40 - max(40 - 10, 0 + 10)
+  EXPECT_EQ(moves[1].to, 1);
+  const TuneResult result = tune(program, machine, initial, {});
+  ASSERT_EQ(result.iterations.size(), 4u);
+  EXPECT_DOUBLE_EQ(result.iterations[1].time, 30.0);
+  EXPECT_DOUBLE_EQ(result.time, 10.0);
+  EXPECT_DOUBLE_EQ(result.one_site_time / result.time, 4.0);
+  EXPECT_TRUE(result.iterations.back().applied.empty());
 }
 
 }  // namespace

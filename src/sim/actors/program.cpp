@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <numeric>
 #include <set>
 
 namespace augur::sim::actors {
@@ -70,6 +71,12 @@ struct RawProgram {
   std::vector<RawPlayers> players;
   std::vector<RawStart> start;
 };
+
+// The position of `name` in `names`, or -1.
+int position_of(const std::vector<std::string>& names, const std::string& name) {
+  const auto found = std::find(names.begin(), names.end(), name);
+  return found == names.end() ? -1 : static_cast<int>(found - names.begin());
+}
 
 bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
@@ -386,12 +393,9 @@ private:
     program_.kinds.push_back({name, {}});
     return static_cast<int>(program_.kinds.size() - 1);
   }
-  int field_of(int kind, const std::string& name) {
+  void field_of(int kind, const std::string& name) {
     auto& fields = program_.kinds[static_cast<std::size_t>(kind)].fields;
-    const auto found = std::find(fields.begin(), fields.end(), name);
-    if (found != fields.end()) return static_cast<int>(found - fields.begin());
-    fields.push_back(name);
-    return static_cast<int>(fields.size() - 1);
+    if (position_of(fields, name) < 0) fields.push_back(name);
   }
   void collect_fields(const std::vector<RawStatement>& statements);
   void declare_players(const std::vector<RawPlayers>& raw);
@@ -445,23 +449,12 @@ Value Compiler::value(const Expression& expression) const {
       result.number = parameters_.find(name)->second;
       return result;
     }
-    if (kind_ >= 0) {
-      const auto& fields = program_.kinds[static_cast<std::size_t>(kind_)].fields;
-      const auto found = std::find(fields.begin(), fields.end(), name);
-      if (found != fields.end()) {
-        result.kind = Value::Kind::Field;
-        result.slot = static_cast<int>(found - fields.begin());
-        return result;
-      }
-    }
-    if (type_ >= 0) {
-      const auto& variables = program_.types[static_cast<std::size_t>(type_)].variables;
-      const auto found = std::find(variables.begin(), variables.end(), name);
-      if (found != variables.end()) {
-        result.kind = Value::Kind::Variable;
-        result.slot = static_cast<int>(found - variables.begin());
-        return result;
-      }
+    const int field = kind_ >= 0 ? position_of(program_.kinds[static_cast<std::size_t>(kind_)].fields, name) : -1;
+    const int variable = type_ >= 0 ? position_of(program_.types[static_cast<std::size_t>(type_)].variables, name) : -1;
+    if (field >= 0 || variable >= 0) {
+      result.kind = field >= 0 ? Value::Kind::Field : Value::Kind::Variable;
+      result.slot = field >= 0 ? field : variable;
+      return result;
     }
     if (type_ >= 0 && (name == "index" || name == "row" || name == "column")) {
       result.kind = name == "index" ? Value::Kind::Index : name == "row" ? Value::Kind::Row : Value::Kind::Column;
@@ -491,12 +484,17 @@ Value Compiler::value(const Expression& expression) const {
     return result;
   }
   result.kind = kinds.at(expression.kind);
-  if (result.kind == Value::Kind::Call) {
-    result.call = std::make_shared<Expression>();
-    result.call->kind = EK::Call;
-    result.call->name = expression.name;
-    result.call->offset = expression.offset;
-    for (std::size_t i = 0; i < expression.operands.size(); ++i) result.call->operands.push_back(std::make_unique<Expression>());
+  if (result.kind == Value::Kind::Call) {  // the name and the count of arguments checked now, on ones
+    Expression probe;
+    probe.kind = EK::Call;
+    probe.name = expression.name;
+    probe.offset = expression.offset;
+    for (std::size_t i = 0; i < expression.operands.size(); ++i) {
+      probe.operands.push_back(std::make_unique<Expression>());
+      probe.operands.back()->number = 1.0;
+    }
+    (void)core::evaluate(probe, {}, source_);
+    result.function = expression.name;
   }
   return result;
 }
@@ -516,14 +514,11 @@ Target Compiler::target(const RawTarget& raw) const {
     return target;
   }
   if (raw.kind == Target::Kind::All || raw.kind == Target::Kind::Element) source_.fail(raw.offset, "unknown group '" + raw.name + "'");
-  if (type_ >= 0) {
-    const auto& names = program_.types[static_cast<std::size_t>(type_)].created_names;
-    const auto found = std::find(names.begin(), names.end(), raw.name);
-    if (found != names.end()) {
-      target.kind = Target::Kind::Created;
-      target.created = static_cast<int>(found - names.begin());
-      return target;
-    }
+  const int created = type_ >= 0 ? position_of(program_.types[static_cast<std::size_t>(type_)].created_names, raw.name) : -1;
+  if (created >= 0) {
+    target.kind = Target::Kind::Created;
+    target.created = created;
+    return target;
   }
   for (std::size_t p = 0; p < program_.players.size(); ++p) {
     if (program_.players[p].group < 0 && program_.players[p].name == raw.name) {
@@ -539,9 +534,7 @@ std::vector<std::pair<int, Value>> Compiler::fields(const RawStatement& raw, int
   std::set<std::string> seen;
   for (std::size_t f = 0; f < raw.fields.size(); ++f) {
     if (!seen.insert(raw.fields[f].first).second) source_.fail(raw.field_offsets[f], "field '" + raw.fields[f].first + "' given twice");
-    const auto& names = program_.kinds[static_cast<std::size_t>(kind)].fields;
-    const int slot = static_cast<int>(std::find(names.begin(), names.end(), raw.fields[f].first) - names.begin());
-    result.emplace_back(slot, value(*raw.fields[f].second));
+    result.emplace_back(position_of(program_.kinds[static_cast<std::size_t>(kind)].fields, raw.fields[f].first), value(*raw.fields[f].second));
   }
   return result;
 }
@@ -561,10 +554,8 @@ void Compiler::statement(const RawStatement& raw) {
     case Op::Assign:
       instruction.value = value(*raw.value);
       if (raw.op == Op::Assign) {
-        const auto& variables = program_.types[static_cast<std::size_t>(type_)].variables;
-        const auto found = std::find(variables.begin(), variables.end(), raw.name);
-        if (found == variables.end()) source_.fail(raw.offset, "unknown variable '" + raw.name + "' (declare it with 'var " + raw.name + " = ...' in the type)");
-        instruction.slot = static_cast<int>(found - variables.begin());
+        instruction.slot = position_of(program_.types[static_cast<std::size_t>(type_)].variables, raw.name);
+        if (instruction.slot < 0) source_.fail(raw.offset, "unknown variable '" + raw.name + "' (declare it with 'var " + raw.name + " = ...' in the type)");
       }
       code.push_back(std::move(instruction));
       return;
@@ -578,9 +569,11 @@ void Compiler::statement(const RawStatement& raw) {
     case Op::Create: {
       instruction.type = type_named(raw.type, raw.type_offset);
       auto& names = program_.types[static_cast<std::size_t>(type_)].created_names;
-      const auto found = std::find(names.begin(), names.end(), raw.name);
-      instruction.slot = static_cast<int>(found - names.begin());
-      if (found == names.end()) names.push_back(raw.name);
+      instruction.slot = position_of(names, raw.name);
+      if (instruction.slot < 0) {
+        instruction.slot = static_cast<int>(names.size());
+        names.push_back(raw.name);
+      }
       code.push_back(std::move(instruction));
       return;
     }
@@ -736,6 +729,25 @@ double combine(const Value& value, double left, double right, const core::Source
   }
 }
 
+double evaluate_unchecked(const Value& value, const Scope& scope, const core::SourceText& source);
+
+// The functions of core/expression.hpp, on arguments whose count was checked when the program was read.
+double call(const Value& value, const Scope& scope, const core::SourceText& source) {
+  std::vector<double> arguments;
+  for (const auto& operand : value.operands) arguments.push_back(evaluate_unchecked(operand, scope, source));
+  const std::string& name = value.function;
+  const double first = arguments[0];
+  if (name == "sqrt") return std::sqrt(first);
+  if (name == "log" || name == "log2") return std::log2(first);
+  if (name == "ln") return std::log(first);
+  if (name == "log10") return std::log10(first);
+  if (name == "exp") return std::exp(first);
+  if (name == "abs") return std::fabs(first);
+  if (name == "pow") return std::pow(first, arguments[1]);
+  const bool minimum = name == "min";
+  return std::accumulate(arguments.begin(), arguments.end(), first, [minimum](double a, double b) { return minimum ? std::fmin(a, b) : std::fmax(a, b); });
+}
+
 double evaluate_unchecked(const Value& value, const Scope& scope, const core::SourceText& source) {
   switch (value.kind) {
     case Value::Kind::Number: return value.number;
@@ -745,13 +757,7 @@ double evaluate_unchecked(const Value& value, const Scope& scope, const core::So
     case Value::Kind::Row: return scope.place.row;
     case Value::Kind::Column: return scope.place.column;
     case Value::Kind::Negate: return -evaluate_unchecked(value.operands[0], scope, source);
-    case Value::Kind::Call:
-      for (std::size_t i = 0; i < value.operands.size(); ++i) {
-        auto& operand = *value.call->operands[i];
-        operand.kind = Expression::Kind::Number;
-        operand.number = evaluate_unchecked(value.operands[i], scope, source);
-      }
-      return core::evaluate(*value.call, {}, source);
+    case Value::Kind::Call: return call(value, scope, source);
     default:
       return combine(value, evaluate_unchecked(value.operands[0], scope, source), evaluate_unchecked(value.operands[1], scope, source), source);
   }

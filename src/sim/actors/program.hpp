@@ -19,7 +19,7 @@ struct Value {
   Kind kind = Kind::Number;
   double number = 0.0;  // Number
   int slot = 0;         // Field: the field's slot in its kind; Variable: the variable's slot in its type
-  std::shared_ptr<core::Expression> call;  // Call: the function applied to Number operands, set at each evaluation
+  std::string function;  // Call: sqrt, log, log2, ln, log10, exp, abs, min, max or pow (checked when read)
   std::vector<Value> operands;
   std::size_t offset = 0;  // where it is in the program's text
   [[nodiscard]] bool constant() const { return kind == Kind::Number; }

@@ -143,8 +143,20 @@ private:
     message.fields.assign(program_.kinds[static_cast<std::size_t>(kind)].fields.size(), 0.0);
     for (const auto& [slot, value] : fields) message.fields[static_cast<std::size_t>(slot)] = evaluate(value, scope, source_);
     ++result_.messages;
-    if (sender != nobody) ++result_.players[static_cast<std::size_t>(sender)].messages_out;
+    if (sender != nobody) {
+      ++result_.players[static_cast<std::size_t>(sender)].messages_out;
+      count_partners(sender, receiver, size);
+    }
     return id;
+  }
+
+  void count_partners(int sender, int receiver, double size) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(sender) << 32) | static_cast<std::uint32_t>(receiver);
+    const auto [entry, added] = partner_index_.try_emplace(key, result_.partners.size());
+    if (added) result_.partners.push_back({sender, receiver, 0, 0.0});
+    Partners& pair = result_.partners[entry->second];
+    ++pair.messages;
+    pair.traffic += size;
   }
 
   void send_start(const StartMessage& start) {
@@ -309,6 +321,7 @@ private:
   std::vector<SiteState> sites_;
   std::vector<ChannelState> channels_;
   std::unordered_map<std::string, int> created_sites_;
+  std::unordered_map<std::uint64_t, std::size_t> partner_index_;
   long placed_ = 0;
   Simulation result_;
   std::vector<int> receivers_;

@@ -60,6 +60,14 @@ struct PlayerResult {
   bool stopped = false;
 };
 
+// The messages one player sent another (partners, for post-game analysis).
+struct Partners {
+  int sender = 0;
+  int receiver = 0;
+  long messages = 0;
+  double traffic = 0.0;         // size units
+};
+
 struct Waiting {
   int player = 0;
   std::string kind;
@@ -73,6 +81,7 @@ struct Simulation {
   std::vector<SiteResult> sites;
   std::vector<ChannelResult> channels;  // as Machine::channels
   std::vector<PlayerResult> players;    // static players first, then created ones in order of creation
+  std::vector<Partners> partners;       // every pair of players that exchanged messages, in order of first message
   std::vector<Waiting> deadlock;        // players left waiting for messages that never came
   long messages = 0;
   std::uint64_t events = 0;
