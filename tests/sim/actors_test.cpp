@@ -215,6 +215,8 @@ TEST(Actors, RunTimeErrorsAreLocatedAtTheStatement) {
        "p.actors:1:18: 'a' has no parent (it was not created by a player)"},
       {"type A { on go { compute 0 - 1 } }\nplayer a : A\nstart go to a\n",
        "p.actors:1:28: work must be at least 0, not -1"},
+      {"type A { on go { loop 1e12 { } } }\nplayer a : A\nstart go to a\n",
+       "p.actors:1:18: 'a' ran 100000000 statements without time passing (a loop without work?)"},
       {"type A { var x = 0\n on go { compute 1 / x } }\nplayer a : A\nstart go to a\n",
        "p.actors:2:20: division by zero"}
                 });

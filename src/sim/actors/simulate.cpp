@@ -2,6 +2,7 @@
 #include "sim/actors/simulate.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <deque>
 #include <map>
@@ -501,8 +502,14 @@ bool Run::step(int id) {
   return true;
 }
 
+// A behaviour runs until it needs its site or a message; a loop without either would never give the clock
+// a chance to move, so a player that runs 10^8 statements in one go is an error there.
 void Run::interpret(int id) {
-  while (step(id)) {
+  constexpr long limit = 100000000;
+  for (long statements = 0; step(id); ++statements) {
+    if (statements == limit)
+      source_.fail(program_.code[static_cast<std::size_t>(player(id).activation.pc)].offset,
+                   "'" + result_.players[static_cast<std::size_t>(id)].name + "' ran 100000000 statements without time passing (a loop without work?)");
   }
 }
 
@@ -527,6 +534,9 @@ void Run::finish() {
 }  // namespace
 
 Simulation simulate(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options) {
+  assert(mapping.sites.size() == program.players.size() && "simulate: one site per static player");
+  assert(std::all_of(mapping.sites.begin(), mapping.sites.end(), [&](int site) { return site >= 0 && site < machine.sites; }) &&
+         "simulate: every site on the machine");
   return Run(program, machine, mapping, options).run();
 }
 
