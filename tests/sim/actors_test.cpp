@@ -170,6 +170,31 @@ start solve(level = 0) to root
   EXPECT_TRUE(result.deadlock.empty());
 }
 
+TEST(Actors, AMappingFileMayPlaceCreatedPlayersByTheirCreationPath) {
+  const char* const text = R"(type Node {
+  on go {
+    if level < 2 {
+      create child : Node
+      send go(level = level + 1) to child
+    }
+  }
+}
+player root : Node
+start go(level = 0) to root
+)";
+  // root/child is named; root/child/child is not and stays on its creator's site
+  const Simulation result = run(text, "topology ring 4\n", "root 0\nroot/child 3\n");
+  ASSERT_EQ(result.players.size(), 3u);
+  EXPECT_EQ(result.players[1].name, "root/child");
+  EXPECT_EQ(result.players[1].site, 3);
+  EXPECT_EQ(result.players[2].name, "root/child/child");
+  EXPECT_EQ(result.players[2].site, 3);
+  // by a rule, created players continue it: round-robin after the one static player
+  const Simulation by_rule = run(text, "topology ring 4\n");
+  EXPECT_EQ(by_rule.players[1].site, 1);
+  EXPECT_EQ(by_rule.players[2].site, 2);
+}
+
 TEST(Actors, ADeadlockSaysWhoWaitsForWhat) {
   const char* const text = R"(type A { on go { send request size 1 to b
   wait reply count 2 } }
