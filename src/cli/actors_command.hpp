@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ struct ActorsInputs {
 
 // Declares PROGRAM, --machine, --mapping, --initial, --seed, --set and --json on `command`.
 void add_actors_inputs(CLI::App& command, ActorsOptions& options);
+// Runs `body` and returns its exit status; an InputError is printed as it is (file:line:col: message),
+// another exception as "augur actors SUBCOMMAND: message"; both give exit status 1.
+int run_reporting_errors(const char* subcommand, const std::function<int()>& body);
 // Reads the program (with --set), the machine and the mapping (--mapping or --initial); InputError on bad input.
 [[nodiscard]] ActorsInputs load_actors_inputs(const ActorsOptions& options);
 

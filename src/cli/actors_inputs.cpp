@@ -1,11 +1,13 @@
 // What the subcommands of augur actors share: their input options and the reading of the program, the
 // machine and the mapping (actors_command.hpp).
 #include <CLI/CLI.hpp>
+#include <cstdio>
 
 #include "actors_command.hpp"
 #include "augur/core/diagnostics.hpp"
 #include "augur/core/expression.hpp"
 #include "core/files.hpp"
+#include "core/json_text.hpp"
 
 namespace augur::cli {
 namespace {
@@ -43,6 +45,17 @@ void add_actors_inputs(CLI::App& command, ActorsOptions& options) {
   command.add_option("--seed", options.seed, "Seed of the random streams (branches, random placement)")->default_val(1);
   command.add_option("--set", options.set, "Set a parameter of the program: NAME=VALUE (repeatable)")->type_name("NAME=VALUE");
   command.add_flag("--json", options.json, "JSON instead of the tables");
+}
+
+int run_reporting_errors(const char* subcommand, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const core::InputError& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "augur actors %s: %s\n", subcommand, core::describe_error(error).c_str());
+  }
+  return 1;
 }
 
 ActorsInputs load_actors_inputs(const ActorsOptions& cli) {

@@ -115,7 +115,7 @@ std::shared_ptr<ActorsOptions> add_actors_simulate(CLI::App& command) {
 }
 
 int run_actors_simulate(const ActorsOptions& cli) {
-  try {
+  return run_reporting_errors("simulate", [&] {
     const ActorsInputs inputs = load_actors_inputs(cli);
     const actors::Machine& machine = inputs.machine;
     const actors::Simulation result = actors::simulate(inputs.program, machine, inputs.mapping, inputs.options);
@@ -126,13 +126,7 @@ int run_actors_simulate(const ActorsOptions& cli) {
       return 1;
     }
     return 0;
-  } catch (const core::InputError& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return 1;
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "augur actors simulate: %s\n", core::describe_error(error).c_str());
-    return 1;
-  }
+  });
 }
 
 }  // namespace augur::cli

@@ -84,7 +84,7 @@ std::shared_ptr<ActorsOptions> add_actors_tune(CLI::App& command) {
 }
 
 int run_actors_tune(const ActorsOptions& cli) {
-  try {
+  return run_reporting_errors("tune", [&] {
     if (!cli.write_mapping.empty()) core::refuse_output_over_inputs(cli.write_mapping, {cli.program, cli.machine, cli.mapping});
     const ActorsInputs inputs = load_actors_inputs(cli);
     actors::TuneOptions options;
@@ -95,13 +95,7 @@ int run_actors_tune(const ActorsOptions& cli) {
     const std::string output = cli.json ? render_json(inputs, result) : render_table(cli, inputs, result);
     std::fputs(output.c_str(), stdout);
     return 0;
-  } catch (const core::InputError& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return 1;
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "augur actors tune: %s\n", core::describe_error(error).c_str());
-    return 1;
-  }
+  });
 }
 
 }  // namespace augur::cli
