@@ -207,3 +207,38 @@ augur_example(NAME actors_deadlock
 augur_example(NAME actors_tune_pipeline_ring8
   COMMAND augur actors tune examples/actors/pipeline.actors --machine examples/actors/ring8.machine
   EXPECTED examples/actors/tune_pipeline_ring8.out)
+
+# cache: the exact simulator (docs/cache.md) on a hand-written din trace (worked out in the guide), the same
+# accesses in augur's binary format, the lackey trace of a tiny real program (transpose.c) with a split first
+# level, and a specification refused.
+augur_example(NAME cache_sim_small
+  COMMAND augur cache sim examples/cache/small.din --cache l1:size=128,assoc=2,line=16 --cache l2:size=512,assoc=4,line=32
+  EXPECTED examples/cache/small.out)
+augur_example(NAME cache_sim_small_augur_json
+  COMMAND augur cache sim examples/cache/small.augur --cache l1:size=128,assoc=2,line=16 --cache l2:size=512,assoc=4,line=32 --json
+  EXPECTED examples/cache/small_json.out)
+augur_example(NAME cache_sim_transpose
+  COMMAND augur cache sim examples/cache/transpose.lackey --cache l1i:size=256,assoc=2,line=32 --cache l1d:size=512,assoc=2,line=32 --cache l2:size=2K,assoc=4,line=64
+  EXPECTED examples/cache/transpose.out)
+augur_example(NAME cache_sim_policies
+  COMMAND augur cache sim examples/cache/transpose.lackey --cache l1d:size=512,assoc=4,line=32,policy=plru --cache l1i:size=256,assoc=2,line=32,policy=fifo --cache l2:size=2K,assoc=full,line=64,policy=random,write=through,alloc=no,seed=3
+  EXPECTED examples/cache/transpose_policies.out)
+augur_example(NAME cache_sim_bad_spec
+  COMMAND augur cache sim examples/cache/small.din --cache l1:size=3K,assoc=6,line=64,policy=plru
+  EXPECTED examples/cache/bad_spec.out STREAM both EXIT_CODE 1)
+
+# cache: the six program models of docs/cache.md expanded into their exact traces (augur cache trace), each
+# trace then simulated exactly (augur cache sim) on a 32 KB L1 and a 256 KB L2; the traces are made in one
+# scratch folder first (seed 1, deterministic: compared exactly). A model with a fault: exit status 1.
+foreach(cache_model ab_loop matmul matmul_tiled stencil2d transpose linked_walk)
+  augur_example(NAME cache_model_trace_${cache_model} SCRATCH cache_trace FIXTURES_SETUP cache_model_${cache_model}
+    COMMAND augur cache trace examples/cache/models/${cache_model}.model -o ${cache_model}.trace
+    EXPECTED examples/cache/models/${cache_model}_trace.out)
+  augur_example(NAME cache_model_sim_${cache_model} SCRATCH cache_trace FIXTURES_REQUIRED cache_model_${cache_model}
+    COMMAND augur cache sim ${cache_model}.trace --cache l1d:size=32K,assoc=8,line=64,policy=lru
+      --cache l2:size=256K,assoc=8,line=64
+    EXPECTED examples/cache/models/${cache_model}_sim.out)
+endforeach()
+augur_example(NAME cache_model_bad_index SCRATCH cache_trace
+  COMMAND augur cache trace examples/cache/bad_index.model -o bad_index.trace
+  EXPECTED examples/cache/bad_index.out STREAM stderr EXIT_CODE 1)

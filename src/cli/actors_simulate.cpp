@@ -13,6 +13,13 @@
 #include "sim/actors/simulate.hpp"
 
 namespace augur::cli {
+
+std::shared_ptr<ActorsOptions> add_actors_simulate(CLI::App& command) {
+  auto options = std::make_shared<ActorsOptions>();
+  add_actors_inputs(command, *options);
+  return options;
+}
+
 namespace {
 
 using core::format_number;
@@ -107,12 +114,6 @@ std::string render_json(const actors::Machine& machine, const actors::Simulation
 }
 
 }  // namespace
-
-std::shared_ptr<ActorsOptions> add_actors_simulate(CLI::App& command) {
-  auto options = std::make_shared<ActorsOptions>();
-  add_actors_inputs(command, *options);
-  return options;
-}
 
 int run_actors_simulate(const ActorsOptions& cli) {
   return run_reporting_errors("simulate", [&] {

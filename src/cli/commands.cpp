@@ -20,6 +20,7 @@ Runner declare_couple_command(CLI::App& command);
 Runner declare_db_command(CLI::App& command);
 Runner declare_options_command(CLI::App& command);
 Runner declare_actors_command(CLI::App& command);
+Runner declare_cache_command(CLI::App& command);
 
 std::span<const Command> commands() {
   static const Command table[] = {
@@ -85,6 +86,10 @@ std::span<const Command> commands() {
        "keys, variables, defaults, values. Precedence: default < environment < API < tool channel "
        "(AUGUR_TOOL_OPTIONS).",
        declare_options_command},
+      {"cache",
+       "Cache simulation: exact trace-driven simulation of a cache hierarchy (sim), with the 3C classification of "
+       "the misses (docs/cache.md).",
+       declare_cache_command},
   };
   return table;
 }

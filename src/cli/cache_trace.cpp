@@ -1,0 +1,163 @@
+// augur cache trace MODEL -o FILE: a program model expanded into its exact address trace (docs/cache.md,
+// "Program models and traces"); the engine is src/sim/cache/model_trace.hpp, the writer trace_writer.hpp.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <streambuf>
+
+#include "augur/core/diagnostics.hpp"
+#include "cache_model_input.hpp"
+#include "command.hpp"
+#include "core/files.hpp"
+#include "core/json_text.hpp"
+#include "sim/cache/line_table.hpp"
+#include "sim/cache/model_trace.hpp"
+#include "sim/cache/trace_writer.hpp"
+
+namespace augur::cli {
+namespace {
+
+namespace cache = sim::cache;
+
+struct CacheTraceOptions {
+  std::string model;
+  std::string output;
+  std::uint64_t seed = 1;
+  std::vector<std::string> defines;
+  std::string format = "augur";
+  std::uint64_t line = 64;
+  bool json = false;
+  bool progress = false;
+  bool quiet = false;
+};
+
+struct TraceSummary {
+  std::uint64_t accesses = 0;
+  std::uint64_t distinct_lines = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t skipped_calls = 0;
+};
+
+constexpr std::uint64_t progress_every = 100'000'000;
+
+// An ostream's buffer that hands everything to an OutputFile (written whole or not at all).
+class OutputFileBuffer final : public std::streambuf {
+ public:
+  explicit OutputFileBuffer(core::OutputFile& file) : file_(file) {}
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    const char character = traits_type::to_char_type(c);
+    file_.write(std::string_view(&character, 1));
+    return c;
+  }
+  std::streamsize xsputn(const char* text, std::streamsize count) override {
+    file_.write(std::string_view(text, static_cast<std::size_t>(count)));
+    return count;
+  }
+
+ private:
+  core::OutputFile& file_;
+};
+
+TraceSummary write_trace(const cache::Model& model, const CacheTraceOptions& options, cache::TraceFormat format,
+                         core::OutputFile& file) {
+  OutputFileBuffer buffer(file);
+  std::ostream out(&buffer);
+  cache::TraceWriter writer(out, format);
+  cache::ModelTrace trace(model, sim::RandomStream(options.seed, 0));
+  cache::LineTable lines(1024);
+  std::vector<cache::Access> batch(8192);
+  const bool report = !options.quiet && (options.progress || isatty(STDERR_FILENO) != 0);
+  std::uint64_t next_report = progress_every;
+  std::uint64_t previous = ~std::uint64_t{0};  // the last line counted: runs of one line are common
+  for (std::size_t count; (count = trace.read(batch)) > 0;) {
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint64_t first = batch[k].address / options.line;
+      const std::uint64_t last = (batch[k].address + batch[k].size - 1) / options.line;
+      if (first == previous && last == previous) continue;
+      for (std::uint64_t line = first; line <= last; ++line) lines.insert_if_absent(line);
+      previous = last;
+    }
+    writer.write(std::span<const cache::Access>(batch.data(), count));
+    if (report && writer.accesses() >= next_report) {
+      std::fprintf(stderr, "augur cache trace: %llu accesses\n", static_cast<unsigned long long>(writer.accesses()));
+      next_report += progress_every;
+    }
+  }
+  writer.flush();
+  return TraceSummary{writer.accesses(), lines.size(), writer.bytes(), trace.skipped_calls()};
+}
+
+std::string render(const TraceSummary& summary, const CacheTraceOptions& options) {
+  if (options.json) {
+    nlohmann::ordered_json json = {{"model", options.model},
+                                   {"output", options.output},
+                                   {"format", options.format},
+                                   {"seed", options.seed},
+                                   {"accesses", summary.accesses},
+                                   {"line", options.line},
+                                   {"distinct_lines", summary.distinct_lines},
+                                   {"bytes", summary.bytes},
+                                   {"skipped_calls", summary.skipped_calls}};
+    return core::json_text(json, 2) + "\n";
+  }
+  std::string text = options.model + ": " + std::to_string(summary.accesses) + " accesses, " +
+                     std::to_string(summary.distinct_lines) + " distinct " + std::to_string(options.line) +
+                     "-byte lines, " + std::to_string(summary.bytes) + " bytes written to " + options.output + " (" +
+                     options.format + ")";
+  if (summary.skipped_calls > 0) text += ", " + std::to_string(summary.skipped_calls) + " calls skipped at max_depth";
+  return text + "\n";
+}
+
+int run_cache_trace(const CacheTraceOptions& options) {
+  try {
+    if (options.line == 0 || (options.line & (options.line - 1)) != 0) {
+      throw core::InputError({"--line", 0, 0},
+                             "the line size must be a power of two, not " + std::to_string(options.line));
+    }
+    const cache::TraceFormat format = options.format == "din" ? cache::TraceFormat::Din : cache::TraceFormat::Augur;
+    core::refuse_output_over_inputs(options.output, {options.model});
+    const cache::Model model = read_cache_model(options.model, options.defines);
+    core::OutputFile file(options.output);
+    const TraceSummary summary = write_trace(model, options, format, file);
+    file.commit();
+    std::fputs(render(summary, options).c_str(), stdout);
+    return 0;
+  } catch (const core::InputError& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 1;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "augur cache trace: %s\n", error.what());
+    return 1;
+  }
+}
+
+}  // namespace
+
+Runner declare_cache_trace_command(CLI::App& command) {
+  auto options = std::make_shared<CacheTraceOptions>();
+  command
+      .add_option("model", options->model,
+                  "The program model (docs/formats.md, \"Program models\"); '-': standard input")
+      ->required();
+  command.add_option("-o,--output", options->output, "The trace file to write (whole or not at all)")->required();
+  command.add_option("--seed", options->seed, "Seed of the draws of branches and pointer references (default 1)");
+  command
+      .add_option("--define", options->defines, "A parameter's value, NAME=VALUE (repeatable), over the model's own")
+      ->type_name("N=V");
+  command.add_option("--format", options->format, "augur (binary, default) or din (text)")
+      ->check(CLI::IsMember({"augur", "din"}));
+  command.add_option("--line", options->line, "Line size in bytes for the count of distinct lines (default 64)");
+  command.add_flag("--json", options->json, "The summary as JSON");
+  command.add_flag("--progress", options->progress,
+                   "Report progress on stderr every 10^8 accesses even when it is not a terminal");
+  command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");
+  return [options] { return run_cache_trace(*options); };
+}
+
+}  // namespace augur::cli

@@ -1,0 +1,129 @@
+// The exact trace-driven cache simulator (issue 17 part 1, docs/cache.md "Exact simulation"): a hierarchy of
+// set-associative levels (LRU, FIFO, random, tree pseudo-LRU; write-back or write-through; write-allocate or
+// not), fed by an AccessSource, with per-level counts and the 3C classification of the misses.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "sim/cache/access.hpp"
+#include "sim/cache/cache_spec.hpp"
+#include "sim/cache/line_table.hpp"
+#include "augur/sim/engine.hpp"
+
+namespace augur::sim::cache {
+
+struct LevelStatistics {
+  std::uint64_t accesses = 0;  // line accesses: an access that straddles k lines counts k times
+  std::uint64_t reads = 0;     // instruction fetches count as reads
+  std::uint64_t writes = 0;
+  std::uint64_t read_misses = 0;
+  std::uint64_t write_misses = 0;
+  // The 3C classification of the misses (when classified): compulsory = the first access to the line at this
+  // level; capacity = a miss that a fully associative LRU cache of the same number of lines, fed the same
+  // accesses, also misses; conflict = the other misses (that cache would have hit).
+  std::uint64_t compulsory = 0;
+  std::uint64_t capacity = 0;
+  std::uint64_t conflict = 0;
+  std::uint64_t writebacks = 0;  // dirty lines evicted (written to the next level)
+
+  [[nodiscard]] std::uint64_t misses() const { return read_misses + write_misses; }
+  [[nodiscard]] double miss_rate() const { return accesses == 0 ? 0.0 : static_cast<double>(misses()) / static_cast<double>(accesses); }
+};
+
+// One level: its geometry, state and counts. Used through CacheHierarchy.
+class CacheLevel {
+public:
+  // `stream`: the random policy's stream of the engine's generator (seed, stream): the level's position, so that
+  // two random levels with the same seed draw different numbers.
+  CacheLevel(const CacheSpec& spec, bool classify, std::uint64_t stream = 0);
+
+  // The result of one line access: hit or miss, and the dirty line written back (if any).
+  struct Outcome {
+    bool hit = false;
+    bool installed = false;  // the line was brought in (a miss with allocation)
+    std::optional<std::uint64_t> written_back;  // line number of the evicted dirty line
+  };
+  Outcome access_line(std::uint64_t line, bool write);
+
+  [[nodiscard]] const CacheSpec& spec() const { return spec_; }
+  [[nodiscard]] const LevelStatistics& statistics() const { return statistics_; }
+  [[nodiscard]] int line_shift() const { return line_shift_; }
+
+private:
+  [[nodiscard]] std::uint32_t find_way(std::uint64_t set, std::uint64_t line) const;
+  void touch(std::uint64_t set, std::uint32_t way);    // the replacement state after a hit or a fill
+  std::uint32_t victim(std::uint64_t set);              // the way to replace in a full set
+  void classify_miss(std::uint64_t line, bool fa_hit);
+
+  CacheSpec spec_;
+  int line_shift_ = 6;
+  std::uint64_t set_mask_ = 0;     // sets - 1 when sets is a power of two
+  bool sets_power_of_two_ = true;
+  std::uint64_t sets_ = 1;
+  std::uint32_t assoc_ = 1;
+  bool indexed_ = false;  // ways found through a hash index (many ways) instead of a scan
+
+  std::vector<std::uint64_t> tags_;    // sets x assoc line numbers
+  std::vector<std::uint8_t> dirty_;    // sets x assoc
+  std::vector<std::uint32_t> filled_;  // per set: ways in use (ways fill in order and are never invalidated)
+  LineTable index_;                    // line -> way, when indexed_
+  // LRU with a scanned set: the time of each way's last use (the victim has the smallest).
+  std::vector<std::uint64_t> lru_stamps_;
+  std::uint64_t lru_clock_ = 0;
+  // LRU with a hash index (many ways): a recency list per set (previous/next way, head = most recent,
+  // tail = least recent), O(1) per access.
+  std::vector<std::uint32_t> lru_previous_, lru_next_, lru_head_, lru_tail_;
+  std::vector<std::uint32_t> fifo_next_;   // FIFO: the next way to replace per set
+  std::vector<std::uint8_t> plru_bits_;    // PLRU: assoc - 1 tree bits per set (1 = the victim is on the right)
+  std::unique_ptr<RandomStream> random_;   // random: the seeded stream (seed, the level's position)
+
+  // The line of the level's last access while it is in the cache, and its slot: accessed again, it is a hit
+  // that changes no replacement state (it is already its set's most recent), so only the counts move.
+  std::uint64_t last_line_ = LineTable::empty_key;
+  std::size_t last_slot_ = 0;
+
+  bool classify_ = true;
+  std::unique_ptr<LruShadow> shadow_;  // 3C: the fully associative LRU of the same capacity
+  LineSet touched_;                    // 3C: lines ever accessed
+  LevelStatistics statistics_;
+};
+
+// A hierarchy of levels, first the closest to the processor. Two first levels named "l1i" and "l1d" make a
+// split first level: instruction fetches go to l1i, loads and stores to l1d, and both miss into the third
+// level. Each level's access stream is the level above's fetches (misses that allocate), write-throughs,
+// writes that do not allocate, and writebacks; the levels are neither inclusive nor exclusive.
+class CacheHierarchy {
+public:
+  // `classify`: count the 3C (costs a hash lookup per line access and the memory of the lines touched).
+  explicit CacheHierarchy(const std::vector<CacheSpec>& levels, bool classify = true);
+
+  void access(const Access& access);
+  // Every access of the source, in batches; `progress(accesses so far)` is called every `progress_every`
+  // accesses (0: never).
+  void run(AccessSource& source, const std::function<void(std::uint64_t)>& progress = {},
+           std::uint64_t progress_every = 0);
+
+  [[nodiscard]] std::uint64_t accesses() const { return accesses_; }
+  [[nodiscard]] const std::vector<CacheLevel>& levels() const { return levels_; }
+  [[nodiscard]] bool classified() const { return classify_; }
+
+private:
+  void access_level(std::size_t level, std::uint64_t address, std::uint64_t size, bool write);
+
+  std::vector<CacheLevel> levels_;
+  std::vector<std::size_t> next_;  // the level each level misses into; levels_.size() = memory
+  std::size_t instruction_entry_ = 0;
+  std::size_t data_entry_ = 0;
+  bool classify_ = true;
+  std::uint64_t accesses_ = 0;
+};
+
+// Throws core::InputError (at `origin`) when the levels cannot form a hierarchy: no level, two levels of the
+// same name, l1i without l1d (or the reverse) or not first.
+void check_hierarchy(const std::vector<CacheSpec>& levels, const std::string& origin);
+
+}  // namespace augur::sim::cache
