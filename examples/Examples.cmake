@@ -180,6 +180,34 @@ augur_example(NAME fit_not_modeled
   COMMAND augur fit examples/model/fft.csv --formula "c[0] + c[1]/P"
   EXPECTED examples/model/fit_not_modeled.out STREAM both EXIT_CODE 1)
 
+# actors: actor programs on multiprocessor models (docs/actors.md): a pipeline on a ring (by rule and by a
+# mapping file), divide and conquer on a hypercube, a master-worker farm on a mesh, a stencil in JSON, an
+# irregular program mapped at random, and a program that deadlocks (exit status 1). All deterministic.
+augur_example(NAME actors_pipeline_ring8
+  COMMAND augur actors simulate examples/actors/pipeline.actors --machine examples/actors/ring8.machine
+  EXPECTED examples/actors/pipeline_ring8.out)
+augur_example(NAME actors_pipeline_mapped
+  COMMAND augur actors simulate examples/actors/pipeline.actors --machine examples/actors/ring8.machine --mapping examples/actors/pipeline.map
+  EXPECTED examples/actors/pipeline_mapped.out)
+augur_example(NAME actors_divide_hypercube3
+  COMMAND augur actors simulate examples/actors/divide.actors --machine examples/actors/hypercube3.machine
+  EXPECTED examples/actors/divide_hypercube3.out)
+augur_example(NAME actors_farm_mesh4x4
+  COMMAND augur actors simulate examples/actors/farm.actors --machine examples/actors/mesh4x4.machine
+  EXPECTED examples/actors/farm_mesh4x4.out)
+augur_example(NAME actors_stencil_json
+  COMMAND augur actors simulate examples/actors/stencil.actors --machine examples/actors/mesh4x4.machine --set n=3 --set steps=2 --json
+  EXPECTED examples/actors/stencil_mesh4x4_json.out)
+augur_example(NAME actors_irregular_random
+  COMMAND augur actors simulate examples/actors/irregular.actors --machine examples/actors/mesh4x4.machine --initial random --seed 3
+  EXPECTED examples/actors/irregular_random.out)
+augur_example(NAME actors_deadlock
+  COMMAND augur actors simulate examples/actors/deadlock.actors --machine examples/actors/ring8.machine
+  EXPECTED examples/actors/deadlock.out STREAM both EXIT_CODE 1)
+augur_example(NAME actors_tune_pipeline_ring8
+  COMMAND augur actors tune examples/actors/pipeline.actors --machine examples/actors/ring8.machine
+  EXPECTED examples/actors/tune_pipeline_ring8.out)
+
 # cache: the exact simulator (docs/cache.md) on a hand-written din trace (worked out in the guide), the same
 # accesses in augur's binary format, the lackey trace of a tiny real program (transpose.c) with a split first
 # level, and a specification refused.

@@ -19,6 +19,7 @@ Runner declare_run_command(CLI::App& command);
 Runner declare_couple_command(CLI::App& command);
 Runner declare_db_command(CLI::App& command);
 Runner declare_options_command(CLI::App& command);
+Runner declare_actors_command(CLI::App& command);
 Runner declare_cache_command(CLI::App& command);
 
 std::span<const Command> commands() {
@@ -36,6 +37,11 @@ std::span<const Command> commands() {
        "Simulate a TSPP task system on its queueing network (discrete events, replications with 95% confidence "
        "intervals): the same outputs as 'augur tspp', without the predictor's assumptions.",
        declare_sim_command},
+      {"actors",
+       "Actor programs on a multiprocessor model (Axe, seed 004 §3): simulate players that compute, send and create "
+       "players on sites joined by links (topology, routing, contention): execution time, per site, link and player "
+       "statistics; tune the mapping by post-game analysis.",
+       declare_actors_command},
       {"fit",
        "Fit a complexity formula to measurements: constants with standard errors, quality (RSS, R², SMAPE, "
        "leave-one-out SMAPE) and intervals of validity; without a formula, search the performance model normal form.",

@@ -45,17 +45,21 @@ public:
   [[nodiscard]] std::uint64_t events_run() const { return events_; }
 
 private:
-  struct Event {
+  // The queue holds small keys, ordered by (time, order) in a binary heap; the actions wait in slots of
+  // their own (reused), so that reordering the heap never moves an action.
+  struct Key {
     double time;
     std::uint64_t order;
-    Action action;
+    std::size_t slot;
   };
   struct Later {
-    bool operator()(const Event& a, const Event& b) const {
+    bool operator()(const Key& a, const Key& b) const {
       return a.time > b.time || (a.time == b.time && a.order > b.order);
     }
   };
-  std::priority_queue<Event, std::vector<Event>, Later> queue_;
+  std::vector<Key> heap_;
+  std::vector<Action> actions_;
+  std::vector<std::size_t> free_slots_;
   double now_ = 0.0;
   std::uint64_t order_ = 0;
   std::uint64_t events_ = 0;

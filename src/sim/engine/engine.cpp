@@ -27,16 +27,28 @@ double RandomStream::uniform() {
 double RandomStream::exponential(double mean) { return mean <= 0.0 ? 0.0 : -mean * std::log(uniform()); }
 
 void Engine::schedule(double delay, Action action) {
-  queue_.push(Event{now_ + (delay > 0.0 ? delay : 0.0), order_++, std::move(action)});
+  std::size_t slot = actions_.size();
+  if (free_slots_.empty()) {
+    actions_.push_back(std::move(action));
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    actions_[slot] = std::move(action);
+  }
+  heap_.push_back(Key{now_ + (delay > 0.0 ? delay : 0.0), order_++, slot});
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
 }
 
 std::uint64_t Engine::run() {
   std::uint64_t count = 0;
-  while (!queue_.empty()) {
-    Event event = queue_.top();
-    queue_.pop();
-    now_ = event.time;
-    event.action();
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    const Key key = heap_.back();
+    heap_.pop_back();
+    now_ = key.time;
+    Action action = std::move(actions_[key.slot]);  // the slot is free before the action schedules more
+    free_slots_.push_back(key.slot);
+    action();
     ++count;
   }
   events_ += count;

@@ -1,0 +1,55 @@
+// augur actors: actor programs on a multiprocessor model (docs/actors.md, seed 004 §3). A group of
+// subcommands, one file each (actors_<sub>.cpp); actors_command.cpp declares the group, actors_inputs.cpp
+// reads what they share (the program, the machine, the mapping).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/actors/simulate.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace augur::cli {
+
+struct ActorsOptions {
+  std::string program;
+  std::string machine;
+  std::string mapping;                  // --mapping FILE
+  std::string initial = "round-robin";  // --initial round-robin|random|one-site
+  std::uint64_t seed = 1;
+  std::vector<std::string> set;         // --set NAME=VALUE
+  bool json = false;
+  // tune
+  int maximum_iterations = 20;
+  std::string write_mapping;            // --write-mapping FILE
+};
+
+struct ActorsInputs {
+  sim::actors::Program program;
+  sim::actors::Machine machine;
+  sim::actors::Mapping mapping;
+  sim::actors::SimulationOptions options;
+};
+
+// Declares PROGRAM, --machine, --mapping, --initial, --seed, --set and --json on `command`.
+void add_actors_inputs(CLI::App& command, ActorsOptions& options);
+// Runs `body` and returns its exit status; an InputError is printed as it is (file:line:col: message),
+// another exception as "augur actors SUBCOMMAND: message"; both give exit status 1.
+int run_reporting_errors(const char* subcommand, const std::function<int()>& body);
+// Reads the program (with --set), the machine and the mapping (--mapping or --initial); InputError on bad input.
+[[nodiscard]] ActorsInputs load_actors_inputs(const ActorsOptions& options);
+
+// augur actors simulate and augur actors tune: each declares its options on `command` and returns them
+// (filled when it is parsed).
+std::shared_ptr<ActorsOptions> add_actors_simulate(CLI::App& command);
+int run_actors_simulate(const ActorsOptions& options);
+std::shared_ptr<ActorsOptions> add_actors_tune(CLI::App& command);
+int run_actors_tune(const ActorsOptions& options);
+
+}  // namespace augur::cli

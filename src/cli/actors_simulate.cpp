@@ -1,0 +1,133 @@
+// augur actors simulate PROGRAM --machine M [--mapping FILE | --initial RULE] [--seed S] [--set k=v] [--json]
+// (docs/actors.md): reads the program, the machine and the mapping, runs the simulator once, prints.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "actors_command.hpp"
+#include "augur/core/diagnostics.hpp"
+#include "core/json_text.hpp"
+#include "core/table.hpp"
+#include "sim/actors/simulate.hpp"
+
+namespace augur::cli {
+
+std::shared_ptr<ActorsOptions> add_actors_simulate(CLI::App& command) {
+  auto options = std::make_shared<ActorsOptions>();
+  add_actors_inputs(command, *options);
+  return options;
+}
+
+namespace {
+
+using core::format_number;
+namespace actors = sim::actors;
+
+std::string describe_deadlock(const actors::Simulation& result) {
+  std::string text;
+  for (const auto& waiting : result.deadlock) {
+    text += "  " + result.players[static_cast<std::size_t>(waiting.player)].name + " waits for '" + waiting.kind + "' (" +
+            std::to_string(waiting.received) + " of " + std::to_string(waiting.needed) + " received) at " + waiting.where + "\n";
+  }
+  return text;
+}
+
+std::string render_table(const ActorsOptions& cli, const actors::Machine& machine, const actors::Simulation& result) {
+  std::ostringstream out;
+  out << "Program " << cli.program << " on " << cli.machine << " (" << machine.topology << ", " << machine.sites << " sites, "
+      << machine.routing << " routing, store-and-forward), mapping " << (cli.mapping.empty() ? cli.initial : cli.mapping)
+      << ", seed " << cli.seed << "\n";
+  out << "Execution time " << format_number(result.time, 3) << ", " << result.messages << " messages, " << result.events << " events\n\n";
+  core::TextTable sites({"Site", "Players", "Busy", "Utilization", "Mean queue", "Max queue", "Switches"});
+  for (std::size_t s = 0; s < result.sites.size(); ++s) {
+    const auto& site = result.sites[s];
+    sites.add_row({std::to_string(s), std::to_string(site.players), format_number(site.busy, 3), format_number(site.utilization, 3),
+                   format_number(site.mean_queue, 3), std::to_string(site.maximum_queue), std::to_string(site.context_switches)});
+  }
+  out << sites.render() << "\n";
+  core::TextTable links({"Link", "Messages", "Traffic", "Busy", "Utilization"});
+  long quiet = 0;
+  for (std::size_t c = 0; c < result.channels.size(); ++c) {
+    const auto& channel = result.channels[c];
+    if (channel.messages == 0) {
+      ++quiet;
+      continue;
+    }
+    links.add_row({std::to_string(machine.channels[c].from) + "->" + std::to_string(machine.channels[c].to), std::to_string(channel.messages),
+                   format_number(channel.traffic, 3), format_number(channel.busy, 3), format_number(channel.utilization, 3)});
+  }
+  if (quiet < static_cast<long>(result.channels.size())) out << links.render();
+  out << "(" << quiet << " of " << result.channels.size() << " links carried nothing)\n\n";
+  core::TextTable players({"Player", "Type", "Site", "Busy", "In", "Out"});
+  for (const auto& player : result.players) {
+    players.add_row({player.name + (player.stopped ? " (stopped)" : ""), player.type, std::to_string(player.site), format_number(player.busy, 3),
+                     std::to_string(player.messages_in), std::to_string(player.messages_out)});
+  }
+  out << players.render();
+  if (!result.deadlock.empty()) out << "\nDeadlock: players wait for messages that never come:\n" << describe_deadlock(result);
+  return out.str();
+}
+
+std::string render_json(const actors::Machine& machine, const actors::Simulation& result) {
+  nlohmann::ordered_json json;
+  json["time"] = result.time;
+  json["messages"] = result.messages;
+  json["events"] = result.events;
+  nlohmann::ordered_json sites = nlohmann::ordered_json::array();
+  for (std::size_t s = 0; s < result.sites.size(); ++s) {
+    const auto& site = result.sites[s];
+    sites.push_back({{"site", s}, {"players", site.players}, {"busy", site.busy}, {"utilization", site.utilization},
+                     {"mean_queue", site.mean_queue}, {"maximum_queue", site.maximum_queue}, {"context_switches", site.context_switches}});
+  }
+  json["sites"] = std::move(sites);
+  nlohmann::ordered_json links = nlohmann::ordered_json::array();
+  for (std::size_t c = 0; c < result.channels.size(); ++c) {
+    const auto& channel = result.channels[c];
+    links.push_back({{"from", machine.channels[c].from}, {"to", machine.channels[c].to}, {"messages", channel.messages},
+                     {"traffic", channel.traffic}, {"busy", channel.busy}, {"utilization", channel.utilization}});
+  }
+  json["links"] = std::move(links);
+  nlohmann::ordered_json players = nlohmann::ordered_json::array();
+  nlohmann::ordered_json mapping = nlohmann::ordered_json::object();
+  for (const auto& player : result.players) {
+    players.push_back({{"name", player.name}, {"type", player.type}, {"site", player.site}, {"busy", player.busy},
+                       {"messages_in", player.messages_in}, {"messages_out", player.messages_out}, {"stopped", player.stopped}});
+    mapping[player.name] = player.site;
+  }
+  json["players"] = std::move(players);
+  json["mapping"] = std::move(mapping);
+  nlohmann::ordered_json partners = nlohmann::ordered_json::array();
+  for (const auto& pair : result.partners) {
+    partners.push_back({{"from", result.players[static_cast<std::size_t>(pair.sender)].name},
+                        {"to", result.players[static_cast<std::size_t>(pair.receiver)].name}, {"messages", pair.messages}, {"traffic", pair.traffic}});
+  }
+  json["partners"] = std::move(partners);
+  nlohmann::ordered_json deadlock = nlohmann::ordered_json::array();
+  for (const auto& waiting : result.deadlock) {
+    deadlock.push_back({{"player", result.players[static_cast<std::size_t>(waiting.player)].name}, {"kind", waiting.kind},
+                        {"received", waiting.received}, {"needed", waiting.needed}, {"at", waiting.where}});
+  }
+  json["deadlock"] = std::move(deadlock);
+  return core::json_text(json, 2) + "\n";
+}
+
+}  // namespace
+
+int run_actors_simulate(const ActorsOptions& cli) {
+  return run_reporting_errors("simulate", [&] {
+    const ActorsInputs inputs = load_actors_inputs(cli);
+    const actors::Machine& machine = inputs.machine;
+    const actors::Simulation result = actors::simulate(inputs.program, machine, inputs.mapping, inputs.options);
+    const std::string output = cli.json ? render_json(machine, result) : render_table(cli, machine, result);
+    std::fputs(output.c_str(), stdout);
+    if (!result.deadlock.empty()) {
+      std::fprintf(stderr, "augur actors simulate: deadlock: %zu players wait for messages that never come\n", result.deadlock.size());
+      return 1;
+    }
+    return 0;
+  });
+}
+
+}  // namespace augur::cli

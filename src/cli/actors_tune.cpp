@@ -1,0 +1,101 @@
+// augur actors tune PROGRAM --machine M [--mapping FILE | --initial RULE] [--max-iterations N]
+// [--write-mapping FILE] [--seed S] [--set k=v] [--json] (docs/actors.md): post-game analysis from the
+// initial mapping; prints each iteration's time and the moves applied, the final mapping, the speedup.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "actors_command.hpp"
+#include "augur/core/diagnostics.hpp"
+#include "core/files.hpp"
+#include "core/json_text.hpp"
+#include "core/table.hpp"
+#include "sim/actors/tune.hpp"
+
+namespace augur::cli {
+namespace {
+
+using core::format_number;
+namespace actors = sim::actors;
+
+std::string move_text(const actors::Program& program, const actors::Move& move) {
+  return program.players[static_cast<std::size_t>(move.player)].name + " " + std::to_string(move.from) + "->" + std::to_string(move.to) +
+         " (" + move.heuristic + ", gain " + format_number(move.projected_gain, 1) + ")";
+}
+
+// "PLAYER SITE" a line: a mapping file (docs/formats.md, "Mappings").
+std::string mapping_text(const actors::Program& program, const actors::Mapping& mapping) {
+  std::string text;
+  for (std::size_t p = 0; p < mapping.sites.size(); ++p) text += program.players[p].name + " " + std::to_string(mapping.sites[p]) + "\n";
+  return text;
+}
+
+std::string render_table(const ActorsOptions& cli, const ActorsInputs& inputs, const actors::TuneResult& result) {
+  std::ostringstream out;
+  out << "Post-game analysis of " << cli.program << " on " << cli.machine << " from " << (cli.mapping.empty() ? cli.initial : cli.mapping)
+      << ": " << result.simulations << " simulations\n\n";
+  core::TextTable iterations({"Iteration", "Time", "Proposals", "Moves applied"});
+  for (std::size_t i = 0; i < result.iterations.size(); ++i) {
+    const auto& iteration = result.iterations[i];
+    std::string moves;
+    for (const auto& move : iteration.applied) moves += (moves.empty() ? "" : "; ") + move_text(inputs.program, move);
+    iterations.add_row({std::to_string(i), format_number(iteration.time, 3), std::to_string(iteration.proposals), moves.empty() ? "-" : moves});
+  }
+  out << iterations.render() << "\n";
+  out << "Time " << format_number(result.time, 3) << " (from " << format_number(result.iterations.front().time, 3) << "), on one site "
+      << format_number(result.one_site_time, 3) << ": speedup " << format_number(result.one_site_time / result.time, 3) << "\n\nMapping:\n"
+      << mapping_text(inputs.program, result.mapping);
+  return out.str();
+}
+
+std::string render_json(const ActorsInputs& inputs, const actors::TuneResult& result) {
+  nlohmann::ordered_json json;
+  json["time"] = result.time;
+  json["initial_time"] = result.iterations.front().time;
+  json["one_site_time"] = result.one_site_time;
+  json["speedup"] = result.one_site_time / result.time;
+  json["simulations"] = result.simulations;
+  nlohmann::ordered_json iterations = nlohmann::ordered_json::array();
+  for (const auto& iteration : result.iterations) {
+    nlohmann::ordered_json moves = nlohmann::ordered_json::array();
+    for (const auto& move : iteration.applied) {
+      moves.push_back({{"player", inputs.program.players[static_cast<std::size_t>(move.player)].name}, {"from", move.from}, {"to", move.to},
+                       {"heuristic", move.heuristic}, {"projected_gain", move.projected_gain}});
+    }
+    iterations.push_back({{"time", iteration.time}, {"proposals", iteration.proposals}, {"moves", std::move(moves)}});
+  }
+  json["iterations"] = std::move(iterations);
+  nlohmann::ordered_json mapping = nlohmann::ordered_json::object();
+  for (std::size_t p = 0; p < result.mapping.sites.size(); ++p) mapping[inputs.program.players[p].name] = result.mapping.sites[p];
+  json["mapping"] = std::move(mapping);
+  return core::json_text(json, 2) + "\n";
+}
+
+}  // namespace
+
+std::shared_ptr<ActorsOptions> add_actors_tune(CLI::App& command) {
+  auto options = std::make_shared<ActorsOptions>();
+  add_actors_inputs(command, *options);
+  command.add_option("--max-iterations", options->maximum_iterations, "Iterations at most (default 20)")->check(CLI::Range(1, 10000));
+  command.add_option("--write-mapping", options->write_mapping, "Write the final mapping to this file (a mapping file, whole or not at all)")
+      ->type_name("FILE");
+  return options;
+}
+
+int run_actors_tune(const ActorsOptions& cli) {
+  return run_reporting_errors("tune", [&] {
+    if (!cli.write_mapping.empty()) core::refuse_output_over_inputs(cli.write_mapping, {cli.program, cli.machine, cli.mapping});
+    const ActorsInputs inputs = load_actors_inputs(cli);
+    actors::TuneOptions options;
+    options.maximum_iterations = cli.maximum_iterations;
+    options.simulation = inputs.options;
+    const actors::TuneResult result = actors::tune(inputs.program, inputs.machine, inputs.mapping, options);
+    if (!cli.write_mapping.empty()) core::write_file_atomically(cli.write_mapping, mapping_text(inputs.program, result.mapping));
+    const std::string output = cli.json ? render_json(inputs, result) : render_table(cli, inputs, result);
+    std::fputs(output.c_str(), stdout);
+    return 0;
+  });
+}
+
+}  // namespace augur::cli
