@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "actors_command.hpp"
+#include "command.hpp"
 #include "augur/core/diagnostics.hpp"
 #include "augur/core/expression.hpp"
 #include "core/files.hpp"
@@ -50,12 +51,9 @@ void add_actors_inputs(CLI::App& command, ActorsOptions& options) {
 int run_reporting_errors(const char* subcommand, const std::function<int()>& body) {
   try {
     return body();
-  } catch (const core::InputError& error) {
-    std::fprintf(stderr, "%s\n", error.what());
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "augur actors %s: %s\n", subcommand, core::describe_error(error).c_str());
+    return report_error(std::string("actors ") + subcommand, error);
   }
-  return 1;
 }
 
 ActorsInputs load_actors_inputs(const ActorsOptions& cli) {

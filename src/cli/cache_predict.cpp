@@ -133,12 +133,8 @@ int run_cache_predict(const CachePredictOptions& options) {
                                              : render_predict_table(report);
     std::fputs(output.c_str(), stdout);
     return 0;
-  } catch (const core::InputError& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return 1;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "augur cache predict: %s\n", error.what());
-    return 1;
+    return report_error("cache predict", error);
   }
 }
 

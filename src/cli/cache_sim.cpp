@@ -113,12 +113,8 @@ int run_cache_sim(const CacheSimOptions& options) {
     const std::string output = options.json ? render_json(hierarchy) : render_table(hierarchy, name, *reader);
     std::fputs(output.c_str(), stdout);
     return 0;
-  } catch (const core::InputError& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return 1;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "augur cache sim: %s\n", error.what());
-    return 1;
+    return report_error("cache sim", error);
   }
 }
 

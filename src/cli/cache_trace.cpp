@@ -128,12 +128,8 @@ int run_cache_trace(const CacheTraceOptions& options) {
     file.commit();
     std::fputs(render(summary, options).c_str(), stdout);
     return 0;
-  } catch (const core::InputError& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return 1;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "augur cache trace: %s\n", error.what());
-    return 1;
+    return report_error("cache trace", error);
   }
 }
 

@@ -3,9 +3,11 @@
 // options on it, and after parsing runs the one the user chose.
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <memory>  // the declare functions keep their options in a shared_ptr
 #include <span>
+#include <string>
 
 namespace CLI {
 class App;
@@ -27,5 +29,9 @@ struct Command {
 
 // Every command of the augur binary, in the order of augur --help.
 [[nodiscard]] std::span<const Command> commands();
+
+// Reports an error of a runner and returns its exit status, 1: a core::InputError as it is (it names the file,
+// line and column, the option or the variable), any other as "augur <command>: message" (core::describe_error).
+int report_error(const std::string& command, const std::exception& error);
 
 }  // namespace augur::cli

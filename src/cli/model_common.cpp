@@ -234,13 +234,4 @@ nlohmann::json series_json(const model::SeriesModel& model) {
   return json;
 }
 
-int report_error(const std::string& command, const std::exception& error) {
-  if (dynamic_cast<const core::InputError*>(&error) != nullptr) {
-    std::fprintf(stderr, "%s\n", error.what());
-  } else {
-    std::fprintf(stderr, "augur %s: %s\n", command.c_str(), core::describe_error(error).c_str());
-  }
-  return 1;
-}
-
 }  // namespace augur::cli

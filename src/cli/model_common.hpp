@@ -52,7 +52,5 @@ using model::FittedSeries;
 // JSON of one fitted series: region, metric, formula, python, constants, segments, quality.
 [[nodiscard]] nlohmann::json series_json(const model::SeriesModel& model);
 
-// Prints "augur <command>: message" for an error and returns the exit code for it.
-int report_error(const std::string& command, const std::exception& error);
 
 }  // namespace augur::cli

@@ -148,12 +148,8 @@ int run_sim_command(const SimOptions& cli) {
     const std::string output = cli.json ? render_json(system, result, options, cli) : render_table(system, result, options, cli);
     std::fputs(output.c_str(), stdout);
     return 0;
-  } catch (const core::InputError& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return 1;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "augur sim: %s\n", error.what());
-    return 1;
+    return report_error("sim", error);
   }
 }
 

@@ -1,0 +1,20 @@
+// What every command shares (command.hpp).
+#include "command.hpp"
+
+#include <cstdio>
+
+#include "augur/core/diagnostics.hpp"
+#include "core/json_text.hpp"
+
+namespace augur::cli {
+
+int report_error(const std::string& command, const std::exception& error) {
+  if (dynamic_cast<const core::InputError*>(&error) != nullptr) {
+    std::fprintf(stderr, "%s\n", error.what());
+  } else {
+    std::fprintf(stderr, "augur %s: %s\n", command.c_str(), core::describe_error(error).c_str());
+  }
+  return 1;
+}
+
+}  // namespace augur::cli
