@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The figures of issue 17 (docs/cache.md, "Figures"; seed 004 Figures 14-15): for each program, the miss rate
-# over cache sizes (8-way LRU, 64-byte lines, 1 KB .. 1 MB) by every method, from the real `augur` binary, in
+# over cache sizes (8-way LRU, 64-byte lines, 1 KB .. 1 MB; 8 MB for transpose) by every method, from the real `augur` binary, in
 # one plot per program; the mean and maximum absolute error in percentage points, over all sizes and over
 # the transition range; the time of each method. A benchmark: it prints figures and never fails on a time
 # (docs/benchmarks.md).
@@ -15,21 +15,23 @@
 # `augur cache sim` at each size (exact, 8-way), `augur cache curve` (exact, fully associative, one pass)
 # and `augur cache curve --method statstack` (1 in 1000, fully associative).
 # Writes DIR/<program>.svg (default docs/figures/cache); the tables (size and one miss rate per method) are
-# copied to --keep-csv DIR, PNG copies of the plots to --png DIR. --quick: the a/b models and transpose.c at
+# copied to --keep-csv DIR, PNG copies of the plots to --png DIR; --only PROGRAM (ab_arms, ..., transpose_c,
+# swim) runs that one alone. The transpose model's sizes go up to 8 MB: its two 2 MB matrices. --quick: the a/b models and transpose.c at
 # N = 16 only, pictures into the temporary folder unless --out is given (the smoke test,
 # bench/cache_figures_smoke.cmake; a few seconds).
 set -euo pipefail
 
-usage() { echo "usage: $0 BUILD_DIR [--quick] [--out DIR] [--keep-csv DIR] [--png DIR]" >&2; exit 2; }
+usage() { echo "usage: $0 BUILD_DIR [--quick] [--out DIR] [--keep-csv DIR] [--png DIR] [--only PROGRAM]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 build=$(cd "$1" && pwd); shift
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
-quick=no; out=""; keep_csv=""; png=""
+quick=no; out=""; keep_csv=""; png=""; only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=yes ;;
     --out) out=$2; shift ;;
     --keep-csv) keep_csv=$2; shift ;;
+    --only) only=$2; shift ;;
     --png) png=$(mkdir -p "$2" && cd "$2" && pwd); shift ;;
     *) usage ;;
   esac
@@ -101,8 +103,8 @@ plot() {
     echo "set output '$svg'"
     echo "set title \"$title\" noenhanced"
     echo "set logscale x 2"
-    echo "set xtics ('1K' 1024, '2K' 2048, '4K' 4096, '8K' 8192, '16K' 16384, '32K' 32768, '64K' 65536, '128K' 131072, '256K' 262144, '512K' 524288, '1M' 1048576)"
-    echo "set xrange [768:1400000]"
+    echo "set xtics ('1K' 1024, '2K' 2048, '4K' 4096, '8K' 8192, '16K' 16384, '32K' 32768, '64K' 65536, '128K' 131072, '256K' 262144, '512K' 524288, '1M' 1048576, '2M' 2097152, '4M' 4194304, '8M' 8388608)"
+    echo "set xrange [768:${sizes[${#sizes[@]} - 1]} * 1.35]"
     echo "set xlabel 'cache size (bytes; 8-way LRU, 64-byte lines; log scale)'"
     echo "set ylabel 'miss rate (%)'"
     echo "set yrange [0:*]"
@@ -141,7 +143,7 @@ model_figure() {
       ${methods[$i]} > "$work/$name.${labels[$i]}.csv"
     t1=$(now)
     local accesses; accesses=$(awk -F, 'NR == 2 { print $3 }' "$work/$name.${labels[$i]}.csv")
-    printf "  time %-10s %7.3f s for the 11 sizes (wall, augur cache predict; %s accesses)\n" "${labels[$i]}" \
+    printf "  time %-10s %7.3f s for the ${#sizes[@]} sizes (wall, augur cache predict; %s accesses)\n" "${labels[$i]}" \
       "$(elapsed "$t0" "$t1")" "$accesses"
   done
   paste -d' ' <(printf '%s\n' "${sizes[@]}") <(predict_rates "$work/$name.exact.csv") \
@@ -174,7 +176,7 @@ real_figure() {
       | tr -d ' \n' | sed 's/.*"miss_rate":\([^,}]*\).*/\1\n/' >> "$work/$name.exact"
   done
   t1=$(now)
-  printf "  time %-22s %7.3f s for the 11 sizes (augur cache sim, one run per size)\n" "exact 8-way" "$(elapsed "$t0" "$t1")"
+  printf "  time %-22s %7.3f s for the ${#sizes[@]} sizes (augur cache sim, one run per size)\n" "exact 8-way" "$(elapsed "$t0" "$t1")"
   t0=$(now)
   "$augur" cache curve "$work/$name.data" --format lackey --line 64 --csv -q > "$work/$name.curve.csv"
   t1=$(now)
@@ -205,13 +207,22 @@ else
           linked_walk:examples/cache/models/linked_walk.model)
   transpose_n=256
 fi
-for entry in "${models[@]}"; do model_figure "${entry%%:*}" "${entry#*:}"; done
+for entry in "${models[@]}"; do
+  name=${entry%%:*}
+  [ -z "$only" ] || [ "$only" = "$name" ] || continue
+  if [ "$name" = transpose ]; then  # its 4 MB of matrices leave the 8-way curve flat up to 1 MB: up to 8 MB
+    sizes+=(2097152 4194304 8388608); size_list+=,2M,4M,8M
+    echo "  (transpose: sizes up to 8M)"
+  fi
+  model_figure "$name" "${entry#*:}"
+  sizes=("${sizes[@]:0:11}"); size_list=${size_list%%,2M*}
+done
 
 # transpose.c, built as its comment says, at a size whose two matrices cross the cache sizes.
 sed "s/^#define N 16$/#define N $transpose_n/" "$source_dir/examples/cache/transpose.c" > "$work/transpose.c"
 cc -O1 -nostdlib -static -fno-stack-protector -fno-pie -no-pie -o "$work/transpose" "$work/transpose.c"
-real_figure "transpose_c" "$work/transpose"
-if [ $quick = no ]; then
+[ -n "$only" ] && [ "$only" != transpose_c ] || real_figure "transpose_c" "$work/transpose"
+if [ $quick = no ] && { [ -z "$only" ] || [ "$only" = swim ]; }; then
   [ -x "$build/bin/swim-plain" ] || { echo "no $build/bin/swim-plain" >&2; exit 1; }
   real_figure "swim" "$build/bin/swim-plain" 64 20
 fi
