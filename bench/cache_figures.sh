@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The figures of issue 17 (docs/cache.md, "Figures"; seed 004 Figures 14-15): for each program, the miss rate
-# over cache sizes (8-way LRU, 64-byte lines, 1 KB .. 1 MB; 8 MB for transpose) by every method, from the real `augur` binary, in
-# one plot per program; the mean and maximum absolute error in percentage points, over all sizes and over
-# the transition range; the time of each method. A benchmark: it prints figures and never fails on a time
-# (docs/benchmarks.md).
+# over cache sizes (8-way LRU, 64-byte lines, 1 KB .. 1 MB; to 8 MB for the transpose model, whose two
+# matrices are 4 MB) by every method, from the real `augur` binary, in one plot per program; the mean and
+# maximum absolute error in percentage points, over all sizes and over the transition range; the time of each
+# method. A benchmark: it prints figures and never fails on a time (docs/benchmarks.md).
 #
-#   bench/cache_figures.sh BUILD_DIR [--quick] [--out DIR]
+#   bench/cache_figures.sh BUILD_DIR [--quick] [--out DIR] [--keep-csv DIR] [--png DIR] [--only PROGRAM]
 #
 # Models (examples/cache/ab_arms.model and examples/cache/models/*.model): `augur cache predict --sizes ...
 # --csv` by the exact simulator on the expanded trace, the stochastic simulator at the loops' fixed point and
@@ -16,9 +16,8 @@
 # and `augur cache curve --method statstack` (1 in 1000, fully associative).
 # Writes DIR/<program>.svg (default docs/figures/cache); the tables (size and one miss rate per method) are
 # copied to --keep-csv DIR, PNG copies of the plots to --png DIR; --only PROGRAM (ab_arms, ..., transpose_c,
-# swim) runs that one alone. The transpose model's sizes go up to 8 MB: its two 2 MB matrices. --quick: the a/b models and transpose.c at
-# N = 16 only, pictures into the temporary folder unless --out is given (the smoke test,
-# bench/cache_figures_smoke.cmake; a few seconds).
+# swim) runs that one alone. --quick: the a/b models and transpose.c at N = 16 only, pictures into the
+# temporary folder unless --out is given (the smoke test, bench/cache_figures_smoke.cmake; a few seconds).
 set -euo pipefail
 
 usage() { echo "usage: $0 BUILD_DIR [--quick] [--out DIR] [--keep-csv DIR] [--png DIR] [--only PROGRAM]" >&2; exit 2; }
