@@ -21,6 +21,19 @@ void sort_by_depth(SetHistory& set) {
   }
 }
 
+// A stable sort that allocates no buffer for the small sets of set-associative levels (prune keeps
+// 4 × associativity + 4 entries: 36 for 8 ways), where an insertion sort is quick; std::stable_sort beyond.
+template <typename Before>
+void stable_sort_small(SetHistory& set, Before before) {
+  if (set.size() > 64) {
+    std::stable_sort(set.begin(), set.end(), before);
+    return;
+  }
+  for (std::size_t i = 1; i < set.size(); ++i) {
+    for (std::size_t j = i; j > 0 && before(set[j], set[j - 1]); --j) std::swap(set[j], set[j - 1]);
+  }
+}
+
 SetHistory::iterator find_line(SetHistory& set, std::uint64_t line) {
   return std::find_if(set.begin(), set.end(), [line](const Entry& entry) { return entry.line == line; });
 }
@@ -251,7 +264,7 @@ void History::move_lines(std::span<const std::pair<std::pair<std::size_t, std::u
   };
   for (const SetKey key : affected) {
     SetHistory& set = touch(key);
-    std::stable_sort(set.begin(), set.end(), [&](const Entry& a, const Entry& b) {
+    stable_sort_small(set, [&](const Entry& a, const Entry& b) {
       const int rank_a = older(a), rank_b = older(b);
       return rank_a != rank_b ? rank_a < rank_b : a.depth < b.depth;
     });
