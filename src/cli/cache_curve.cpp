@@ -4,14 +4,12 @@
 #include <CLI/CLI.hpp>
 #include <bit>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 #include "augur/core/diagnostics.hpp"
 #include "augur/core/expression.hpp"
+#include "cache_input.hpp"
 #include "command.hpp"
 #include "core/files.hpp"
 #include "core/json_text.hpp"
@@ -148,27 +146,21 @@ void plot_curve(const CacheCurveOptions& options, const Measured& measured) {
 }
 
 Measured measure(const CacheCurveOptions& options, cache::TraceFormat format) {
-  std::ifstream file;
-  std::istream* input = &std::cin;
+  const std::unique_ptr<TraceInput> input = open_trace_input(options.trace, format);
+  cache::TraceReader& reader = *input->reader;
   Measured measured;
-  measured.trace = options.trace == "-" ? "<stdin>" : options.trace;
-  if (options.trace != "-") {
-    file.open(options.trace, std::ios::binary);
-    if (!file) throw std::runtime_error(options.trace + ": cannot read");
-    input = &file;
-  }
-  const std::unique_ptr<cache::TraceReader> reader = cache::open_trace(*input, measured.trace, format);
-  const bool report = !options.quiet && (options.progress || isatty(STDERR_FILENO) != 0);
+  measured.trace = input->name;
+  const bool report = progress_on_stderr(options.quiet, options.progress);
   const auto progress = [report](std::uint64_t done) {
     if (report) std::fprintf(stderr, "augur cache curve: %llu accesses\n", static_cast<unsigned long long>(done));
   };
   measured.statstack = options.method == "statstack";
   if (measured.statstack) {
-    measured.estimate = cache::statstack_curve(*reader, options.line, options.sample, options.seed, progress);
+    measured.estimate = cache::statstack_curve(reader, options.line, options.sample, options.seed, progress);
   } else {
-    measured.estimate.curve = cache::stack_distance_curve(*reader, options.line, options.sets, progress);
+    measured.estimate.curve = cache::stack_distance_curve(reader, options.line, options.sets, progress);
   }
-  measured.format = reader->format();
+  measured.format = reader.format();
   return measured;
 }
 
@@ -182,8 +174,7 @@ int run_cache_curve(const CacheCurveOptions& options, const CLI::App& command) {
     return 2;
   }
   try {
-    cache::TraceFormat format = cache::TraceFormat::Detect;
-    if (!cache::parse_trace_format(options.format, format)) throw core::InputError({"--format", 0, 0}, "expected din, lackey or augur, found '" + options.format + "'");
+    const cache::TraceFormat format = trace_format_option(options.format);
     if (!options.plot.empty()) {
       core::refuse_output_over_inputs(options.plot, {options.trace});
       const std::string extension = picture_extension(options.plot);

@@ -13,7 +13,7 @@
 
 #include "augur/core/diagnostics.hpp"
 #include "augur/sim/engine.hpp"
-#include "cache_model_input.hpp"
+#include "cache_input.hpp"
 #include "cache_predict.hpp"
 #include "command.hpp"
 #include "core/files.hpp"

@@ -2,13 +2,11 @@
 // cache hierarchy (docs/cache.md, "Exact simulation"); the engine is src/sim/cache/cache_sim.hpp.
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 #include "augur/core/diagnostics.hpp"
+#include "cache_input.hpp"
 #include "cache_machine.hpp"
 #include "command.hpp"
 #include "core/json_text.hpp"
@@ -93,24 +91,15 @@ std::vector<cache::CacheSpec> levels_of(const CacheSimOptions& options) {
 
 int run_cache_sim(const CacheSimOptions& options) {
   try {
-    cache::TraceFormat format = cache::TraceFormat::Detect;
-    if (!cache::parse_trace_format(options.format, format)) throw core::InputError({"--format", 0, 0}, "expected din, lackey or augur, found '" + options.format + "'");
+    const cache::TraceFormat format = trace_format_option(options.format);
     const std::vector<cache::CacheSpec> levels = levels_of(options);
-    std::ifstream file;
-    std::istream* input = &std::cin;
-    std::string name = "<stdin>";
-    if (options.trace != "-") {
-      file.open(options.trace, std::ios::binary);
-      if (!file) throw std::runtime_error(options.trace + ": cannot read");
-      input = &file;
-      name = options.trace;
-    }
-    const std::unique_ptr<cache::TraceReader> reader = cache::open_trace(*input, name, format);
+    const std::unique_ptr<TraceInput> input = open_trace_input(options.trace, format);
+    cache::TraceReader& reader = *input->reader;
     cache::CacheHierarchy hierarchy(levels, !options.no_3c);
-    const bool report = !options.quiet && (options.progress || isatty(STDERR_FILENO) != 0);
-    hierarchy.run(*reader, [](std::uint64_t done) { std::fprintf(stderr, "augur cache sim: %llu accesses\n", static_cast<unsigned long long>(done)); },
+    const bool report = progress_on_stderr(options.quiet, options.progress);
+    hierarchy.run(reader, [](std::uint64_t done) { std::fprintf(stderr, "augur cache sim: %llu accesses\n", static_cast<unsigned long long>(done)); },
                   report ? progress_every : 0);
-    const std::string output = options.json ? render_json(hierarchy) : render_table(hierarchy, name, *reader);
+    const std::string output = options.json ? render_json(hierarchy) : render_table(hierarchy, input->name, reader);
     std::fputs(output.c_str(), stdout);
     return 0;
   } catch (const std::exception& error) {

@@ -9,7 +9,7 @@
 #include <streambuf>
 
 #include "augur/core/diagnostics.hpp"
-#include "cache_model_input.hpp"
+#include "cache_input.hpp"
 #include "command.hpp"
 #include "core/files.hpp"
 #include "core/json_text.hpp"

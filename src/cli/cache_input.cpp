@@ -1,7 +1,10 @@
-#include "cache_model_input.hpp"
+#include "cache_input.hpp"
+
+#include <unistd.h>
 
 #include <iostream>
 #include <iterator>
+#include <stdexcept>
 
 #include "augur/core/expression.hpp"
 #include "core/files.hpp"
@@ -32,5 +35,28 @@ sim::cache::Model read_cache_model(const std::string& path, const std::vector<st
   }
   return sim::cache::parse_model(core::SourceText(path, core::read_file(path)), values);
 }
+
+sim::cache::TraceFormat trace_format_option(const std::string& word) {
+  sim::cache::TraceFormat format = sim::cache::TraceFormat::Detect;
+  if (!sim::cache::parse_trace_format(word, format))
+    throw core::InputError({"--format", 0, 0}, "expected din, lackey or augur, found '" + word + "'");
+  return format;
+}
+
+std::unique_ptr<TraceInput> open_trace_input(const std::string& path, sim::cache::TraceFormat format) {
+  auto input = std::make_unique<TraceInput>();
+  std::istream* stream = &std::cin;
+  input->name = "<stdin>";
+  if (path != "-") {
+    input->file.open(path, std::ios::binary);
+    if (!input->file) throw std::runtime_error(path + ": cannot read");
+    stream = &input->file;
+    input->name = path;
+  }
+  input->reader = sim::cache::open_trace(*stream, input->name, format);
+  return input;
+}
+
+bool progress_on_stderr(bool quiet, bool forced) { return !quiet && (forced || isatty(STDERR_FILENO) != 0); }
 
 }  // namespace augur::cli
