@@ -21,6 +21,7 @@ Runner declare_db_command(CLI::App& command);
 Runner declare_options_command(CLI::App& command);
 Runner declare_actors_command(CLI::App& command);
 Runner declare_cache_command(CLI::App& command);
+Runner declare_hierarchy_command(CLI::App& command);
 
 std::span<const Command> commands() {
   static const Command table[] = {
@@ -42,6 +43,11 @@ std::span<const Command> commands() {
        "players on sites joined by links (topology, routing, contention): execution time, per site, link and player "
        "statistics; tune the mapping by post-game analysis.",
        declare_actors_command},
+      {"hierarchy",
+       "The hierarchical multiprocessor (seed 004 §4): synthetic programs from stochastic behaviour models run on a tree "
+       "of control subsystems that grasp and migrate task packets: execution time against the ideal execution, "
+       "utilization, occupancy and traffic per level; generate a program to re-run.",
+       declare_hierarchy_command},
       {"fit",
        "Fit a complexity formula to measurements: constants with standard errors, quality (RSS, R², SMAPE, "
        "leave-one-out SMAPE) and intervals of validity; without a formula, search the performance model normal form.",

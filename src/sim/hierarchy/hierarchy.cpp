@@ -323,12 +323,6 @@ Execution Hierarchy::collect(double time) {
 }
 
 Execution Hierarchy::run() {
-  if (program_.levels != machine_.levels)
-    throw core::InputError({"program", 0, 0}, "the program has " + std::to_string(program_.levels) + " levels, the machine " + std::to_string(machine_.levels) + " (they must be the same)");
-  for (const auto& function : program_.functions)
-    if (function.tasks > settings(function.level).capacity)
-      throw core::InputError({"program", 0, 0}, "function '" + function.name + "' has " + std::to_string(function.tasks) + " tasks: more than the capacity of a level-" +
-                                                    std::to_string(function.level) + " CS (" + std::to_string(static_cast<long>(settings(function.level).capacity)) + " space units)");
   build();
   set_used(cs(0), size_of(0));
   start_instance(0, 0, Packet{-1, -1, -1});
@@ -339,6 +333,20 @@ Execution Hierarchy::run() {
 
 }  // namespace
 
-Execution simulate_hierarchy(const Program& program, const Machine& machine) { return Hierarchy(program, machine).run(); }
+void check_program_fits(const Program& program, const Machine& machine, const std::string& where) {
+  if (program.levels != machine.levels)
+    throw core::InputError({where, 0, 0}, "the program has " + std::to_string(program.levels) + " levels, the machine " + std::to_string(machine.levels) + " (they must be the same)");
+  for (const auto& function : program.functions) {
+    const double capacity = machine.level[static_cast<std::size_t>(function.level - 1)].capacity;
+    if (function.tasks > capacity)
+      throw core::InputError({where, 0, 0}, "function '" + function.name + "' has " + std::to_string(function.tasks) + " tasks: more than the capacity of a level-" +
+                                                std::to_string(function.level) + " CS (" + std::to_string(static_cast<long>(capacity)) + " space units)");
+  }
+}
+
+Execution simulate_hierarchy(const Program& program, const Machine& machine, const std::string& where) {
+  check_program_fits(program, machine, where);
+  return Hierarchy(program, machine).run();
+}
 
 }  // namespace augur::sim::hierarchy

@@ -93,11 +93,11 @@ Summary simulate(const std::function<Program(int replication)>& program_of, cons
       options.replications, options.threads,
       [&](int replication) {
         const Program program = program_of(replication);
-        Execution run = simulate_hierarchy(program, machine);
+        Execution run = simulate_hierarchy(program, machine, options.source);
         run.ideal_time = ideal_time(program, machine.total_processors());
         return run;
       },
-      [&](int, Execution&& run) {
+      [&](int replication, Execution&& run) {
         time.add(run.time);
         ideal.add(run.ideal_time);
         ratio.add(run.ideal_time > 0 ? run.time / run.ideal_time : 1.0);
@@ -116,6 +116,7 @@ Summary simulate(const std::function<Program(int replication)>& program_of, cons
         migrated.add(all_migrated);
         for (std::size_t p = 0; p < run.processor_utilization.size(); ++p) processors[p].add(run.processor_utilization[p]);
         summary.events += run.events;
+        if (options.progress) options.progress(replication + 1);
       });
   summary.time = time.statistic();
   summary.ideal_time = ideal.statistic();

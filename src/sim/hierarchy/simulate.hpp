@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "augur/sim/engine.hpp"
@@ -37,9 +38,12 @@ struct Execution {
   std::uint64_t events = 0;
 };
 
-// One hierarchical execution of `program` on `machine`. InputError when the program's levels differ from the
-// machine's, or a function has more tasks than the capacity of the CSs of its level.
-[[nodiscard]] Execution simulate_hierarchy(const Program& program, const Machine& machine);
+// InputError (located at `where`, the program's source) when the program's levels differ from the machine's,
+// or a function has more tasks than the capacity of the CSs of its level.
+void check_program_fits(const Program& program, const Machine& machine, const std::string& where);
+
+// One hierarchical execution of `program` on `machine` (check_program_fits first).
+[[nodiscard]] Execution simulate_hierarchy(const Program& program, const Machine& machine, const std::string& where = "program");
 
 // The ideal execution time: `processors` processors, no overhead, elementary functions assigned to free
 // processors first ready, first scheduled (ties: in the order they became ready).
@@ -49,6 +53,8 @@ struct SimulationOptions {
   std::uint64_t seed = 1;
   int replications = 1;
   int threads = 0;                // 0: the hardware concurrency, capped by the replications
+  std::string source = "program"; // where errors of fit are located (the model or program file)
+  std::function<void(int done)> progress;  // called on the calling thread after each replication, if set
 };
 
 struct LevelSummary {

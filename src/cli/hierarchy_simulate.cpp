@@ -1,0 +1,72 @@
+// augur hierarchy simulate (--machine M | --levels L --fanout F --processors P) (--model UU20|FILE | --program FILE)
+// [--seed S] [--replications R] [--threads T] [--json] [-q] (docs/hierarchy.md): reads the inputs, runs the
+// replications (a model's program drawn anew in each, from the stream (seed, replication)), prints.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+
+#include "augur/core/diagnostics.hpp"
+#include "core/files.hpp"
+#include "hierarchy_command.hpp"
+#include "hierarchy_print.hpp"
+
+namespace augur::cli {
+
+namespace hierarchy = sim::hierarchy;
+
+std::shared_ptr<HierarchyOptions> add_hierarchy_simulate(CLI::App& command) {
+  auto options = std::make_shared<HierarchyOptions>();
+  auto* machine = command.add_option("--machine", options->machine, "The machine file (docs/formats.md, \"Hierarchical machines\")")->type_name("FILE");
+  command.add_option("--levels", options->levels, "Levels of control subsystems (without --machine)")->default_val(2)->check(CLI::Range(1, 8))->excludes(machine);
+  command.add_option("--fanout", options->fanout, "Children of every CS above the lowest level (without --machine)")->default_val(4)->check(CLI::Range(1, 65536))->excludes(machine);
+  command.add_option("--processors", options->processors, "Processors under each lowest CS (without --machine)")->default_val(4)->check(CLI::Range(1, 1 << 20))->excludes(machine);
+  auto* model = command.add_option("--model", options->model, "A program behaviour model: UU20, XU11, XP11, XU20 or a model file (docs/formats.md, \"Program behaviour models\")")->type_name("MODEL");
+  auto* program = command.add_option("--program", options->program, "A program file (augur hierarchy generate; docs/formats.md, \"Hierarchical programs\")")->type_name("FILE");
+  model->excludes(program);
+  command.add_option("--seed", options->seed, "Seed of the programs drawn from the model (replication r uses the stream (seed, r))")->default_val(1);
+  command.add_option("--replications", options->replications, "Replications: programs drawn from the model, each simulated and executed ideally")->default_val(10)->check(CLI::Range(1, 1000000));
+  command.add_option("--threads", options->threads, "Threads for the replications (0: the hardware's); the numbers do not depend on it")->default_val(0)->check(CLI::Range(0, 4096));
+  command.add_flag("--json", options->json, "JSON instead of the tables");
+  command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
+  return options;
+}
+
+int run_hierarchy_simulate(const HierarchyOptions& cli) {
+  return run_hierarchy_reporting_errors("simulate", [&] {
+    if (cli.model.empty() && cli.program.empty()) throw core::InputError({"--model", 0, 0}, "give a program model (--model UU20|FILE) or a program (--program FILE)");
+    const hierarchy::Machine machine = load_machine(cli);
+    hierarchy::SimulationOptions options;
+    options.seed = cli.seed;
+    options.replications = cli.program.empty() ? cli.replications : 1;  // a program file is one program: one run
+    options.threads = cli.threads;
+    options.source = cli.program.empty() ? cli.model : cli.program;
+    std::function<hierarchy::Program(int)> program_of;
+    if (!cli.program.empty()) {
+      auto program = std::make_shared<hierarchy::Program>(hierarchy::parse_program(core::read_file(cli.program), cli.program));
+      hierarchy::check_program_fits(*program, machine, cli.program);
+      program_of = [program](int) { return *program; };
+    } else {
+      auto model = std::make_shared<hierarchy::ProgramModel>(load_model(cli.model, machine.levels, "--model"));
+      program_of = [model, seed = cli.seed, name = cli.model](int replication) {
+        sim::RandomStream random(seed, static_cast<std::uint64_t>(replication));
+        return hierarchy::generate_program(*model, random, name);
+      };
+    }
+    const auto started = std::chrono::steady_clock::now();
+    auto last = started;
+    if (!cli.quiet && options.replications > 1) {
+      options.progress = [&](int done) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last < std::chrono::seconds(1)) return;
+        last = now;
+        std::fprintf(stderr, "augur hierarchy simulate: %d of %d replications\n", done, options.replications);
+      };
+    }
+    const hierarchy::Summary summary = hierarchy::simulate(program_of, machine, options);
+    const std::string output = cli.json ? hierarchy_json(cli, machine, summary) : hierarchy_table(cli, machine, summary);
+    std::fputs(output.c_str(), stdout);
+    return 0;
+  });
+}
+
+}  // namespace augur::cli
