@@ -289,3 +289,22 @@ augur_example(NAME cache_predict_stencil2d
 augur_example(NAME cache_predict_bad_policy
   COMMAND augur cache predict examples/cache/models/matmul.model --cache l1:size=32K,assoc=8,policy=fifo
   EXPECTED examples/cache/predict_bad_policy.out STREAM both EXIT_CODE 1)
+
+# hierarchy: the hierarchical multiprocessor simulator (docs/hierarchy.md): the worked example (a program file
+# on a tiny machine, times computed by hand in the page), the presets on a machine from the flags and from a
+# file, a program drawn from a small model, and an inconsistent machine (exit status 1).
+augur_example(NAME hierarchy_two_functions
+  COMMAND augur hierarchy simulate --machine examples/hierarchy/tiny.machine --program examples/hierarchy/two_functions.hprog
+  EXPECTED examples/hierarchy/two_functions.out)
+augur_example(NAME hierarchy_uu20_flags
+  COMMAND augur hierarchy simulate --levels 2 --fanout 4 --processors 8 --model UU20 --replications 10 -q
+  EXPECTED examples/hierarchy/uu20_flags.out)
+augur_example(NAME hierarchy_xp11_json
+  COMMAND augur hierarchy simulate --machine examples/hierarchy/two_level.machine --model XP11 --replications 5 --json -q
+  EXPECTED examples/hierarchy/xp11_json.out)
+augur_example(NAME hierarchy_generate_small
+  COMMAND augur hierarchy generate examples/hierarchy/small.model --seed 2
+  EXPECTED examples/hierarchy/generate_small.out)
+augur_example(NAME hierarchy_bad_capacity
+  COMMAND augur hierarchy simulate --machine examples/hierarchy/bad_capacity.machine --model UU20
+  EXPECTED examples/hierarchy/bad_capacity.out STREAM both EXIT_CODE 1)

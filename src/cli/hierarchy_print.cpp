@@ -21,7 +21,9 @@ std::string list_of(const std::vector<int>& values) {
   return text;
 }
 
+// "mean (standard deviation)" over replications; the value alone for one run.
 std::string mean_and_deviation(const sim::Statistic& statistic, int decimals) {
+  if (statistic.count < 2) return format_number(statistic.mean, decimals);
   return format_number(statistic.mean, decimals) + " (" + format_number(statistic.deviation, decimals) + ")";
 }
 
@@ -60,13 +62,13 @@ std::string hierarchy_table(const HierarchyOptions& cli, const hierarchy::Machin
   out << "Machine " << (cli.machine.empty() ? "from the flags" : cli.machine) << ": " << describe_machine(machine) << "\n";
   if (cli.program.empty()) out << "Model " << cli.model << ", seed " << cli.seed << ", " << summary.replications << " replications, ";
   else out << "Program " << cli.program << ", ";
-  out << format_number(summary.elementary.mean, 1) << " elementary functions per program, " << summary.events << " events\n\n";
+  out << format_number(summary.elementary.mean, cli.program.empty() ? 1 : 0) << " elementary functions per program, " << summary.events << " events\n\n";
   const auto& ratio = summary.ratio;
   out << "Execution time  " << mean_and_deviation(summary.time, 3) << "\n";
   out << "Ideal time      " << mean_and_deviation(summary.ideal_time, 3) << "\n";
   out << "Ratio           " << mean_and_deviation(ratio, 4);
   if (summary.replications > 1) out << "  95% interval " << format_number(ratio.mean - ratio.half_width, 4) << " .. " << format_number(ratio.mean + ratio.half_width, 4);
-  out << "\n(mean (standard deviation) over the replications)\n\n";
+  out << (summary.replications > 1 ? "\n(mean (standard deviation) over the replications)\n\n" : "\n\n");
   core::TextTable levels({"Level", "CSs", "Utilization", "Occupancy", "Max occupancy", "Grasped", "Migrated", "Transfers", "Network"});
   for (std::size_t l = 0; l < summary.levels.size(); ++l) {
     const auto& level = summary.levels[l];
