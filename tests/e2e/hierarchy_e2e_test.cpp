@@ -1,0 +1,113 @@
+// End-to-end tests of augur hierarchy: the built binary on the shipped examples (examples/hierarchy/) and on
+// files written into a fresh temporary directory; exit statuses 0, 1 (bad input), 2 (usage).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/process.hpp"
+#include "e2e_support.hpp"
+
+namespace {
+
+using namespace augur::e2e;
+using augur::core::ProcessResult;
+using Arguments = std::vector<std::string>;
+
+const std::string augur_exe = AUGUR_EXE;
+const std::string examples = std::string(AUGUR_EXAMPLES_DIR) + "/hierarchy/";
+
+ProcessResult run(const Arguments& arguments) {
+  Arguments argv{augur_exe, "hierarchy"};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  return augur::core::run_process(argv);
+}
+
+TEST(HierarchyE2e, TheWorkedExampleGivesTheHandComputedTimesInJson) {
+  // docs/hierarchy.md works these out: 6.1 with overhead, 4 ideal.
+  const ProcessResult result = run({"simulate", "--machine", examples + "tiny.machine", "--program", examples + "two_functions.hprog", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const auto json = nlohmann::json::parse(result.standard_output);
+  EXPECT_NEAR(json["time"].get<double>(), 6.1, 1e-12);
+  EXPECT_DOUBLE_EQ(json["ideal_time"].get<double>(), 4.0);
+  EXPECT_NEAR(json["ratio"].get<double>(), 6.1 / 4.0, 1e-12);
+  ASSERT_EQ(json["levels"].size(), 2u);
+  EXPECT_DOUBLE_EQ(json["levels"][1]["grasped"].get<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(json["packets"]["grasped"].get<double>(), 5.0);
+  EXPECT_DOUBLE_EQ(json["packets"]["migrated"].get<double>(), 0.0);
+  EXPECT_EQ(json["processor_utilization"].size(), 2u);
+}
+
+TEST(HierarchyE2e, AGeneratedProgramReRunsAsTheModelsFirstReplication) {
+  TemporaryDirectory directory;
+  const std::string program = directory.file("xu11.hprog");
+  const ProcessResult generated = run({"generate", "XU11", "--seed", "5", "-o", program});
+  ASSERT_EQ(generated.exit_code, 0) << describe(generated);
+  EXPECT_TRUE(contains(generated.standard_output, "xu11.hprog: ")) << generated.standard_output;
+  const Arguments machine{"--levels", "2", "--fanout", "2", "--processors", "3", "--json"};
+  Arguments from_file{"simulate", "--program", program};
+  from_file.insert(from_file.end(), machine.begin(), machine.end());
+  Arguments from_model{"simulate", "--model", "XU11", "--seed", "5", "--replications", "1"};
+  from_model.insert(from_model.end(), machine.begin(), machine.end());
+  const ProcessResult a = run(from_file);
+  const ProcessResult b = run(from_model);
+  ASSERT_EQ(a.exit_code, 0) << describe(a);
+  ASSERT_EQ(b.exit_code, 0) << describe(b);
+  const auto x = nlohmann::json::parse(a.standard_output);
+  const auto y = nlohmann::json::parse(b.standard_output);
+  EXPECT_EQ(x["time"], y["time"]);
+  EXPECT_EQ(x["ideal_time"], y["ideal_time"]);
+  EXPECT_EQ(x["elementary"], y["elementary"]);
+}
+
+TEST(HierarchyE2e, TheSameNumbersOnOneThreadAndOnFour) {
+  const Arguments common{"simulate", "--model", "XU20", "--levels", "2", "--fanout", "4", "--processors", "2", "--replications", "8", "--json", "-q"};
+  Arguments one = common, four = common;
+  one.insert(one.end(), {"--threads", "1"});
+  four.insert(four.end(), {"--threads", "4"});
+  const ProcessResult a = run(one);
+  const ProcessResult b = run(four);
+  ASSERT_EQ(a.exit_code, 0) << describe(a);
+  EXPECT_EQ(a.standard_output, b.standard_output);
+}
+
+TEST(HierarchyE2e, BadInputsAreLocatedErrors) {
+  TemporaryDirectory directory;
+  const auto machine = directory.write("zero.machine", "levels 2\nfanout 0\n");
+  ProcessResult result = run({"simulate", "--machine", machine, "--model", "UU20"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(contains(result.standard_error, "zero.machine:2:8: expected a whole number from 1 to 65536, found '0'")) << result.standard_error;
+  const auto program = directory.write("missing.hprog", "levels 2\nfunction main\n  call nowhere\n");
+  result = run({"simulate", "--program", program});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(contains(result.standard_error, "missing.hprog:3:8: no function 'nowhere'")) << result.standard_error;
+  const auto model = directory.write("bad.model", "nsize deterministic 4\nndf poisson 2\n");
+  result = run({"generate", model});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(contains(result.standard_error, "bad.model:2:5: 'ndf' can be 0")) << result.standard_error;
+  result = run({"simulate", "--model", "NOPE"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(contains(result.standard_error, "NOPE")) << result.standard_error;
+  const auto three = directory.write("three.model", "levels 3\nnsize deterministic 2\n");
+  result = run({"simulate", "--model", three});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(contains(result.standard_error, "--model: the model")) << result.standard_error;
+}
+
+TEST(HierarchyE2e, UsageErrorsExitWithTwo) {
+  EXPECT_EQ(run({"simulate", "--model", "UU20", "--replications", "0"}).exit_code, 2);
+  EXPECT_EQ(run({"simulate", "--model", "UU20", "--program", "x"}).exit_code, 2);
+  EXPECT_EQ(run({"simulate", "--machine", examples + "tiny.machine", "--fanout", "2", "--model", "UU20"}).exit_code, 2);
+  EXPECT_EQ(run({}).exit_code, 2);
+}
+
+TEST(HierarchyE2e, TheOutputNeverOverwritesTheModel) {
+  TemporaryDirectory directory;
+  const auto model = directory.write("small.model", "nsize deterministic 2\n");
+  const ProcessResult result = run({"generate", model, "-o", model});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(read_text(model), "nsize deterministic 2\n");
+}
+
+}  // namespace
