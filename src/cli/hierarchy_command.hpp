@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/hierarchy/simulate.hpp"
 
@@ -30,6 +31,8 @@ struct HierarchyOptions {
   bool json = false;
   bool quiet = false;
   bool levels_given = false;  // --levels on the command line (filled by the runner)
+  std::vector<std::string> sweep_fanouts;     // sweep: --fanout and --processors as given
+  std::vector<std::string> sweep_processors;
 };
 
 // The model named by `name`: a preset (UU20, XU11, XP11, XU20) or a model file; its levels set to `levels`
@@ -45,5 +48,7 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_simulate(CLI::App& command);
 int run_hierarchy_simulate(const HierarchyOptions& options);
 std::shared_ptr<HierarchyOptions> add_hierarchy_generate(CLI::App& command);
 int run_hierarchy_generate(const HierarchyOptions& options);
+std::shared_ptr<HierarchyOptions> add_hierarchy_sweep(CLI::App& command);
+int run_hierarchy_sweep(const HierarchyOptions& options);
 
 }  // namespace augur::cli

@@ -111,3 +111,36 @@ TEST(HierarchyE2e, TheOutputNeverOverwritesTheModel) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(HierarchyE2e, ASweepPointIsTheSimulationOfItsMachine) {
+  // N = 16 processors, fan-out 4 on two levels: 4 lowest CSs of 4 processors.
+  const ProcessResult swept = run({"sweep", "--model", "XU20", "--fanout", "4", "--processors", "16", "--replications", "3", "--json", "-q"});
+  const ProcessResult simulated = run({"simulate", "--model", "XU20", "--levels", "2", "--fanout", "4", "--processors", "4", "--replications", "3", "--json", "-q"});
+  ASSERT_EQ(swept.exit_code, 0) << describe(swept);
+  ASSERT_EQ(simulated.exit_code, 0) << describe(simulated);
+  const auto point = nlohmann::json::parse(swept.standard_output)["points"][0];
+  const auto json = nlohmann::json::parse(simulated.standard_output);
+  EXPECT_EQ(point["processors"], 16);
+  EXPECT_EQ(point["ratio"]["mean"], json["ratio"]);
+  EXPECT_EQ(point["time"]["mean"], json["time"]);
+  EXPECT_EQ(point["ideal_time"]["mean"], json["ideal_time"]);
+}
+
+TEST(HierarchyE2e, SweepListsAreCheckedAndImpossiblePointsSkipped) {
+  ProcessResult result = run({"sweep", "--model", "UU20", "--fanout", "8", "--processors", "4:16:*2", "--replications", "2", "--json", "-q"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const auto points = nlohmann::json::parse(result.standard_output)["points"];
+  ASSERT_EQ(points.size(), 2u);  // 4 is not a multiple of 8
+  EXPECT_EQ(points[0]["processors"], 8);
+  EXPECT_EQ(points[1]["processors"], 16);
+  result = run({"sweep", "--model", "UU20", "--fanout", "2", "--processors", "4:16:*1", "-q"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(contains(result.standard_error, "--processors: a factor must be 2 at least, found '4:16:*1'")) << result.standard_error;
+  result = run({"sweep", "--model", "UU20", "--fanout", "two", "--processors", "4", "-q"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(contains(result.standard_error, "--fanout: expected a whole number from 1 to 65536, found 'two'")) << result.standard_error;
+}
+
+}  // namespace
