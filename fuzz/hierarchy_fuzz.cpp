@@ -2,6 +2,7 @@
 // behaviour model and a program. A machine that parses has consistent per-level lists; a model's draws are
 // never below its minimum; a program that parses writes back to a text that parses to the same text, and
 // (when small) runs to its end on a two-processor machine of its levels, executing every elementary function.
+#include "augur/core/diagnostics.hpp"
 #include "fuzz_common.hpp"
 #include "sim/hierarchy/simulate.hpp"
 
