@@ -2,6 +2,7 @@
 // files written into a fresh temporary directory; exit statuses 0, 1 (bad input), 2 (usage).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -73,26 +74,25 @@ TEST(HierarchyE2e, TheSameNumbersOnOneThreadAndOnFour) {
 }
 
 TEST(HierarchyE2e, BadInputsAreLocatedErrors) {
+  struct Case {
+    std::string file, text;  // written first when file is not empty; "FILE" in arguments is its path
+    Arguments arguments;
+    std::string message;
+  };
+  const std::vector<Case> cases{
+      {"zero.machine", "levels 2\nfanout 0\n", {"simulate", "--machine", "FILE", "--model", "UU20"}, "zero.machine:2:8: expected a whole number from 1 to 65536, found '0'"},
+      {"missing.hprog", "levels 2\nfunction main\n  call nowhere\n", {"simulate", "--program", "FILE"}, "missing.hprog:3:8: no function 'nowhere'"},
+      {"bad.model", "nsize deterministic 4\nndf poisson 2\n", {"generate", "FILE"}, "bad.model:2:5: 'ndf' can be 0"},
+      {"", "", {"simulate", "--model", "NOPE"}, "NOPE"},
+      {"three.model", "levels 3\nnsize deterministic 2\n", {"simulate", "--model", "FILE"}, "--model: the model"}};
   TemporaryDirectory directory;
-  const auto machine = directory.write("zero.machine", "levels 2\nfanout 0\n");
-  ProcessResult result = run({"simulate", "--machine", machine, "--model", "UU20"});
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_TRUE(contains(result.standard_error, "zero.machine:2:8: expected a whole number from 1 to 65536, found '0'")) << result.standard_error;
-  const auto program = directory.write("missing.hprog", "levels 2\nfunction main\n  call nowhere\n");
-  result = run({"simulate", "--program", program});
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_TRUE(contains(result.standard_error, "missing.hprog:3:8: no function 'nowhere'")) << result.standard_error;
-  const auto model = directory.write("bad.model", "nsize deterministic 4\nndf poisson 2\n");
-  result = run({"generate", model});
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_TRUE(contains(result.standard_error, "bad.model:2:5: 'ndf' can be 0")) << result.standard_error;
-  result = run({"simulate", "--model", "NOPE"});
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_TRUE(contains(result.standard_error, "NOPE")) << result.standard_error;
-  const auto three = directory.write("three.model", "levels 3\nnsize deterministic 2\n");
-  result = run({"simulate", "--model", three});
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_TRUE(contains(result.standard_error, "--model: the model")) << result.standard_error;
+  for (const auto& test : cases) {
+    Arguments arguments = test.arguments;
+    if (!test.file.empty()) std::replace(arguments.begin(), arguments.end(), std::string("FILE"), directory.write(test.file, test.text));
+    const ProcessResult result = run(arguments);
+    EXPECT_EQ(result.exit_code, 1) << test.message;
+    EXPECT_TRUE(contains(result.standard_error, test.message)) << result.standard_error;
+  }
 }
 
 TEST(HierarchyE2e, UsageErrorsExitWithTwo) {
