@@ -46,7 +46,7 @@ std::span<const Command> commands() {
       {"hierarchy",
        "The hierarchical multiprocessor (seed 004 §4): synthetic programs from stochastic behaviour models run on a tree "
        "of control subsystems that grasp and migrate task packets: execution time against the ideal execution, "
-       "utilization, occupancy and traffic per level; generate a program to re-run.",
+       "utilization, occupancy and traffic per level; sweeps over system sizes (Figures 19-20); generate a program to re-run.",
        declare_hierarchy_command},
       {"fit",
        "Fit a complexity formula to measurements: constants with standard errors, quality (RSS, R², SMAPE, "
