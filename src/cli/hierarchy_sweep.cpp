@@ -55,10 +55,10 @@ std::vector<long> parse_sizes(const std::vector<std::string>& items, const std::
   return sizes;
 }
 
-std::string sweep_table(const HierarchyOptions& cli, const std::vector<hierarchy::SweepPoint>& points, const std::vector<long>& sizes) {
+std::string sweep_table(const HierarchyOptions& cli, int levels, const std::vector<hierarchy::SweepPoint>& points, const std::vector<long>& sizes) {
   std::ostringstream out;
-  out << "Sweep: " << cli.levels << " levels, " << cli.replications << " replications per point, seed " << cli.seed
-      << "; N processors in all, N / F^" << (cli.levels - 1) << " under each lowest CS\n";
+  out << "Sweep: " << levels << " levels" << (cli.machine.empty() ? "" : " (settings of " + cli.machine + ")") << ", " << cli.replications << " replications per point, seed " << cli.seed
+      << "; N processors in all, N / F^" << (levels - 1) << " under each lowest CS\n";
   for (const bool relative : {true, false}) {
     out << "\n" << (relative ? "Execution time relative to the ideal execution (Figure 19), by N" : "Execution time (Figure 20), by N; ideal in the last rows") << "\n";
     std::vector<std::string> header{"Model", "Fan-out"};
@@ -90,13 +90,13 @@ std::string sweep_table(const HierarchyOptions& cli, const std::vector<hierarchy
     }
     out << table.render();
   }
-  out << "(means over the replications; '-': N is not a multiple of F^" << (cli.levels - 1) << "; --json has the 95% intervals)\n";
+  out << "(means over the replications; '-': N is not a multiple of F^" << (levels - 1) << "; --json has the 95% intervals)\n";
   return out.str();
 }
 
-std::string sweep_json(const HierarchyOptions& cli, const std::vector<hierarchy::SweepPoint>& points) {
+std::string sweep_json(const HierarchyOptions& cli, int levels, const std::vector<hierarchy::SweepPoint>& points) {
   nlohmann::ordered_json json;
-  json["levels"] = cli.levels;
+  json["levels"] = levels;
   json["seed"] = cli.seed;
   json["replications"] = cli.replications;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
@@ -138,7 +138,8 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_sweep(CLI::App& command) {
   command.add_option("--model", lists->models, "Models: presets (UU20, XU11, XP11, XU20) or model files, separated by commas")->delimiter(',')->required();
   command.add_option("--fanout", lists->fanouts, "Fan-outs: 2,4,8,16 or FROM:TO:*FACTOR")->delimiter(',')->required();
   command.add_option("--processors", lists->processors, "Processors in all: 4:1024:*2, or a list")->delimiter(',')->required();
-  command.add_option("--levels", options->levels, "Levels of control subsystems")->default_val(2)->check(CLI::Range(1, 8));
+  auto* machine = command.add_option("--machine", options->machine, "A machine file whose levels and per-level settings (capacity, schedule, transfer, network, grasp, migration) the points take; its fan-out and processors are replaced")->type_name("FILE");
+  command.add_option("--levels", options->levels, "Levels of control subsystems (without --machine)")->default_val(2)->check(CLI::Range(1, 8))->excludes(machine);
   command.add_option("--seed", options->seed, "Seed of the programs (replication r of every point runs the program of (seed, r))")->default_val(1);
   command.add_option("--replications", options->replications, "Replications per point")->default_val(10)->check(CLI::Range(1, 100000));
   command.add_option("--threads", options->threads, "Threads over the points (0: the hardware's); the numbers do not depend on it")->default_val(0)->check(CLI::Range(0, 4096));
@@ -157,14 +158,19 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_sweep(CLI::App& command) {
 
 int run_hierarchy_sweep(const HierarchyOptions& cli) {
   return run_hierarchy_reporting_errors("sweep", [&] {
+    hierarchy::SweepOptions options;
+    options.levels = cli.levels;
+    if (!cli.machine.empty()) {
+      const hierarchy::Machine machine = load_machine(cli);
+      options.levels = machine.levels;
+      options.settings = machine.level;
+    }
     std::vector<hierarchy::SweepModel> models;
     std::stringstream names(cli.model);
-    for (std::string name; std::getline(names, name, ',');) models.push_back({name, load_model(name, cli.levels, "--model")});
+    for (std::string name; std::getline(names, name, ',');) models.push_back({name, load_model(name, options.levels, "--model")});
     std::vector<int> fanouts;
     for (const long fanout : parse_sizes(cli.sweep_fanouts, "--fanout", 65536)) fanouts.push_back(static_cast<int>(fanout));
     const std::vector<long> sizes = parse_sizes(cli.sweep_processors, "--processors", sim::hierarchy::maximum_processors);
-    hierarchy::SweepOptions options;
-    options.levels = cli.levels;
     options.seed = cli.seed;
     options.replications = cli.replications;
     options.threads = cli.threads;
@@ -178,7 +184,7 @@ int run_hierarchy_sweep(const HierarchyOptions& cli) {
       };
     }
     const auto points = hierarchy::sweep(models, fanouts, sizes, options);
-    const std::string output = cli.json ? sweep_json(cli, points) : cli.output == "csv" ? sweep_csv(points) : sweep_table(cli, points, sizes);
+    const std::string output = cli.json ? sweep_json(cli, options.levels, points) : cli.output == "csv" ? sweep_csv(points) : sweep_table(cli, options.levels, points, sizes);
     std::fputs(output.c_str(), stdout);
     return 0;
   });

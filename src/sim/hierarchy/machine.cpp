@@ -96,7 +96,7 @@ private:
     const auto schedule = per_level<double>("schedule", n, 0.01, [&](const Word& w) { return non_negative(w); });
     const auto transfer = per_level<double>("transfer", n, 0.02, [&](const Word& w) { return non_negative(w); });
     const auto network = per_level<double>("network", n, 0.05, [&](const Word& w) { return non_negative(w); });
-    const auto grasp = per_level<int>("grasp", n, 0, [&](const Word& w) { return static_cast<int>(whole_of(source_, w, 1, 1 << 30)); });
+    const auto grasp = per_level<int>("grasp", n, 0, [&](const Word& w) { return static_cast<int>(whole_of(source_, w, 0, 1 << 30)); });  // 0: the children
     const auto migrate = per_level<bool>("migrate", n, true, [&](const Word& w) {
       if (w.text != "on" && w.text != "off") source_.fail(w.offset, "'migrate' is on or off, not '" + w.text + "'");
       return w.text == "on";

@@ -23,7 +23,8 @@ std::vector<SweepPoint> sweep(const std::vector<SweepModel>& models, const std::
         for (int l = 1; l < options.levels; ++l) lowest *= point.fanout;
         if (point.processors % lowest != 0 || point.processors < lowest) return point;
         point.possible = true;
-        const Machine machine = uniform_machine(options.levels, point.fanout, static_cast<int>(point.processors / lowest));
+        Machine machine = uniform_machine(options.levels, point.fanout, static_cast<int>(point.processors / lowest));
+        if (!options.settings.empty()) machine.level = options.settings;
         const ProgramModel& model = models[static_cast<std::size_t>(index) / (fanouts.size() * processors.size())].model;
         SimulationOptions run;
         run.seed = options.seed;

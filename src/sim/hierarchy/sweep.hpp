@@ -1,7 +1,7 @@
 // Sweeps of the hierarchical simulator over system sizes (docs/hierarchy.md, "Sweeps"; seed 004 §4.3,
 // Figures 19 and 20): for every model, fan-out F and total number of processors N, the machine of `levels`
 // levels with fan-out F at every level above the lowest and N / F^(levels − 1) processors under each lowest
-// CS (the other settings at their defaults), simulated over replications. Replication r of every point runs
+// CS (the other settings at their defaults, or those of a machine file), simulated over replications. Replication r of every point runs
 // the program drawn from (seed, r) for its model, so the points of a model compare the same programs.
 #pragma once
 
@@ -28,6 +28,7 @@ struct SweepPoint {
 
 struct SweepOptions {
   int levels = 2;
+  std::vector<LevelSettings> settings;          // per level (levels entries), or empty for the defaults
   std::uint64_t seed = 1;
   int replications = 10;
   int threads = 0;                              // over the points; the numbers do not depend on it
