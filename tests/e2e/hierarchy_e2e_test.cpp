@@ -135,6 +135,11 @@ TEST(HierarchyE2e, SweepListsAreCheckedAndImpossiblePointsSkipped) {
   ASSERT_EQ(points.size(), 2u);  // 4 is not a multiple of 8
   EXPECT_EQ(points[0]["processors"], 8);
   EXPECT_EQ(points[1]["processors"], 16);
+  TemporaryDirectory directory;
+  const auto machine = directory.write("three.machine", "levels 3\ngrasp 0 8 0\n");
+  result = run({"sweep", "--machine", machine, "--model", "XU11", "--fanout", "2", "--processors", "8", "--replications", "1", "--json", "-q"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(nlohmann::json::parse(result.standard_output)["levels"], 3);  // the machine's levels: 2 lowest CSs of 2 processors under 2 middle CSs
   result = run({"sweep", "--model", "UU20", "--fanout", "2", "--processors", "4:16:*1", "-q"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_TRUE(contains(result.standard_error, "--processors: a factor must be 2 at least, found '4:16:*1'")) << result.standard_error;

@@ -207,7 +207,7 @@ void Hierarchy::result_at_holder(int holder, Packet packet) {
     ++level.network;
     engine_.schedule(settings(h.level).network, [this, packet] {
       complete(packet);
-      dispatch(packet.owner);
+      load_dropped(packet.owner);  // new packets to hand out, and perhaps space freed for the parent's
     });
   }
   load_dropped(holder);
