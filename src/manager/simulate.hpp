@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "augur/sim/engine.hpp"
 #include "manager/policy.hpp"
 #include "manager/workload.hpp"
 
@@ -45,5 +46,9 @@ struct SimulationResult {
 // Throws std::invalid_argument on options out of range (validate_parameters, quantum <= 0) and
 // std::runtime_error if the jobs make no progress for a million quanta (a policy that starves them).
 [[nodiscard]] SimulationResult simulate(const Workload& workload, const SimulationOptions& options);
+
+// The allocations over time as a Chrome trace-event timeline (opens in Perfetto): a row per job, a span
+// per allocation it held ("16 processors"), and its wait before it started.
+[[nodiscard]] sim::Timeline allocation_timeline(const SimulationResult& result);
 
 }  // namespace augur::manager
