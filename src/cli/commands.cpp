@@ -94,8 +94,8 @@ std::span<const Command> commands() {
        declare_cache_command},
       {"manager",
        "The processor manager (docs/manager.md): policies that share the machine among self-analysed programs by "
-       "their measured speedups (equipartition, PDPA, equal efficiency, fixed, marginal gain), and the simulation "
-       "of a workload under them (simulate).",
+       "their measured speedups (equipartition, PDPA, equal efficiency, fixed, marginal gain, pdpa-lend), and the "
+       "simulation of a workload under them (simulate).",
        declare_manager_command},
   };
   return table;
