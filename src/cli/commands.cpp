@@ -22,6 +22,7 @@ Runner declare_options_command(CLI::App& command);
 Runner declare_actors_command(CLI::App& command);
 Runner declare_cache_command(CLI::App& command);
 Runner declare_hierarchy_command(CLI::App& command);
+Runner declare_manager_command(CLI::App& command);
 
 std::span<const Command> commands() {
   static const Command table[] = {
@@ -97,6 +98,11 @@ std::span<const Command> commands() {
        "miss rate of every cache size in one pass (curve), a program model's address trace (trace), and its miss "
        "rates predicted without a trace by the seed's stochastic simulator (predict).",
        declare_cache_command},
+      {"manager",
+       "The processor manager (docs/manager.md): policies that share the machine among self-analysed programs by "
+       "their measured speedups (equipartition, PDPA, equal efficiency, fixed, marginal gain, pdpa-lend), and the "
+       "simulation of a workload under them (simulate).",
+       declare_manager_command},
   };
   return table;
 }
