@@ -24,13 +24,6 @@ std::string move_text(const actors::Program& program, const actors::Move& move) 
          " (" + move.heuristic + ", gain " + format_number(move.projected_gain, 1) + ")";
 }
 
-// "PLAYER SITE" a line: a mapping file (docs/formats.md, "Mappings").
-std::string mapping_text(const actors::Program& program, const actors::Mapping& mapping) {
-  std::string text;
-  for (std::size_t p = 0; p < mapping.sites.size(); ++p) text += program.players[p].name + " " + std::to_string(mapping.sites[p]) + "\n";
-  return text;
-}
-
 std::string render_table(const ActorsOptions& cli, const ActorsInputs& inputs, const actors::TuneResult& result) {
   std::ostringstream out;
   out << "Post-game analysis of " << cli.program << " on " << cli.machine << " from " << (cli.mapping.empty() ? cli.initial : cli.mapping)
