@@ -64,25 +64,34 @@ int idlest_site(const std::vector<SiteResult>& sites) {
   return static_cast<int>(std::min_element(sites.begin(), sites.end(), [](const auto& x, const auto& y) { return x.busy < y.busy; }) - sites.begin());
 }
 
-// Load balance: from the busiest site to the least busy, the player whose work best evens the two.
-void load(const Simulation& simulation, std::vector<Move>& moves) {
+// Load balance: from the busiest site, the player and the destination that best even the two sites, the
+// player's work rescaled by the sites' speeds (a fast site may take more): the busiest site's time saved,
+// busy - max(busy - work, destination's busy + work × speed here / speed there).
+void load(const Machine& machine, const Simulation& simulation, std::vector<Move>& moves) {
   const auto& sites = simulation.sites;
   const int busiest = busiest_site(sites);
-  const int idlest = idlest_site(sites);
   const double high = sites[static_cast<std::size_t>(busiest)].busy;
-  const double low = sites[static_cast<std::size_t>(idlest)].busy;
   int best = -1;
+  int best_site = -1;
   double best_gain = 0.0;
+  double best_after = 0.0;  // among equal gains, the destination least busy after the move
   for (std::size_t p = 0; p < simulation.players.size(); ++p) {
     if (simulation.players[p].site != busiest) continue;
     const double work = simulation.players[p].busy;
-    const double gain = high - std::max(high - work, low + work);
-    if (gain > best_gain) {
-      best_gain = gain;
-      best = static_cast<int>(p);
+    for (int site = 0; site < machine.sites; ++site) {
+      if (site == busiest) continue;
+      const double moved = work * machine.speed[static_cast<std::size_t>(busiest)] / machine.speed[static_cast<std::size_t>(site)];
+      const double after = sites[static_cast<std::size_t>(site)].busy + moved;
+      const double gain = high - std::max(high - work, after);
+      if (gain > best_gain || (gain == best_gain && best >= 0 && after < best_after)) {
+        best_gain = gain;
+        best_after = after;
+        best = static_cast<int>(p);
+        best_site = site;
+      }
     }
   }
-  if (best >= 0) moves.push_back(make_move(simulation, best, idlest, "load", best_gain));
+  if (best >= 0) moves.push_back(make_move(simulation, best, best_site, "load", best_gain));
 }
 
 // Concurrency: two busy players sharing a site wait for each other; the second busiest of the most
@@ -101,45 +110,81 @@ void concurrency(const Simulation& simulation, std::vector<Move>& moves) {
   moves.push_back(make_move(simulation, players[1], idlest, "concurrency", gain));
 }
 
-// Creation placement: the players one creator creates (the children of a divide and conquer) run at the
-// same time; two on one site take turns. The later one goes to the least busy site, the nearest to its
-// creator among equals, saving the smaller of the two works less its messages with the creator over the
-// new distance.
+// Who created whom (from the creation paths) and the messages between pairs, for creation placement.
+struct CreationTree {
+  std::unordered_map<std::string, int> index;                           // player name -> player
+  std::unordered_map<std::uint64_t, std::pair<double, double>> traffic;  // pair -> messages, size (both ways)
+  std::vector<std::pair<int, std::vector<int>>> children;                // creator -> its created players, in order
+
+  static std::uint64_t key(int a, int b) { return (static_cast<std::uint64_t>(std::min(a, b)) << 32) | static_cast<std::uint32_t>(std::max(a, b)); }
+  CreationTree(const Program& program, const Simulation& simulation) {
+    for (std::size_t p = 0; p < simulation.players.size(); ++p) index[simulation.players[p].name] = static_cast<int>(p);
+    for (const auto& pair : simulation.partners) {
+      auto& entry = traffic[key(pair.sender, pair.receiver)];
+      entry.first += static_cast<double>(pair.messages);
+      entry.second += pair.traffic;
+    }
+    std::unordered_map<int, std::size_t> slot;
+    for (std::size_t p = program.players.size(); p < simulation.players.size(); ++p) {
+      const std::string& name = simulation.players[p].name;
+      const auto parent = index.find(name.substr(0, name.rfind('/')));
+      if (parent == index.end()) continue;
+      const auto [entry, added] = slot.try_emplace(parent->second, children.size());
+      if (added) children.push_back({parent->second, {}});
+      children[entry->second].second.push_back(static_cast<int>(p));
+    }
+  }
+  // The cost of the messages between a and b over `hops` hops.
+  double cost(const Machine& machine, int a, int b, double hops) const {
+    const auto found = traffic.find(key(a, b));
+    return found == traffic.end() ? 0.0 : transfer_cost(machine, found->second.first, found->second.second, hops);
+  }
+};
+
+// The least busy site but `except`, the nearest to `home` among equals.
+int least_busy_near(const Machine& machine, const Simulation& simulation, int home, int except) {
+  int target = -1;
+  for (int site = 0; site < machine.sites; ++site) {
+    if (site == except) continue;
+    const double busy = simulation.sites[static_cast<std::size_t>(site)].busy;
+    const double best = target < 0 ? 0.0 : simulation.sites[static_cast<std::size_t>(target)].busy;
+    if (target < 0 || busy < best || (busy == best && machine.hops(home, site) < machine.hops(home, target))) target = site;
+  }
+  return target;
+}
+
+// Creation placement (seed 004 §3: players created while the program runs), two lines of reasoning on who
+// created whom. Siblings, created by one creator, run at the same time: two on one site take turns, so the
+// later one goes to the least busy site nearest its creator, saving the smaller of the two works less the
+// longer way of its messages with the creator. A creator that waits for its children is idle meanwhile: its
+// first child may share its site, saving their messages' cost, less the work of the other players there
+// (but the creator's ancestors, which wait too).
 void creation(const Machine& machine, const Program& program, const Simulation& simulation, std::vector<Move>& moves) {
-  std::unordered_map<std::string, int> index;
-  for (std::size_t p = 0; p < simulation.players.size(); ++p) index[simulation.players[p].name] = static_cast<int>(p);
-  std::unordered_map<std::uint64_t, std::pair<long, double>> traffic;  // (creator, child) -> messages, size both ways
-  for (const auto& pair : simulation.partners) {
-    auto& entry = traffic[(static_cast<std::uint64_t>(std::min(pair.sender, pair.receiver)) << 32) | static_cast<std::uint32_t>(std::max(pair.sender, pair.receiver))];
-    entry.first += pair.messages;
-    entry.second += pair.traffic;
-  }
-  std::unordered_map<int, std::vector<int>> children;  // creator -> created players, in order of creation
-  for (std::size_t p = program.players.size(); p < simulation.players.size(); ++p) {
-    const std::string& name = simulation.players[p].name;
-    const auto parent = index.find(name.substr(0, name.rfind('/')));
-    if (parent != index.end()) children[parent->second].push_back(static_cast<int>(p));
-  }
-  for (const auto& [creator, created] : children) {
+  const CreationTree tree(program, simulation);
+  for (const auto& [creator, created] : tree.children) {
     const int home = site_of(simulation, creator);
     for (std::size_t later = 1; later < created.size(); ++later) {
       const int child = created[later];
-      const auto sibling = std::find_if(created.begin(), created.begin() + static_cast<std::ptrdiff_t>(later), [&](int other) { return site_of(simulation, other) == site_of(simulation, child); });
-      if (sibling == created.begin() + static_cast<std::ptrdiff_t>(later)) continue;
-      int target = -1;
-      for (int site = 0; site < machine.sites; ++site) {
-        const double busy = simulation.sites[static_cast<std::size_t>(site)].busy;
-        if (site == site_of(simulation, child)) continue;
-        if (target < 0 || busy < simulation.sites[static_cast<std::size_t>(target)].busy ||
-            (busy == simulation.sites[static_cast<std::size_t>(target)].busy && machine.hops(home, site) < machine.hops(home, target)))
-          target = site;
-      }
-      const auto& [messages, size] = traffic[(static_cast<std::uint64_t>(std::min(creator, child)) << 32) | static_cast<std::uint32_t>(std::max(creator, child))];
+      const auto end = created.begin() + static_cast<std::ptrdiff_t>(later);
+      const auto sibling = std::find_if(created.begin(), end, [&](int other) { return site_of(simulation, other) == site_of(simulation, child); });
+      if (sibling == end) continue;
+      const int target = least_busy_near(machine, simulation, home, site_of(simulation, child));
       const double gain = std::min(busy_of(simulation, child), busy_of(simulation, *sibling)) -
-                          transfer_cost(machine, static_cast<double>(messages), size, machine.hops(home, target)) +
-                          transfer_cost(machine, static_cast<double>(messages), size, machine.hops(home, site_of(simulation, child)));
+                          tree.cost(machine, creator, child, machine.hops(home, target)) +
+                          tree.cost(machine, creator, child, machine.hops(home, site_of(simulation, child)));
       moves.push_back(make_move(simulation, child, target, "creation", gain));
     }
+    const int first = created.front();
+    if (site_of(simulation, first) == home) continue;
+    const std::string& path = simulation.players[static_cast<std::size_t>(creator)].name;
+    double others = 0.0;
+    for (std::size_t p = 0; p < simulation.players.size(); ++p) {
+      const auto& player = simulation.players[p];
+      const bool ancestor = path.compare(0, player.name.size() + 1, player.name + "/") == 0;
+      if (player.site == home && static_cast<int>(p) != creator && !ancestor) others += player.busy;
+    }
+    const double gain = tree.cost(machine, creator, first, machine.hops(home, site_of(simulation, first))) - std::min(others, busy_of(simulation, first));
+    moves.push_back(make_move(simulation, first, home, "creation", gain));
   }
 }
 
@@ -178,7 +223,7 @@ std::vector<Move> propose_moves(const Program& program, const Machine& machine, 
   (void)mapping;  // the sites are the simulation's, created players' included
   std::vector<Move> moves;
   communication(machine, simulation, moves);
-  load(simulation, moves);
+  load(machine, simulation, moves);
   concurrency(simulation, moves);
   creation(machine, program, simulation, moves);
   std::erase_if(moves, [](const Move& move) { return move.projected_gain <= 0.0 || move.from == move.to; });

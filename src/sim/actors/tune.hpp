@@ -30,7 +30,7 @@ struct TuneIteration {
 
 struct TuneOptions {
   int maximum_iterations = 20;
-  std::size_t alternatives = 8;  // proposals tried alone, best first, when the combined ones are not faster
+  std::size_t alternatives = 64;  // proposals tried alone, best first, when the combined ones are not faster
   SimulationOptions simulation;  // created_sites: the initial sites of created players named
 };
 
