@@ -253,6 +253,10 @@ TuneResult tune(const Program& program, const Machine& machine, const Mapping& i
     std::vector<std::vector<Move>> attempts{resolve(proposals)};
     const std::size_t first_alone = attempts.front().size() == 1 ? 1 : 0;  // resolve() always takes the best
     for (std::size_t p = first_alone; p < proposals.size() && p < options.alternatives; ++p) attempts.push_back({proposals[p]});
+    // Then two of the best together (a move may pay only with another: two stages onto one fast site).
+    for (std::size_t a = 0; a < proposals.size() && a < options.paired; ++a)
+      for (std::size_t b = a + 1; b < proposals.size() && b < options.paired; ++b)
+        if (proposals[a].name != proposals[b].name) attempts.push_back({proposals[a], proposals[b]});
     bool improved = false;
     for (const auto& attempt : attempts) {
       if (attempt.empty()) continue;

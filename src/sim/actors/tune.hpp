@@ -31,6 +31,7 @@ struct TuneIteration {
 struct TuneOptions {
   int maximum_iterations = 20;
   std::size_t alternatives = 64;  // proposals tried alone, best first, when the combined ones are not faster
+  std::size_t paired = 8;         // then the pairs of the best `paired` proposals, when none alone is faster
   SimulationOptions simulation;  // created_sites: the initial sites of created players named
 };
 
