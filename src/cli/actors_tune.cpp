@@ -37,7 +37,10 @@ std::string render_table(const ActorsOptions& cli, const ActorsInputs& inputs, c
   }
   out << iterations.render() << "\n";
   out << "Time " << format_number(result.time, 3) << " (from " << format_number(result.iterations.front().time, 3) << "), on one site "
-      << format_number(result.one_site_time, 3) << ": speedup " << format_number(result.one_site_time / result.time, 3) << "\n\nMapping:\n"
+      << format_number(result.one_site_time, 3) << ": speedup " << format_number(result.one_site_time / result.time, 3) << "\n";
+  out << "Moves kept of those proposed:";
+  for (const auto& [name, count] : result.heuristics) out << " " << name << " " << count.kept << "/" << count.proposed;
+  out << "\n\nMapping:\n"
       << mapping_text(inputs.program, result.mapping, result.created);
   return out.str();
 }

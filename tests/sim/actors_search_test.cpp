@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sim/actors/search.hpp"
+#include "sim/actors/tune.hpp"
 
 namespace augur::sim::actors {
 namespace {
@@ -193,6 +194,73 @@ TEST(ActorsSearch, AnInitialDeadlockIsAnError) {
   const char* const text = "type P { on go { wait answer count 1 } }\nplayer p : P\nstart go to p\n";
   const Case input = make_case(text, mesh2x2);
   EXPECT_THROW((void)run_search(input, SearchMethod::Random, 10, 1), std::runtime_error);
+}
+
+
+// Creation placement on a tree of depth 1 (root creates left then right, sends each a solve of size 4, gets a
+// done of size 2; leaves compute 20) on a ring of 3. Between the root and a child: 2 messages × (send 0.5 +
+// receive 0.5 + latency 1) + 6 size units / bandwidth 2 = 7 a hop.
+const char* const pair_tree = R"(type Node {
+  on solve {
+    if level < 1 {
+      create left : Node
+      create right : Node
+      send solve(level = 1) size 4 to left
+      send solve(level = 1) size 4 to right
+      wait done count 2
+    } else {
+      compute 20
+      send done size 2 to parent
+    }
+  }
+}
+player root : Node
+start solve(level = 0) to root
+)";
+const char* const ring3 = "topology ring 3\nlatency 1\nbandwidth 2\nsend-overhead 0.5\nreceive-overhead 0.5\n";
+
+std::vector<Move> creation_moves(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options) {
+  std::vector<Move> moves = propose_moves(program, machine, mapping, simulate(program, machine, mapping, options));
+  std::erase_if(moves, [](const Move& move) { return move.heuristic != "creation"; });
+  return moves;
+}
+
+TEST(ActorsTune, CreationPlacementSpreadsSiblingsAndKeepsTheFirstChildBesideItsCreator) {
+  const Program program = parse_program(pair_tree, "p.actors");
+  const Machine machine = parse_machine(ring3, "m.machine");
+  // All on site 0: the siblings take turns; right (the later) goes to the least busy site nearest the root,
+  // site 1 (sites 1 and 2 are idle, both a hop away), saving min(20, 20) - 7 = 13.
+  const std::vector<Move> together = creation_moves(program, machine, {{0}, Placement::Creator}, {});
+  ASSERT_EQ(together.size(), 1u);
+  EXPECT_EQ(together[0].name, "root/right");
+  EXPECT_EQ(together[0].from, 0);
+  EXPECT_EQ(together[0].to, 1);
+  EXPECT_DOUBLE_EQ(together[0].projected_gain, 13.0);
+  // left on site 1, right on site 2: the root waits while they work, so its first child may join it, saving
+  // its messages' 7 (nothing else works on site 0).
+  SimulationOptions apart;
+  apart.created_sites = {{"root/left", 1}, {"root/right", 2}};
+  const std::vector<Move> spread = creation_moves(program, machine, {{0}, Placement::Creator}, apart);
+  ASSERT_EQ(spread.size(), 1u);
+  EXPECT_EQ(spread[0].name, "root/left");
+  EXPECT_EQ(spread[0].to, 0);
+  EXPECT_DOUBLE_EQ(spread[0].projected_gain, 7.0);
+}
+
+TEST(ActorsTune, TheTunedMappingNamesEveryCreatedPlayerAndGivesItsTime) {
+  const Program program = parse_program(tree, "p.actors");
+  const Machine machine = parse_machine(mesh2x2, "m.machine");
+  const TuneResult tuned = tune(program, machine, initial_mapping(program, machine, Placement::RoundRobin, 1), {});
+  EXPECT_LT(tuned.time, tuned.iterations.front().time);
+  EXPECT_EQ(tuned.created.size(), 6u);
+  long kept = 0;
+  for (const auto& [name, count] : tuned.heuristics) kept += count.kept;
+  long applied = 0;
+  for (const auto& iteration : tuned.iterations) applied += static_cast<long>(iteration.applied.size());
+  EXPECT_EQ(kept, applied);
+  Mapping mapping = tuned.mapping;
+  mapping.created = Placement::Creator;
+  EXPECT_DOUBLE_EQ(simulate_layout(program, machine, {mapping, tuned.created}, {}).time, tuned.time);
 }
 
 }  // namespace

@@ -277,7 +277,9 @@ TuneResult tune(const Program& program, const Machine& machine, const Mapping& i
   if (result.iterations.empty() || !result.iterations.back().applied.empty()) result.iterations.push_back({current.time, 0, {}});
   result.time = current.time;
   result.mapping = std::move(layout.mapping);
-  result.created = std::move(layout.created);
+  // Every created player by name, where the last kept run put it (those not moved followed the rule), so that
+  // the mapping gives this time under `--mapping` too.
+  for (std::size_t p = program.players.size(); p < current.players.size(); ++p) result.created.emplace_back(current.players[p].name, current.players[p].site);
   return result;
 }
 

@@ -44,7 +44,7 @@ struct HeuristicCount {
 struct TuneResult {
   std::vector<TuneIteration> iterations;  // the first is the initial mapping
   Mapping mapping;                        // the best mapping found: its static players ...
-  std::vector<std::pair<std::string, int>> created;  // ... and the created players it names
+  std::vector<std::pair<std::string, int>> created;  // ... and every created player of its run, by name
   double time = 0.0;                      // its execution time
   double one_site_time = 0.0;             // every player on site 0
   int simulations = 0;
