@@ -46,14 +46,19 @@ void communication(const Machine& machine, const Simulation& simulation, std::ve
     const double gain = transfer_cost(machine, static_cast<double>(pair.messages), pair.traffic, hops);
     const bool sender_moves = busy_of(simulation, pair.sender) <= busy_of(simulation, pair.receiver);
     const int player = sender_moves ? pair.sender : pair.receiver;
-    const int from = sender_moves ? a : b;
     const int partner_site = sender_moves ? b : a;
     moves.push_back(make_move(simulation, player, partner_site, "communication", gain));
     if (hops < 2) continue;
-    // Contention: closer without sharing a site, one hop from the partner on the way back, saving hops - 1.
-    const int beside = machine.channels[static_cast<std::size_t>(machine.next_channel(partner_site, from))].to;
+    // Contention: closer without sharing a site, on the least busy neighbour of the partner's site, saving
+    // the latency and transmission of all hops but one (the overheads remain).
+    int beside = -1;
+    for (int site = 0; site < machine.sites; ++site)
+      if (machine.hops(partner_site, site) == 1 && (beside < 0 || simulation.sites[static_cast<std::size_t>(site)].busy < simulation.sites[static_cast<std::size_t>(beside)].busy))
+        beside = site;
+    const double saved = hops - 1.0;
     moves.push_back(make_move(simulation, player, beside, "contention",
-                              gain * (hops - 1.0) / hops - static_cast<double>(pair.messages) * (machine.send_overhead + machine.receive_overhead)));
+                              static_cast<double>(pair.messages) * saved * mean_of(machine.channels, &Channel::latency, 0.0) +
+                                  pair.traffic * saved / mean_of(machine.channels, &Channel::bandwidth, 1.0)));
   }
 }
 
@@ -95,7 +100,8 @@ void load(const Machine& machine, const Simulation& simulation, std::vector<Move
 }
 
 // Concurrency: two busy players sharing a site wait for each other; the second busiest of the most
-// queued site moves to the least busy site, saving the time it waited (the site's mean queue over the run).
+// queued site moves to the least busy site, saving the time it waited (the site's mean queue over the run),
+// or else the busiest (in a farm, work goes to whichever worker asks: it follows the one that moves).
 void concurrency(const Simulation& simulation, std::vector<Move>& moves) {
   const auto& sites = simulation.sites;
   const auto queued = static_cast<int>(std::max_element(sites.begin(), sites.end(), [](const auto& x, const auto& y) { return x.mean_queue < y.mean_queue; }) - sites.begin());
@@ -108,6 +114,7 @@ void concurrency(const Simulation& simulation, std::vector<Move>& moves) {
   std::stable_sort(players.begin(), players.end(), [&](int x, int y) { return busy_of(simulation, x) > busy_of(simulation, y); });
   const double gain = sites[static_cast<std::size_t>(queued)].mean_queue * simulation.time / static_cast<double>(players.size());
   moves.push_back(make_move(simulation, players[1], idlest, "concurrency", gain));
+  moves.push_back(make_move(simulation, players[0], idlest, "concurrency", gain));  // or the busiest (its work may follow it)
 }
 
 // Who created whom (from the creation paths) and the messages between pairs, for creation placement.
