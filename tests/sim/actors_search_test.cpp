@@ -28,19 +28,12 @@ player sink : Sink
 start go to source
 )";
 
+// Divide and conquer of depth 2 (7 players, 6 of them created), written compactly.
 const char* const tree = R"(type Node {
   on solve {
-    if level < 2 {
-      compute 1
-      create left : Node
-      create right : Node
-      send solve(level = level + 1) size 4 to left
-      send solve(level = level + 1) size 4 to right
-      wait done count 2
-      compute 1
-    } else {
-      compute 6
-    }
+    if level < 2 { compute 1  create left : Node  create right : Node
+      send solve(level = level + 1) size 4 to left  send solve(level = level + 1) size 4 to right
+      wait done count 2  compute 1 } else { compute 6 }
     if level > 0 { send done size 2 to parent }
   }
 }
