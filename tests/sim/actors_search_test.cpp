@@ -256,5 +256,50 @@ TEST(ActorsTune, TheTunedMappingNamesEveryCreatedPlayerAndGivesItsTime) {
   EXPECT_DOUBLE_EQ(simulate_layout(program, machine, {mapping, tuned.created}, {}).time, tuned.time);
 }
 
+
+std::vector<Move> moves_of(const char* heuristic, const std::string& program_text, const std::string& machine_text, const Mapping& mapping) {
+  const Program program = parse_program(program_text, "p.actors");
+  const Machine machine = parse_machine(machine_text, "m.machine");
+  std::vector<Move> moves = propose_moves(program, machine, mapping, simulate(program, machine, mapping, {}));
+  std::erase_if(moves, [&](const Move& move) { return move.heuristic != heuristic; });
+  return moves;
+}
+
+// Two players of work 10 on site 1 of three fully connected sites, site 0 twice as fast: either moved to
+// site 0 takes 5 there, to site 2 takes 10; both save 20 - max(20 - 10, ...) = 10, and among equal gains
+// the destination least busy after the move wins: site 0.
+TEST(ActorsTune, LoadBalanceRescalesWorkByTheSitesSpeeds) {
+  const std::vector<Move> moves = moves_of("load", "type W { on go { compute 10 } }\ngroup w[2] : W\nstart go to all w\n",
+                                           "topology full 3\nsite 0 speed 2\n", {{1, 1}, Placement::Creator});
+  ASSERT_EQ(moves.size(), 1u);
+  EXPECT_EQ(moves[0].from, 1);
+  EXPECT_EQ(moves[0].to, 0);
+  EXPECT_DOUBLE_EQ(moves[0].projected_gain, 10.0);
+}
+
+// A ping-pong of four balls (size 20) between sites 0 and 2 of a line 0-1-2 (latency 2, bandwidth 10): each
+// direction carried 2 balls, 40 size units; moving a partner next to the other saves one hop of each:
+// 2 × 2 + 40 / 10 = 8. Both players work 6 (two computes of 3), so the sender of each pair moves, to site 1.
+TEST(ActorsTune, ContentionBringsDistantPartnersNextToEachOther) {
+  const char* const text = R"(type P {
+  on serve { send ball(hits = 1) size 20 to b }
+  on ball {
+    compute 3
+    if hits < 4 { send ball(hits = hits + 1) size 20 to sender }
+  }
+}
+player a : P
+player b : P
+start serve to a
+)";
+  const std::vector<Move> moves = moves_of("contention", text, "topology links 3\nlink 0 1\nlink 1 2\nlatency 2\nbandwidth 10\n", {{0, 2}, Placement::Creator});
+  ASSERT_EQ(moves.size(), 2u);
+  for (const auto& move : moves) {
+    EXPECT_EQ(move.to, 1);
+    EXPECT_DOUBLE_EQ(move.projected_gain, 8.0);
+  }
+  EXPECT_NE(moves[0].name, moves[1].name);
+}
+
 }  // namespace
 }  // namespace augur::sim::actors
