@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unistd.h>
 
 #include "actors_command.hpp"
 #include "augur/core/diagnostics.hpp"
@@ -91,6 +92,8 @@ int run_actors_search(const ActorsOptions& cli) {
     options.budget = cli.budget > 0 ? cli.budget : default_budget(cli.method);
     options.threads = cli.threads;
     options.simulation = inputs.options;
+    if (isatty(STDERR_FILENO) != 0)  // progress of long searches, on a terminal only
+      options.progress = [](long simulations) { std::fprintf(stderr, "augur actors search: %ld simulations\n", simulations); };
     const actors::Layout initial{inputs.mapping, inputs.options.created_sites};
     const actors::SearchResult result = actors::search(inputs.program, inputs.machine, initial, options);
     if (!cli.write_mapping.empty())

@@ -54,6 +54,7 @@ Found search_random(const SearchSpace& space, const SearchOptions& options) {
   Found best{space.initial, space.profile.time, 0};
   const int count = static_cast<int>(std::max(0L, options.budget - 1));
   const std::size_t players = space.players();
+  Progress progress{options};
   run_replications(
       count, options.threads,
       [&](int index) {
@@ -65,6 +66,7 @@ Found search_random(const SearchSpace& space, const SearchOptions& options) {
       },
       [&](int, std::pair<std::vector<int>, double>&& candidate) {
         ++best.simulations;
+        progress.add(1);
         keep_better(best, candidate.first, candidate.second);
       });
   return best;
@@ -119,11 +121,13 @@ Found search_annealing(const SearchSpace& space, const SearchOptions& options) {
   const long steps = std::max(0L, options.budget - 1);
   const int chains = static_cast<int>(std::max(1L, std::min<long>(options.chains, steps)));
   Found best{space.initial, space.profile.time, 0};
+  Progress progress{options};
   run_replications(
       chains, options.threads,
       [&](int chain) { return anneal(space, steps / chains + (chain < steps % chains ? 1 : 0), 100 + static_cast<std::uint64_t>(chain)); },
       [&](int, Found&& found) {
         best.simulations += found.simulations;
+        progress.add(found.simulations);
         keep_better(best, found.sites, found.time);
       });
   return best;

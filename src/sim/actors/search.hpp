@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,7 @@ struct SearchOptions {
   int threads = 1;               // 0: the hardware's; results do not depend on it
   int chains = 4;                // annealing: independent chains, budget shared
   SimulationOptions simulation;  // the seed (created_sites are ignored: a layout names its created players)
+  std::function<void(long simulations)> progress;  // called on the calling thread about every 10000 simulations
 };
 
 struct SearchResult {
@@ -49,7 +51,7 @@ struct SearchResult {
 // deadlocks is never the best. InputError/runtime_error: the initial layout deadlocks, exhaustive too large.
 [[nodiscard]] SearchResult search(const Program& program, const Machine& machine, const Layout& initial, const SearchOptions& options);
 
-// Greedy load balancing from one simulation of `initial` (two simulations in all): the players, heaviest work
+// Greedy load balancing from one simulation of `initial`: the players, heaviest work
 // first, each to the site that would finish its load soonest (ties: the fewest hops to its partners already
 // placed, then the lowest site). The `--initial greedy` mapping.
 [[nodiscard]] Layout greedy_layout(const Program& program, const Machine& machine, const Layout& initial, const SimulationOptions& options);

@@ -140,6 +140,7 @@ Exhaustive search_exhaustive(const SearchSpace& space, const SearchOptions& opti
   Walk prefixes{group, machine.sites, players, std::vector<int>(players, 0)};
   std::vector<std::pair<std::vector<int>, std::vector<char>>> blocks;
   prefixes.walk(0, depth, std::vector<char>(group.size(), 1), [&](const std::vector<char>& equal) { blocks.emplace_back(prefixes.prefix, equal); });
+  Progress progress{options};
   run_replications(
       static_cast<int>(blocks.size()), options.threads,
       [&](int block) {
@@ -153,6 +154,7 @@ Exhaustive search_exhaustive(const SearchSpace& space, const SearchOptions& opti
       },
       [&](int, Found&& found) {
         result.found.simulations += found.simulations;
+        progress.add(found.simulations);
         keep_better(result.found, found.sites, found.time);
       });
   return result;

@@ -44,6 +44,19 @@ inline void keep_better(Found& best, const std::vector<int>& sites, double time)
   }
 }
 
+// Reports the simulations done so far through options.progress, about every 10000.
+struct Progress {
+  const SearchOptions& options;
+  long done = 0;
+  long next = 10000;
+  void add(long simulations) {
+    done += simulations;
+    if (done < next || !options.progress) return;
+    options.progress(done);
+    next = (done / 10000 + 1) * 10000;
+  }
+};
+
 // search_exhaustive.cpp
 struct Exhaustive {
   Found found;
