@@ -281,17 +281,9 @@ TEST(ActorsTune, LoadBalanceRescalesWorkByTheSitesSpeeds) {
 // direction carried 2 balls, 40 size units; moving a partner next to the other saves one hop of each:
 // 2 × 2 + 40 / 10 = 8. Both players work 6 (two computes of 3), so the sender of each pair moves, to site 1.
 TEST(ActorsTune, ContentionBringsDistantPartnersNextToEachOther) {
-  const char* const text = R"(type P {
-  on serve { send ball(hits = 1) size 20 to b }
-  on ball {
-    compute 3
-    if hits < 4 { send ball(hits = hits + 1) size 20 to sender }
-  }
-}
-player a : P
-player b : P
-start serve to a
-)";
+  const char* const text = "type P {\n  on serve { send ball(hits = 1) size 20 to b }\n"
+                           "  on ball { compute 3  if hits < 4 { send ball(hits = hits + 1) size 20 to sender } }\n}\n"
+                           "player a : P\nplayer b : P\nstart serve to a\n";
   const std::vector<Move> moves = moves_of("contention", text, "topology links 3\nlink 0 1\nlink 1 2\nlatency 2\nbandwidth 10\n", {{0, 2}, Placement::Creator});
   ASSERT_EQ(moves.size(), 2u);
   for (const auto& move : moves) {
