@@ -207,6 +207,15 @@ augur_example(NAME actors_deadlock
 augur_example(NAME actors_tune_pipeline_ring8
   COMMAND augur actors tune examples/actors/pipeline.actors --machine examples/actors/ring8.machine
   EXPECTED examples/actors/tune_pipeline_ring8.out)
+augur_example(NAME actors_search_exhaustive
+  COMMAND augur actors search examples/actors/pipeline.actors --machine examples/actors/mesh2x2.machine --method exhaustive
+  EXPECTED examples/actors/search_pipeline_mesh2x2.out)
+augur_example(NAME actors_search_annealing_json
+  COMMAND augur actors search examples/actors/divide.actors --machine examples/actors/hypercube3.machine --method annealing --budget 400 --json
+  EXPECTED examples/actors/search_divide_annealing.out)
+augur_example(NAME actors_tune_divide_hypercube3
+  COMMAND augur actors tune examples/actors/divide.actors --machine examples/actors/hypercube3.machine
+  EXPECTED examples/actors/tune_divide_hypercube3.out)
 
 # cache: the exact simulator (docs/cache.md) on a hand-written din trace (worked out in the guide), the same
 # accesses in augur's binary format, the lackey trace of a tiny real program (transpose.c) with a split first

@@ -21,13 +21,17 @@ struct ActorsOptions {
   std::string program;
   std::string machine;
   std::string mapping;                  // --mapping FILE
-  std::string initial = "round-robin";  // --initial round-robin|random|one-site
+  std::string initial = "round-robin";  // --initial round-robin|random|one-site|greedy
   std::uint64_t seed = 1;
   std::vector<std::string> set;         // --set NAME=VALUE
   bool json = false;
   // tune
   int maximum_iterations = 20;
-  std::string write_mapping;            // --write-mapping FILE
+  std::string write_mapping;            // --write-mapping FILE (tune, search)
+  // search
+  std::string method;                   // --method exhaustive|annealing|random|greedy|clustering
+  long budget = 0;                      // --budget N (0: the method's default)
+  int threads = 0;                      // --threads T (0: the hardware's)
 };
 
 struct ActorsInputs {
@@ -44,6 +48,9 @@ void add_actors_inputs(CLI::App& command, ActorsOptions& options);
 int run_reporting_errors(const char* subcommand, const std::function<int()>& body);
 // Reads the program (with --set), the machine and the mapping (--mapping or --initial); InputError on bad input.
 [[nodiscard]] ActorsInputs load_actors_inputs(const ActorsOptions& options);
+// "PLAYER SITE" a line, static players then the created ones named: a mapping file (docs/formats.md, "Mappings").
+[[nodiscard]] std::string mapping_text(const sim::actors::Program& program, const sim::actors::Mapping& mapping,
+                                       const std::vector<std::pair<std::string, int>>& created = {});
 
 // augur actors simulate and augur actors tune: each declares its options on `command` and returns them
 // (filled when it is parsed).
@@ -51,5 +58,7 @@ std::shared_ptr<ActorsOptions> add_actors_simulate(CLI::App& command);
 int run_actors_simulate(const ActorsOptions& options);
 std::shared_ptr<ActorsOptions> add_actors_tune(CLI::App& command);
 int run_actors_tune(const ActorsOptions& options);
+std::shared_ptr<ActorsOptions> add_actors_search(CLI::App& command);
+int run_actors_search(const ActorsOptions& options);
 
 }  // namespace augur::cli

@@ -9,6 +9,7 @@
 #include "augur/core/expression.hpp"
 #include "core/files.hpp"
 #include "core/json_text.hpp"
+#include "sim/actors/search.hpp"
 
 namespace augur::cli {
 namespace {
@@ -40,8 +41,10 @@ void add_actors_inputs(CLI::App& command, ActorsOptions& options) {
   command.add_option("PROGRAM", options.program, "The actor program (docs/formats.md, \"Actor programs\")")->required();
   command.add_option("--machine", options.machine, "The machine file (docs/formats.md, \"Machines\")")->required()->type_name("FILE");
   auto* mapping = command.add_option("--mapping", options.mapping, "A mapping file: PLAYER SITE a line (docs/formats.md, \"Mappings\")")->type_name("FILE");
-  command.add_option("--initial", options.initial, "The mapping by a rule: round-robin (default), random or one-site; created players follow it")
-      ->check(CLI::IsMember({"round-robin", "random", "one-site"}))
+  command.add_option("--initial", options.initial,
+                     "The mapping by a rule: round-robin (default), random or one-site (created players follow it), or greedy (load "
+                     "balancing from a round-robin run; created players placed by name)")
+      ->check(CLI::IsMember({"round-robin", "random", "one-site", "greedy"}))
       ->excludes(mapping);
   command.add_option("--seed", options.seed, "Seed of the random streams (branches, random placement)")->default_val(1);
   command.add_option("--set", options.set, "Set a parameter of the program: NAME=VALUE (repeatable)")->type_name("NAME=VALUE");
@@ -64,10 +67,22 @@ ActorsInputs load_actors_inputs(const ActorsOptions& cli) {
     actors::MappingFile file = actors::read_mapping(core::read_file(cli.mapping), cli.mapping, inputs.program, inputs.machine);
     inputs.mapping = std::move(file.mapping);
     inputs.options.created_sites = std::move(file.created);
+  } else if (cli.initial == "greedy") {
+    const actors::Layout start{actors::initial_mapping(inputs.program, inputs.machine, actors::Placement::RoundRobin, cli.seed), {}};
+    actors::Layout greedy = actors::greedy_layout(inputs.program, inputs.machine, start, inputs.options);
+    inputs.mapping = std::move(greedy.mapping);
+    inputs.options.created_sites = std::move(greedy.created);
   } else {
     inputs.mapping = actors::initial_mapping(inputs.program, inputs.machine, placement_of(cli.initial), cli.seed);
   }
   return inputs;
+}
+
+std::string mapping_text(const actors::Program& program, const actors::Mapping& mapping, const std::vector<std::pair<std::string, int>>& created) {
+  std::string text;
+  for (std::size_t p = 0; p < mapping.sites.size(); ++p) text += program.players[p].name + " " + std::to_string(mapping.sites[p]) + "\n";
+  for (const auto& [name, site] : created) text += name + " " + std::to_string(site) + "\n";
+  return text;
 }
 
 }  // namespace augur::cli

@@ -19,16 +19,9 @@ namespace {
 using core::format_number;
 namespace actors = sim::actors;
 
-std::string move_text(const actors::Program& program, const actors::Move& move) {
-  return program.players[static_cast<std::size_t>(move.player)].name + " " + std::to_string(move.from) + "->" + std::to_string(move.to) +
+std::string move_text(const actors::Move& move) {
+  return move.name + " " + std::to_string(move.from) + "->" + std::to_string(move.to) +
          " (" + move.heuristic + ", gain " + format_number(move.projected_gain, 1) + ")";
-}
-
-// "PLAYER SITE" a line: a mapping file (docs/formats.md, "Mappings").
-std::string mapping_text(const actors::Program& program, const actors::Mapping& mapping) {
-  std::string text;
-  for (std::size_t p = 0; p < mapping.sites.size(); ++p) text += program.players[p].name + " " + std::to_string(mapping.sites[p]) + "\n";
-  return text;
 }
 
 std::string render_table(const ActorsOptions& cli, const ActorsInputs& inputs, const actors::TuneResult& result) {
@@ -39,13 +32,16 @@ std::string render_table(const ActorsOptions& cli, const ActorsInputs& inputs, c
   for (std::size_t i = 0; i < result.iterations.size(); ++i) {
     const auto& iteration = result.iterations[i];
     std::string moves;
-    for (const auto& move : iteration.applied) moves += (moves.empty() ? "" : "; ") + move_text(inputs.program, move);
+    for (const auto& move : iteration.applied) moves += (moves.empty() ? "" : "; ") + move_text(move);
     iterations.add_row({std::to_string(i), format_number(iteration.time, 3), std::to_string(iteration.proposals), moves.empty() ? "-" : moves});
   }
   out << iterations.render() << "\n";
   out << "Time " << format_number(result.time, 3) << " (from " << format_number(result.iterations.front().time, 3) << "), on one site "
-      << format_number(result.one_site_time, 3) << ": speedup " << format_number(result.one_site_time / result.time, 3) << "\n\nMapping:\n"
-      << mapping_text(inputs.program, result.mapping);
+      << format_number(result.one_site_time, 3) << ": speedup " << format_number(result.one_site_time / result.time, 3) << "\n";
+  out << "Moves kept of those proposed:";
+  for (const auto& [name, count] : result.heuristics) out << " " << name << " " << count.kept << "/" << count.proposed;
+  out << "\n\nMapping:\n"
+      << mapping_text(inputs.program, result.mapping, result.created);
   return out.str();
 }
 
@@ -60,7 +56,7 @@ std::string render_json(const ActorsInputs& inputs, const actors::TuneResult& re
   for (const auto& iteration : result.iterations) {
     nlohmann::ordered_json moves = nlohmann::ordered_json::array();
     for (const auto& move : iteration.applied) {
-      moves.push_back({{"player", inputs.program.players[static_cast<std::size_t>(move.player)].name}, {"from", move.from}, {"to", move.to},
+      moves.push_back({{"player", move.name}, {"from", move.from}, {"to", move.to},
                        {"heuristic", move.heuristic}, {"projected_gain", move.projected_gain}});
     }
     iterations.push_back({{"time", iteration.time}, {"proposals", iteration.proposals}, {"moves", std::move(moves)}});
@@ -68,7 +64,11 @@ std::string render_json(const ActorsInputs& inputs, const actors::TuneResult& re
   json["iterations"] = std::move(iterations);
   nlohmann::ordered_json mapping = nlohmann::ordered_json::object();
   for (std::size_t p = 0; p < result.mapping.sites.size(); ++p) mapping[inputs.program.players[p].name] = result.mapping.sites[p];
+  for (const auto& [name, site] : result.created) mapping[name] = site;
   json["mapping"] = std::move(mapping);
+  nlohmann::ordered_json heuristics = nlohmann::ordered_json::object();
+  for (const auto& [name, count] : result.heuristics) heuristics[name] = {{"proposed", count.proposed}, {"kept", count.kept}};
+  json["heuristics"] = std::move(heuristics);
   return core::json_text(json, 2) + "\n";
 }
 
@@ -91,7 +91,7 @@ int run_actors_tune(const ActorsOptions& cli) {
     options.maximum_iterations = cli.maximum_iterations;
     options.simulation = inputs.options;
     const actors::TuneResult result = actors::tune(inputs.program, inputs.machine, inputs.mapping, options);
-    if (!cli.write_mapping.empty()) core::write_file_atomically(cli.write_mapping, mapping_text(inputs.program, result.mapping));
+    if (!cli.write_mapping.empty()) core::write_file_atomically(cli.write_mapping, mapping_text(inputs.program, result.mapping, result.created));
     const std::string output = cli.json ? render_json(inputs, result) : render_table(cli, inputs, result);
     std::fputs(output.c_str(), stdout);
     return 0;

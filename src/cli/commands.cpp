@@ -42,7 +42,7 @@ std::span<const Command> commands() {
       {"actors",
        "Actor programs on a multiprocessor model (Axe, seed 004 §3): simulate players that compute, send and create "
        "players on sites joined by links (topology, routing, contention): execution time, per site, link and player "
-       "statistics; tune the mapping by post-game analysis.",
+       "statistics; tune the mapping by post-game analysis; search for the optimum and the baselines.",
        declare_actors_command},
       {"hierarchy",
        "The hierarchical multiprocessor (seed 004 §4): synthetic programs from stochastic behaviour models run on a tree "

@@ -89,7 +89,7 @@ TEST(ActorsE2e, BadInputIsLocatedWithExitStatus1) {
 
 TEST(ActorsE2e, UsageErrorsExitWith2) {
   EXPECT_EQ(run({"simulate", examples + "pipeline.actors"}).exit_code, 2);  // no --machine
-  EXPECT_EQ(run({"simulate", examples + "pipeline.actors", "--machine", examples + "ring8.machine", "--initial", "greedy"}).exit_code, 2);
+  EXPECT_EQ(run({"simulate", examples + "pipeline.actors", "--machine", examples + "ring8.machine", "--initial", "best"}).exit_code, 2);
   EXPECT_EQ(run({"simulate", examples + "pipeline.actors", "--machine", examples + "ring8.machine", "--initial", "random", "--mapping",
                  examples + "pipeline.map"}).exit_code, 2);
   EXPECT_EQ(run({}).exit_code, 2);

@@ -433,13 +433,17 @@ TEST(ActorsTune, LoadBalanceSpreadsIndependentWork) {
   const Machine machine = parse_machine("topology full 4\n", "m.machine");
   const Mapping initial = initial_mapping(program, machine, Placement::OneSite, 1);
   const std::vector<Move> moves = propose_moves(program, machine, initial, simulate(program, machine, initial, {}));
-  ASSERT_EQ(moves.size(), 2u);
-  // The concurrency heuristic: 3, 2 and 1 work items wait 10 each on site 0, 60 / 4 players = 15 a player.
+  ASSERT_EQ(moves.size(), 3u);
+  // The concurrency heuristic: 3, 2 and 1 work items wait 10 each on site 0, 60 / 4 players = 15 a player;
+  // it proposes the second busiest (w[1], the first of equals being the busiest), then the busiest.
   EXPECT_EQ(moves[0].heuristic, "concurrency");
+  EXPECT_EQ(moves[0].name, "w[1]");
   EXPECT_DOUBLE_EQ(moves[0].projected_gain, 15.0);
-  EXPECT_EQ(moves[1].heuristic, "load");
-  EXPECT_DOUBLE_EQ(moves[1].projected_gain, 10.0);  // 40 - max(40 - 10, 0 + 10)
-  EXPECT_EQ(moves[1].to, 1);
+  EXPECT_EQ(moves[1].heuristic, "concurrency");
+  EXPECT_EQ(moves[1].name, "w[0]");
+  EXPECT_EQ(moves[2].heuristic, "load");
+  EXPECT_DOUBLE_EQ(moves[2].projected_gain, 10.0);  // 40 - max(40 - 10, 0 + 10)
+  EXPECT_EQ(moves[2].to, 1);
   const TuneResult result = tune(program, machine, initial, {});
   ASSERT_EQ(result.iterations.size(), 4u);
   EXPECT_DOUBLE_EQ(result.iterations[1].time, 30.0);

@@ -1,0 +1,297 @@
+// The searches of augur actors search (src/sim/actors/search*.cpp): exhaustive search against a brute force
+// written here, the machine's symmetries counted by hand, results independent of the thread count, random
+// search and annealing never worse than their start, greedy load balancing on a case computed by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "sim/actors/search.hpp"
+#include "sim/actors/tune.hpp"
+
+namespace augur::sim::actors {
+namespace {
+
+const char* const chain = R"(param items = 3
+type Source { on go { loop items { send item size 10 to stage[0] } } }
+type Stage {
+  on item {
+    compute 4 + index
+    if index + 1 < 3 { send item size 10 to stage[index + 1] } else { send item size 5 to sink }
+  }
+}
+type Sink { on item { compute 1 } }
+player source : Source
+group stage[3] : Stage
+player sink : Sink
+start go to source
+)";
+
+// Divide and conquer of depth 2 (7 players, 6 of them created), written compactly.
+const char* const tree = R"(type Node {
+  on solve {
+    if level < 2 { compute 1  create left : Node  create right : Node
+      send solve(level = level + 1) size 4 to left  send solve(level = level + 1) size 4 to right
+      wait done count 2  compute 1 } else { compute 6 }
+    if level > 0 { send done size 2 to parent }
+  }
+}
+player root : Node
+start solve(level = 0) to root
+)";
+
+const char* const mesh2x2 = "topology mesh 2 2\nrouting dimension-order\nlatency 1\nbandwidth 5\nsend-overhead 0.5\nreceive-overhead 0.5\ncontext-switch 0.25\n";
+const char* const line3 = "topology links 3\nlink 0 1\nlink 1 2\nlatency 1\nbandwidth 4\nsend-overhead 0.5\nreceive-overhead 0.5\nsite 2 speed 2\n";
+
+struct Case {
+  Program program;
+  Machine machine;
+  Layout initial;
+};
+
+Case make_case(const std::string& program_text, const std::string& machine_text) {
+  Program program = parse_program(program_text, "p.actors");
+  Machine machine = parse_machine(machine_text, "m.machine");
+  Mapping mapping = initial_mapping(program, machine, Placement::RoundRobin, 1);
+  mapping.created = Placement::Creator;
+  return {std::move(program), std::move(machine), {std::move(mapping), {}}};
+}
+
+SearchResult run_search(const Case& input, SearchMethod method, long budget, int threads, std::uint64_t seed = 1) {
+  SearchOptions options;
+  options.method = method;
+  options.budget = budget;
+  options.threads = threads;
+  options.simulation.seed = seed;
+  return search(input.program, input.machine, input.initial, options);
+}
+
+// Brute force: every site for every player named (the static ones, then `created` by name), simulated.
+double brute_force(const Case& input, const std::vector<std::string>& created) {
+  const std::size_t statics = input.program.players.size();
+  const std::size_t players = statics + created.size();
+  const auto sites = static_cast<std::size_t>(input.machine.sites);
+  std::size_t total = 1;
+  for (std::size_t p = 0; p < players; ++p) total *= sites;
+  double best = INFINITY;
+  for (std::size_t code = 0; code < total; ++code) {
+    Layout layout;
+    layout.mapping.created = Placement::Creator;
+    std::size_t rest = code;
+    for (std::size_t p = 0; p < players; ++p, rest /= sites) {
+      const int site = static_cast<int>(rest % sites);
+      if (p < statics) layout.mapping.sites.push_back(site);
+      else layout.created.emplace_back(created[p - statics], site);
+    }
+    const Simulation run = simulate_layout(input.program, input.machine, layout, {});
+    if (run.deadlock.empty()) best = std::min(best, run.time);
+  }
+  return best;
+}
+
+TEST(ActorsSearch, ExhaustiveFindsTheBruteForceOptimumOfAPipeline) {
+  for (const char* machine : {mesh2x2, line3}) {
+    const Case input = make_case(chain, machine);
+    const SearchResult result = run_search(input, SearchMethod::Exhaustive, 1000000, 2);
+    EXPECT_DOUBLE_EQ(result.time, brute_force(input, {})) << machine;
+    EXPECT_DOUBLE_EQ(simulate_layout(input.program, input.machine, result.best, {}).time, result.time);
+    EXPECT_EQ(result.static_players, 5);
+    EXPECT_EQ(result.created_players, 0);
+  }
+}
+
+TEST(ActorsSearch, ExhaustiveMovesCreatedPlayersToo) {
+  const Case input = make_case(tree, mesh2x2);
+  const SearchResult result = run_search(input, SearchMethod::Exhaustive, 1000000, 2);
+  EXPECT_EQ(result.created_players, 6);
+  EXPECT_DOUBLE_EQ(result.time, brute_force(input, {"root/left", "root/right", "root/left/left", "root/left/right", "root/right/left", "root/right/right"}));
+  EXPECT_LT(result.time, result.initial_time);  // round-robin leaves the created players with their creator
+  EXPECT_EQ(result.best.created.size(), 6u);
+}
+
+// A homogeneous 2 × 2 mesh with dimension-order routes (x first): the identity, the two reflections and the
+// half turn leave it unchanged; the transposition and the quarter turns swap the order of x and y, so they
+// do not. None fixes a site but the identity: Burnside counts 4^5 / 4 = 256 mappings. A line 0-1-2 whose
+// site 2 is faster has no symmetry but the identity: 3^5 = 243 mappings.
+TEST(ActorsSearch, ExhaustiveCountsTheMachinesSymmetries) {
+  const SearchResult mesh = run_search(make_case(chain, mesh2x2), SearchMethod::Exhaustive, 1000000, 1);
+  EXPECT_EQ(mesh.symmetries, 4);
+  EXPECT_DOUBLE_EQ(mesh.mappings, 256.0);
+  EXPECT_EQ(mesh.simulations, 257);  // the initial layout, then one mapping per orbit
+  const SearchResult line = run_search(make_case(chain, line3), SearchMethod::Exhaustive, 1000000, 1);
+  EXPECT_EQ(line.symmetries, 1);
+  EXPECT_DOUBLE_EQ(line.mappings, 243.0);
+  EXPECT_EQ(line.simulations, 244);
+}
+
+TEST(ActorsSearch, ExhaustiveRefusesASpaceLargerThanTheBudget) {
+  try {
+    (void)run_search(make_case(chain, mesh2x2), SearchMethod::Exhaustive, 100, 1);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "exhaustive search of 5 players on 4 sites is 256 mappings (after 4 symmetries of the machine), more than the budget of 100 "
+              "simulations: raise --budget or use annealing");
+  }
+}
+
+TEST(ActorsSearch, ResultsDoNotDependOnTheThreadCount) {
+  const Case input = make_case(tree, mesh2x2);
+  for (const SearchMethod method : {SearchMethod::Exhaustive, SearchMethod::Annealing, SearchMethod::Random, SearchMethod::Clustering}) {
+    const SearchResult one = run_search(input, method, 5000, 1, 7);
+    for (const int threads : {2, 3}) {
+      const SearchResult more = run_search(input, method, 5000, threads, 7);
+      EXPECT_EQ(more.time, one.time) << static_cast<int>(method) << " " << threads;
+      EXPECT_EQ(more.simulations, one.simulations);
+      EXPECT_EQ(more.best.mapping.sites, one.best.mapping.sites);
+      EXPECT_EQ(more.best.created, one.best.created);
+    }
+  }
+}
+
+TEST(ActorsSearch, RandomSearchAndAnnealingAreNeverWorseThanTheirStartNorBetterThanTheOptimum) {
+  const Case input = make_case(chain, line3);
+  const double optimum = brute_force(input, {});
+  for (const std::uint64_t seed : {1, 2, 3, 4}) {
+    for (const SearchMethod method : {SearchMethod::Random, SearchMethod::Annealing}) {
+      for (const long budget : {1L, 2L, 10L, 60L}) {
+        const SearchResult result = run_search(input, method, budget, 2, seed);
+        EXPECT_LE(result.time, result.initial_time);
+        EXPECT_GE(result.time, optimum);
+        EXPECT_EQ(result.simulations, budget);
+        EXPECT_DOUBLE_EQ(simulate_layout(input.program, input.machine, result.best, {}).time, result.time);
+      }
+    }
+  }
+}
+
+// Three independent players of work 6, 4 and 3 on two sites, profiled on one site: the heaviest to site 0,
+// the next to the emptier site 1 (4 < 6), the last to site 1 (4 + 3 = 7 < 6 + 3 = 9).
+TEST(ActorsSearch, GreedyBalancesTheLoadHeaviestFirst) {
+  const char* const text = "type W { on go { compute work } }\nplayer a : W\nplayer b : W\nplayer c : W\n"
+                           "start go(work = 3) to a\nstart go(work = 6) to b\nstart go(work = 4) to c\n";
+  const Program program = parse_program(text, "p.actors");
+  const Machine machine = parse_machine("topology ring 2\n", "m.machine");
+  const Layout layout = greedy_layout(program, machine, {Mapping{{0, 0, 0}, Placement::Creator}, {}}, {});
+  EXPECT_EQ(layout.mapping.sites, (std::vector<int>{1, 0, 1}));
+  SearchOptions options;
+  options.method = SearchMethod::Greedy;
+  const SearchResult result = search(program, machine, {Mapping{{0, 0, 0}, Placement::Creator}, {}}, options);
+  EXPECT_DOUBLE_EQ(result.time, 7.0);
+  EXPECT_DOUBLE_EQ(result.initial_time, 13.0);
+  EXPECT_EQ(result.simulations, 2);
+}
+
+TEST(ActorsSearch, AnInitialDeadlockIsAnError) {
+  const char* const text = "type P { on go { wait answer count 1 } }\nplayer p : P\nstart go to p\n";
+  const Case input = make_case(text, mesh2x2);
+  EXPECT_THROW((void)run_search(input, SearchMethod::Random, 10, 1), std::runtime_error);
+}
+
+
+// Creation placement on a tree of depth 1 (root creates left then right, sends each a solve of size 4, gets a
+// done of size 2; leaves compute 20) on a ring of 3. Between the root and a child: 2 messages × (send 0.5 +
+// receive 0.5 + latency 1) + 6 size units / bandwidth 2 = 7 a hop.
+const char* const pair_tree = R"(type Node {
+  on solve {
+    if level < 1 {
+      create left : Node
+      create right : Node
+      send solve(level = 1) size 4 to left
+      send solve(level = 1) size 4 to right
+      wait done count 2
+    } else {
+      compute 20
+      send done size 2 to parent
+    }
+  }
+}
+player root : Node
+start solve(level = 0) to root
+)";
+const char* const ring3 = "topology ring 3\nlatency 1\nbandwidth 2\nsend-overhead 0.5\nreceive-overhead 0.5\n";
+
+std::vector<Move> creation_moves(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options) {
+  std::vector<Move> moves = propose_moves(program, machine, mapping, simulate(program, machine, mapping, options));
+  std::erase_if(moves, [](const Move& move) { return move.heuristic != "creation"; });
+  return moves;
+}
+
+TEST(ActorsTune, CreationPlacementSpreadsSiblingsAndKeepsTheFirstChildBesideItsCreator) {
+  const Program program = parse_program(pair_tree, "p.actors");
+  const Machine machine = parse_machine(ring3, "m.machine");
+  // All on site 0: the siblings take turns; right (the later) goes to the least busy site nearest the root,
+  // site 1 (sites 1 and 2 are idle, both a hop away), saving min(20, 20) - 7 = 13.
+  const std::vector<Move> together = creation_moves(program, machine, {{0}, Placement::Creator}, {});
+  ASSERT_EQ(together.size(), 1u);
+  EXPECT_EQ(together[0].name, "root/right");
+  EXPECT_EQ(together[0].from, 0);
+  EXPECT_EQ(together[0].to, 1);
+  EXPECT_DOUBLE_EQ(together[0].projected_gain, 13.0);
+  // left on site 1, right on site 2: the root waits while they work, so its first child may join it, saving
+  // its messages' 7 (nothing else works on site 0).
+  SimulationOptions apart;
+  apart.created_sites = {{"root/left", 1}, {"root/right", 2}};
+  const std::vector<Move> spread = creation_moves(program, machine, {{0}, Placement::Creator}, apart);
+  ASSERT_EQ(spread.size(), 1u);
+  EXPECT_EQ(spread[0].name, "root/left");
+  EXPECT_EQ(spread[0].to, 0);
+  EXPECT_DOUBLE_EQ(spread[0].projected_gain, 7.0);
+}
+
+TEST(ActorsTune, TheTunedMappingNamesEveryCreatedPlayerAndGivesItsTime) {
+  const Program program = parse_program(tree, "p.actors");
+  const Machine machine = parse_machine(mesh2x2, "m.machine");
+  const TuneResult tuned = tune(program, machine, initial_mapping(program, machine, Placement::RoundRobin, 1), {});
+  EXPECT_LT(tuned.time, tuned.iterations.front().time);
+  EXPECT_EQ(tuned.created.size(), 6u);
+  long kept = 0;
+  for (const auto& [name, count] : tuned.heuristics) kept += count.kept;
+  long applied = 0;
+  for (const auto& iteration : tuned.iterations) applied += static_cast<long>(iteration.applied.size());
+  EXPECT_EQ(kept, applied);
+  Mapping mapping = tuned.mapping;
+  mapping.created = Placement::Creator;
+  EXPECT_DOUBLE_EQ(simulate_layout(program, machine, {mapping, tuned.created}, {}).time, tuned.time);
+}
+
+
+std::vector<Move> moves_of(const char* heuristic, const std::string& program_text, const std::string& machine_text, const Mapping& mapping) {
+  const Program program = parse_program(program_text, "p.actors");
+  const Machine machine = parse_machine(machine_text, "m.machine");
+  std::vector<Move> moves = propose_moves(program, machine, mapping, simulate(program, machine, mapping, {}));
+  std::erase_if(moves, [&](const Move& move) { return move.heuristic != heuristic; });
+  return moves;
+}
+
+// Two players of work 10 on site 1 of three fully connected sites, site 0 twice as fast: either moved to
+// site 0 takes 5 there, to site 2 takes 10; both save 20 - max(20 - 10, ...) = 10, and among equal gains
+// the destination least busy after the move wins: site 0.
+TEST(ActorsTune, LoadBalanceRescalesWorkByTheSitesSpeeds) {
+  const std::vector<Move> moves = moves_of("load", "type W { on go { compute 10 } }\ngroup w[2] : W\nstart go to all w\n",
+                                           "topology full 3\nsite 0 speed 2\n", {{1, 1}, Placement::Creator});
+  ASSERT_EQ(moves.size(), 1u);
+  EXPECT_EQ(moves[0].from, 1);
+  EXPECT_EQ(moves[0].to, 0);
+  EXPECT_DOUBLE_EQ(moves[0].projected_gain, 10.0);
+}
+
+// A ping-pong of four balls (size 20) between sites 0 and 2 of a line 0-1-2 (latency 2, bandwidth 10): each
+// direction carried 2 balls, 40 size units; moving a partner next to the other saves one hop of each:
+// 2 × 2 + 40 / 10 = 8. Both players work 6 (two computes of 3), so the sender of each pair moves, to site 1.
+TEST(ActorsTune, ContentionBringsDistantPartnersNextToEachOther) {
+  const char* const text = "type P {\n  on serve { send ball(hits = 1) size 20 to b }\n"
+                           "  on ball { compute 3  if hits < 4 { send ball(hits = hits + 1) size 20 to sender } }\n}\n"
+                           "player a : P\nplayer b : P\nstart serve to a\n";
+  const std::vector<Move> moves = moves_of("contention", text, "topology links 3\nlink 0 1\nlink 1 2\nlatency 2\nbandwidth 10\n", {{0, 2}, Placement::Creator});
+  ASSERT_EQ(moves.size(), 2u);
+  for (const auto& move : moves) {
+    EXPECT_EQ(move.to, 1);
+    EXPECT_DOUBLE_EQ(move.projected_gain, 8.0);
+  }
+  EXPECT_NE(moves[0].name, moves[1].name);
+}
+
+}  // namespace
+}  // namespace augur::sim::actors
