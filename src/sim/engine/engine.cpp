@@ -167,6 +167,14 @@ void Timeline::instant(int row, const std::string& name, const std::string& cate
   events_.push_back({'i', row, name, category, time, time});
 }
 
+void Timeline::flow_start(int row, const std::string& name, const std::string& category, std::uint64_t id, double time) {
+  events_.push_back({'s', row, name, category, time, time, id});
+}
+
+void Timeline::flow_end(int row, const std::string& name, const std::string& category, std::uint64_t id, double time) {
+  events_.push_back({'f', row, name, category, time, time, id});
+}
+
 std::string Timeline::json() const {
   std::string text;
   TimelineWriter writer([&text](std::string_view piece) { text += piece; });
@@ -175,6 +183,10 @@ std::string Timeline::json() const {
       writer.name_row(event.row, event.category);
     } else if (event.phase == 'X') {
       writer.span(event.row, event.name, event.category, event.start, event.end);
+    } else if (event.phase == 's') {
+      writer.flow_start(event.row, event.name, event.category, event.id, event.start);
+    } else if (event.phase == 'f') {
+      writer.flow_end(event.row, event.name, event.category, event.id, event.start);
     } else {
       writer.instant(event.row, event.name, event.category, event.start);
     }
@@ -217,6 +229,21 @@ void TimelineWriter::span(int row, const std::string& name, const std::string& c
 void TimelineWriter::instant(int row, const std::string& name, const std::string& category, double time) {
   const nlohmann::ordered_json event = {
       {"name", name}, {"cat", category}, {"ph", "i"}, {"s", "t"}, {"pid", 1}, {"tid", row}, {"ts", time * microseconds}};
+  add(text_of(event));
+}
+
+void TimelineWriter::flow_start(int row, const std::string& name, const std::string& category, std::uint64_t id, double time) {
+  flow('s', row, name, category, id, time);
+}
+
+// The end binds to the next slice that begins on its row at or after `time` (no "bp": "e").
+void TimelineWriter::flow_end(int row, const std::string& name, const std::string& category, std::uint64_t id, double time) {
+  flow('f', row, name, category, id, time);
+}
+
+void TimelineWriter::flow(char phase, int row, const std::string& name, const std::string& category, std::uint64_t id, double time) {
+  const nlohmann::ordered_json event = {{"name", name}, {"cat", category}, {"ph", std::string(1, phase)}, {"id", id},
+                                        {"pid", 1},     {"tid", row},      {"ts", time * microseconds}};
   add(text_of(event));
 }
 
