@@ -153,7 +153,7 @@ int simulate_once(const ActorsOptions& cli, const ActorsInputs& inputs) {
 
 std::string describe_simulation(const ActorsOptions& cli, const actors::Machine& machine) {
   return "Program " + cli.program + " on " + cli.machine + " (" + machine.topology + ", " + std::to_string(machine.sites) + " sites, " +
-         machine.routing + " routing, store-and-forward), mapping " + (cli.mapping.empty() ? cli.initial : cli.mapping) + ", seed " +
+         machine.routing + " routing, " + machine.switching + "), mapping " + (cli.mapping.empty() ? cli.initial : cli.mapping) + ", seed " +
          std::to_string(cli.seed);
 }
 

@@ -318,7 +318,7 @@ TEST(Actors, MachineErrorsAreLocated) {
       {"topology ring 4\nlatency 1\nlatency 2\n",
        "m.machine:3:1: 'latency' given twice"},
       {"topology ring 4\nspeeed 1\n",
-       "m.machine:2:1: unknown setting 'speeed' (topology, routing, speed, context-switch, send-overhead, receive-overhead, latency, bandwidth, site, link)"},
+       "m.machine:2:1: unknown setting 'speeed' (topology, routing, switching, speed, context-switch, send-overhead, receive-overhead, latency, bandwidth, site, link)"},
       {"topology ring 4\nrouting dimension-order\n",
        "m.machine:2:9: dimension-order routing needs a mesh, a torus or a hypercube"},
       {"topology ring 4\nlink 0 2\n",
