@@ -78,7 +78,14 @@ std::string render_table(const ActorsOptions& cli, const actors::Machine& machin
     players.add_row({player.name + (player.stopped ? " (stopped)" : ""), player.type, std::to_string(player.site), format_number(player.busy, 3),
                      std::to_string(player.messages_in), std::to_string(player.messages_out)});
   }
-  out << players.render();
+  out << players.render() << "\n";
+  core::TextTable partners({"Sender -> receiver", "Messages", "Traffic"});
+  for (const auto& pair : result.partners) {
+    partners.add_row({result.players[static_cast<std::size_t>(pair.sender)].name + " -> " + result.players[static_cast<std::size_t>(pair.receiver)].name,
+                      std::to_string(pair.messages), format_number(pair.traffic, 3)});
+  }
+  out << "Partners: " << result.partners.size() << " pairs of players exchanged messages\n";
+  if (!result.partners.empty()) out << partners.render();
   if (!result.deadlock.empty()) out << "\nDeadlock: players wait for messages that never come:\n" << describe_deadlock(result);
   return out.str();
 }
