@@ -2,6 +2,7 @@
 // program, each with its random streams from (seed, replication), over T threads and, under mpirun, over the
 // ranks (sim/parallel); the mean execution time with its 95% interval, the messages, and each site's busy
 // time and utilization, printed by rank 0. The figures are the same bits for any threads and ranks.
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -86,7 +87,7 @@ std::string render_json(const ActorsOptions& cli, const Summary& summary) {
   json["seed"] = cli.seed;
   json["time"] = statistic_json(summary.time.statistic());
   json["messages"] = statistic_json(summary.messages.statistic());
-  json["events"] = summary.events;
+  json["events"] = static_cast<std::uint64_t>(summary.events);
   json["deadlocks"] = summary.deadlocks;
   nlohmann::ordered_json sites = nlohmann::ordered_json::array();
   for (std::size_t s = 0; s < summary.busy.size(); ++s) {
