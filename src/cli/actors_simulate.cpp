@@ -172,19 +172,18 @@ int run_actors_simulate(const ActorsOptions& cli) {
     return 0;
   });
   if (status != 0) return status;
-  if (!ranks->root()) {
-    try {
-      if (cli.replications <= 1) return 0;  // one run: rank 0's
-      return run_actors_replications(cli, load_actors_inputs(cli), *ranks);
-    } catch (const std::exception&) {
-      return 1;
-    }
-  }
-  return run_reporting_errors("simulate", [&] {
+  const auto simulate = [&]() -> int {
+    if (!ranks->root() && cli.replications <= 1) return 0;  // one run: rank 0's
     if (!cli.trace.empty()) core::refuse_output_over_inputs(cli.trace, {cli.program, cli.machine, cli.mapping});
     const ActorsInputs inputs = load_actors_inputs(cli);
     return cli.replications > 1 ? run_actors_replications(cli, inputs, *ranks) : simulate_once(cli, inputs);
-  });
+  };
+  if (ranks->root()) return run_reporting_errors("simulate", simulate);
+  try {
+    return simulate();  // errors: rank 0 reports them
+  } catch (const std::exception&) {
+    return 1;
+  }
 }
 
 }  // namespace augur::cli

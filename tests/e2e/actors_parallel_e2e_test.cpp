@@ -10,37 +10,23 @@
 #include <string>
 #include <vector>
 
+#include "actors_e2e_support.hpp"
 #include "core/process.hpp"
 #include "e2e_support.hpp"
 
 namespace {
 
 using namespace augur::e2e;
+using namespace augur::e2e::actors;
 using augur::core::ProcessResult;
-using Arguments = std::vector<std::string>;
 
-const std::string augur_exe = AUGUR_EXE;
-const std::string examples = std::string(AUGUR_EXAMPLES_DIR) + "/actors/";
-
+// augur actors simulate ARGUMENTS...
 ProcessResult run(const Arguments& arguments) {
-  Arguments argv{augur_exe, "actors", "simulate"};
-  argv.insert(argv.end(), arguments.begin(), arguments.end());
-  return augur::core::run_process(argv);
+  Arguments simulate{"simulate"};
+  simulate.insert(simulate.end(), arguments.begin(), arguments.end());
+  return run_actors(simulate);
 }
 
-// Four trips of 8.5 on two sites (docs/actors.md): send 1, 20 / 10 on the link, latency 2, receive 0.5,
-// compute 3.
-const char* const ping_pong = R"(type P {
-  on serve { send ball(hits = 1) size 20 to b }
-  on ball {
-    compute 3
-    if hits < 4 { send ball(hits = hits + 1) size 20 to sender }
-  }
-}
-player a : P
-player b : P
-start serve to a
-)";
 const char* const two_sites = "topology ring 2\nlatency 2\nbandwidth 10\nsend-overhead 1\nreceive-overhead 0.5\n";
 
 // The trace is whole JSON: a row per site, per trip a send, a receive and a compute slice, a flow per ball.
@@ -76,6 +62,23 @@ TEST(ActorsTraceE2e, TheTimelineNeverReplacesAnInput) {
   EXPECT_EQ(result.exit_code, 1) << describe(result);
   EXPECT_EQ(read_text(machine), two_sites);
   EXPECT_EQ(directory.names(), (std::vector<std::string>{"ping.actors", "two.machine"}));
+}
+
+// With replications the timeline is replication 0's, which is the run without them.
+TEST(ActorsTraceE2e, WithReplicationsTheTimelineIsTheFirstReplications) {
+  TemporaryDirectory directory;
+  const std::string once = (directory.path() / "once.json").string();
+  const std::string first = (directory.path() / "first.json").string();
+  const Arguments base{examples + "irregular.actors", "--machine", examples + "mesh4x4.machine", "--trace"};
+  Arguments arguments = base;
+  arguments.push_back(once);
+  ASSERT_EQ(run(arguments).exit_code, 0);
+  arguments = base;
+  arguments.insert(arguments.end(), {first, "--replications", "6", "--threads", "3"});
+  const ProcessResult result = run(arguments);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(read_text(first), read_text(once));
+  EXPECT_FALSE(nlohmann::json::parse(read_text(first)).at("traceEvents").empty());
 }
 
 // Without randomness every replication takes the hand-computed 34: mean 34, no spread, 5 times the events.
@@ -149,6 +152,22 @@ TEST(ActorsReplicationsE2e, MpiRanksGiveWhatOneProcessGives) {
       EXPECT_EQ(shared.standard_output, alone.standard_output) << ranks << " ranks";
     }
   }
+}
+
+// Rank 0 writes the timeline of replication 0, the same file as one process writes.
+TEST(ActorsReplicationsE2e, UnderMpiRankZeroWritesTheTimeline) {
+  TemporaryDirectory directory;
+  const std::string alone = (directory.path() / "alone.json").string();
+  const std::string shared = (directory.path() / "shared.json").string();
+  const Arguments base{examples + "irregular.actors", "--machine", examples + "mesh4x4.machine", "--replications", "4", "--trace"};
+  Arguments arguments = base;
+  arguments.push_back(alone);
+  ASSERT_EQ(run(arguments).exit_code, 0);
+  arguments = base;
+  arguments.push_back(shared);
+  const ProcessResult result = run_mpi(2, arguments);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(read_text(shared), read_text(alone));
 }
 
 // An error at run time is reported once, by rank 0, with exit status 1.

@@ -9,24 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "actors_programs.hpp"
 #include "augur/sim/engine.hpp"
 #include "sim/actors/simulate.hpp"
 
 namespace augur::sim::actors {
 namespace {
 
-const char* const ping_pong = R"(param rounds = 2
-type Player {
-  on serve { send ball(hits = 1) size 20 to b }
-  on ball {
-    compute 3
-    if hits < rounds { send ball(hits = hits + 1) size 20 to sender }
-  }
-}
-player a : Player
-player b : Player
-start serve to a
-)";
+using test::ping_pong;
 
 const char* const two_sites = "topology ring 2\nlatency 2\nbandwidth 10\nsend-overhead 1\nreceive-overhead 0.5\ncontext-switch 0.25\n";
 
@@ -68,7 +58,7 @@ Traced run_traced(const std::string& program_text, const std::string& machine_te
 // link and latency 2: at site 1 at 5, received [5, 5.5], computed [5.5, 8.5]; b sends ball 3 back: [8.5, 9.5],
 // at site 0 at 13.5, received [13.5, 14], computed [14, 17]. No context switch: one player a site.
 TEST(ActorsTimeline, TwoSitesEventByEvent) {
-  const Traced traced = run_traced(ping_pong, two_sites, Placement::RoundRobin);
+  const Traced traced = run_traced(ping_pong, two_sites, Placement::RoundRobin, {{"rounds", 2}});
   EXPECT_DOUBLE_EQ(traced.result.time, 17.0);
   const std::vector<std::string> expected = {
       "M 0 site 0",
@@ -91,7 +81,7 @@ TEST(ActorsTimeline, TwoSitesEventByEvent) {
 // a switch [3, 3.25] computes [3.25, 6.25], b after a switch [6.25, 6.5] computes [6.5, 9.5], a after a switch
 // [9.5, 9.75] computes [9.75, 12.75].
 TEST(ActorsTimeline, OneSiteShowsContextSwitches) {
-  const Traced traced = run_traced(ping_pong, two_sites, Placement::OneSite, {{"rounds", 4}});
+  const Traced traced = run_traced(ping_pong, two_sites, Placement::OneSite);
   EXPECT_DOUBLE_EQ(traced.result.time, 12.75);
   const std::vector<std::string> expected = {
       "M 0 site 0",
