@@ -402,10 +402,13 @@ private:
 };
 
 std::vector<int> Run::receivers(const Target& target, int self, const Scope& scope, std::size_t offset) {
-  const auto whole = [&](const Value& value, int size, const std::string& group) {
+  // An index of `group` (its rows when `rows`); the message of an error is made only when there is one.
+  const auto whole = [&](const Value& value, int size, const Group& group, bool rows) {
     const double index = evaluate(value, scope, source_);
-    if (index != std::floor(index) || index < 0 || index >= size)
-      source_.fail(value.offset, "index " + core::format_shortest(index) + " is outside group '" + group + "' (0 to " + std::to_string(size - 1) + ")");
+    if (index != std::floor(index) || index < 0 || index >= size) {
+      const std::string name = rows ? group.name + "' rows (0 to " + std::to_string(group.rows - 1) + "), group '" + group.name : group.name;
+      source_.fail(value.offset, "index " + core::format_shortest(index) + " is outside group '" + name + "' (0 to " + std::to_string(size - 1) + ")");
+    }
     return static_cast<int>(index);
   };
   switch (target.kind) {
@@ -424,9 +427,9 @@ std::vector<int> Run::receivers(const Target& target, int self, const Scope& sco
     }
     case Target::Kind::Element: {
       const Group& group = program_.groups[static_cast<std::size_t>(target.group)];
-      if (!group.two_dimensional) return {group.first + whole(target.indices[0], group.columns, group.name)};
-      const int row = whole(target.indices[0], group.rows, group.name + "' rows (0 to " + std::to_string(group.rows - 1) + "), group '" + group.name);
-      return {group.first + row * group.columns + whole(target.indices[1], group.columns, group.name)};
+      if (!group.two_dimensional) return {group.first + whole(target.indices[0], group.columns, group, false)};
+      const int row = whole(target.indices[0], group.rows, group, true);
+      return {group.first + row * group.columns + whole(target.indices[1], group.columns, group, false)};
     }
     case Target::Kind::All: {
       const Group& group = program_.groups[static_cast<std::size_t>(target.group)];
