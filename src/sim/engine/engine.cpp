@@ -215,20 +215,33 @@ void TimelineWriter::name_row(int row, const std::string& name) {
   add(text_of(event));
 }
 
+// The events are built key by key: an initializer list of pairs costs nlohmann several copies of each
+// value (a span took some 23 000 instructions that way).
+namespace {
+nlohmann::ordered_json named_event(const std::string& name, const std::string& category, const char* phase) {
+  nlohmann::ordered_json event = nlohmann::ordered_json::object();
+  event["name"] = name;
+  event["cat"] = category;
+  event["ph"] = phase;
+  return event;
+}
+}  // namespace
+
 void TimelineWriter::span(int row, const std::string& name, const std::string& category, double start, double end) {
-  const nlohmann::ordered_json event = {{"name", name},
-                                        {"cat", category},
-                                        {"ph", "X"},
-                                        {"pid", 1},
-                                        {"tid", row},
-                                        {"ts", start * microseconds},
-                                        {"dur", (end - start) * microseconds}};
+  nlohmann::ordered_json event = named_event(name, category, "X");
+  event["pid"] = 1;
+  event["tid"] = row;
+  event["ts"] = start * microseconds;
+  event["dur"] = (end - start) * microseconds;
   add(text_of(event));
 }
 
 void TimelineWriter::instant(int row, const std::string& name, const std::string& category, double time) {
-  const nlohmann::ordered_json event = {
-      {"name", name}, {"cat", category}, {"ph", "i"}, {"s", "t"}, {"pid", 1}, {"tid", row}, {"ts", time * microseconds}};
+  nlohmann::ordered_json event = named_event(name, category, "i");
+  event["s"] = "t";
+  event["pid"] = 1;
+  event["tid"] = row;
+  event["ts"] = time * microseconds;
   add(text_of(event));
 }
 
@@ -242,8 +255,12 @@ void TimelineWriter::flow_end(int row, const std::string& name, const std::strin
 }
 
 void TimelineWriter::flow(char phase, int row, const std::string& name, const std::string& category, std::uint64_t id, double time) {
-  const nlohmann::ordered_json event = {{"name", name}, {"cat", category}, {"ph", std::string(1, phase)}, {"id", id},
-                                        {"pid", 1},     {"tid", row},      {"ts", time * microseconds}};
+  const char phases[2] = {phase, '\0'};
+  nlohmann::ordered_json event = named_event(name, category, phases);
+  event["id"] = id;
+  event["pid"] = 1;
+  event["tid"] = row;
+  event["ts"] = time * microseconds;
   add(text_of(event));
 }
 
