@@ -216,6 +216,17 @@ augur_example(NAME actors_search_annealing_json
 augur_example(NAME actors_tune_divide_hypercube3
   COMMAND augur actors tune examples/actors/divide.actors --machine examples/actors/hypercube3.machine
   EXPECTED examples/actors/tune_divide_hypercube3.out)
+# ... divide and conquer on the ring under cut-through switching, replications of the irregular program
+# (the same figures for any threads and MPI ranks), and a timeline written beside the table.
+augur_example(NAME actors_divide_cut_through
+  COMMAND augur actors simulate examples/actors/divide.actors --machine examples/actors/ring8-cut-through.machine
+  EXPECTED examples/actors/divide_ring8_cut_through.out)
+augur_example(NAME actors_irregular_replications
+  COMMAND augur actors simulate examples/actors/irregular.actors --machine examples/actors/mesh4x4.machine --replications 100
+  EXPECTED examples/actors/irregular_replications.out)
+augur_example(NAME actors_pipeline_trace SCRATCH actors FRESH
+  COMMAND augur actors simulate examples/actors/pipeline.actors --machine examples/actors/ring8.machine --set items=2 --trace pipeline.trace.json
+  EXPECTED examples/actors/pipeline_trace.out)
 
 # cache: the exact simulator (docs/cache.md) on a hand-written din trace (worked out in the guide), the same
 # accesses in augur's binary format, the lackey trace of a tiny real program (transpose.c) with a split first

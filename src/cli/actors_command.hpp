@@ -15,6 +15,10 @@ namespace CLI {
 class App;
 }
 
+namespace augur::sim::parallel {
+class Ranks;
+}
+
 namespace augur::cli {
 
 struct ActorsOptions {
@@ -25,6 +29,10 @@ struct ActorsOptions {
   std::uint64_t seed = 1;
   std::vector<std::string> set;         // --set NAME=VALUE
   bool json = false;
+  // simulate
+  std::string trace;                    // --trace FILE
+  int replications = 1;                 // --replications R
+  int threads = 0;                      // --threads T (0: the hardware's)
   // tune
   int maximum_iterations = 20;
   std::string write_mapping;            // --write-mapping FILE (tune, search)
@@ -56,6 +64,11 @@ int run_reporting_errors(const char* subcommand, const std::function<int()>& bod
 // (filled when it is parsed).
 std::shared_ptr<ActorsOptions> add_actors_simulate(CLI::App& command);
 int run_actors_simulate(const ActorsOptions& options);
+// simulate --replications R (actors_replications.cpp): the replications over threads and MPI ranks; prints on
+// rank 0 only.
+int run_actors_replications(const ActorsOptions& options, const ActorsInputs& inputs, const sim::parallel::Ranks& ranks);
+// The first line of simulate's output: the program, the machine, the mapping and the seed.
+[[nodiscard]] std::string describe_simulation(const ActorsOptions& options, const sim::actors::Machine& machine);
 std::shared_ptr<ActorsOptions> add_actors_tune(CLI::App& command);
 int run_actors_tune(const ActorsOptions& options);
 std::shared_ptr<ActorsOptions> add_actors_search(CLI::App& command);

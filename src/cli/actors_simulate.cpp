@@ -1,5 +1,6 @@
 // augur actors simulate PROGRAM --machine M [--mapping FILE | --initial RULE] [--seed S] [--set k=v] [--json]
-// (docs/actors.md): reads the program, the machine and the mapping, runs the simulator once, prints.
+// [--trace FILE] [--replications R [--threads T]] (docs/actors.md): reads the program, the machine and the
+// mapping, runs the simulator once (or R times: actors_replications.cpp), prints.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -8,15 +9,29 @@
 
 #include "actors_command.hpp"
 #include "augur/core/diagnostics.hpp"
+#include "augur/sim/engine.hpp"
+#include "core/files.hpp"
 #include "core/json_text.hpp"
 #include "core/table.hpp"
 #include "sim/actors/simulate.hpp"
+#include "sim/parallel/ranks.hpp"
 
 namespace augur::cli {
 
 std::shared_ptr<ActorsOptions> add_actors_simulate(CLI::App& command) {
   auto options = std::make_shared<ActorsOptions>();
   add_actors_inputs(command, *options);
+  command.add_option("--trace", options->trace, "Write a Chrome trace-event timeline (Perfetto) of the run, of the first replication with --replications")
+      ->type_name("FILE");
+  command.add_option("--replications", options->replications, "Run R replications, each with its own random streams from (seed, replication)")
+      ->check(CLI::Range(1, 100000000))
+      ->type_name("R");
+  command.add_option("--threads", options->threads,
+                     "Threads the replications run on (default: the hardware concurrency, capped by the replications); the results are the same for any number")
+      ->check(CLI::Range(1, 4096))
+      ->type_name("T");
+  command.footer("Under mpirun the replications are shared among the ranks and rank 0 prints (docs/actors.md, \"Replications\").\n"
+                 "Example:\n  augur actors simulate examples/actors/irregular.actors --machine examples/actors/mesh4x4.machine --replications 100");
   return options;
 }
 
@@ -36,9 +51,7 @@ std::string describe_deadlock(const actors::Simulation& result) {
 
 std::string render_table(const ActorsOptions& cli, const actors::Machine& machine, const actors::Simulation& result) {
   std::ostringstream out;
-  out << "Program " << cli.program << " on " << cli.machine << " (" << machine.topology << ", " << machine.sites << " sites, "
-      << machine.routing << " routing, store-and-forward), mapping " << (cli.mapping.empty() ? cli.initial : cli.mapping)
-      << ", seed " << cli.seed << "\n";
+  out << describe_simulation(cli, machine) << "\n";
   out << "Execution time " << format_number(result.time, 3) << ", " << result.messages << " messages, " << result.events << " events\n\n";
   core::TextTable sites({"Site", "Players", "Busy", "Utilization", "Mean queue", "Max queue", "Switches"});
   for (std::size_t s = 0; s < result.sites.size(); ++s) {
@@ -65,7 +78,14 @@ std::string render_table(const ActorsOptions& cli, const actors::Machine& machin
     players.add_row({player.name + (player.stopped ? " (stopped)" : ""), player.type, std::to_string(player.site), format_number(player.busy, 3),
                      std::to_string(player.messages_in), std::to_string(player.messages_out)});
   }
-  out << players.render();
+  out << players.render() << "\n";
+  core::TextTable partners({"Sender -> receiver", "Messages", "Traffic"});
+  for (const auto& pair : result.partners) {
+    partners.add_row({result.players[static_cast<std::size_t>(pair.sender)].name + " -> " + result.players[static_cast<std::size_t>(pair.receiver)].name,
+                      std::to_string(pair.messages), format_number(pair.traffic, 3)});
+  }
+  out << "Partners: " << result.partners.size() << " pairs of players exchanged messages\n";
+  if (!result.partners.empty()) out << partners.render();
   if (!result.deadlock.empty()) out << "\nDeadlock: players wait for messages that never come:\n" << describe_deadlock(result);
   return out.str();
 }
@@ -113,21 +133,57 @@ std::string render_json(const actors::Machine& machine, const actors::Simulation
   return core::json_text(json, 2) + "\n";
 }
 
+// The run with its timeline streamed into --trace (a temporary file beside it, renamed at the end).
+actors::Simulation simulate_with_trace(const ActorsInputs& inputs, const std::string& trace) {
+  core::OutputFile file(trace);
+  sim::TimelineWriter timeline([&file](std::string_view text) { file.write(text); });
+  actors::Simulation result = actors::simulate(inputs.program, inputs.machine, inputs.mapping, inputs.options, timeline);
+  timeline.finish();
+  file.commit();
+  return result;
+}
+
+int simulate_once(const ActorsOptions& cli, const ActorsInputs& inputs) {
+  const actors::Machine& machine = inputs.machine;
+  const actors::Simulation result = cli.trace.empty() ? actors::simulate(inputs.program, machine, inputs.mapping, inputs.options)
+                                                      : simulate_with_trace(inputs, cli.trace);
+  const std::string output = cli.json ? render_json(machine, result) : render_table(cli, machine, result);
+  std::fputs(output.c_str(), stdout);
+  if (!result.deadlock.empty()) {
+    std::fprintf(stderr, "augur actors simulate: deadlock: %zu players wait for messages that never come\n", result.deadlock.size());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
+std::string describe_simulation(const ActorsOptions& cli, const actors::Machine& machine) {
+  return "Program " + cli.program + " on " + cli.machine + " (" + machine.topology + ", " + std::to_string(machine.sites) + " sites, " +
+         machine.routing + " routing, " + machine.switching + "), mapping " + (cli.mapping.empty() ? cli.initial : cli.mapping) + ", seed " +
+         std::to_string(cli.seed);
+}
+
+// Under mpirun every rank reads the inputs; rank 0 alone reports errors and prints.
 int run_actors_simulate(const ActorsOptions& cli) {
-  return run_reporting_errors("simulate", [&] {
-    const ActorsInputs inputs = load_actors_inputs(cli);
-    const actors::Machine& machine = inputs.machine;
-    const actors::Simulation result = actors::simulate(inputs.program, machine, inputs.mapping, inputs.options);
-    const std::string output = cli.json ? render_json(machine, result) : render_table(cli, machine, result);
-    std::fputs(output.c_str(), stdout);
-    if (!result.deadlock.empty()) {
-      std::fprintf(stderr, "augur actors simulate: deadlock: %zu players wait for messages that never come\n", result.deadlock.size());
-      return 1;
-    }
+  std::unique_ptr<sim::parallel::Ranks> ranks;
+  const int status = run_reporting_errors("simulate", [&] {
+    ranks = std::make_unique<sim::parallel::Ranks>();
     return 0;
   });
+  if (status != 0) return status;
+  const auto simulate = [&]() -> int {
+    if (!ranks->root() && cli.replications <= 1) return 0;  // one run: rank 0's
+    if (!cli.trace.empty()) core::refuse_output_over_inputs(cli.trace, {cli.program, cli.machine, cli.mapping});
+    const ActorsInputs inputs = load_actors_inputs(cli);
+    return cli.replications > 1 ? run_actors_replications(cli, inputs, *ranks) : simulate_once(cli, inputs);
+  };
+  if (ranks->root()) return run_reporting_errors("simulate", simulate);
+  try {
+    return simulate();  // errors: rank 0 reports them
+  } catch (const std::exception&) {
+    return 1;
+  }
 }
 
 }  // namespace augur::cli

@@ -6,35 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "actors_e2e_support.hpp"
 #include "core/process.hpp"
 #include "e2e_support.hpp"
 
 namespace {
 
 using namespace augur::e2e;
+using namespace augur::e2e::actors;
 using augur::core::ProcessResult;
-using Arguments = std::vector<std::string>;
 
-const std::string augur_exe = AUGUR_EXE;
-const std::string examples = std::string(AUGUR_EXAMPLES_DIR) + "/actors/";
-
-ProcessResult run(const Arguments& arguments) {
-  Arguments argv{augur_exe, "actors"};
-  argv.insert(argv.end(), arguments.begin(), arguments.end());
-  return augur::core::run_process(argv);
-}
-
-const char* const ping_pong = R"(type P {
-  on serve { send ball(hits = 1) size 20 to b }
-  on ball {
-    compute 3
-    if hits < 4 { send ball(hits = hits + 1) size 20 to sender }
-  }
-}
-player a : P
-player b : P
-start serve to a
-)";
+ProcessResult run(const Arguments& arguments) { return run_actors(arguments); }
 
 TEST(ActorsE2e, PingPongGivesTheHandComputedTimeInJson) {
   TemporaryDirectory directory;

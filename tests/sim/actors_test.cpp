@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "actors_programs.hpp"
 #include "sim/actors/simulate.hpp"
 #include "sim/actors/tune.hpp"
 
@@ -42,18 +43,7 @@ std::string program_error(const std::string& text, std::map<std::string, double>
   return error_of([&](const std::string& input) { (void)parse_program(input, "p.actors", set); }, text);
 }
 
-const char* const ping_pong = R"(param rounds = 4
-type Player {
-  on serve { send ball(hits = 1) size 20 to b }
-  on ball {
-    compute 3
-    if hits < rounds { send ball(hits = hits + 1) size 20 to sender }
-  }
-}
-player a : Player
-player b : Player
-start serve to a
-)";
+using test::ping_pong;
 
 // Ping-pong on two sites: each trip is send 1 + transmission 20/10 + latency 2 + receive 0.5 = 5.5, then
 // compute 3: four trips, 4 × 8.5 = 34.
@@ -318,7 +308,7 @@ TEST(Actors, MachineErrorsAreLocated) {
       {"topology ring 4\nlatency 1\nlatency 2\n",
        "m.machine:3:1: 'latency' given twice"},
       {"topology ring 4\nspeeed 1\n",
-       "m.machine:2:1: unknown setting 'speeed' (topology, routing, speed, context-switch, send-overhead, receive-overhead, latency, bandwidth, site, link)"},
+       "m.machine:2:1: unknown setting 'speeed' (topology, routing, switching, speed, context-switch, send-overhead, receive-overhead, latency, bandwidth, site, link)"},
       {"topology ring 4\nrouting dimension-order\n",
        "m.machine:2:9: dimension-order routing needs a mesh, a torus or a hypercube"},
       {"topology ring 4\nlink 0 2\n",

@@ -277,6 +277,24 @@ TEST(EngineTimeline, WritesChromeTraceEvents) {
   EXPECT_EQ(Timeline().json(), "{\"traceEvents\":[],\"displayTimeUnit\":\"ms\"}\n");
 }
 
+// A flow is an "s" and an "f" event of one id: the arrow the viewers draw from a sender to a receiver.
+TEST(EngineTimeline, FlowsAreStartAndFinishEventsOfOneId) {
+  Timeline timeline;
+  timeline.flow_start(0, "m", "message", 7, 1.5);
+  timeline.flow_end(2, "m", "message", 7, 4.0);
+  EXPECT_EQ(timeline.size(), 2u);
+  const nlohmann::json events = nlohmann::json::parse(timeline.json()).at("traceEvents");
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0], nlohmann::json::parse(R"({"name":"m","cat":"message","ph":"s","id":7,"pid":1,"tid":0,"ts":1500000.0})"));
+  EXPECT_EQ(events[1], nlohmann::json::parse(R"({"name":"m","cat":"message","ph":"f","id":7,"pid":1,"tid":2,"ts":4000000.0})"));
+  std::string streamed;
+  TimelineWriter writer([&](std::string_view piece) { streamed += piece; });
+  writer.flow_start(0, "m", "message", 7, 1.5);
+  writer.flow_end(2, "m", "message", 7, 4.0);
+  writer.finish();
+  EXPECT_EQ(streamed, timeline.json());
+}
+
 // The writer hands the same text to its sink, one event at a time, as Timeline::json() gives at the end.
 TEST(EngineTimeline, AWriterStreamsTheSameText) {
   Timeline timeline;

@@ -144,8 +144,9 @@ void run_replications(int count, int threads, Replicate&& replicate, Combine&& c
 // ---- timelines ----
 
 // A Chrome trace-event timeline (JSON Object Format; opens in Perfetto UI and chrome://tracing): named
-// rows (threads of process 1), spans ("X" events) and instants ("i" events) on them, written in the order
-// they were added. Times are in the model's unit and shown as seconds (1 unit = 10^6 µs).
+// rows (threads of process 1), spans ("X" events) and instants ("i" events) on them, and flows (an arrow
+// from an "s" event to the "f" event of the same id: a message from its sender to its receiver), written in
+// the order they were added. Times are in the model's unit and shown as seconds (1 unit = 10^6 µs).
 class Timeline {
 public:
   // Names row `row` (a "thread_name" metadata event).
@@ -154,6 +155,10 @@ public:
   void span(int row, const std::string& name, const std::string& category, double start, double end);
   // A point event at `time` on `row` (thread-scoped).
   void instant(int row, const std::string& name, const std::string& category, double time);
+  // The start ("s") and the end ("f") of flow `id` at `time` on `row`; the viewer draws an arrow from the
+  // slice that encloses the start to the slice that begins at or after the end on its row.
+  void flow_start(int row, const std::string& name, const std::string& category, std::uint64_t id, double time);
+  void flow_end(int row, const std::string& name, const std::string& category, std::uint64_t id, double time);
   [[nodiscard]] std::size_t size() const { return events_.size(); }
   // The whole file: {"traceEvents": [...], "displayTimeUnit": "ms"} on one line, then a newline (the text
   // a TimelineWriter given the same events writes).
@@ -161,12 +166,13 @@ public:
 
 private:
   struct Event {
-    char phase;  // 'M', 'X' or 'i'
+    char phase;  // 'M', 'X', 'i', 's' or 'f'
     int row;
     std::string name;
     std::string category;  // M: the row's name
     double start;
     double end;
+    std::uint64_t id = 0;  // s, f: the flow
   };
   std::vector<Event> events_;
 };
@@ -182,12 +188,15 @@ public:
   void name_row(int row, const std::string& name);
   void span(int row, const std::string& name, const std::string& category, double start, double end);
   void instant(int row, const std::string& name, const std::string& category, double time);
+  void flow_start(int row, const std::string& name, const std::string& category, std::uint64_t id, double time);
+  void flow_end(int row, const std::string& name, const std::string& category, std::uint64_t id, double time);
   // Writes the end of the file; later calls do nothing.
   void finish();
   [[nodiscard]] std::size_t size() const { return count_; }
 
 private:
   void add(const std::string& event);
+  void flow(char phase, int row, const std::string& name, const std::string& category, std::uint64_t id, double time);
   Sink sink_;
   std::size_t count_ = 0;
   bool finished_ = false;

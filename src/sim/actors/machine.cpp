@@ -110,6 +110,7 @@ private:
   std::map<std::string, bool> seen_;
   std::string routing_ = "shortest";
   std::size_t routing_offset_ = 0;
+  std::string switching_ = "store-and-forward";
   std::vector<LinkSetting> links_;
   std::vector<SiteSetting> sites_;
 };
@@ -131,6 +132,13 @@ void MachineReader::setting(const std::vector<Word>& words) {
     routing_offset_ = words[1].offset;
     return;
   }
+  if (key == "switching") {
+    arguments(words, 1);
+    if (words[1].text != "store-and-forward" && words[1].text != "cut-through")
+      source_.fail(words[1].offset, "switching is store-and-forward or cut-through, not '" + words[1].text + "'");
+    switching_ = words[1].text;
+    return;
+  }
   if (key == "site") {
     if (words.size() < 2) source_.fail(words[0].offset + 4, "'site' needs a site number");
     SiteSetting site{whole(words[1], 0, 1 << 20), std::nullopt, std::nullopt, words[1].offset};
@@ -150,7 +158,7 @@ void MachineReader::setting(const std::vector<Word>& words) {
     links_.push_back(link);
     return;
   }
-  source_.fail(words[0].offset, "unknown setting '" + key + "' (topology, routing, speed, context-switch, send-overhead, receive-overhead, latency, bandwidth, site, link)");
+  source_.fail(words[0].offset, "unknown setting '" + key + "' (topology, routing, switching, speed, context-switch, send-overhead, receive-overhead, latency, bandwidth, site, link)");
 }
 
 void MachineReader::topology(const std::vector<Word>& words) {
@@ -186,6 +194,8 @@ Machine MachineReader::build() {
   Machine machine;
   machine.topology = topology_;
   machine.routing = routing_;
+  machine.switching = switching_;
+  machine.cut_through = switching_ == "cut-through";
   const bool grid = topology_ == "mesh" || topology_ == "torus";
   machine.sites = grid ? shape_[0] * shape_[1] : topology_ == "hypercube" ? 1 << shape_[0] : shape_[0];
   const int n = machine.sites;

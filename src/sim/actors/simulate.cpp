@@ -21,6 +21,9 @@ struct Message {
   int receiver = 0;
   double size = 0.0;
   std::size_t sent_at = 0;  // the text offset of its send (for errors about its delivery)
+  std::uint64_t serial = 0;  // its number in the run, from 1 (the timeline's flow id)
+  bool flow_started = false; // the timeline has its flow's start
+  double tail_at = 0.0;      // cut-through: when its last byte is at the site its head has reached
   std::vector<double> fields;
 };
 
@@ -29,6 +32,7 @@ enum class State { Idle, Running, Waiting, Stopped };
 struct Activation {
   std::vector<double> fields;  // of the message that started the behaviour
   int sender = nobody;
+  int kind = -1;               // of that message
   int pc = 0;
   std::vector<long> loops;     // remaining iterations of the enclosing loops
 };
@@ -75,9 +79,10 @@ struct ChannelState {
 
 class Run {
 public:
-  Run(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options)
-      : program_(program), machine_(machine), mapping_(mapping), options_(options), source_(*program.source),
-        branches_(options.seed, 0), placements_(options.seed, 1) {
+  Run(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options, TimelineWriter* timeline)
+      : program_(program), machine_(machine), mapping_(mapping), options_(options), source_(*program.source), timeline_(timeline),
+        branches_(options.seed, 2 * static_cast<std::uint64_t>(options.replication)),
+        placements_(options.seed, 2 * static_cast<std::uint64_t>(options.replication) + 1) {
     result_.sites.resize(static_cast<std::size_t>(machine.sites));
     result_.channels.resize(machine.channels.size());
     sites_.resize(static_cast<std::size_t>(machine.sites));
@@ -91,6 +96,8 @@ public:
   }
 
   Simulation run() {
+    if (timeline_ != nullptr)
+      for (int site = 0; site < machine_.sites; ++site) timeline_->name_row(site, "site " + std::to_string(site));
     for (const auto& start : program_.start) send_start(start);
     result_.events = engine_.run();
     finish();
@@ -141,6 +148,8 @@ private:
     message.receiver = receiver;
     message.size = size;
     message.sent_at = offset;
+    message.serial = static_cast<std::uint64_t>(result_.messages) + 1;
+    message.flow_started = false;
     message.fields.assign(program_.kinds[static_cast<std::size_t>(kind)].fields.size(), 0.0);
     for (const auto& [slot, value] : fields) message.fields[static_cast<std::size_t>(slot)] = evaluate(value, scope, source_);
     ++result_.messages;
@@ -169,40 +178,99 @@ private:
     }
   }
 
+  // ---- the timeline ----
+
+  const std::string& name_of(int player_id) const { return result_.players[static_cast<std::size_t>(player_id)].name; }
+  const std::string& kind_name(int kind) const { return program_.kinds[static_cast<std::size_t>(kind)].name; }
+
+  void begin_flow(Message& message) {
+    if (timeline_ == nullptr || message.flow_started) return;
+    message.flow_started = true;
+    timeline_->flow_start(player(message.sender).site, kind_name(message.kind), "message", message.serial, engine_.now());
+  }
+  void end_flow(const Message& message, int site) {
+    if (timeline_ != nullptr && message.sender != nobody)
+      timeline_->flow_end(site, kind_name(message.kind), "message", message.serial, engine_.now());
+  }
+
+  // The slices of a work item that starts now on `site_id`: its context switch first, if any.
+  void trace_work(int site_id, const Work& work, double switching, double duration) {
+    const double now = engine_.now();
+    if (switching > 0) timeline_->span(site_id, "switch to " + name_of(work.player), "switch", now, now + switching);
+    const double start = now + switching;
+    const double end = now + duration;
+    switch (work.then) {
+      case Then::Continue:
+        timeline_->span(site_id, name_of(work.player) + " " + kind_name(player(work.player).activation.kind), "compute", start, end);
+        break;
+      case Then::SendAll: {
+        std::vector<int>& outbox = player(work.player).outbox;
+        timeline_->span(site_id, name_of(work.player) + " send " + kind_name(messages_[static_cast<std::size_t>(outbox.front())].kind), "send", start, end);
+        for (const int message : outbox) begin_flow(messages_[static_cast<std::size_t>(message)]);
+        break;
+      }
+      case Then::Deliver:
+        timeline_->span(site_id, name_of(work.player) + " receive " + kind_name(messages_[static_cast<std::size_t>(work.message)].kind), "receive", start, end);
+        break;
+    }
+  }
+
   // Leaves the sender's site: local messages are delivered at once, others enter the network.
   void inject(int id) {
-    const Message& message = messages_[static_cast<std::size_t>(id)];
+    Message& message = messages_[static_cast<std::size_t>(id)];
+    begin_flow(message);
+    message.tail_at = engine_.now();
     const int from = player(message.sender).site;
     const int to = player(message.receiver).site;
     if (from == to) {
+      end_flow(message, to);
       engine_.schedule(0.0, [this, id] { deliver(id); });
     } else {
       hop(id, from);
     }
   }
 
-  // Store-and-forward: the channel sends one message at a time, in order of arrival.
+  // The channel sends one message at a time, in order of arrival. Store-and-forward: the whole message
+  // crosses it, then the latency, and it is at the next site. Cut-through (virtual): the head goes on after
+  // the latency while the body streams behind it; the channel is held until the tail has crossed it, which
+  // is no sooner than the tail reached this site; a message whose next channel is busy waits whole here.
   void hop(int id, int at) {
-    const Message& message = messages_[static_cast<std::size_t>(id)];
+    Message& message = messages_[static_cast<std::size_t>(id)];
     const int destination = player(message.receiver).site;
     const int c = machine_.next_channel(at, destination);
     const Channel& channel = machine_.channels[static_cast<std::size_t>(c)];
     ChannelState& state = channels_[static_cast<std::size_t>(c)];
     ChannelResult& counts = result_.channels[static_cast<std::size_t>(c)];
     const double start = std::max(engine_.now(), state.free_at);
-    const double transmission = message.size / channel.bandwidth;
+    double transmission = message.size / channel.bandwidth;
+    if (machine_.cut_through) transmission = std::max(start + transmission, message.tail_at) - start;
     state.free_at = start + transmission;
     ++counts.messages;
     counts.traffic += message.size;
     counts.busy += transmission;
     const int next = channel.to;
-    engine_.schedule(start + transmission + channel.latency - engine_.now(), [this, id, next] { arrive(id, next); });
+    message.tail_at = start + transmission + channel.latency;
+    const double head_at = machine_.cut_through ? start + channel.latency : message.tail_at;
+    engine_.schedule(head_at - engine_.now(), [this, id, next] { arrive(id, next); });
   }
 
   void arrive(int id, int at) {
     const int receiver = messages_[static_cast<std::size_t>(id)].receiver;
     const int destination = player(receiver).site;
     if (at != destination) return hop(id, at);
+    const double tail_at = messages_[static_cast<std::size_t>(id)].tail_at;
+    if (machine_.cut_through && tail_at > engine_.now()) {  // the head is here; the message is when its tail is
+      engine_.schedule(tail_at - engine_.now(), [this, id] { received(id); });
+      return;
+    }
+    received(id);
+  }
+
+  // The whole message is at its receiver's site: its receive overhead, then its delivery.
+  void received(int id) {
+    const int receiver = messages_[static_cast<std::size_t>(id)].receiver;
+    const int destination = player(receiver).site;
+    end_flow(messages_[static_cast<std::size_t>(id)], destination);
     if (machine_.receive_overhead > 0) return submit(destination, {receiver, machine_.receive_overhead, Then::Deliver, id});
     deliver(id);
   }
@@ -239,6 +307,7 @@ private:
                                         ") has no behaviour on message '" + program_.kinds[static_cast<std::size_t>(message.kind)].name + "'");
     state.activation.fields.swap(message.fields);
     state.activation.sender = message.sender;
+    state.activation.kind = message.kind;
     state.activation.pc = behaviour->second;
     state.activation.loops.clear();
     state.state = State::Running;
@@ -269,11 +338,14 @@ private:
     site.ready.pop_front();
     site.busy = true;
     double duration = work.duration;
+    double switching = 0.0;
     SiteResult& counts = result_.sites[static_cast<std::size_t>(site_id)];
     if (site.last != nobody && site.last != work.player) {
-      duration += machine_.context_switch[static_cast<std::size_t>(site_id)];
+      switching = machine_.context_switch[static_cast<std::size_t>(site_id)];
+      duration += switching;
       ++counts.context_switches;
     }
+    if (timeline_ != nullptr) trace_work(site_id, work, switching, duration);
     site.last = work.player;
     site.current = work;
     counts.busy += duration;
@@ -313,6 +385,7 @@ private:
   const Mapping& mapping_;
   const SimulationOptions& options_;
   const core::SourceText& source_;
+  TimelineWriter* timeline_;
   Engine engine_;
   RandomStream branches_;
   RandomStream placements_;
@@ -329,10 +402,13 @@ private:
 };
 
 std::vector<int> Run::receivers(const Target& target, int self, const Scope& scope, std::size_t offset) {
-  const auto whole = [&](const Value& value, int size, const std::string& group) {
+  // An index of `group` (its rows when `rows`); the message of an error is made only when there is one.
+  const auto whole = [&](const Value& value, int size, const Group& group, bool rows) {
     const double index = evaluate(value, scope, source_);
-    if (index != std::floor(index) || index < 0 || index >= size)
-      source_.fail(value.offset, "index " + core::format_shortest(index) + " is outside group '" + group + "' (0 to " + std::to_string(size - 1) + ")");
+    if (index != std::floor(index) || index < 0 || index >= size) {
+      const std::string name = rows ? group.name + "' rows (0 to " + std::to_string(group.rows - 1) + "), group '" + group.name : group.name;
+      source_.fail(value.offset, "index " + core::format_shortest(index) + " is outside group '" + name + "' (0 to " + std::to_string(size - 1) + ")");
+    }
     return static_cast<int>(index);
   };
   switch (target.kind) {
@@ -351,9 +427,9 @@ std::vector<int> Run::receivers(const Target& target, int self, const Scope& sco
     }
     case Target::Kind::Element: {
       const Group& group = program_.groups[static_cast<std::size_t>(target.group)];
-      if (!group.two_dimensional) return {group.first + whole(target.indices[0], group.columns, group.name)};
-      const int row = whole(target.indices[0], group.rows, group.name + "' rows (0 to " + std::to_string(group.rows - 1) + "), group '" + group.name);
-      return {group.first + row * group.columns + whole(target.indices[1], group.columns, group.name)};
+      if (!group.two_dimensional) return {group.first + whole(target.indices[0], group.columns, group, false)};
+      const int row = whole(target.indices[0], group.rows, group, true);
+      return {group.first + row * group.columns + whole(target.indices[1], group.columns, group, false)};
     }
     case Target::Kind::All: {
       const Group& group = program_.groups[static_cast<std::size_t>(target.group)];
@@ -537,7 +613,13 @@ Simulation simulate(const Program& program, const Machine& machine, const Mappin
   assert(mapping.sites.size() == program.players.size() && "simulate: one site per static player");
   assert(std::all_of(mapping.sites.begin(), mapping.sites.end(), [&](int site) { return site >= 0 && site < machine.sites; }) &&
          "simulate: every site on the machine");
-  return Run(program, machine, mapping, options).run();
+  return Run(program, machine, mapping, options, nullptr).run();
+}
+
+Simulation simulate(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options,
+                    TimelineWriter& timeline) {
+  assert(mapping.sites.size() == program.players.size() && "simulate: one site per static player");
+  return Run(program, machine, mapping, options, &timeline).run();
 }
 
 }  // namespace augur::sim::actors

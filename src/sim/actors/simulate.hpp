@@ -12,6 +12,10 @@
 #include "sim/actors/machine.hpp"
 #include "sim/actors/program.hpp"
 
+namespace augur::sim {
+class TimelineWriter;
+}
+
 namespace augur::sim::actors {
 
 // Where the players are: a site for each static player, and a rule for players created while the program runs.
@@ -89,6 +93,7 @@ struct Simulation {
 
 struct SimulationOptions {
   std::uint64_t seed = 1;
+  int replication = 0;          // the random streams: branches (seed, 2 × replication), placement (seed, 2 × replication + 1)
   std::vector<std::pair<std::string, int>> created_sites;  // created players placed by name
   long maximum_players = 1000000;                          // more created players is an error
 };
@@ -96,5 +101,14 @@ struct SimulationOptions {
 // Runs the program once; an error of the program at run time (a group index out of range, a message kind
 // with no behaviour, ...) is an InputError at the statement.
 [[nodiscard]] Simulation simulate(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options);
+
+// The same run with its timeline streamed into `timeline` as it goes (docs/actors.md, "The timeline"): row s
+// is site s; a slice for each context switch ("switch to PLAYER"), compute ("PLAYER KIND", KIND the message
+// whose behaviour runs), send overhead ("PLAYER send KIND") and receive overhead ("PLAYER receive KIND"); a
+// flow for each message a player sent, from the row of the sender's site when its sending begins (the start
+// of the send overhead, or the send statement when there is none) to the row of the receiver's site when it
+// arrives there. The caller names nothing and finishes the writer.
+[[nodiscard]] Simulation simulate(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options,
+                                  TimelineWriter& timeline);
 
 }  // namespace augur::sim::actors
