@@ -32,14 +32,13 @@ struct ActorsOptions {
   // simulate
   std::string trace;                    // --trace FILE
   int replications = 1;                 // --replications R
-  int threads = 0;                      // --threads T (0: the hardware's)
+  int threads = 0;                      // --threads T (0: the hardware's; simulate's replications, search)
   // tune
   int maximum_iterations = 20;
   std::string write_mapping;            // --write-mapping FILE (tune, search)
   // search
   std::string method;                   // --method exhaustive|annealing|random|greedy|clustering
   long budget = 0;                      // --budget N (0: the method's default)
-  int threads = 0;                      // --threads T (0: the hardware's)
 };
 
 struct ActorsInputs {
