@@ -139,6 +139,10 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
     model.formula = Formula::from_factors(found.factors, "c");
     model.searched = true;
     model.hypotheses = found.hypotheses;
+    model.notes = found.notes;
+    if (options.segments == 1) {
+      for (const Hypothesis& other : found.alternatives) model.alternatives.push_back({Formula::from_factors(other.factors, "c"), other.fit});
+    }
   }
 
   const Eigen::Index constants = static_cast<Eigen::Index>(model.formula.terms().size());
@@ -239,6 +243,20 @@ Prediction predict(const SeriesModel& model, const std::vector<double>& point, d
                                                 point_text(model.parameters, point) + ": " + error.message());
   }
   prediction.interval = predict_with_interval(model.segmentation.segments[prediction.segment].fit, row.transpose(), confidence);
+  if (model.segmentation.segments.size() == 1 && std::isfinite(prediction.interval.lower) && std::isfinite(prediction.interval.upper)) {
+    const core::Bindings bindings = bind_point(model.parameters, model.derived, point);
+    for (const AlternativeModel& other : model.alternatives) {
+      Interval interval;
+      try {
+        interval = predict_with_interval(other.fit, design_row(other.formula, bindings).transpose(), confidence);
+      } catch (const core::InputError&) {
+        continue;  // not defined at this point
+      }
+      if (!std::isfinite(interval.lower) || !std::isfinite(interval.upper)) continue;
+      prediction.interval.lower = std::min(prediction.interval.lower, interval.lower);
+      prediction.interval.upper = std::max(prediction.interval.upper, interval.upper);
+    }
+  }
   return prediction;
 }
 
