@@ -34,6 +34,7 @@ struct ModelOptions {
 struct AlternativeModel {
   Formula formula;
   LinearFit fit;
+  Eigen::MatrixXd design;  // its terms at the measured points
 };
 
 struct SeriesModel {
@@ -47,6 +48,7 @@ struct SeriesModel {
   // The search's other competitive hypotheses (unsegmented models only): prediction intervals span theirs.
   std::vector<AlternativeModel> alternatives;
   std::vector<std::string> notes;  // what the search said about the variables (values ≤ 0)
+  Eigen::MatrixXd design;          // the formula's terms at the measured points (searched models)
   Segmentation segmentation;
   std::vector<std::vector<double>> points;  // the measured points
   std::vector<double> values;               // their aggregated values
@@ -81,7 +83,8 @@ struct Prediction {
 
 // `point` in the order of model.parameters. An InputError (under `origin`) when a term is not defined there.
 // For a searched model of one segment the interval spans the prediction intervals of the competitive
-// hypotheses too (those defined at the point), so that it accounts for the choice of the formula.
+// hypotheses too (those defined at the point), so that it accounts for the choice of the formula, and
+// without --relative each is predict_with_robust_interval's (noise that grows with the value).
 [[nodiscard]] Prediction predict(const SeriesModel& model, const std::vector<double>& point, double confidence = 0.95,
                                  const std::string& origin = "--at");
 

@@ -145,7 +145,9 @@ SearchResult search_model(const std::vector<SearchVariable>& variables, const Ei
   }
   Searcher searcher(blocks, values, options.fit);
   searcher.consider({});  // the constant model
-  const int most = std::min(options.max_terms, static_cast<int>(values.size()) - 3);  // keep n − k ≥ 2
+  // Keep n − k ≥ 2 degrees of freedom, but let 3 points have one term (n − k = 1).
+  const int rows = static_cast<int>(values.size());
+  const int most = std::min(options.max_terms, rows >= 3 ? std::max(1, rows - 3) : 0);
 
   if (most >= 1) {
     std::vector<int> usable;
@@ -191,9 +193,12 @@ SearchResult search_model(const std::vector<SearchVariable>& variables, const Ei
     return found;
   }
   const double threshold = pool[best_index].mean + pool[best_index].se + 1e-9;
+  const double band = pool[best_index].mean + options.band * pool[best_index].se + 1e-9;
   std::vector<std::size_t> competitive;
+  std::vector<std::size_t> banded;
   for (std::size_t i = 0; i < pool.size(); ++i) {
     if (pool[i].mean <= threshold) competitive.push_back(i);
+    else if (pool[i].mean <= band) banded.push_back(i);
   }
   std::sort(competitive.begin(), competitive.end(), [&](std::size_t a, std::size_t b) {
     if (pool[a].terms.size() != pool[b].terms.size()) return pool[a].terms.size() < pool[b].terms.size();
@@ -203,6 +208,7 @@ SearchResult search_model(const std::vector<SearchVariable>& variables, const Ei
   found.factors = searcher.factors(chosen);
   found.fit = chosen.fit;
   found.loo_smape_se = chosen.se;
+  competitive.insert(competitive.end(), banded.begin(), banded.end());
   std::sort(competitive.begin() + 1, competitive.end(), [&](std::size_t a, std::size_t b) { return pool[a].mean < pool[b].mean; });
   for (std::size_t k = 1; k < competitive.size() && found.alternatives.size() < static_cast<std::size_t>(options.alternatives); ++k) {
     const Scored& other = pool[competitive[k]];

@@ -34,6 +34,7 @@ struct SearchOptions {
   int max_terms = 3;  // terms besides the constant c0
   NegativeExponents negative = NegativeExponents::Automatic;
   int alternatives = 16;  // the most competitive hypotheses kept besides the chosen one
+  double band = 1.0;      // competitive: leave-one-out SMAPE within this many standard errors of the best
   FitOptions fit;
 };
 
