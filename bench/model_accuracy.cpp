@@ -131,7 +131,6 @@ void run_case(int parameters, double noise, bool relative, std::mt19937_64& rand
   }
   ModelOptions options;
   options.fit.relative = relative;
-  if (const char* parsimony = std::getenv("AUGUR_BENCH_PARSIMONY")) options.search.parsimony = std::atof(parsimony);
   const auto start = std::chrono::steady_clock::now();
   const SeriesModel fitted = build_model(series, options);
   tally.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

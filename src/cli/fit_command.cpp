@@ -54,6 +54,7 @@ void print_series(const FittedSeries& fitted) {
   std::printf("  RSS %s   R² %s   adjusted R² %s   SMAPE %s   leave-one-out SMAPE %s\n", significant(model.rss, 4).c_str(),
               significant(model.r2, 6).c_str(), significant(model.adjusted_r2, 6).c_str(), percent(model.smape).c_str(),
               percent(model.loo_smape).c_str());
+  for (const std::string& note : model.notes) std::printf("  note: %s\n", note.c_str());
   const std::size_t wanted = 5 * std::max<std::size_t>(1, model.parameters.size());
   if (model.searched && model.points.size() < wanted) {
     std::printf("  note: %zu points are few for a search over %zu parameter(s) (Extra-P asks for 5 per parameter): "

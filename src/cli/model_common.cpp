@@ -185,6 +185,7 @@ nlohmann::json series_json(const model::SeriesModel& model) {
   json["points"] = model.points.size();
   json["searched"] = model.searched;
   if (model.searched) json["hypotheses"] = model.hypotheses;
+  if (model.searched) json["notes"] = model.notes;
   json["symbolic"] = model.formula.text();
   const auto& segments = model.segmentation.segments;
   if (segments.size() == 1) {

@@ -256,4 +256,34 @@ Interval predict_with_interval(const LinearFit& fit, const Eigen::VectorXd& row,
   return interval;
 }
 
+Interval predict_with_robust_interval(const LinearFit& fit, const Eigen::MatrixXd& design, const Eigen::VectorXd& values,
+                                      const Eigen::VectorXd& row, double confidence) {
+  Interval interval;
+  interval.value = row.dot(fit.constants);
+  const int dof = fit.degrees_of_freedom();
+  interval.lower = interval.upper = not_a_number;
+  if (dof <= 0 || fit.relative || design.rows() != values.size() || design.cols() != row.size()) return interval;
+  // Columns scaled to unit norm, as in the fit, so that (XᵀX)⁻¹ is formed from a well-conditioned matrix.
+  Eigen::VectorXd norms = design.colwise().norm().transpose();
+  for (Eigen::Index j = 0; j < norms.size(); ++j) norms(j) = norms(j) > 0 ? norms(j) : 1.0;
+  const Eigen::MatrixXd scaled = design * norms.cwiseInverse().asDiagonal();
+  const Eigen::VectorXd direction = (scaled.transpose() * scaled).ldlt().solve(row.cwiseQuotient(norms));
+  const Eigen::VectorXd influence = scaled * direction;  // x0ᵀ (XᵀX)⁻¹ xᵢ for each point i
+  double mean_variance = 0.0;
+  double relative_noise = 0.0;
+  int counted = 0;
+  for (Eigen::Index i = 0; i < values.size(); ++i) {
+    const double residual = values(i) - fit.loo_predictions(i);
+    if (!std::isfinite(residual)) return interval;
+    mean_variance += influence(i) * influence(i) * residual * residual;
+    if (values(i) != 0) relative_noise += (residual / values(i)) * (residual / values(i)), ++counted;
+  }
+  const double noise_variance = counted > 0 ? relative_noise / counted * interval.value * interval.value : 0.0;
+  const double half = student_t_quantile(0.5 + confidence / 2.0, dof) * std::sqrt(mean_variance + noise_variance);
+  if (!std::isfinite(half)) return interval;
+  interval.lower = interval.value - half;
+  interval.upper = interval.value + half;
+  return interval;
+}
+
 }  // namespace augur::model

@@ -56,6 +56,15 @@ struct Interval {
 // Bounds are NaN when n ≤ k.
 [[nodiscard]] Interval predict_with_interval(const LinearFit& fit, const Eigen::VectorXd& row, double confidence = 0.95);
 
+// The same for an unweighted fit under noise whose size grows with the value (timing noise is
+// multiplicative): the constants' covariance from the leave-one-out residuals e_i = y_i − ŷ₋ᵢ (the
+// jackknife-like sandwich (XᵀX)⁻¹ Xᵀ diag(e_i²) X (XᵀX)⁻¹, "HC3"), and the noise of one new measurement
+// as the mean squared relative leave-one-out residual times ŷ0². design and values: the fit's points.
+// Bounds are NaN when n ≤ k, for a relative fit, or when a leave-one-out prediction is undefined.
+[[nodiscard]] Interval predict_with_robust_interval(const LinearFit& fit, const Eigen::MatrixXd& design,
+                                                    const Eigen::VectorXd& values, const Eigen::VectorXd& row,
+                                                    double confidence = 0.95);
+
 // 100/n Σ 2|y − ŷ| / (|y| + |ŷ|), percent (0 to 200); +inf when a prediction is not finite.
 [[nodiscard]] double smape(const Eigen::VectorXd& values, const Eigen::VectorXd& predictions);
 

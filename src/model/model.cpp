@@ -139,6 +139,14 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
     model.formula = Formula::from_factors(found.factors, "c");
     model.searched = true;
     model.hypotheses = found.hypotheses;
+    model.notes = found.notes;
+    if (options.segments == 1) {
+      for (const Hypothesis& other : found.alternatives) {
+        AlternativeModel alternative{Formula::from_factors(other.factors, "c"), other.fit, Eigen::MatrixXd(rows, static_cast<Eigen::Index>(other.factors.size()))};
+        for (Eigen::Index i = 0; i < rows; ++i) alternative.design.row(i) = design_row(alternative.formula, bindings[static_cast<std::size_t>(i)]);
+        model.alternatives.push_back(std::move(alternative));
+      }
+    }
   }
 
   const Eigen::Index constants = static_cast<Eigen::Index>(model.formula.terms().size());
@@ -169,6 +177,7 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
     segmenting.parameter = static_cast<int>(found - model.parameters.begin());
   }
   model.segmentation = segment_fit(design, values, parameters, segmenting);
+  if (model.searched) model.design = design;
   if (model.segmentation.segments.size() == 1 && !model.segmentation.segments.front().fit.full_rank()) {
     if (options.fit.relative && fit_linear(design, values).full_rank()) {  // independent, but not as weighted
       throw core::InputError(series.origin, "the terms of " + model.formula.text() + " cannot be told apart by a relative fit: " +
@@ -238,7 +247,28 @@ Prediction predict(const SeriesModel& model, const std::vector<double>& point, d
     throw core::InputError({origin, 0, 0}, "the model of " + model.region + " is not defined at " +
                                                 point_text(model.parameters, point) + ": " + error.message());
   }
-  prediction.interval = predict_with_interval(model.segmentation.segments[prediction.segment].fit, row.transpose(), confidence);
+  const LinearFit& fit = model.segmentation.segments[prediction.segment].fit;
+  const bool single = model.segmentation.segments.size() == 1;
+  const bool robust = model.searched && single && !fit.relative;
+  const Eigen::Map<const Eigen::VectorXd> values(model.values.data(), static_cast<Eigen::Index>(model.values.size()));
+  prediction.interval = robust ? predict_with_robust_interval(fit, model.design, values, row.transpose(), confidence)
+                               : predict_with_interval(fit, row.transpose(), confidence);
+  if (single && std::isfinite(prediction.interval.lower) && std::isfinite(prediction.interval.upper)) {
+    const core::Bindings bindings = bind_point(model.parameters, model.derived, point);
+    for (const AlternativeModel& other : model.alternatives) {
+      Interval interval;
+      try {
+        const Eigen::VectorXd other_row = design_row(other.formula, bindings).transpose();
+        interval = robust ? predict_with_robust_interval(other.fit, other.design, values, other_row, confidence)
+                          : predict_with_interval(other.fit, other_row, confidence);
+      } catch (const core::InputError&) {
+        continue;  // not defined at this point
+      }
+      if (!std::isfinite(interval.lower) || !std::isfinite(interval.upper)) continue;
+      prediction.interval.lower = std::min(prediction.interval.lower, interval.lower);
+      prediction.interval.upper = std::max(prediction.interval.upper, interval.upper);
+    }
+  }
   return prediction;
 }
 

@@ -30,6 +30,13 @@ struct ModelOptions {
   std::string segment_parameter;   // empty: any parameter
 };
 
+// A competitive hypothesis of the search besides the chosen formula (see SearchResult::alternatives).
+struct AlternativeModel {
+  Formula formula;
+  LinearFit fit;
+  Eigen::MatrixXd design;  // its terms at the measured points
+};
+
 struct SeriesModel {
   std::string region;
   std::string metric;
@@ -38,6 +45,10 @@ struct SeriesModel {
   Formula formula;
   bool searched = false;   // the formula was found by the search
   int hypotheses = 0;      // how many the search fitted
+  // The search's other competitive hypotheses (unsegmented models only): prediction intervals span theirs.
+  std::vector<AlternativeModel> alternatives;
+  std::vector<std::string> notes;  // what the search said about the variables (values ≤ 0)
+  Eigen::MatrixXd design;          // the formula's terms at the measured points (searched models)
   Segmentation segmentation;
   std::vector<std::vector<double>> points;  // the measured points
   std::vector<double> values;               // their aggregated values
@@ -71,6 +82,9 @@ struct Prediction {
 };
 
 // `point` in the order of model.parameters. An InputError (under `origin`) when a term is not defined there.
+// For a searched model of one segment the interval spans the prediction intervals of the competitive
+// hypotheses too (those defined at the point), so that it accounts for the choice of the formula, and
+// without --relative each is predict_with_robust_interval's (noise that grows with the value).
 [[nodiscard]] Prediction predict(const SeriesModel& model, const std::vector<double>& point, double confidence = 0.95,
                                  const std::string& origin = "--at");
 

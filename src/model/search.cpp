@@ -3,301 +3,217 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <set>
+#include <utility>
+
+#include "search_terms.hpp"
 
 namespace augur::model {
 namespace {
 
-constexpr double infinity = std::numeric_limits<double>::infinity();
+using detail::Block;
 
-struct Block {
-  int numerator;    // exponent i = numerator / denominator
-  int denominator;
-  int log_power;    // j
-};
+// A term: the blocks it multiplies, as (variable, block) pairs in variable order.
+using Term = std::vector<std::pair<int, int>>;
 
-// Extra-P's default single-parameter building blocks (i, j).
-constexpr Block extrap_blocks[] = {
-    {0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1}, {1, 3, 1}, {1, 4, 2}, {1, 3, 2}, {1, 2, 0},
-    {1, 2, 1}, {1, 2, 2}, {2, 3, 0}, {3, 4, 0}, {2, 3, 1}, {3, 4, 1}, {4, 5, 0}, {2, 3, 2}, {3, 4, 2},
-    {1, 1, 0}, {1, 1, 1}, {1, 1, 2}, {5, 4, 0}, {5, 4, 1}, {4, 3, 0}, {4, 3, 1}, {3, 2, 0}, {3, 2, 1},
-    {3, 2, 2}, {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1}, {2, 1, 2}, {9, 4, 0}, {7, 3, 0}, {5, 2, 0},
-    {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0}, {3, 1, 0}, {3, 1, 1}};
-
-// For values that fall as the variable grows (times under strong scaling): x^-i, and 1/x · log2 x.
-constexpr Block negative_blocks[] = {{-1, 4, 0}, {-1, 3, 0}, {-1, 2, 0}, {-2, 3, 0}, {-3, 4, 0}, {-1, 1, 0},
-                                     {-1, 1, 1}, {-3, 2, 0}, {-2, 1, 0}};
-
-struct Candidate {
-  std::string text;
-  Eigen::VectorXd column;
-  std::vector<int> variables;  // which variables it uses
-};
-
-std::string exponent_text(const Block& block) {
-  if (block.denominator == 1) return std::to_string(block.numerator);
-  return "(" + std::to_string(block.numerator) + "/" + std::to_string(block.denominator) + ")";
-}
-
-std::string block_text(const std::string& variable, const Block& block) {
-  std::string text;
-  if (block.numerator != 0) {
-    text = variable;
-    if (!(block.numerator == 1 && block.denominator == 1)) text += "^" + exponent_text(block);
-  }
-  if (block.log_power > 0) {
-    // log2 of a parenthesised derived variable needs no second pair of parentheses
-    const bool wrapped = variable.size() > 1 && variable.front() == '(' && variable.back() == ')';
-    std::string log = "log2" + (wrapped ? variable : "(" + variable + ")");
-    if (block.log_power > 1) log += "^" + std::to_string(block.log_power);
-    text += (text.empty() ? "" : " * ") + log;
-  }
-  return text;
-}
-
-struct Hypothesis {
-  std::vector<int> terms;  // candidate indices, sorted
+struct Scored {
+  std::vector<Term> terms;
   LinearFit fit;
-  double bic = infinity;
+  double mean = 0.0;  // leave-one-out SMAPE
+  double se = 0.0;    // its standard error
 };
-
-double bic(const LinearFit& fit) {
-  const double n = fit.observations;
-  const double k = fit.free_constants;
-  const double floor = 1e-300;
-  return n * std::log(std::max(fit.weighted_rss / n, floor)) + k * std::log(n);
-}
 
 class Searcher {
 public:
-  Searcher(const Eigen::VectorXd& values, const SearchOptions& options) : values_(values), options_(options) {}
+  Searcher(const std::vector<std::vector<Block>>& blocks, const Eigen::VectorXd& values, const FitOptions& fit)
+      : blocks_(blocks), values_(values), fit_(fit) {}
 
-  std::vector<Candidate> candidates;
+  std::vector<Scored> pool;
   int fitted = 0;
 
-  Hypothesis evaluate(std::vector<int> terms) {
+  // Fits c0 + Σ c_k · term_k and keeps it when its leave-one-out predictions all exist.
+  void consider(std::vector<Term> terms) {
+    for (Term& term : terms) std::sort(term.begin(), term.end());
     std::sort(terms.begin(), terms.end());
+    if (!seen_.insert(terms).second) return;
     const Eigen::Index rows = values_.size();
     Eigen::MatrixXd design(rows, static_cast<Eigen::Index>(terms.size()) + 1);
     design.col(0).setOnes();
-    for (std::size_t index = 0; index < terms.size(); ++index) {
-      design.col(static_cast<Eigen::Index>(index) + 1) = candidates[static_cast<std::size_t>(terms[index])].column;
+    for (std::size_t k = 0; k < terms.size(); ++k) {
+      auto column = design.col(static_cast<Eigen::Index>(k) + 1);
+      column.setOnes();
+      for (const auto& [variable, block] : terms[k]) column.array() *= blocks_[static_cast<std::size_t>(variable)][static_cast<std::size_t>(block)].column.array();
     }
-    Hypothesis hypothesis;
-    hypothesis.terms = std::move(terms);
-    hypothesis.fit = fit_linear(design, values_, options_.fit);
+    Scored scored;
+    scored.fit = fit_linear(design, values_, fit_);
     ++fitted;
-    if (!hypothesis.fit.full_rank()) {
-      hypothesis.fit.loo_smape = infinity;
-      return hypothesis;
+    const std::vector<double> errors = detail::loo_errors(scored.fit, values_);
+    if (errors.empty()) return;
+    const double n = static_cast<double>(errors.size());
+    scored.mean = std::accumulate(errors.begin(), errors.end(), 0.0) / n;
+    double squares = 0.0;
+    for (double error : errors) squares += (error - scored.mean) * (error - scored.mean);
+    scored.se = n > 1 ? std::sqrt(squares / (n - 1.0) / n) : 0.0;
+    scored.terms = std::move(terms);
+    pool.push_back(std::move(scored));
+  }
+
+  [[nodiscard]] std::vector<std::string> factors(const Scored& scored) const {
+    std::vector<std::string> result{""};
+    for (const Term& term : scored.terms) {
+      std::string text;
+      for (const auto& [variable, block] : term) {
+        text += (text.empty() ? "" : " * ") + blocks_[static_cast<std::size_t>(variable)][static_cast<std::size_t>(block)].text;
+      }
+      result.push_back(text);
     }
-    hypothesis.bic = bic(hypothesis.fit);
-    return hypothesis;
+    return result;
   }
 
 private:
+  const std::vector<std::vector<Block>>& blocks_;
   const Eigen::VectorXd& values_;
-  const SearchOptions& options_;
+  const FitOptions& fit_;
+  std::set<std::vector<Term>> seen_;
 };
 
-bool better(const Hypothesis& left, const Hypothesis& right) {
-  if (left.fit.loo_smape != right.fit.loo_smape) return left.fit.loo_smape < right.fit.loo_smape;
-  return left.bic < right.bic;
+// Every set of at most `most` non-empty subsets (bit masks) of u variables that together cover all u.
+void coverings(int u, int most, int start, std::vector<int>& current, int covered, std::vector<std::vector<int>>& out) {
+  const int full = (1 << u) - 1;
+  if (!current.empty() && covered == full) out.push_back(current);
+  if (static_cast<int>(current.size()) == most) return;
+  for (int mask = start; mask <= full; ++mask) {
+    current.push_back(mask);
+    coverings(u, most, mask + 1, current, covered | mask, out);
+    current.pop_back();
+  }
 }
 
-// True when the values fall from the smallest to the largest value of the variable.
-bool falls_along(const Eigen::VectorXd& variable, const Eigen::VectorXd& values) {
-  const double low = variable.minCoeff();
-  const double high = variable.maxCoeff();
-  double at_low = 0.0;
-  double at_high = 0.0;
-  int count_low = 0;
-  int count_high = 0;
-  for (Eigen::Index i = 0; i < variable.size(); ++i) {
-    if (variable(i) == low) at_low += values(i), ++count_low;
-    if (variable(i) == high) at_high += values(i), ++count_high;
+// The hypotheses that combine the best `keep` blocks of the variables in `used` (one block per variable,
+// the same in every term that uses it) in every covering set of product terms.
+void combine(Searcher& searcher, const std::vector<int>& used, const std::vector<std::vector<int>>& best, int most) {
+  const int u = static_cast<int>(used.size());
+  std::vector<std::vector<int>> structures;
+  std::vector<int> current;
+  coverings(u, most, 1, current, 0, structures);
+  std::vector<std::size_t> choice(used.size(), 0);
+  while (true) {
+    for (const std::vector<int>& structure : structures) {
+      std::vector<Term> terms;
+      for (int mask : structure) {
+        Term term;
+        for (int bit = 0; bit < u; ++bit) {
+          if ((mask >> bit & 1) != 0) term.emplace_back(used[static_cast<std::size_t>(bit)], best[static_cast<std::size_t>(used[static_cast<std::size_t>(bit)])][choice[static_cast<std::size_t>(bit)]]);
+        }
+        terms.push_back(std::move(term));
+      }
+      searcher.consider(std::move(terms));
+    }
+    std::size_t digit = 0;
+    while (digit < used.size() && ++choice[digit] == best[static_cast<std::size_t>(used[digit])].size()) choice[digit++] = 0;
+    if (digit == used.size()) break;
   }
-  return at_high / count_high < at_low / count_low;
 }
 
-// The blocks of parameter `v` scored on the lines of the grid where every other parameter is fixed:
-// the mean leave-one-out SMAPE of c0 + c1·block over the lines with at least 4 points. Empty when
-// `v` is derived, the only parameter, or no line is long enough.
-std::map<int, double> rank_on_lines(const std::vector<SearchVariable>& variables, std::size_t v, const std::vector<int>& blocks,
-                                    const std::vector<Candidate>& candidates, const Eigen::VectorXd& values, const FitOptions& fit) {
-  std::map<int, double> scores;
-  if (!variables[v].parameter) return scores;
-  std::map<std::vector<double>, std::vector<Eigen::Index>> lines;
-  bool others = false;
-  for (Eigen::Index i = 0; i < values.size(); ++i) {
-    std::vector<double> key;
-    for (std::size_t w = 0; w < variables.size(); ++w) {
-      if (w == v || !variables[w].parameter) continue;
-      key.push_back(variables[w].values(i));
-      others = true;
-    }
-    lines[key].push_back(i);
+// Sums of 2..most blocks of one variable, from its best `from` blocks.
+void sums_of(Searcher& searcher, int variable, const std::vector<int>& ranked, int most, std::size_t from) {
+  const std::size_t count = std::min(from, ranked.size());
+  for (int size = 2; size <= most; ++size) {
+    std::vector<bool> pick(count, false);
+    std::fill(pick.begin(), pick.begin() + std::min<std::ptrdiff_t>(size, static_cast<std::ptrdiff_t>(count)), true);
+    if (static_cast<std::size_t>(size) > count) return;
+    do {
+      std::vector<Term> terms;
+      for (std::size_t b = 0; b < count; ++b) {
+        if (pick[b]) terms.push_back({{variable, ranked[b]}});
+      }
+      searcher.consider(std::move(terms));
+    } while (std::prev_permutation(pick.begin(), pick.end()));
   }
-  if (!others) return scores;
-  int used = 0;
-  for (const auto& [key, members] : lines) {
-    if (members.size() < 4) continue;
-    ++used;
-    const Eigen::Index rows = static_cast<Eigen::Index>(members.size());
-    Eigen::VectorXd line_values(rows);
-    for (Eigen::Index r = 0; r < rows; ++r) line_values(r) = values(members[static_cast<std::size_t>(r)]);
-    for (int block : blocks) {
-      Eigen::MatrixXd design(rows, 2);
-      for (Eigen::Index r = 0; r < rows; ++r) design.row(r) << 1.0, candidates[static_cast<std::size_t>(block)].column(members[static_cast<std::size_t>(r)]);
-      const LinearFit line_fit = fit_linear(design, line_values, fit);
-      scores[block] += line_fit.full_rank() && std::isfinite(line_fit.loo_smape) ? line_fit.loo_smape : 1e6;
-    }
-  }
-  if (used == 0) scores.clear();
-  return scores;
 }
 
 }  // namespace
 
 SearchResult search_model(const std::vector<SearchVariable>& variables, const Eigen::VectorXd& values, const SearchOptions& options) {
-  Searcher searcher(values, options);
-  const int rows = static_cast<int>(values.size());
-
-  // Single-variable building blocks.
-  std::vector<std::vector<int>> by_variable(variables.size());
-  for (std::size_t v = 0; v < variables.size(); ++v) {
-    const Eigen::VectorXd& x = variables[v].values;
-    if (x.size() != values.size() || x.minCoeff() <= 0.0 || x.minCoeff() == x.maxCoeff()) continue;
-    const bool logs = x.minCoeff() >= 1.0;
-    std::vector<Block> blocks(std::begin(extrap_blocks), std::end(extrap_blocks));
-    const bool negative = options.negative == NegativeExponents::Always ||
-                          (options.negative == NegativeExponents::Automatic && falls_along(x, values));
-    if (negative) blocks.insert(blocks.end(), std::begin(negative_blocks), std::end(negative_blocks));
-    for (const Block& block : blocks) {
-      if (block.log_power > 0 && !logs) continue;
-      Candidate candidate;
-      candidate.text = block_text(variables[v].text, block);
-      const double exponent = static_cast<double>(block.numerator) / block.denominator;
-      candidate.column = x.unaryExpr([&](double value) {
-        double result = block.numerator == 0 ? 1.0 : std::pow(value, exponent);
-        if (block.log_power > 0) result *= std::pow(std::log2(value), block.log_power);
-        return result;
-      });
-      candidate.variables = {static_cast<int>(v)};
-      by_variable[v].push_back(static_cast<int>(searcher.candidates.size()));
-      searcher.candidates.push_back(std::move(candidate));
-    }
-  }
-
-  std::vector<Hypothesis> finalists;
-  finalists.push_back(searcher.evaluate({}));  // the constant model
-  const int most_terms = std::min(options.max_terms, rows - 3);  // keep n − k ≥ 2
-
-  // Rank every single term; the best few of each variable also form products of two variables.
-  std::vector<Hypothesis> level;
-  if (most_terms >= 1) {
-    for (int index = 0; index < static_cast<int>(searcher.candidates.size()); ++index) level.push_back(searcher.evaluate({index}));
-    std::vector<std::vector<int>> best_of(variables.size());
-    for (std::size_t v = 0; v < variables.size(); ++v) {
-      std::vector<int> own = by_variable[v];
-      const std::map<int, double> line_scores = rank_on_lines(variables, v, own, searcher.candidates, values, options.fit);
-      std::sort(own.begin(), own.end(), [&](int left, int right) {
-        if (!line_scores.empty() && line_scores.at(left) != line_scores.at(right)) return line_scores.at(left) < line_scores.at(right);
-        return better(level[static_cast<std::size_t>(left)], level[static_cast<std::size_t>(right)]);
-      });
-      own.resize(std::min<std::size_t>(own.size(), 5));
-      best_of[v] = own;
-    }
-    for (std::size_t a = 0; a < variables.size(); ++a) {
-      for (std::size_t b = a + 1; b < variables.size(); ++b) {
-        for (int left : best_of[a]) {
-          for (int right : best_of[b]) {
-            const Candidate& first = searcher.candidates[static_cast<std::size_t>(left)];
-            const Candidate& second = searcher.candidates[static_cast<std::size_t>(right)];
-            Candidate product;
-            product.text = first.text + " * " + second.text;
-            product.column = first.column.cwiseProduct(second.column);
-            product.variables = {static_cast<int>(a), static_cast<int>(b)};
-            searcher.candidates.push_back(std::move(product));
-            level.push_back(searcher.evaluate({static_cast<int>(searcher.candidates.size()) - 1}));
-          }
-        }
-      }
-    }
-  }
-
-  // Beam search: extend the best hypotheses of each size by one term.
-  for (int size = 1; size <= most_terms && !level.empty(); ++size) {
-    std::sort(level.begin(), level.end(), better);
-    if (level.size() > static_cast<std::size_t>(options.beam)) level.resize(static_cast<std::size_t>(options.beam));
-    finalists.insert(finalists.end(), level.begin(), level.end());
-    if (size == most_terms) break;
-    std::vector<Hypothesis> next;
-    std::set<std::vector<int>> seen;
-    for (const Hypothesis& base : level) {
-      if (!std::isfinite(base.fit.loo_smape)) continue;
-      for (int index = 0; index < static_cast<int>(searcher.candidates.size()); ++index) {
-        if (std::find(base.terms.begin(), base.terms.end(), index) != base.terms.end()) continue;
-        std::vector<int> terms = base.terms;
-        terms.push_back(index);
-        std::sort(terms.begin(), terms.end());
-        if (!seen.insert(terms).second) continue;
-        next.push_back(searcher.evaluate(terms));
-      }
-    }
-    level = std::move(next);
-  }
-
-  // Select. Within each size: the lowest leave-one-out SMAPE, and among those within 5% (+0.01
-  // points) of it the lowest BIC. Across sizes: a larger model replaces a smaller one only when it
-  // cuts the leave-one-out SMAPE by the factor `parsimony` (noise alone lets extra terms shave a little).
-  std::vector<const Hypothesis*> best_of_size;
-  for (const Hypothesis& hypothesis : finalists) {
-    const std::size_t size = hypothesis.terms.size();
-    if (best_of_size.size() <= size) best_of_size.resize(size + 1, nullptr);
-    if (!std::isfinite(hypothesis.fit.loo_smape)) continue;
-    const Hypothesis*& best = best_of_size[size];
-    if (best == nullptr || better(hypothesis, *best)) best = &hypothesis;
-  }
-  for (std::size_t size = 0; size < best_of_size.size(); ++size) {
-    const Hypothesis* leader = best_of_size[size];
-    if (leader == nullptr) continue;
-    for (const Hypothesis& hypothesis : finalists) {
-      if (hypothesis.terms.size() != size || hypothesis.fit.loo_smape > leader->fit.loo_smape * 1.05 + 0.01) continue;
-      if (hypothesis.bic < best_of_size[size]->bic) best_of_size[size] = &hypothesis;
-    }
-  }
-  const Hypothesis* chosen = &finalists.front();
-  for (const Hypothesis* candidate : best_of_size) {
-    if (candidate == nullptr || candidate == chosen) continue;
-    if (!std::isfinite(chosen->fit.loo_smape) || candidate->fit.loo_smape < chosen->fit.loo_smape * options.parsimony) chosen = candidate;
-  }
-  Hypothesis result = *chosen;
-
-  // Drop terms whose largest contribution is under 1% of the largest prediction, then refit.
-  for (bool dropped = true; dropped && !result.terms.empty();) {
-    dropped = false;
-    const double largest = result.fit.fitted.cwiseAbs().maxCoeff();
-    for (std::size_t index = 0; index < result.terms.size(); ++index) {
-      const Candidate& term = searcher.candidates[static_cast<std::size_t>(result.terms[index])];
-      const double contribution = (term.column * result.fit.constants(static_cast<Eigen::Index>(index) + 1)).cwiseAbs().maxCoeff();
-      if (contribution < 0.01 * largest) {
-        std::vector<int> kept = result.terms;
-        kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(index));
-        result = searcher.evaluate(kept);
-        dropped = true;
-        break;
-      }
-    }
-  }
-
   SearchResult found;
-  found.factors.emplace_back();
-  for (int index : result.terms) found.factors.push_back(searcher.candidates[static_cast<std::size_t>(index)].text);
-  found.fit = result.fit;
+  std::vector<std::vector<Block>> blocks(variables.size());
+  for (std::size_t v = 0; v < variables.size(); ++v) {
+    std::string note;
+    blocks[v] = detail::variable_blocks(variables[v], values, options.negative, note);
+    if (!blocks[v].empty() && !note.empty()) found.notes.push_back(note);
+  }
+  Searcher searcher(blocks, values, options.fit);
+  searcher.consider({});  // the constant model
+  // Keep n − k ≥ 2 degrees of freedom, but let 3 points have one term (n − k = 1).
+  const int rows = static_cast<int>(values.size());
+  const int most = std::min(options.max_terms, rows >= 3 ? std::max(1, rows - 3) : 0);
+
+  if (most >= 1) {
+    std::vector<int> usable;
+    std::vector<std::vector<int>> ranked(variables.size());
+    std::vector<int> points(variables.size(), 0);
+    for (std::size_t v = 0; v < variables.size(); ++v) {
+      if (blocks[v].empty()) continue;
+      usable.push_back(static_cast<int>(v));
+      ranked[v] = detail::rank_blocks(variables, v, blocks[v], values, options.fit, points[v]);
+      for (std::size_t b = 0; b < blocks[v].size(); ++b) searcher.consider({{{static_cast<int>(v), static_cast<int>(b)}}});
+    }
+    // How many blocks of each variable enter the combinations: fewer as there are more variables.
+    const std::size_t keep = usable.size() <= 3 ? 3 : usable.size() == 4 ? 2 : 1;
+    std::vector<std::vector<int>> best(variables.size());
+    for (int v : usable) best[static_cast<std::size_t>(v)].assign(ranked[static_cast<std::size_t>(v)].begin(), ranked[static_cast<std::size_t>(v)].begin() + static_cast<std::ptrdiff_t>(std::min(keep, ranked[static_cast<std::size_t>(v)].size())));
+    const int count = static_cast<int>(usable.size());
+    for (int subset = 1; subset < (1 << count); ++subset) {
+      std::vector<int> used;
+      for (int bit = 0; bit < count; ++bit) {
+        if ((subset >> bit & 1) != 0) used.push_back(usable[static_cast<std::size_t>(bit)]);
+      }
+      combine(searcher, used, best, most);
+    }
+    // A variable measured at enough values may carry a sum of its own blocks: (m − 2) / 3 of them.
+    for (int v : usable) {
+      const int own = std::min(most, (points[static_cast<std::size_t>(v)] - 2) / 3);
+      if (own >= 2) sums_of(searcher, v, ranked[static_cast<std::size_t>(v)], own, 6);
+    }
+  }
+
+  // The one-standard-error rule: the fewest terms among the hypotheses whose leave-one-out SMAPE is
+  // within one standard error of the lowest; among those, the lowest leave-one-out SMAPE.
+  const auto& pool = searcher.pool;
+  std::size_t best_index = 0;
+  for (std::size_t i = 1; i < pool.size(); ++i) {
+    if (pool[i].mean < pool[best_index].mean) best_index = i;
+  }
   found.hypotheses = searcher.fitted;
+  if (pool.empty()) {  // even the constant has no leave-one-out prediction (a single point)
+    found.factors = {""};
+    Eigen::MatrixXd ones = Eigen::MatrixXd::Ones(values.size(), 1);
+    found.fit = fit_linear(ones, values, options.fit);
+    return found;
+  }
+  const double threshold = pool[best_index].mean + pool[best_index].se + 1e-9;
+  const double band = pool[best_index].mean + options.band * pool[best_index].se + 1e-9;
+  std::vector<std::size_t> competitive;
+  std::vector<std::size_t> banded;
+  for (std::size_t i = 0; i < pool.size(); ++i) {
+    if (pool[i].mean <= threshold) competitive.push_back(i);
+    else if (pool[i].mean <= band) banded.push_back(i);
+  }
+  std::sort(competitive.begin(), competitive.end(), [&](std::size_t a, std::size_t b) {
+    if (pool[a].terms.size() != pool[b].terms.size()) return pool[a].terms.size() < pool[b].terms.size();
+    return pool[a].mean < pool[b].mean;
+  });
+  const Scored& chosen = pool[competitive.front()];
+  found.factors = searcher.factors(chosen);
+  found.fit = chosen.fit;
+  found.loo_smape_se = chosen.se;
+  competitive.insert(competitive.end(), banded.begin(), banded.end());
+  std::sort(competitive.begin() + 1, competitive.end(), [&](std::size_t a, std::size_t b) { return pool[a].mean < pool[b].mean; });
+  for (std::size_t k = 1; k < competitive.size() && found.alternatives.size() < static_cast<std::size_t>(options.alternatives); ++k) {
+    const Scored& other = pool[competitive[k]];
+    found.alternatives.push_back({searcher.factors(other), other.fit, other.mean, other.se});
+  }
   return found;
 }
 

@@ -1,12 +1,14 @@
 // Automatic model search in the performance model normal form (PMNF):
 //   f(x) = c0 + Σ_k c_k · Π_l x_l^(i_kl) · log2(x_l)^(j_kl)
-// with Extra-P's 42 default (i, j) building blocks per variable, negative exponents for a variable along
-// which the values fall (strong scaling), products of two parameters' best blocks (ranked on the grid
-// lines where only that parameter varies), and up to three terms by beam search. Within one size the
-// lowest leave-one-out SMAPE wins (exact, from one QR each), a tie (within 5% + 0.01 points) going to
-// the lowest BIC; a larger model replaces a smaller one only when its leave-one-out SMAPE is below
-// `parsimony` times the smaller one's; terms contributing under 1% of the largest prediction are
-// dropped and the model refitted. docs/modeling.md has the equations.
+// Each variable's building blocks (Extra-P's 42, negative exponents where the values fall, powers only for
+// a variable with values ≤ 0) are ranked on the grid lines where only that variable varies; the best few
+// of each are combined, one block per variable, additively and multiplicatively over any number of
+// variables (every set of product terms that covers the variables used), up to `max_terms` terms. A
+// variable measured at 8 or more values along its lines may also contribute a sum of (m − 2) / 3 of its
+// own blocks. Every hypothesis is scored by its exact leave-one-out SMAPE; the chosen one is the simplest
+// (fewest terms) whose leave-one-out SMAPE is within one standard error of the best one's (the
+// one-standard-error rule), so the constant model loses when some hypothesis beats it by more than one
+// standard error. docs/modeling.md has the equations.
 #pragma once
 
 #include <string>
@@ -30,18 +32,30 @@ enum class NegativeExponents { Automatic, Always, Never };
 
 struct SearchOptions {
   int max_terms = 3;  // terms besides the constant c0
-  int beam = 8;       // hypotheses kept per size
   NegativeExponents negative = NegativeExponents::Automatic;
-  // A model with more terms is chosen only when its leave-one-out SMAPE is below this fraction of
-  // the smaller model's.
-  double parsimony = 0.2;
+  int alternatives = 16;  // the most competitive hypotheses kept besides the chosen one
+  double band = 1.0;      // competitive: leave-one-out SMAPE within this many standard errors of the best
   FitOptions fit;
+};
+
+// A hypothesis of the search: its factors (one per term; "" for the constant c0) and its fit.
+struct Hypothesis {
+  std::vector<std::string> factors;
+  LinearFit fit;
+  double loo_smape = 0.0;     // mean of the per-point leave-one-out errors, percent
+  double loo_smape_se = 0.0;  // their standard error (sample standard deviation / √n)
 };
 
 struct SearchResult {
   std::vector<std::string> factors;  // one per term; "" for the constant c0
   LinearFit fit;
   int hypotheses = 0;  // how many were fitted
+  double loo_smape_se = 0.0;  // the chosen hypothesis's standard error of its leave-one-out SMAPE
+  // The competitive hypotheses besides the chosen one: those whose leave-one-out SMAPE is within one
+  // standard error of the best one's, best first (at most SearchOptions::alternatives). Prediction
+  // intervals span theirs too, so that they account for the choice among them.
+  std::vector<Hypothesis> alternatives;
+  std::vector<std::string> notes;  // how variables with values ≤ 0 were restricted
 };
 
 // values: the aggregated measurement at each point (all > 0 for a relative fit).
