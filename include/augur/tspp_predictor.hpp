@@ -77,7 +77,7 @@ struct PredictorOptions {
 constexpr unsigned long long max_concurrent_pairs = 20000000ULL;
 constexpr std::size_t max_transient_tasks = 2000;
 // The exact method builds its chain state by state and refuses past this many states.
-constexpr std::size_t max_exact_states = 4000000;
+constexpr std::size_t max_exact_states = 2000000;
 
 // The number of unordered pairs of tasks whose lowest common ancestor is a parallel group.
 [[nodiscard]] unsigned long long concurrent_pairs(const TaskSystem& system);
