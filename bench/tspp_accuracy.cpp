@@ -119,8 +119,12 @@ int main(int argc, char** argv) {
       const double utilization = busiest_utilization(system, truth.completion);
       results.add_reference(r, truth.exact, utilization);
       for (std::size_t m = 0; m < methods.size(); ++m) {
-        const auto prediction = augur::tspp::predict(system, methods[m].options(regimes[r]));
-        results.add(r, m, (prediction.completion.mean - truth.completion) / truth.completion, utilization);
+        try {
+          const auto prediction = augur::tspp::predict(system, methods[m].options(regimes[r]));
+          results.add(r, m, (prediction.completion.mean - truth.completion) / truth.completion, utilization);
+        } catch (const std::invalid_argument&) {
+          results.refuse(r, m);  // past the method's limit of size
+        }
       }
     }
     if ((index + 1) % 10 == 0) std::fprintf(stderr, "bench_tspp_accuracy: %d/%d systems\n", index + 1, settings.systems);

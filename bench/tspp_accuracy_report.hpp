@@ -61,7 +61,8 @@ inline std::vector<Method> methods() {
   using augur::tspp::ResidenceDistribution;
   return {{"seed's (mak-lundstrom)", Method::MakLundstrom, ResidenceDistribution::Exponential, false},
           {"seed's, --residence phases", Method::MakLundstrom, ResidenceDistribution::Phases, false},
-          {"transient", Method::Transient, ResidenceDistribution::Exponential, true}};
+          {"transient", Method::Transient, ResidenceDistribution::Exponential, true},
+          {"decomposition", Method::Decomposition, ResidenceDistribution::Exponential, true}};
 }
 
 // Bands of the busiest resource's utilization.
@@ -98,7 +99,10 @@ class Results {
 public:
   Results(std::size_t regimes, std::size_t methods)
       : errors_(regimes, std::vector<std::vector<std::vector<double>>>(methods, std::vector<std::vector<double>>(bands + 1))),
-        exact_(regimes, 0), simulated_(regimes, 0), in_band_(regimes, std::vector<int>(bands, 0)) {}
+        exact_(regimes, 0), simulated_(regimes, 0), in_band_(regimes, std::vector<int>(bands, 0)),
+        refused_(regimes, std::vector<int>(methods, 0)) {}
+
+  void refuse(std::size_t regime, std::size_t method) { refused_[regime][method] += 1; }
 
   void add_reference(std::size_t regime, bool exact, double utilization) {
     (exact ? exact_ : simulated_)[regime] += 1;
@@ -114,7 +118,7 @@ public:
   [[nodiscard]] std::string render(const std::vector<Regime>& regimes, const std::vector<Method>& methods) const {
     std::string out;
     for (std::size_t r = 0; r < regimes.size(); ++r) {
-      std::vector<std::string> header = {"method", "all: mean / std / max (bias)"};
+      std::vector<std::string> header = {"method", "refused", "all: mean / std / max (bias)"};
       for (std::size_t b = 0; b < bands; ++b) {
         char name[64];
         std::snprintf(name, sizeof name, "U %.1f-%.1f (%d systems)", band_edges[b], std::min(band_edges[b + 1], 1.0),
@@ -123,7 +127,7 @@ public:
       }
       augur::core::TextTable table(header);
       for (std::size_t m = 0; m < methods.size(); ++m) {
-        std::vector<std::string> row = {methods[m].name, summary(errors_[r][m][bands])};
+        std::vector<std::string> row = {methods[m].name, std::to_string(refused_[r][m]), summary(errors_[r][m][bands])};
         for (std::size_t b = 0; b < bands; ++b) row.push_back(summary(errors_[r][m][b]));
         table.add_row(row);
       }
@@ -140,6 +144,7 @@ private:
   std::vector<std::vector<std::vector<std::vector<double>>>> errors_;  // regime, method, band (last: all)
   std::vector<int> exact_, simulated_;
   std::vector<std::vector<int>> in_band_;
+  std::vector<std::vector<int>> refused_;  // regime, method: systems past the method's limit of size
 };
 
 }  // namespace bench

@@ -50,7 +50,7 @@ enum class ResidenceDistribution {
 // same two steps resolved in time (docs/tspp.md, "The transient method"), or the exact solution of
 // the continuous-time Markov chain of the system with exponential service (docs/tspp.md, "The exact
 // method"), for small systems.
-enum class Method { MakLundstrom, Transient, Exact };
+enum class Method { MakLundstrom, Transient, Exact, Decomposition };
 
 // The queueing discipline of the queuing centres, as the simulator's (the exact method only: the
 // others do not tell them apart).
@@ -78,6 +78,8 @@ constexpr unsigned long long max_concurrent_pairs = 20000000ULL;
 constexpr std::size_t max_transient_tasks = 2000;
 // The exact method builds its chain state by state and refuses past this many states.
 constexpr std::size_t max_exact_states = 2000000;
+// The decomposition method gives each task fewer phases until its chain has at most this many states.
+constexpr std::size_t max_decomposition_states = 200000;
 
 // The number of unordered pairs of tasks whose lowest common ancestor is a parallel group.
 [[nodiscard]] unsigned long long concurrent_pairs(const TaskSystem& system);

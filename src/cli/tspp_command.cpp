@@ -130,7 +130,7 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
                       "steadier against simulation, slower) or exact (the Markov chain of the system with exponential "
                       "service, solved exactly: small systems only; docs/tspp.md)")
       ->default_val("mak-lundstrom")
-      ->check(CLI::IsMember({"mak-lundstrom", "transient", "exact"}));
+      ->check(CLI::IsMember({"mak-lundstrom", "transient", "exact", "decomposition"}));
   command->add_option("--discipline", options.discipline,
                       "exact: the queuing centres' discipline, fcfs or ps (processor sharing), as augur sim --discipline")
       ->default_val("fcfs")
@@ -161,6 +161,7 @@ int run_tspp_command(const TsppOptions& options) {
     tspp::PredictorOptions predictor;
     predictor.method = options.method == "transient" ? tspp::Method::Transient
                        : options.method == "exact"   ? tspp::Method::Exact
+                       : options.method == "decomposition" ? tspp::Method::Decomposition
                                                      : tspp::Method::MakLundstrom;
     predictor.discipline = options.discipline == "ps" ? tspp::Discipline::ProcessorSharing
                                                       : tspp::Discipline::FirstComeFirstServed;

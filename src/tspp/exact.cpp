@@ -9,34 +9,6 @@ namespace {
 
 using exact::Chain;
 
-// The time X the chain spends in the states of a set before absorption, from the start: mean and variance.
-// Backwards over the states (every transition goes to a higher number), with h ~ Exp(q(s)) the time in s:
-//   m1(s) = [s in set] / q(s) + sum_t p(s, t) m1(t)
-//   m2(s) = [s in set] (2 / q(s)^2 + 2 m1'(s) / q(s)) + sum_t p(s, t) m2(t),  m1'(s) = sum_t p(s, t) m1(t).
-template <typename InSet>
-Moments time_in(const Chain& chain, InSet in_set, std::vector<double>& first, std::vector<double>& second) {
-  const std::size_t states = chain.states();
-  first.assign(states, 0.0);
-  second.assign(states, 0.0);
-  for (std::size_t s = states; s-- > 0;) {
-    double next_first = 0.0;
-    double next_second = 0.0;
-    for (std::uint32_t t = chain.first[s]; t < chain.first[s + 1]; ++t) {
-      next_first += chain.probability[t] * first[chain.target[t]];
-      next_second += chain.probability[t] * second[chain.target[t]];
-    }
-    if (chain.exit_rate[s] > 0.0 && in_set(chain.state(s))) {
-      const double hold = 1.0 / chain.exit_rate[s];
-      first[s] = hold + next_first;
-      second[s] = 2.0 * hold * hold + 2.0 * hold * next_first + next_second;
-    } else {
-      first[s] = next_first;
-      second[s] = next_second;
-    }
-  }
-  return {first[0], std::max(0.0, second[0] - first[0] * first[0])};
-}
-
 // R_ik: the mean time task i spends at resource k, sum over the states where it is there of
 // Pr(pass through s) / q(s).
 std::vector<double> residence_at(const Chain& chain) {
@@ -81,6 +53,24 @@ void fill_outputs(const TaskSystem& system, const Chain& chain, int visits, Pred
 
 }  // namespace
 
+namespace exact {
+
+void fill_times(const Chain& chain, Prediction& prediction) {
+  std::vector<double> first;
+  std::vector<double> second;
+  prediction.completion = time_in(chain, [](const std::uint16_t*) { return true; }, first, second);
+  prediction.tasks.resize(chain.tasks);
+  for (std::size_t i = 0; i < chain.tasks; ++i) {
+    TaskPrediction& task = prediction.tasks[i];
+    task.start = time_in(chain, [i](const std::uint16_t* state) { return state[i] == not_started; }, first, second);
+    task.end = time_in(chain, [i](const std::uint16_t* state) { return state[i] != ended; }, first, second);
+    task.residence = time_in(
+        chain, [i](const std::uint16_t* state) { return state[i] != not_started && state[i] != ended; }, first, second);
+  }
+}
+
+}  // namespace exact
+
 Prediction predict_exact(const TaskSystem& system, const PredictorOptions& options) {
   const std::size_t limit = options.max_states > 0 ? options.max_states : max_exact_states;
   const Chain chain = exact::build_chain(system, options, limit);
@@ -88,18 +78,7 @@ Prediction predict_exact(const TaskSystem& system, const PredictorOptions& optio
   prediction.states = chain.states();
   prediction.converged = true;
   prediction.iterations = 0;
-  std::vector<double> first;
-  std::vector<double> second;
-  prediction.completion = time_in(chain, [](const std::uint16_t*) { return true; }, first, second);
-  prediction.tasks.resize(chain.tasks);
-  for (std::size_t i = 0; i < chain.tasks; ++i) {
-    TaskPrediction& task = prediction.tasks[i];
-    task.start = time_in(chain, [i](const std::uint16_t* state) { return state[i] == exact::not_started; }, first, second);
-    task.end = time_in(chain, [i](const std::uint16_t* state) { return state[i] != exact::ended; }, first, second);
-    task.residence = time_in(
-        chain, [i](const std::uint16_t* state) { return state[i] != exact::not_started && state[i] != exact::ended; }, first,
-        second);
-  }
+  exact::fill_times(chain, prediction);
   fill_outputs(system, chain, std::max(options.visits, 1), prediction);
   return prediction;
 }

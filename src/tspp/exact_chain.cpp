@@ -1,85 +1,13 @@
 #include "exact_chain.hpp"
 
+#include "structure_walk.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
 namespace augur::tspp::exact {
 namespace {
-
-// The series-parallel structure, flattened: each node knows its parent and, in the depth-first order
-// of the tasks, the range of its tasks (a group has ended when all of them have).
-struct FlatNode {
-  Node::Kind kind = Node::Kind::Task;
-  int task = -1;
-  int parent = -1;
-  int place = 0;  // among the parent's children
-  std::vector<int> children;
-  int first_rank = 0;
-  int end_rank = 0;
-};
-
-class Structure {
-public:
-  explicit Structure(const TaskSystem& system) : leaf_(system.tasks.size(), -1) { flatten(system.structure, -1, 0); }
-
-  // Starts `node` in `status`: its first tasks are appended to `started` (depth-first order, the
-  // simulator's order of simultaneous arrivals).
-  void start(int node, std::vector<int>& started) const {
-    const FlatNode& flat = nodes_[static_cast<std::size_t>(node)];
-    if (flat.kind == Node::Kind::Task) {
-      started.push_back(flat.task);
-    } else if (flat.kind == Node::Kind::Serial) {
-      start(flat.children.front(), started);
-    } else {
-      for (int child : flat.children) start(child, started);
-    }
-  }
-
-  // After `task` has ended (its status already `ended`), the tasks that start now, appended to `started`.
-  void after_end(int task, const std::uint16_t* status, std::vector<int>& started) const {
-    int node = leaf_[static_cast<std::size_t>(task)];
-    while (true) {
-      const int parent = nodes_[static_cast<std::size_t>(node)].parent;
-      if (parent < 0) return;  // the whole system has ended
-      const FlatNode& group = nodes_[static_cast<std::size_t>(parent)];
-      if (group.kind == Node::Kind::Serial) {
-        const auto next = static_cast<std::size_t>(nodes_[static_cast<std::size_t>(node)].place + 1);
-        if (next < group.children.size()) {
-          start(group.children[next], started);
-          return;
-        }
-      } else {
-        for (int rank = group.first_rank; rank < group.end_rank; ++rank) {
-          if (status[task_at_rank_[static_cast<std::size_t>(rank)]] != ended) return;
-        }
-      }
-      node = parent;
-    }
-  }
-
-  static constexpr int root = 0;
-
-private:
-  std::vector<FlatNode> nodes_;
-  std::vector<int> leaf_;          // task -> its node
-  std::vector<int> task_at_rank_;  // depth-first order of the tasks
-
-  int flatten(const Node& node, int parent, int place) {
-    const int index = static_cast<int>(nodes_.size());
-    nodes_.push_back({node.kind, node.task, parent, place, {}, static_cast<int>(task_at_rank_.size()), 0});
-    if (node.kind == Node::Kind::Task) {
-      leaf_[static_cast<std::size_t>(node.task)] = index;
-      task_at_rank_.push_back(node.task);
-    }
-    for (std::size_t c = 0; c < node.children.size(); ++c) {
-      const int child = flatten(node.children[c], index, static_cast<int>(c));
-      nodes_[static_cast<std::size_t>(index)].children.push_back(child);
-    }
-    nodes_[static_cast<std::size_t>(index)].end_rank = static_cast<int>(task_at_rank_.size());
-    return index;
-  }
-};
 
 // The phases of each task: V visit cycles over its resources in declaration order, S phases per visit,
 // each of mean demand / (V S), as the simulator's visits.
@@ -117,23 +45,22 @@ struct Arrival {
 class Builder {
 public:
   Builder(const TaskSystem& system, const PredictorOptions& options, std::size_t max_states)
-      : system_(system), structure_(system), max_states_(max_states),
-        fcfs_(options.discipline == Discipline::FirstComeFirstServed) {
+      : system_(system), structure_(system),
+        fcfs_(options.discipline == Discipline::FirstComeFirstServed), index_(chain_, max_states, "the exact method") {
     chain_.tasks = system.tasks.size();
     chain_.resources = system.resources.size();
     chain_.width = chain_.tasks * (fcfs_ ? 2 : 1);
     chain_.phases = make_phases(system, options);
     chain_.arrival_found.assign(chain_.tasks * chain_.resources, 0.0);
-    slots_.assign(1024, empty_slot);
   }
 
   Chain build() {
     std::vector<std::uint16_t> state(chain_.width, not_started);
     std::vector<int> started;
-    structure_.start(Structure::root, started);
+    structure_.start(StructureWalk::root, started);
     arrivals_.clear();
     begin(state, started);
-    intern(state);
+    index_.intern(state);
     chain_.reach[0] = 1.0;
     for (const Arrival& arrival : arrivals_) {
       chain_.arrival_found[static_cast<std::size_t>(arrival.task) * chain_.resources + static_cast<std::size_t>(arrival.resource)] +=
@@ -149,14 +76,11 @@ public:
   }
 
 private:
-  static constexpr std::uint32_t empty_slot = 0xFFFFFFFFU;
-
   const TaskSystem& system_;
-  Structure structure_;
-  std::size_t max_states_;
+  StructureWalk structure_;
   bool fcfs_;
   Chain chain_;
-  std::vector<std::uint32_t> slots_;  // open addressing: state numbers, or empty_slot
+  StateIndex index_;
   std::vector<Arrival> arrivals_;     // of the transition being built
   struct Successor {
     std::uint32_t target;
@@ -210,7 +134,7 @@ private:
       const auto task = static_cast<std::size_t>(started[next]);
       if (chain_.phases[task].empty()) {
         state[task] = ended;
-        structure_.after_end(static_cast<int>(task), state.data(), started);
+        structure_.after_end(static_cast<int>(task), [&state](int j) { return state[static_cast<std::size_t>(j)] == ended; }, started);
       } else {
         state[task] = 1;
         arrive(state, task);
@@ -234,7 +158,7 @@ private:
     }
     state[task] = ended;
     std::vector<int> started;
-    structure_.after_end(static_cast<int>(task), state.data(), started);
+    structure_.after_end(static_cast<int>(task), [&state](int j) { return state[static_cast<std::size_t>(j)] == ended; }, started);
     begin(state, started);
   }
 
@@ -282,7 +206,7 @@ private:
       normalize(next_);
       const std::size_t begin_arrivals = successor_arrivals_.size();
       successor_arrivals_.insert(successor_arrivals_.end(), arrivals_.begin(), arrivals_.end());
-      successors_.push_back({intern(next_), rate, begin_arrivals, successor_arrivals_.size()});
+      successors_.push_back({index_.intern(next_), rate, begin_arrivals, successor_arrivals_.size()});
       total += rate;
     }
     chain_.exit_rate[s] = total;
@@ -301,48 +225,51 @@ private:
     chain_.first.push_back(static_cast<std::uint32_t>(chain_.target.size()));
   }
 
-  [[nodiscard]] std::uint64_t hash(const std::uint16_t* words) const {
-    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
-    for (std::size_t w = 0; w < chain_.width; ++w) {
-      h = (h ^ words[w]) * 0x100000001B3ULL;
-      h ^= h >> 29;
-    }
-    return h;
-  }
-
-  // The number of `state`, added to the chain if new.
-  std::uint32_t intern(const std::vector<std::uint16_t>& state) {
-    if (2 * (chain_.states() + 1) > slots_.size()) grow();
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t slot = hash(state.data()) & mask;; slot = (slot + 1) & mask) {
-      const std::uint32_t number = slots_[slot];
-      if (number == empty_slot) {
-        if (chain_.states() >= max_states_) {
-          throw std::invalid_argument("the exact method handles at most " + std::to_string(max_states_) +
-                                      " states of the Markov chain, and this system has more (use another method)");
-        }
-        slots_[slot] = static_cast<std::uint32_t>(chain_.states());
-        chain_.words.insert(chain_.words.end(), state.begin(), state.end());
-        chain_.exit_rate.push_back(0.0);
-        chain_.reach.push_back(0.0);
-        return slots_[slot];
-      }
-      if (std::equal(state.begin(), state.end(), chain_.state(number))) return number;
-    }
-  }
-
-  void grow() {
-    slots_.assign(slots_.size() * 2, empty_slot);
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t s = 0; s < chain_.states(); ++s) {
-      std::size_t slot = hash(chain_.state(s)) & mask;
-      while (slots_[slot] != empty_slot) slot = (slot + 1) & mask;
-      slots_[slot] = static_cast<std::uint32_t>(s);
-    }
-  }
 };
 
 }  // namespace
+
+StateIndex::StateIndex(Chain& chain, std::size_t max_states, std::string method)
+    : chain_(chain), max_states_(max_states), method_(std::move(method)), slots_(1024, empty_slot) {}
+
+std::uint64_t StateIndex::hash(const std::uint16_t* words) const {
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+  for (std::size_t w = 0; w < chain_.width; ++w) {
+    h = (h ^ words[w]) * 0x100000001B3ULL;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+std::uint32_t StateIndex::intern(const std::vector<std::uint16_t>& state) {
+  if (2 * (chain_.states() + 1) > slots_.size()) grow();
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t slot = hash(state.data()) & mask;; slot = (slot + 1) & mask) {
+    const std::uint32_t number = slots_[slot];
+    if (number == empty_slot) {
+      if (chain_.states() >= max_states_) {
+        throw std::invalid_argument(method_ + " handles at most " + std::to_string(max_states_) +
+                                    " states of the Markov chain, and this system has more (use another method)");
+      }
+      slots_[slot] = static_cast<std::uint32_t>(chain_.states());
+      chain_.words.insert(chain_.words.end(), state.begin(), state.end());
+      chain_.exit_rate.push_back(0.0);
+      chain_.reach.push_back(0.0);
+      return slots_[slot];
+    }
+    if (std::equal(state.begin(), state.end(), chain_.state(number))) return number;
+  }
+}
+
+void StateIndex::grow() {
+  slots_.assign(slots_.size() * 2, empty_slot);
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t s = 0; s < chain_.states(); ++s) {
+    std::size_t slot = hash(chain_.state(s)) & mask;
+    while (slots_[slot] != empty_slot) slot = (slot + 1) & mask;
+    slots_[slot] = static_cast<std::uint32_t>(s);
+  }
+}
 
 Chain build_chain(const TaskSystem& system, const PredictorOptions& options, std::size_t max_states) {
   return Builder(system, options, max_states).build();

@@ -9,7 +9,9 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "augur/tspp_predictor.hpp"
@@ -45,6 +47,55 @@ struct Chain {
   [[nodiscard]] std::size_t states() const { return exit_rate.size(); }
   [[nodiscard]] const std::uint16_t* state(std::size_t s) const { return words.data() + s * width; }
 };
+
+// The time X the chain spends in the states of a set before absorption, from the start: mean and variance.
+// Backwards over the states (every transition goes to a higher number), with h ~ Exp(q(s)) the time in s:
+//   m1(s) = [s in set] / q(s) + sum_t p(s, t) m1(t)
+//   m2(s) = [s in set] (2 / q(s)^2 + 2 m1'(s) / q(s)) + sum_t p(s, t) m2(t),  m1'(s) = sum_t p(s, t) m1(t).
+template <typename InSet>
+ Moments time_in(const Chain& chain, InSet in_set, std::vector<double>& first, std::vector<double>& second) {
+  const std::size_t states = chain.states();
+  first.assign(states, 0.0);
+  second.assign(states, 0.0);
+  for (std::size_t s = states; s-- > 0;) {
+    double next_first = 0.0;
+    double next_second = 0.0;
+    for (std::uint32_t t = chain.first[s]; t < chain.first[s + 1]; ++t) {
+      next_first += chain.probability[t] * first[chain.target[t]];
+      next_second += chain.probability[t] * second[chain.target[t]];
+    }
+    if (chain.exit_rate[s] > 0.0 && in_set(chain.state(s))) {
+      const double hold = 1.0 / chain.exit_rate[s];
+      first[s] = hold + next_first;
+      second[s] = 2.0 * hold * hold + 2.0 * hold * next_first + next_second;
+    } else {
+      first[s] = next_first;
+      second[s] = next_second;
+    }
+  }
+  return {first[0], std::max(0.0, second[0] - first[0] * first[0])};
+}
+
+// The numbers of the states: a state is added to the chain (its words, q = 0, reach = 0) when first met.
+class StateIndex {
+public:
+  // Past `max_states` states, intern() throws std::invalid_argument naming `method` and the limit.
+  StateIndex(Chain& chain, std::size_t max_states, std::string method);
+  std::uint32_t intern(const std::vector<std::uint16_t>& state);
+
+private:
+  static constexpr std::uint32_t empty_slot = 0xFFFFFFFFU;
+  Chain& chain_;
+  std::size_t max_states_;
+  std::string method_;
+  std::vector<std::uint32_t> slots_;  // open addressing: state numbers, or empty_slot
+  [[nodiscard]] std::uint64_t hash(const std::uint16_t* words) const;
+  void grow();
+};
+
+// The completion time and every task's start, end and residence time (mean and variance) of a built chain,
+// into `prediction` (its tasks resized).
+void fill_times(const Chain& chain, Prediction& prediction);
 
 // Builds the chain; throws std::invalid_argument, naming the limit, past `max_states` states, or for a
 // task of more than 65 000 phases (visits x resources used x stages).

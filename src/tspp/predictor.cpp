@@ -4,6 +4,7 @@
 #include <string>
 
 #include "augur/tspp_predictor.hpp"
+#include "decomposition.hpp"
 #include "exact.hpp"
 #include "transient.hpp"
 
@@ -355,6 +356,8 @@ Prediction predict(const TaskSystem& system, const PredictorOptions& options) {
     prediction = predict_transient(system, options);
   } else if (options.method == Method::Exact) {
     prediction = predict_exact(system, options);
+  } else if (options.method == Method::Decomposition) {
+    prediction = predict_decomposition(system, options);
   } else {
     if (const unsigned long long pairs = concurrent_pairs(system); pairs > max_concurrent_pairs) {
       throw std::invalid_argument("the seed's method handles at most " + std::to_string(max_concurrent_pairs) +
