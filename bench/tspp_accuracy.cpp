@@ -14,6 +14,7 @@
 
 #include "augur/sim/task_system.hpp"
 #include "augur/tspp_predictor.hpp"
+#include "tspp/predictor_steps.hpp"
 #include "tspp_accuracy_report.hpp"
 
 namespace {
@@ -58,6 +59,7 @@ Settings parse_settings(int argc, char** argv) {
 struct Reference {
   double completion = 0.0;
   bool exact = false;
+  augur::tspp::Prediction prediction;  // the exact method's, when exact
 };
 
 Reference reference(const augur::tspp::TaskSystem& system, const bench::Regime& regime, const Settings& settings, int index) {
@@ -69,7 +71,8 @@ Reference reference(const augur::tspp::TaskSystem& system, const bench::Regime& 
                                                                           : augur::tspp::Discipline::FirstComeFirstServed;
     options.max_states = static_cast<std::size_t>(settings.exact_states);
     try {
-      return {augur::tspp::predict(system, options).completion.mean, true};
+      augur::tspp::Prediction prediction = augur::tspp::predict(system, options);
+      return {prediction.completion.mean, true, std::move(prediction)};
     } catch (const std::invalid_argument&) {
       // past the limit: simulate
     }
@@ -81,7 +84,7 @@ Reference reference(const augur::tspp::TaskSystem& system, const bench::Regime& 
   simulation.discipline = regime.discipline;
   simulation.visits = regime.visits;
   simulation.threads = 0;  // all the cores: the figures do not depend on the thread count
-  return {augur::sim::simulate(system, simulation).completion.mean, false};
+  return {augur::sim::simulate(system, simulation).completion.mean, false, {}};
 }
 
 // The busiest resource's utilization: its total demand over the completion time (servers counted).
@@ -94,6 +97,18 @@ double busiest_utilization(const augur::tspp::TaskSystem& system, double complet
     busiest = std::max(busiest, work / (servers * completion));
   }
   return busiest;
+}
+
+// The seed's step 2 alone, on the exact residence times: its error is the reduction's.
+void locate_errors(const augur::tspp::TaskSystem& system, const Reference& truth, std::size_t regime, bench::Results& results) {
+  std::vector<double> residence_at;
+  for (const auto& task : truth.prediction.tasks) residence_at.insert(residence_at.end(), task.residence_at.begin(), task.residence_at.end());
+  for (auto distribution : {augur::tspp::ResidenceDistribution::Exponential, augur::tspp::ResidenceDistribution::Phases}) {
+    augur::tspp::PredictorOptions options;
+    options.residence = distribution;
+    const double completion = augur::tspp::reduce_with_residence_times(system, options, residence_at).mean;
+    results.add_step2(regime, distribution == augur::tspp::ResidenceDistribution::Phases, (completion - truth.completion) / truth.completion);
+  }
 }
 
 }  // namespace
@@ -122,10 +137,12 @@ int main(int argc, char** argv) {
         try {
           const auto prediction = augur::tspp::predict(system, methods[m].options(regimes[r]));
           results.add(r, m, (prediction.completion.mean - truth.completion) / truth.completion, utilization);
+          if (truth.exact) results.add_residences(r, m, prediction, truth.prediction);
         } catch (const std::invalid_argument&) {
           results.refuse(r, m);  // past the method's limit of size
         }
       }
+      if (truth.exact) locate_errors(system, truth, r, results);
     }
     if ((index + 1) % 10 == 0) std::fprintf(stderr, "bench_tspp_accuracy: %d/%d systems\n", index + 1, settings.systems);
   }

@@ -104,6 +104,22 @@ public:
 
   void refuse(std::size_t regime, std::size_t method) { refused_[regime][method] += 1; }
 
+  // Step 1's share: each task's mean residence time against the exact one.
+  void add_residences(std::size_t regime, std::size_t method, const augur::tspp::Prediction& predicted,
+                      const augur::tspp::Prediction& exact) {
+    if (residences_.empty()) residences_.assign(errors_.size(), std::vector<std::vector<double>>(errors_[0].size()));
+    for (std::size_t i = 0; i < exact.tasks.size(); ++i) {
+      const double truth = exact.tasks[i].residence.mean;
+      if (truth > 0.0) residences_[regime][method].push_back((predicted.tasks[i].residence.mean - truth) / truth);
+    }
+  }
+
+  // Step 2's share: the seed's reduction on the exact residence times (exponential or phases).
+  void add_step2(std::size_t regime, bool phases, double error) {
+    if (step2_.empty()) step2_.assign(errors_.size(), std::vector<std::vector<double>>(2));
+    step2_[regime][phases ? 1 : 0].push_back(error);
+  }
+
   void add_reference(std::size_t regime, bool exact, double utilization) {
     (exact ? exact_ : simulated_)[regime] += 1;
     in_band_[regime][band_of(utilization)] += 1;
@@ -134,6 +150,7 @@ public:
       out += std::string("\n") + regimes[r].name + ": reference exact for " + std::to_string(exact_[r]) + " systems, simulated for " +
              std::to_string(simulated_[r]) + "\n" + table.render();
     }
+    out += render_sources(regimes, methods);
     out += "\nerror = (predicted - reference) / reference of the completion time: mean / std / max of its absolute value "
            "(the mean of the signed errors); U: the busiest resource's utilization, its demand over the reference's "
            "completion time\n";
@@ -141,6 +158,35 @@ public:
   }
 
 private:
+  [[nodiscard]] std::string render_sources(const std::vector<Regime>& regimes, const std::vector<Method>& methods) const {
+    if (residences_.empty()) return "";
+    std::string out = "\nWhere the errors come from, on the systems with an exact reference: step 1 (each task's mean residence "
+                      "time against the exact one, over the tasks) and the seed's step 2 alone (its reduction on the exact "
+                      "residence times: the completion time's error)\n";
+    std::vector<std::string> header = {"what"};
+    for (std::size_t r = 0; r < regimes.size(); ++r) {
+      if (exact_[r] > 0) header.emplace_back(regimes[r].name);
+    }
+    augur::core::TextTable table(header);
+    for (std::size_t m = 0; m < methods.size(); ++m) {
+      std::vector<std::string> row = {std::string("residence times: ") + methods[m].name};
+      for (std::size_t r = 0; r < regimes.size(); ++r) {
+        if (exact_[r] > 0) row.push_back(summary(residences_[r][m]));
+      }
+      table.add_row(row);
+    }
+    for (std::size_t phases = 0; phases < 2; ++phases) {
+      std::vector<std::string> row = {phases ? "seed's step 2 on exact residences, phases" : "seed's step 2 on exact residences"};
+      for (std::size_t r = 0; r < regimes.size(); ++r) {
+        if (exact_[r] > 0) row.push_back(summary(step2_[r][phases]));
+      }
+      table.add_row(row);
+    }
+    return out + table.render();
+  }
+
+  std::vector<std::vector<std::vector<double>>> residences_;  // regime, method: signed residence errors
+  std::vector<std::vector<std::vector<double>>> step2_;       // regime, exponential / phases
   std::vector<std::vector<std::vector<std::vector<double>>>> errors_;  // regime, method, band (last: all)
   std::vector<int> exact_, simulated_;
   std::vector<std::vector<int>> in_band_;

@@ -6,6 +6,7 @@
 #include "augur/tspp_predictor.hpp"
 #include "decomposition.hpp"
 #include "exact.hpp"
+#include "predictor_steps.hpp"
 #include "transient.hpp"
 
 namespace augur::tspp {
@@ -107,6 +108,18 @@ public:
     if (!prediction.converged) prediction.completion = reduce(system_.structure, Moments{}, prediction);
     fill_outputs(prediction);
     return prediction;
+  }
+
+  // Step 2 alone on given residence times, with the sibling rule's overlap factors from one step 1 on them.
+  Moments reduce_given(const std::vector<double>& given) {
+    Prediction prediction;
+    prediction.tasks.resize(tasks_);
+    residence_ = given;
+    arrival_.assign(tasks_ * resources_, 0.0);
+    (void)reduce(system_.structure, Moments{}, prediction);
+    update_residence_times(prediction);
+    residence_ = given;
+    return reduce(system_.structure, Moments{}, prediction);
   }
 
 private:
@@ -343,6 +356,11 @@ unsigned long long concurrent_pairs(const TaskSystem& system) {
   };
   (void)count(count, system.structure);
   return pairs;
+}
+
+Moments reduce_with_residence_times(const TaskSystem& system, const PredictorOptions& options,
+                                    const std::vector<double>& residence_at) {
+  return Predictor(system, options).reduce_given(residence_at);
 }
 
 Prediction predict(const TaskSystem& system, const PredictorOptions& options) {
