@@ -226,6 +226,68 @@ int decomposition_phase_cap(const TaskSystem& system, const PredictorOptions& op
 }  // namespace augur::tspp
 
 namespace augur::tspp {
+namespace {
+
+// The chain for these phases: the times, and each task's share of its time at each resource and the
+// queues it finds there (time averages over its residence) in residence_at and arrival_queue.
+Prediction solve(const TaskSystem& system, const std::vector<int>& phases) {
+  DecompositionBuilder builder(system, phases);
+  const Chain chain = builder.build();
+  Prediction prediction;
+  prediction.states = chain.states();
+  prediction.converged = true;
+  exact::fill_times(chain, prediction);
+  const std::size_t resources = chain.resources;
+  for (std::size_t i = 0; i < chain.tasks; ++i) {
+    TaskPrediction& task = prediction.tasks[i];
+    task.residence_at.assign(resources, 0.0);
+    task.arrival_queue.assign(resources, 0.0);
+    const double active = task.residence.mean;
+    if (active <= 0.0) continue;
+    for (std::size_t k = 0; k < resources; ++k) {
+      task.residence_at[k] = builder.share_time[i * resources + k] / active;
+      task.arrival_queue[k] = builder.found_time[i * resources + k] / active;
+    }
+  }
+  return prediction;
+}
+
+// The demand-weighted mean of 1 / m_i over the tasks: the variability the phases give the work.
+double inverse_phases(const TaskSystem& system, const std::vector<int>& phases) {
+  double weighted = 0.0;
+  double total = 0.0;
+  for (std::size_t i = 0; i < system.tasks.size(); ++i) {
+    if (phases[i] == 0) continue;
+    double demand = 0.0;
+    for (double value : system.tasks[i].demands) demand += value;
+    weighted += demand / phases[i];
+    total += demand;
+  }
+  return total > 0.0 ? weighted / total : 0.0;
+}
+
+// When the limit of states capped the phases, the means are carried on, linearly in the mean 1 / m,
+// from a chain with half the cap and this one to the phases wanted.
+void extrapolate(const TaskSystem& system, const PredictorOptions& options, int cap, Prediction& prediction) {
+  const double wanted = inverse_phases(system, phase_counts(system, options, 1 << 20));
+  const double here = inverse_phases(system, phase_counts(system, options, cap));
+  if (cap < 2 || here <= wanted * (1.0 + 1e-12)) return;
+  const int coarse_cap = cap / 2;
+  const Prediction coarse = solve(system, phase_counts(system, options, coarse_cap));
+  const double there = inverse_phases(system, phase_counts(system, options, coarse_cap));
+  if (there <= here) return;
+  const double step = (wanted - here) / (here - there);  // in units of the last difference
+  const auto carry = [step](double fine, double coarser) { return std::max(0.0, fine + step * (fine - coarser)); };
+  prediction.completion.mean = carry(prediction.completion.mean, coarse.completion.mean);
+  for (std::size_t i = 0; i < prediction.tasks.size(); ++i) {
+    TaskPrediction& task = prediction.tasks[i];
+    task.start.mean = carry(task.start.mean, coarse.tasks[i].start.mean);
+    task.end.mean = std::max(task.start.mean, carry(task.end.mean, coarse.tasks[i].end.mean));
+    task.residence.mean = task.end.mean - task.start.mean;
+  }
+}
+
+}  // namespace
 
 Prediction predict_decomposition(const TaskSystem& system, const PredictorOptions& options) {
   const std::size_t limit = options.max_states > 0 ? options.max_states : max_decomposition_states;
@@ -234,26 +296,16 @@ Prediction predict_decomposition(const TaskSystem& system, const PredictorOption
     throw std::invalid_argument("the decomposition method handles at most " + std::to_string(limit) +
                                 " states, and this system has more even with one phase per task (use another method)");
   }
-  DecompositionBuilder builder(system, phase_counts(system, options, cap));
-  const Chain chain = builder.build();
-  Prediction prediction;
-  prediction.states = chain.states();
-  prediction.converged = true;
-  exact::fill_times(chain, prediction);
-  const std::size_t resources = chain.resources;
+  Prediction prediction = solve(system, phase_counts(system, options, cap));
+  extrapolate(system, options, cap, prediction);
+  const std::size_t resources = system.resources.size();
   const double completion = prediction.completion.mean;
   prediction.resources.assign(resources, {});
-  for (std::size_t i = 0; i < chain.tasks; ++i) {
+  for (std::size_t i = 0; i < system.tasks.size(); ++i) {
     TaskPrediction& task = prediction.tasks[i];
-    task.residence_at.assign(resources, 0.0);
-    task.arrival_queue.assign(resources, 0.0);
-    task.queue_of_task.assign(resources, 0.0);
-    const double active = task.residence.mean;
+    task.queue_of_task = task.residence_at;  // the shares, so far
     for (std::size_t k = 0; k < resources; ++k) {
-      const double share = active > 0.0 ? builder.share_time[i * resources + k] / active : 0.0;
-      task.residence_at[k] = share * active;
-      task.queue_of_task[k] = share;
-      task.arrival_queue[k] = active > 0.0 ? builder.found_time[i * resources + k] / active : 0.0;
+      task.residence_at[k] = task.queue_of_task[k] * task.residence.mean;
       if (completion <= 0.0) continue;
       const Resource& resource = system.resources[k];
       const double servers = resource.kind == Resource::Kind::Delay ? 1.0 : resource.servers;
