@@ -58,12 +58,7 @@ int main() {
     std::fprintf(stderr, "bench_tspp_exact_speed: %d tasks forked\n", tasks);
   }
   for (int tasks : {12, 16}) {
-    augur::tspp::GeneratorOptions generator;
-    generator.tasks = tasks;
-    generator.resources = 4;
-    generator.depth = 2;
-    generator.seed = 2;
-    const auto system = augur::tspp::generate_task_system(generator);
+    const auto system = augur::tspp::generate_task_system({.tasks = tasks, .resources = 4, .depth = 2, .seed = 2});
     for (auto discipline : {augur::tspp::Discipline::FirstComeFirstServed, augur::tspp::Discipline::ProcessorSharing}) {
       measure(table, "gen-tasks --tasks " + std::to_string(tasks) + " --resources 4 --depth 2 --seed 2", system, discipline);
     }
