@@ -127,8 +127,10 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
       ->check(CLI::IsMember({"exponential", "phases"}));
   command->add_option("--method", options.method,
                       "mak-lundstrom (the seed's method, reconstructed), transient (the same two steps resolved in time: "
-                      "steadier against simulation, slower) or exact (the Markov chain of the system with exponential "
-                      "service, solved exactly: small systems only; docs/tspp.md)")
+                      "steadier against simulation, slower), exact (the Markov chain of the system with exponential "
+                      "service, solved exactly: small systems only) or decomposition (a chain of the active tasks with "
+                      "rates from their closed queueing network: the most accurate approximation with exponential "
+                      "service, for systems whose chain fits; docs/tspp.md)")
       ->default_val("mak-lundstrom")
       ->check(CLI::IsMember({"mak-lundstrom", "transient", "exact", "decomposition"}));
   command->add_option("--discipline", options.discipline,
@@ -136,15 +138,15 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
       ->default_val("fcfs")
       ->check(CLI::IsMember({"fcfs", "ps"}));
   command->add_option("--max-states", options.max_states,
-                      "exact: refuse a system whose Markov chain has more states than this")
-      ->default_val(tspp::max_exact_states)
+                      "exact and decomposition: the limit of the Markov chain's states (default: 2000000 for exact, "
+                      "which refuses past it; 200000 for decomposition, which first gives the tasks fewer phases)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
   command->add_option("-V,--visits", options.visits,
-                      "transient and exact: visit cycles per task over its resources, as augur sim -V")
+                      "transient, exact and decomposition: visit cycles per task over its resources, as augur sim -V")
       ->default_val(1)
       ->check(CLI::Range(1, 1000));
   command->add_option("--stages", options.stages,
-                      "transient and exact: exponential stages per visit (1: exponential service; more: less variable, "
+                      "transient, exact and decomposition: exponential stages per visit (1: exponential service; more: less variable, "
                       "e.g. 10 for nearly deterministic service)")
       ->default_val(1)
       ->check(CLI::Range(1, 100));

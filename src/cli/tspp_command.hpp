@@ -16,10 +16,10 @@ struct TsppOptions {
   bool brief = false;
   bool dump = false;
   bool json = false;
-  std::string method = "mak-lundstrom";   // or "transient", "exact"
+  std::string method = "mak-lundstrom";   // or "transient", "exact", "decomposition"
   std::string residence = "exponential";  // or "phases" (mak-lundstrom)
   std::string discipline = "fcfs";        // exact: or "ps"
-  std::size_t max_states = 0;             // exact: 0, the default limit
+  std::size_t max_states = 0;             // exact, decomposition: 0, the method's default limit
   int visits = 1;                         // transient, exact
   int stages = 1;                         // transient, exact
   int grid = 1000;                        // transient
