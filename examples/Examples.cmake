@@ -3,7 +3,7 @@
 # the docs quote those files between <!-- example: FILE --> and <!-- /example --> (checked by docs_test).
 # Commands are written as a user types them from the top folder: `augur` is build/bin/augur.
 
-# tspp: the seed's Figure 11, predicted (Figure 12's tables), by the transient method, simulated, and a
+# tspp: the seed's Figure 11, predicted (Figure 12's tables), by the transient, exact and decomposition methods, simulated, and a
 # random task system. All deterministic: compared exactly.
 augur_example(NAME tspp_figure11
   COMMAND augur tspp examples/tspp/figure11.tspp
@@ -11,6 +11,12 @@ augur_example(NAME tspp_figure11
 augur_example(NAME tspp_figure11_transient
   COMMAND augur tspp --method transient examples/tspp/figure11.tspp -b
   EXPECTED examples/tspp/figure11_transient.out)
+augur_example(NAME tspp_figure11_exact
+  COMMAND augur tspp --method exact --discipline ps examples/tspp/figure11.tspp -b
+  EXPECTED examples/tspp/figure11_exact.out)
+augur_example(NAME tspp_figure11_decomposition
+  COMMAND augur tspp --method decomposition examples/tspp/figure11.tspp -b
+  EXPECTED examples/tspp/figure11_decomposition.out)
 augur_example(NAME sim_figure11
   COMMAND augur sim examples/tspp/figure11.tspp --replications 2000 --discipline ps --seed 1 -q
   EXPECTED examples/tspp/figure11_sim.out)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "augur/tspp.hpp"
@@ -36,6 +37,7 @@ struct Prediction {
   bool converged = false;
   std::vector<TaskPrediction> tasks;
   std::vector<ResourcePrediction> resources;
+  std::uint64_t states = 0;  // the exact method: states of its Markov chain (0 for the others)
 };
 
 // How a task's residence time is distributed around its mean R_i.
@@ -44,9 +46,15 @@ enum class ResidenceDistribution {
   Phases,       // one exponential phase per resource: variance sum_k R_ik^2
 };
 
-// Which method: the seed's (Mak and Lundstrom's, reconstructed) or augur's transient method, the
-// same two steps resolved in time (docs/tspp.md, "The transient method").
-enum class Method { MakLundstrom, Transient };
+// Which method: the seed's (Mak and Lundstrom's, reconstructed), augur's transient method, the
+// same two steps resolved in time (docs/tspp.md, "The transient method"), or the exact solution of
+// the continuous-time Markov chain of the system with exponential service (docs/tspp.md, "The exact
+// method"), for small systems.
+enum class Method { MakLundstrom, Transient, Exact, Decomposition };
+
+// The queueing discipline of the queuing centres, as the simulator's (the exact method only: the
+// others do not tell them apart).
+enum class Discipline { FirstComeFirstServed, ProcessorSharing };
 
 struct PredictorOptions {
   double tolerance = 0.001;  // relative change of the completion time (the seed's 0.1%)
@@ -55,9 +63,12 @@ struct PredictorOptions {
   ResidenceDistribution residence = ResidenceDistribution::Exponential;  // MakLundstrom only
   // Transient only: V visit cycles over the task's resources (as the simulator's -V), S exponential
   // stages per visit (1: exponential service; many: nearly deterministic), bins of the time grid.
+  // The exact method takes visits and stages too (each stage an exponential phase of the chain).
   int visits = 1;
   int stages = 1;
   int grid = 1000;
+  Discipline discipline = Discipline::FirstComeFirstServed;  // Exact only
+  std::size_t max_states = 0;  // Exact only: the limit of the chain's states (0: max_exact_states)
 };
 
 // The limits of size, checked before any work: the seed's method visits every pair of tasks that
@@ -65,6 +76,10 @@ struct PredictorOptions {
 // iteration; the transient method marches every task over the whole time grid.
 constexpr unsigned long long max_concurrent_pairs = 20000000ULL;
 constexpr std::size_t max_transient_tasks = 2000;
+// The exact method builds its chain state by state and refuses past this many states.
+constexpr std::size_t max_exact_states = 2000000;
+// The decomposition method gives each task fewer phases until its chain has at most this many states.
+constexpr std::size_t max_decomposition_states = 200000;
 
 // The number of unordered pairs of tasks whose lowest common ancestor is a parallel group.
 [[nodiscard]] unsigned long long concurrent_pairs(const TaskSystem& system);

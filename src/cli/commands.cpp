@@ -32,8 +32,8 @@ std::span<const Command> commands() {
        declare_speedup_command},
       {"tspp",
        "Predict the completion time of a series-parallel task system on a queueing network (TSPP, Mak and "
-       "Lundstrom's method, or augur's transient method): start, residence and end times per task, utilizations and "
-       "queues per resource.",
+       "Lundstrom's method, or augur's transient, exact or decomposition method): start, residence and end times per "
+       "task, utilizations and queues per resource.",
        declare_tspp_command},
       {"sim",
        "Simulate a TSPP task system on its queueing network (discrete events, replications with 95% confidence "

@@ -38,7 +38,11 @@ std::string render_table(const tspp::TaskSystem& system, const tspp::Prediction&
   }
   out << times.render() << "\n";
   out << "Completion time = " << with_deviation(prediction.completion);
-  if (!brief) out << "  Number of iterations = " << prediction.iterations;
+  if (!brief && prediction.states > 0) {
+    out << "  States of the Markov chain = " << prediction.states;
+  } else if (!brief) {
+    out << "  Number of iterations = " << prediction.iterations;
+  }
   out << "\n";
   if (!prediction.converged) out << "Not converged: an estimate (the last of " << prediction.iterations << " iterations)\n";
   return out.str();
@@ -82,6 +86,7 @@ std::string render_json(const tspp::TaskSystem& system, const tspp::Prediction& 
   json["completion"] = moments_json(prediction.completion);
   json["iterations"] = prediction.iterations;
   json["converged"] = prediction.converged;
+  if (prediction.states > 0) json["states"] = prediction.states;
   nlohmann::ordered_json resources = nlohmann::ordered_json::array();
   for (std::size_t k = 0; k < system.resources.size(); ++k) {
     const auto& resource = system.resources[k];
@@ -121,16 +126,27 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
       ->default_val("exponential")
       ->check(CLI::IsMember({"exponential", "phases"}));
   command->add_option("--method", options.method,
-                      "mak-lundstrom (the seed's method, reconstructed) or transient (the same two steps resolved in time: "
-                      "steadier against simulation, slower; docs/tspp.md)")
+                      "mak-lundstrom (the seed's method, reconstructed), transient (the same two steps resolved in time: "
+                      "steadier against simulation, slower), exact (the Markov chain of the system with exponential "
+                      "service, solved exactly: small systems only) or decomposition (a chain of the active tasks with "
+                      "rates from their closed queueing network: the most accurate approximation with exponential "
+                      "service, for systems whose chain fits; docs/tspp.md)")
       ->default_val("mak-lundstrom")
-      ->check(CLI::IsMember({"mak-lundstrom", "transient"}));
+      ->check(CLI::IsMember({"mak-lundstrom", "transient", "exact", "decomposition"}));
+  command->add_option("--discipline", options.discipline,
+                      "exact: the queuing centres' discipline, fcfs or ps (processor sharing), as augur sim --discipline")
+      ->default_val("fcfs")
+      ->check(CLI::IsMember({"fcfs", "ps"}));
+  command->add_option("--max-states", options.max_states,
+                      "exact and decomposition: the limit of the Markov chain's states (default: 2000000 for exact, "
+                      "which refuses past it; 200000 for decomposition, which first gives the tasks fewer phases)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
   command->add_option("-V,--visits", options.visits,
-                      "transient: visit cycles per task over its resources, as augur sim -V")
+                      "transient, exact and decomposition: visit cycles per task over its resources, as augur sim -V")
       ->default_val(1)
       ->check(CLI::Range(1, 1000));
   command->add_option("--stages", options.stages,
-                      "transient: exponential stages per visit (1: exponential service; more: less variable, "
+                      "transient, exact and decomposition: exponential stages per visit (1: exponential service; more: less variable, "
                       "e.g. 10 for nearly deterministic service)")
       ->default_val(1)
       ->check(CLI::Range(1, 100));
@@ -145,7 +161,13 @@ int run_tspp_command(const TsppOptions& options) {
   try {
     const tspp::TaskSystem system = load_task_system(options.file);
     tspp::PredictorOptions predictor;
-    predictor.method = options.method == "transient" ? tspp::Method::Transient : tspp::Method::MakLundstrom;
+    predictor.method = options.method == "transient" ? tspp::Method::Transient
+                       : options.method == "exact"   ? tspp::Method::Exact
+                       : options.method == "decomposition" ? tspp::Method::Decomposition
+                                                     : tspp::Method::MakLundstrom;
+    predictor.discipline = options.discipline == "ps" ? tspp::Discipline::ProcessorSharing
+                                                      : tspp::Discipline::FirstComeFirstServed;
+    predictor.max_states = options.max_states;
     predictor.visits = options.visits;
     predictor.stages = options.stages;
     predictor.grid = options.grid;

@@ -2,6 +2,7 @@
 // Also the seed's own interface, `tspp [-b] [-d] <in >out` (build/bin/tspp).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace CLI {
@@ -15,10 +16,12 @@ struct TsppOptions {
   bool brief = false;
   bool dump = false;
   bool json = false;
-  std::string method = "mak-lundstrom";   // or "transient"
+  std::string method = "mak-lundstrom";   // or "transient", "exact", "decomposition"
   std::string residence = "exponential";  // or "phases" (mak-lundstrom)
-  int visits = 1;                         // transient
-  int stages = 1;                         // transient
+  std::string discipline = "fcfs";        // exact: or "ps"
+  std::size_t max_states = 0;             // exact, decomposition: 0, the method's default limit
+  int visits = 1;                         // transient, exact
+  int stages = 1;                         // transient, exact
   int grid = 1000;                        // transient
 };
 

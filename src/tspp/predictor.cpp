@@ -4,6 +4,9 @@
 #include <string>
 
 #include "augur/tspp_predictor.hpp"
+#include "decomposition.hpp"
+#include "exact.hpp"
+#include "predictor_steps.hpp"
 #include "transient.hpp"
 
 namespace augur::tspp {
@@ -105,6 +108,18 @@ public:
     if (!prediction.converged) prediction.completion = reduce(system_.structure, Moments{}, prediction);
     fill_outputs(prediction);
     return prediction;
+  }
+
+  // Step 2 alone on given residence times, with the sibling rule's overlap factors from one step 1 on them.
+  Moments reduce_given(const std::vector<double>& given) {
+    Prediction prediction;
+    prediction.tasks.resize(tasks_);
+    residence_ = given;
+    arrival_.assign(tasks_ * resources_, 0.0);
+    (void)reduce(system_.structure, Moments{}, prediction);
+    update_residence_times(prediction);
+    residence_ = given;
+    return reduce(system_.structure, Moments{}, prediction);
   }
 
 private:
@@ -343,6 +358,11 @@ unsigned long long concurrent_pairs(const TaskSystem& system) {
   return pairs;
 }
 
+Moments reduce_with_residence_times(const TaskSystem& system, const PredictorOptions& options,
+                                    const std::vector<double>& residence_at) {
+  return Predictor(system, options).reduce_given(residence_at);
+}
+
 Prediction predict(const TaskSystem& system, const PredictorOptions& options) {
   Prediction prediction;
   if (options.method == Method::Transient) {
@@ -352,6 +372,10 @@ Prediction predict(const TaskSystem& system, const PredictorOptions& options) {
                                   "); use the seed's method (--method mak-lundstrom)");
     }
     prediction = predict_transient(system, options);
+  } else if (options.method == Method::Exact) {
+    prediction = predict_exact(system, options);
+  } else if (options.method == Method::Decomposition) {
+    prediction = predict_decomposition(system, options);
   } else {
     if (const unsigned long long pairs = concurrent_pairs(system); pairs > max_concurrent_pairs) {
       throw std::invalid_argument("the seed's method handles at most " + std::to_string(max_concurrent_pairs) +

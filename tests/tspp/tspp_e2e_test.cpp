@@ -141,5 +141,28 @@ TEST(TsppReliability, HundredThousandTasksWithinTwoGigabytes) {
   EXPECT_EQ(refused.standard_output, "");
 }
 
+// The exact method through the binary: the count of states in the table and in --json, and a system past
+// --max-states refused with the limit named, nothing on stdout, exit status 1.
+TEST(TsppExactMethod, ReportsItsStatesAndRefusesPastItsLimit) {
+  const TemporaryDirectory folder;
+  write_text(folder.path() / "fork.tspp",
+             "resource cpu <- queuing;\ntask a <- { cpu: 1; } b <- { cpu: 2; } c <- { cpu: 3; }\nstructure [ a; b; c; ]\n");
+  const std::string file = (folder.path() / "fork.tspp").string();
+  const core::ProcessResult table = run({augur_exe, "tspp", "--method", "exact", "--discipline", "ps", file});
+  ASSERT_EQ(table.exit_code, 0) << describe(table);
+  EXPECT_TRUE(contains(table.standard_output, "Completion time = 6.000 (3.742)  States of the Markov chain = 8\n"))
+      << table.standard_output;
+  const core::ProcessResult json = run({augur_exe, "tspp", "--method", "exact", file, "--json"});
+  ASSERT_EQ(json.exit_code, 0) << describe(json);
+  EXPECT_TRUE(contains(json.standard_output, "\"states\": 4")) << json.standard_output;
+  EXPECT_TRUE(contains(json.standard_output, "\"method\": \"exact\"")) << json.standard_output;
+  const core::ProcessResult refused = run({augur_exe, "tspp", "--method", "exact", "--discipline", "ps", "--max-states", "5", file});
+  EXPECT_EQ(refused.exit_code, 1) << describe(refused);
+  EXPECT_TRUE(contains(refused.standard_error, "at most 5 states")) << refused.standard_error;
+  EXPECT_EQ(refused.standard_output, "");
+  const core::ProcessResult bad = run({augur_exe, "tspp", "--method", "exact", "--discipline", "lifo", file});
+  EXPECT_EQ(bad.exit_code, 2) << describe(bad);
+}
+
 }  // namespace
 }  // namespace augur::e2e
