@@ -1,0 +1,114 @@
+// The processor manager's policies (issue 20, docs/manager.md): pure functions from the state each running
+// application reported (thesis §4.5, Table 4.3: its speedup per processor count with the PC/PNC state of each,
+// its reference and predicted times, whether it was preempted) to the processors each gets for the next
+// quantum. The same code decides in the real manager (the shared-memory edge calls decide() every quantum)
+// and in `augur manager simulate` (the discrete-event simulation of a workload). No I/O, no clock, no
+// globals: everything a policy remembers between two decisions is in each application's PolicyMemory, which
+// the caller keeps and hands back at the next decision.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace augur::manager {
+
+// The policies of `--policy`.
+enum class PolicyKind {
+  equipartition,     // every application the same share of the machine (the baseline)
+  pdpa,              // Performance-Driven Processor Allocation (Corbalán, Martorell, Labarta, OSDI 2000)
+  equal_efficiency,  // allocations that give every application the same predicted efficiency
+  fixed,             // every application the same fixed number of processors (its request, capped)
+  marginal_gain,     // augur's own: processors one by one to the largest predicted gain in speedup
+};
+
+// "equipartition", "pdpa", "equal-efficiency", "fixed", "marginal-gain".
+[[nodiscard]] std::string_view policy_name(PolicyKind kind);
+[[nodiscard]] std::optional<PolicyKind> parse_policy(std::string_view name);
+[[nodiscard]] const std::vector<PolicyKind>& all_policies();
+
+// Whether the speedup with P processors is known (thesis §4.5: Performance Calculated / Not Calculated).
+enum class SpeedupState { not_calculated, calculated };
+
+// One entry of an application's speedup table: S(P) relative to one processor, as the self-analysis
+// reports it (cpus_speedup(P, sp)). An entry not_calculated carries no speedup.
+struct SpeedupEntry {
+  int processors = 0;
+  double speedup = 0.0;
+  SpeedupState state = SpeedupState::not_calculated;
+};
+
+// PDPA's states of an application's allocation (the paper's NO_REF, P_INC, P_DEC, P_STABLE).
+enum class PdpaPhase { no_reference, increasing, decreasing, stable };
+[[nodiscard]] std::string_view pdpa_phase_name(PdpaPhase phase);
+
+// What a policy remembers about one application between two decisions. The caller stores it with the
+// application (the manager in its table, the simulation in its job) and returns it unchanged at the next
+// decision; a new application starts with the default.
+struct PolicyMemory {
+  PdpaPhase phase = PdpaPhase::no_reference;
+  int previous_allocation = 0;  // the allocation before the last move (0: none yet)
+  double previous_speedup = 0.0;  // S(previous_allocation) when the move was made
+  int decisions = 0;             // decisions taken for this application so far
+};
+
+// The state one application reported, as the policy sees it.
+struct ApplicationReport {
+  std::uint64_t id = 0;                  // unique among the running applications
+  std::string name;                      // for the log
+  int max_processors = 0;                // the processors it can use (its request); 0 = no limit
+  int allocation = 0;                    // its allocation now (0: just arrived)
+  std::vector<SpeedupEntry> speedups;    // per processor count, in any order; a P absent is not calculated
+  double reference_time = 0.0;           // seconds per iteration at the baseline (cpus_reference_time), 0 unknown
+  double predicted_time = 0.0;           // predicted seconds to the end at `allocation` (cpus_prediction_time), 0 unknown
+  bool preempted = false;                // stopped since the last decision (appl_stopped): its last iteration is void
+  PolicyMemory memory;
+};
+
+// The parameters of every policy; each policy reads the ones it names.
+struct PolicyParameters {
+  PolicyKind policy = PolicyKind::equipartition;
+  int cpus = 1;                         // the processors the manager hands out (>= 1)
+  // PDPA: an application whose efficiency S(P)/P is at least `target_efficiency` grows by `step`
+  // processors, one below `low_efficiency` shrinks by `step`, one in between is stable; a growth is kept
+  // only while the speedup gained per processor added is at least `target_efficiency` too.
+  double target_efficiency = 0.7;
+  double low_efficiency = 0.5;
+  int step = 4;
+  int fixed_processors = 0;             // fixed: processors per application (0: the equal share of `cpus`)
+  // equal-efficiency and marginal-gain: never give a processor whose predicted speedup gain is below this.
+  double minimum_gain = 0.25;
+};
+
+// The decision for one application.
+struct Allocation {
+  std::uint64_t id = 0;
+  int processors = 0;     // 1 <= processors <= its max_processors while cpus allow; 0 only when the
+                          // applications outnumber the processors (the latest arrivals wait)
+  PolicyMemory memory;    // to hand back at the next decision
+  std::string reason;     // one line for the manager's log, lower case
+};
+
+// One decision: an allocation per report, in the order of `reports` (the order of arrival: earlier
+// applications win ties). The processors allocated never exceed `parameters.cpus`. Throws
+// std::invalid_argument on parameters out of range (cpus < 1, efficiencies outside (0, 1], step < 1) or two
+// reports with the same id; validate_parameters() says the same without throwing.
+[[nodiscard]] std::vector<Allocation> decide(const PolicyParameters& parameters,
+                                             std::span<const ApplicationReport> reports);
+
+// The first problem with `parameters` ("step must be at least 1"), or nothing when they are valid.
+[[nodiscard]] std::optional<std::string> validate_parameters(const PolicyParameters& parameters);
+
+// The speedup an application reported as calculated for `processors`, if any.
+[[nodiscard]] std::optional<double> calculated_speedup(const ApplicationReport& report, int processors);
+
+// Equal shares of `cpus` among applications that can use at most `caps[i]` processors each (0: no cap):
+// water-filling, so that processors a capped application cannot use go to the others; the processors
+// left after the equal split go one each to the earliest applications. When the applications outnumber
+// the processors, the earliest get one each and the rest none.
+[[nodiscard]] std::vector<int> equal_shares(int cpus, std::span<const int> caps);
+
+}  // namespace augur::manager
