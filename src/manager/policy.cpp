@@ -14,9 +14,12 @@ namespace augur::manager {
 
 namespace {
 
-constexpr std::array<std::pair<PolicyKind, std::string_view>, 2> policy_names{{
+constexpr std::array<std::pair<PolicyKind, std::string_view>, 5> policy_names{{
     {PolicyKind::equipartition, "equipartition"},
+    {PolicyKind::pdpa, "pdpa"},
+    {PolicyKind::equal_efficiency, "equal-efficiency"},
     {PolicyKind::fixed, "fixed"},
+    {PolicyKind::marginal_gain, "marginal-gain"},
 }};
 
 // A report's cap as equal_shares reads it: its request, or no cap.
@@ -187,9 +190,11 @@ std::vector<Allocation> decide(const PolicyParameters& parameters, std::span<con
   switch (parameters.policy) {
     case PolicyKind::equipartition: return decide_equipartition(parameters, reports);
     case PolicyKind::fixed: return decide_fixed(parameters, reports);
-    default: break;
+    case PolicyKind::pdpa: return decide_pdpa(parameters, reports);
+    case PolicyKind::equal_efficiency:
+    case PolicyKind::marginal_gain: return decide_predicted(parameters, reports);
   }
-  throw std::invalid_argument("policy " + std::string(policy_name(parameters.policy)) + " is not built yet");
+  throw std::invalid_argument("unknown policy");
 }
 
 }  // namespace augur::manager

@@ -73,14 +73,15 @@ struct PolicyParameters {
   PolicyKind policy = PolicyKind::equipartition;
   int cpus = 1;                         // the processors the manager hands out (>= 1)
   // PDPA: an application whose efficiency S(P)/P is at least `target_efficiency` grows by `step`
-  // processors, one below `low_efficiency` shrinks by `step`, one in between is stable; a growth is kept
-  // only while the speedup gained per processor added is at least `target_efficiency` too.
+  // processors, one below `low_efficiency` shrinks by `step`, one in between is stable; a growth that
+  // brings the efficiency below the target is undone (back to the last allocation that reached it).
   double target_efficiency = 0.7;
   double low_efficiency = 0.5;
   int step = 4;
   int fixed_processors = 0;             // fixed: processors per application (0: the equal share of `cpus`)
-  // equal-efficiency and marginal-gain: never give a processor whose predicted speedup gain is below this.
-  double minimum_gain = 0.25;
+  // equal-efficiency and marginal-gain: never give a processor whose predicted speedup gain is below this
+  // (0: hand out the whole machine).
+  double minimum_gain = 0.0;
 };
 
 // The decision for one application.
@@ -104,6 +105,12 @@ struct Allocation {
 
 // The speedup an application reported as calculated for `processors`, if any.
 [[nodiscard]] std::optional<double> calculated_speedup(const ApplicationReport& report, int processors);
+
+// Amdahl's serial fraction f fitted by least squares to the speedups `report` calculated with two or more
+// processors (1/S - 1/P = f (1 - 1/P)), clamped to [0, 1]; nothing when it calculated none.
+[[nodiscard]] std::optional<double> fitted_serial_fraction(const ApplicationReport& report);
+// S(P) = 1 / (f + (1 - f) / P) (thesis §4.2); 0 for P <= 0.
+[[nodiscard]] double amdahl_speedup(double serial_fraction, int processors);
 
 // Equal shares of `cpus` among applications that can use at most `caps[i]` processors each (0: no cap):
 // water-filling, so that processors a capped application cannot use go to the others; the processors
