@@ -21,6 +21,7 @@ Runner declare_db_command(CLI::App& command);
 Runner declare_options_command(CLI::App& command);
 Runner declare_actors_command(CLI::App& command);
 Runner declare_cache_command(CLI::App& command);
+Runner declare_manager_command(CLI::App& command);
 
 std::span<const Command> commands() {
   static const Command table[] = {
@@ -91,6 +92,10 @@ std::span<const Command> commands() {
        "miss rate of every cache size in one pass (curve), a program model's address trace (trace), and its miss "
        "rates predicted without a trace by the seed's stochastic simulator (predict).",
        declare_cache_command},
+      {"manager",
+       "The processor manager (seed 003 §4.5): programs that analyse their own speedup share the machine by it. "
+       "start, status and stop the manager at run time.",
+       declare_manager_command},
   };
   return table;
 }
