@@ -101,7 +101,6 @@ class OpenMpThreadControl final : public selfanalysis::ThreadControl {
     omp_set_num_threads(threads);
     last_set_ = threads;
   }
-  [[nodiscard]] int active_threads() const { return last_set_; }
   bool stopped_since_last_call() override {
     // A plain load first: the locked exchange is paid only when the flag is set.
     return stopped_flag.load(std::memory_order_relaxed) && stopped_flag.exchange(false, std::memory_order_relaxed);
@@ -192,8 +191,7 @@ void report_to_manager(const selfanalysis::SpeedupEvent& event) {
 void report_iteration_to_manager(const Analyzer& analyzer) {
   const selfanalysis::Region* region = analyzer.current();
   if (manager_connection == nullptr || region == nullptr) return;
-  const auto* threads = static_cast<const OpenMpThreadControl*>(state().threads.get());
-  manager_connection->report_iteration(manager::monotonic_ns(), region->iterations_closed, threads->active_threads());
+  manager_connection->report_iteration(manager::monotonic_ns(), region->iterations_closed, analyzer.active_threads());
 }
 
 // Connects to the processor manager named by the option `manager` when it runs: nothing when none does, one

@@ -1,8 +1,18 @@
-/* A program linked to libaugur for the manager's tests (runtime_connection_test.cpp): one iterative parallel
- * region of one parallel loop, run in two phases of `iterations` iterations each. After the first phase it prints
+/* A program for the manager's tests (runtime_connection_test.cpp): one iterative parallel region of one parallel
+ * loop, run in two phases of `iterations` iterations each. Built twice: linked to libaugur with its probes
+ * (managed_program), and plain (AUGUR_PLAIN: plain_program, for the preload of `augur run`). After the first phase it prints
  * "waiting" and reads one line from standard input (the test, as the manager, decides meanwhile); after the second it
  * prints the thread count of every iteration ("threads 4 4 2 2 2 4 ...") and waits for the end of standard input. */
+#ifndef AUGUR_PLAIN
 #include <augur/augur.h>
+#else
+#define augur_open_iteration()
+#define augur_close_iteration()
+#define augur_init_par()
+#define augur_end_par()
+#define augur_init_parallel_region(ipr, length, iterations)
+#define augur_end_parallel_region()
+#endif
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +40,7 @@ static int iteration(void) {
 
 int main(int argc, char** argv) {
   const int iterations = argc > 1 ? atoi(argv[1]) : 20;
-  if (iterations < 1 || iterations > 10000) return 2;
+  if (iterations < 1 || iterations > 100000) return 2;
   int* threads = malloc(sizeof(int) * (size_t)iterations * 2);
   if (threads == NULL) return 3;
   char line[64];

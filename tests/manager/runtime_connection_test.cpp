@@ -26,7 +26,9 @@ constexpr int iterations = 20;
 // The program, with its standard input and output on pipes and a clean augur environment plus `variables`.
 class Program {
 public:
-  explicit Program(const std::vector<std::string>& variables) {
+  explicit Program(const std::vector<std::string>& variables)
+      : Program({AUGUR_MANAGED_PROGRAM, std::to_string(iterations)}, variables) {}
+  Program(std::vector<std::string> arguments, const std::vector<std::string>& variables) {
     int input[2];
     int output[2];
     EXPECT_EQ(::pipe(input), 0);
@@ -43,16 +45,16 @@ public:
     std::vector<char*> envp;
     for (std::string& entry : environment) envp.push_back(entry.data());
     envp.push_back(nullptr);
-    std::string program = AUGUR_MANAGED_PROGRAM;
-    std::string count = std::to_string(iterations);
-    char* argv[] = {program.data(), count.data(), nullptr};
+    std::vector<char*> argv;
+    for (std::string& argument : arguments) argv.push_back(argument.data());
+    argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, input[0], 0);
     posix_spawn_file_actions_adddup2(&actions, output[1], 1);
     posix_spawn_file_actions_addclose(&actions, input[1]);
     posix_spawn_file_actions_addclose(&actions, output[0]);
-    EXPECT_EQ(posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, envp.data()), 0);
+    EXPECT_EQ(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data()), 0);
     posix_spawn_file_actions_destroy(&actions);
     ::close(input[0]);
     ::close(output[1]);
@@ -163,6 +165,30 @@ TEST(RuntimeConnection, TheProgramReportsAndTakesItsAllocationAtTheNextIteration
   EXPECT_TRUE(three) << "S(3) measured after the change (its first iteration discarded)";
   EXPECT_EQ(program.finish(), 0);
   EXPECT_TRUE(read_applications(*manager.segment).empty()) << "the slot is given back at the program's end";
+}
+
+TEST(RuntimeConnection, AnUnmodifiedProgramUnderAugurRunTakesItsAllocation) {
+  const std::string name = unique_name("run");
+  Segment::Opened manager = Segment::create(name, 8, 100000000, "fixed");
+  ASSERT_NE(manager.segment, nullptr) << manager.error;
+  const int loops = 200;  // the periodicity detector finds the region within the first phase
+  Program program({AUGUR_BINARY, "run", "-p", "4", "--baseline", "2", "--baseline-every", "0", "--warmup-iterations", "1", "--",
+                   AUGUR_PLAIN_PROGRAM, std::to_string(loops)},
+                  {"AUGUR_MANAGER=" + name});
+  ASSERT_EQ(program.line(), "waiting");
+  std::vector<Application> applications = read_applications(*manager.segment);
+  ASSERT_EQ(applications.size(), 1u);
+  EXPECT_EQ(applications[0].name, "plain_program");
+  EXPECT_EQ(applications[0].requested, 4);
+  EXPECT_GT(applications[0].iterations, 0) << "the region the detector found reports its iterations";
+  EXPECT_FALSE(applications[0].calculated.empty());
+  write_allocation(*manager.segment, applications[0].slot, 3, monotonic_ns());
+  program.say("go\n");
+  const std::vector<int> counts = thread_counts(program.line());
+  ASSERT_EQ(counts.size(), 2u * loops);
+  for (int step = loops; step < 2 * loops; ++step) EXPECT_EQ(counts[static_cast<std::size_t>(step)], 3) << "iteration " << step;
+  EXPECT_EQ(program.finish(), 0);
+  Segment::remove(name);
 }
 
 TEST(RuntimeConnection, AForeignSegmentIsWarnedAboutAndIgnored) {
