@@ -93,8 +93,9 @@ std::span<const Command> commands() {
        "rates predicted without a trace by the seed's stochastic simulator (predict).",
        declare_cache_command},
       {"manager",
-       "The processor manager (seed 003 §4.5): programs that analyse their own speedup share the machine by it. "
-       "start, status and stop the manager at run time.",
+       "The processor manager (docs/manager.md): policies that share the machine among self-analysed programs by "
+       "their measured speedups (equipartition, PDPA, equal efficiency, fixed, marginal gain), and the simulation "
+       "of a workload under them (simulate); the manager at run time (start, status, stop).",
        declare_manager_command},
   };
   return table;

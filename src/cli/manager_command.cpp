@@ -1,5 +1,6 @@
-// augur manager: the processor manager (issue 20, docs/manager.md). The group is a table of subcommands, one row
-// per subcommand {name, summary, declare function}, each in a file of its own.
+// augur manager: the processor manager (issue 20, docs/manager.md). The group is a table of subcommands, one
+// row per subcommand {name, summary, declare function}; each subcommand lives in its own file
+// manager_<sub>.cpp.
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <utility>
@@ -9,6 +10,7 @@
 
 namespace augur::cli {
 
+Runner declare_manager_simulate_command(CLI::App& command);
 Runner declare_manager_start_command(CLI::App& command);
 Runner declare_manager_status_command(CLI::App& command);
 Runner declare_manager_stop_command(CLI::App& command);
@@ -16,6 +18,11 @@ Runner declare_manager_stop_command(CLI::App& command);
 namespace {
 
 const Command manager_subcommands[] = {
+    {"simulate",
+     "Simulate a workload of jobs (arrivals, work, speedup curves) on N processors under a policy (equipartition, "
+     "pdpa, equal-efficiency, fixed, marginal-gain), with the real manager's decisions: response times, "
+     "allocations over time, makespan, utilization, efficiency.",
+     declare_manager_simulate_command},
     {"start",
      "Run the processor manager in the foreground: every quantum it reads what the connected programs report (speedup "
      "per processor count, reference and predicted times), asks the policy and writes their allocations; a log of "
@@ -35,7 +42,7 @@ Runner declare_manager_command(CLI::App& command) {
     CLI::App* subcommand = command.add_subcommand(row.name, row.summary);
     runners->emplace_back(subcommand, row.declare(*subcommand));
   }
-  command.footer("Guide: docs/manager.md; the segment: docs/formats.md (\"The manager's shared memory\")");
+  command.footer("Guide: docs/manager.md; the workload format: docs/formats.md (\"Manager workloads\")");
   return [runners] {
     for (const auto& [subcommand, run] : *runners) {
       if (subcommand->parsed()) return run();

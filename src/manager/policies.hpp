@@ -12,9 +12,11 @@ namespace augur::manager {
 [[nodiscard]] Allocation next_allocation(const ApplicationReport& report, int processors, PdpaPhase phase,
                                          std::string reason);
 
-// The policies decide() dispatches to (pdpa.cpp, predicted.cpp).
+// The policies decide() dispatches to (pdpa.cpp, pdpa_lend.cpp, predicted.cpp).
 [[nodiscard]] std::vector<Allocation> decide_pdpa(const PolicyParameters& parameters,
                                                   std::span<const ApplicationReport> reports);
+[[nodiscard]] std::vector<Allocation> decide_pdpa_lend(const PolicyParameters& parameters,
+                                                       std::span<const ApplicationReport> reports);
 [[nodiscard]] std::vector<Allocation> decide_predicted(const PolicyParameters& parameters,
                                                        std::span<const ApplicationReport> reports);
 

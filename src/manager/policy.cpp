@@ -14,12 +14,13 @@ namespace augur::manager {
 
 namespace {
 
-constexpr std::array<std::pair<PolicyKind, std::string_view>, 5> policy_names{{
+constexpr std::array<std::pair<PolicyKind, std::string_view>, 6> policy_names{{
     {PolicyKind::equipartition, "equipartition"},
     {PolicyKind::pdpa, "pdpa"},
     {PolicyKind::equal_efficiency, "equal-efficiency"},
     {PolicyKind::fixed, "fixed"},
     {PolicyKind::marginal_gain, "marginal-gain"},
+    {PolicyKind::pdpa_lend, "pdpa-lend"},
 }};
 
 // A report's cap as equal_shares reads it: its request, or no cap.
@@ -118,6 +119,7 @@ std::optional<std::string> validate_parameters(const PolicyParameters& parameter
   if (parameters.step < 1) return "step must be at least 1";
   if (parameters.fixed_processors < 0) return "fixed processors must be at least 0";
   if (!(parameters.minimum_gain >= 0.0)) return "minimum gain must be at least 0";
+  if (parameters.multiprogramming_level < 0) return "multiprogramming level must be at least 0";
   return std::nullopt;
 }
 
@@ -187,10 +189,22 @@ std::vector<Allocation> decide(const PolicyParameters& parameters, std::span<con
       throw std::invalid_argument("application " + std::to_string(report.id) + ": negative processor request");
     }
   }
+  const auto level = static_cast<std::size_t>(parameters.multiprogramming_level);
+  const bool sets_its_own_level = parameters.policy == PolicyKind::pdpa || parameters.policy == PolicyKind::pdpa_lend;
+  if (!sets_its_own_level && level > 0 && reports.size() > level) {
+    // The earliest `level` applications run under the policy; the others wait their turn.
+    std::vector<Allocation> allocations = decide(parameters, reports.first(level));
+    for (const ApplicationReport& report : reports.subspan(level)) {
+      allocations.push_back(next_allocation(report, 0, report.memory.phase,
+                                            "waits: multiprogramming level " + std::to_string(level) + " reached"));
+    }
+    return allocations;
+  }
   switch (parameters.policy) {
     case PolicyKind::equipartition: return decide_equipartition(parameters, reports);
     case PolicyKind::fixed: return decide_fixed(parameters, reports);
     case PolicyKind::pdpa: return decide_pdpa(parameters, reports);
+    case PolicyKind::pdpa_lend: return decide_pdpa_lend(parameters, reports);
     case PolicyKind::equal_efficiency:
     case PolicyKind::marginal_gain: return decide_predicted(parameters, reports);
   }

@@ -23,9 +23,10 @@ enum class PolicyKind {
   equal_efficiency,  // allocations that give every application the same predicted efficiency
   fixed,             // every application the same fixed number of processors (its request, capped)
   marginal_gain,     // augur's own: processors one by one to the largest predicted gain in speedup
+  pdpa_lend,         // augur's own: PDPA, and while no application waits, its free processors lent to the stable ones
 };
 
-// "equipartition", "pdpa", "equal-efficiency", "fixed", "marginal-gain".
+// "equipartition", "pdpa", "equal-efficiency", "fixed", "marginal-gain", "pdpa-lend".
 [[nodiscard]] std::string_view policy_name(PolicyKind kind);
 [[nodiscard]] std::optional<PolicyKind> parse_policy(std::string_view name);
 [[nodiscard]] const std::vector<PolicyKind>& all_policies();
@@ -53,6 +54,7 @@ struct PolicyMemory {
   int previous_allocation = 0;  // the allocation before the last move (0: none yet)
   double previous_speedup = 0.0;  // S(previous_allocation) when the move was made
   int decisions = 0;             // decisions taken for this application so far
+  int lent = 0;                  // pdpa-lend: processors of its allocation lent on top of PDPA's decision
 };
 
 // The state one application reported, as the policy sees it.
@@ -82,6 +84,10 @@ struct PolicyParameters {
   // equal-efficiency and marginal-gain: never give a processor whose predicted speedup gain is below this
   // (0: hand out the whole machine).
   double minimum_gain = 0.0;
+  // Every policy but PDPA: at most this many applications run at once, the earliest; the later ones wait
+  // with no processors (0: no limit). PDPA sets its own multiprogramming level (waiting applications start
+  // when processors are free) and ignores this.
+  int multiprogramming_level = 0;
 };
 
 // The decision for one application.

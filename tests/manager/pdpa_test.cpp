@@ -162,3 +162,42 @@ TEST(Pdpa, AMachineSmallerThanTheAllocationsCutsThemToEqualShares) {
 
 }  // namespace
 }  // namespace augur::manager
+
+namespace augur::manager {
+namespace {
+
+TEST(PdpaLend, LendsWhatPdpaLeavesFreeToTheStableOnesUntilSomeoneArrives) {
+  std::vector<Runner> runners{runner(1, {{20, 16.0}}), runner(2, {{4, 2.4}})};
+  runners[0].report.allocation = 20;
+  runners[0].report.memory.phase = PdpaPhase::stable;
+  runners[1].report.allocation = 4;
+  runners[1].report.memory.phase = PdpaPhase::stable;
+  PolicyParameters parameters = pdpa(32);
+  parameters.policy = PolicyKind::pdpa_lend;
+  auto decision = step(parameters, runners);  // PDPA keeps 20 and 4; the 8 free lent 4 and 4
+  EXPECT_EQ(processors_of(decision), (std::vector<int>{24, 8}));
+  EXPECT_EQ(decision[0].memory.lent, 4);
+  EXPECT_EQ(decision[0].reason, "efficiency 0.80 with 20: stable (+4 lent while nobody waits)");
+  decision = step(parameters, runners);  // the same again: PDPA decides on 20 and 4, not on 24 and 8
+  EXPECT_EQ(processors_of(decision), (std::vector<int>{24, 8}));
+  runners.push_back(runner(3, {}));  // an arrival: the loans come back, it starts with the 8 free
+  decision = step(parameters, runners);
+  EXPECT_EQ(processors_of(decision), (std::vector<int>{20, 4, 8}));
+  EXPECT_EQ(decision[0].memory.lent, 0);
+}
+
+TEST(MultiprogrammingLevel, TheLaterApplicationsWaitExceptUnderPdpa) {
+  std::vector<ApplicationReport> reports(3);
+  for (std::uint64_t id = 0; id < 3; ++id) reports[id].id = id;
+  PolicyParameters parameters = pdpa(64);
+  parameters.multiprogramming_level = 2;
+  parameters.policy = PolicyKind::equipartition;
+  const auto allocations = decide(parameters, reports);
+  EXPECT_EQ(processors_of(allocations), (std::vector<int>{32, 32, 0}));
+  EXPECT_EQ(allocations[2].reason, "waits: multiprogramming level 2 reached");
+  parameters.policy = PolicyKind::pdpa;  // PDPA sets its own: all three start with 64 / 3
+  EXPECT_EQ(processors_of(decide(parameters, reports)), (std::vector<int>{21, 21, 21}));
+}
+
+}  // namespace
+}  // namespace augur::manager

@@ -1,0 +1,208 @@
+// The workload simulation on the discrete-event engine: decisions every quantum, completions in between.
+#include "manager/simulate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include "augur/sim/engine.hpp"
+
+namespace augur::manager {
+
+namespace {
+
+struct JobState {
+  const WorkloadJob* job = nullptr;
+  double remaining = 0.0;       // work left, seconds on one processor
+  int allocation = 0;
+  double allocated_since = 0.0;  // when the current allocation began
+  double last_update = 0.0;
+  bool started = false;
+  bool finished = false;
+  PolicyMemory memory;
+  std::map<int, double> measured;  // the speedups it has calculated (PC), by P
+  std::uint64_t generation = 0;    // a completion event of an older decision is void
+  JobOutcome outcome;
+};
+
+class Simulation {
+public:
+  Simulation(const Workload& workload, const SimulationOptions& options) : options_(options) {
+    for (const WorkloadJob& job : workload.jobs) {
+      JobState state;
+      state.job = &job;
+      state.remaining = job.work;
+      state.outcome.name = job.name;
+      state.outcome.arrival = job.arrival;
+      state.outcome.work = job.work;
+      jobs_.push_back(std::move(state));
+    }
+  }
+
+  SimulationResult run() {
+    if (jobs_.empty()) return summarize();
+    schedule_tick_at(next_tick_at_or_after(jobs_.front().job->arrival));
+    engine_.run();
+    return summarize();
+  }
+
+private:
+  // Tick k is at k x quantum (no drift from adding quanta up).
+  double next_tick_at_or_after(double time) const {
+    const double ticks = std::ceil(time / options_.quantum - 1e-9);
+    return std::max(ticks, 0.0) * options_.quantum;
+  }
+
+  void schedule_tick_at(double time) { engine_.schedule(std::max(time - engine_.now(), 0.0), [this] { tick(); }); }
+
+  void advance(JobState& state, double now) {
+    const double elapsed = now - state.last_update;
+    if (state.allocation > 0 && elapsed > 0.0) {
+      state.remaining -= state.job->curve.at(state.allocation) * elapsed;
+      state.outcome.processor_seconds += state.allocation * elapsed;
+    }
+    state.last_update = now;
+  }
+
+  void complete(JobState& state, double now) {
+    advance(state, now);
+    state.remaining = 0.0;
+    state.finished = true;
+    state.outcome.finish = now;
+    if (state.allocation != 0) state.outcome.allocations.emplace_back(now, 0);
+    state.allocation = 0;
+  }
+
+  ApplicationReport report_of(std::size_t index, const JobState& state) const {
+    ApplicationReport report;
+    report.id = index;
+    report.name = state.job->name;
+    report.max_processors = state.job->max_processors;
+    report.allocation = state.allocation;
+    report.memory = state.memory;
+    for (const auto& [processors, speedup] : state.measured) {
+      report.speedups.push_back({processors, speedup, SpeedupState::calculated});
+    }
+    const auto known = state.measured.find(state.allocation);
+    if (known != state.measured.end()) report.predicted_time = state.remaining / known->second;
+    return report;
+  }
+
+  void tick() {
+    const double now = engine_.now();
+    std::vector<std::size_t> present;
+    std::vector<ApplicationReport> reports;
+    for (std::size_t index = 0; index < jobs_.size(); ++index) {
+      JobState& state = jobs_[index];
+      if (state.finished || state.job->arrival > now + 1e-9) continue;
+      advance(state, now);
+      if (state.remaining <= 1e-12 * state.job->work) {
+        complete(state, now);
+        continue;
+      }
+      // A whole quantum on the same allocation: the job has calculated its speedup there.
+      if (state.allocation > 0 && state.allocated_since <= now - options_.quantum + 1e-9) {
+        state.measured[state.allocation] = state.job->curve.at(state.allocation);
+      }
+      present.push_back(index);
+      reports.push_back(report_of(index, state));
+    }
+    if (!present.empty()) apply(present, decide(options_.policy, reports), now);
+    schedule_next(now, present);
+  }
+
+  void apply(const std::vector<std::size_t>& present, const std::vector<Allocation>& allocations, double now) {
+    ++decisions_;
+    int total = 0;
+    for (std::size_t position = 0; position < present.size(); ++position) {
+      JobState& state = jobs_[present[position]];
+      const int processors = allocations[position].processors;
+      total += processors;
+      state.memory = allocations[position].memory;
+      if (processors != state.allocation) {
+        state.allocation = processors;
+        state.allocated_since = now;
+        state.outcome.allocations.emplace_back(now, processors);
+      }
+      if (processors > 0 && !state.started) {
+        state.started = true;
+        state.outcome.start = now;
+      }
+      ++state.generation;
+      if (processors == 0) continue;
+      const double to_finish = state.remaining / state.job->curve.at(processors);
+      if (to_finish <= options_.quantum + 1e-9) {
+        const std::size_t index = present[position];
+        const std::uint64_t generation = state.generation;
+        engine_.schedule(to_finish, [this, index, generation] {
+          JobState& job = jobs_[index];
+          if (!job.finished && job.generation == generation) complete(job, engine_.now());
+        });
+      }
+    }
+    idle_decisions_ = total == 0 ? idle_decisions_ + 1 : 0;
+    if (idle_decisions_ > 1000000) throw std::runtime_error("no job has had a processor for a million quanta");
+  }
+
+  void schedule_next(double now, const std::vector<std::size_t>& present) {
+    double next_arrival = -1.0;
+    bool unfinished = false;
+    for (const JobState& state : jobs_) {
+      if (state.finished) continue;
+      unfinished = true;
+      if (state.job->arrival > now + 1e-9 && (next_arrival < 0.0 || state.job->arrival < next_arrival)) {
+        next_arrival = state.job->arrival;
+      }
+    }
+    if (!unfinished) return;
+    const double following = next_tick_at_or_after(now + options_.quantum * 0.5);
+    schedule_tick_at(present.empty() ? std::max(following, next_tick_at_or_after(next_arrival)) : following);
+  }
+
+  SimulationResult summarize() {
+    SimulationResult result;
+    result.policy = std::string(policy_name(options_.policy.policy));
+    result.cpus = options_.policy.cpus;
+    result.quantum = options_.quantum;
+    result.decisions = decisions_;
+    double first_arrival = 0.0;
+    double last_finish = 0.0;
+    double processor_seconds = 0.0;
+    for (std::size_t index = 0; index < jobs_.size(); ++index) {
+      JobOutcome outcome = jobs_[index].outcome;
+      outcome.response_time = outcome.finish - outcome.arrival;
+      outcome.efficiency = outcome.processor_seconds > 0.0 ? outcome.work / outcome.processor_seconds : 0.0;
+      first_arrival = index == 0 ? outcome.arrival : std::min(first_arrival, outcome.arrival);
+      last_finish = std::max(last_finish, outcome.finish);
+      processor_seconds += outcome.processor_seconds;
+      result.mean_response_time += outcome.response_time;
+      result.mean_efficiency += outcome.efficiency;
+      result.jobs.push_back(std::move(outcome));
+    }
+    if (!result.jobs.empty()) {
+      result.mean_response_time /= static_cast<double>(result.jobs.size());
+      result.mean_efficiency /= static_cast<double>(result.jobs.size());
+      result.makespan = last_finish - first_arrival;
+      if (result.makespan > 0.0) result.utilization = processor_seconds / (result.cpus * result.makespan);
+    }
+    return result;
+  }
+
+  SimulationOptions options_;
+  sim::Engine engine_;
+  std::vector<JobState> jobs_;
+  long decisions_ = 0;
+  long idle_decisions_ = 0;
+};
+
+}  // namespace
+
+SimulationResult simulate(const Workload& workload, const SimulationOptions& options) {
+  if (const auto problem = validate_parameters(options.policy)) throw std::invalid_argument(*problem);
+  if (!(options.quantum > 0.0) || !std::isfinite(options.quantum)) throw std::invalid_argument("quantum must be above 0");
+  Simulation simulation(workload, options);
+  return simulation.run();
+}
+
+}  // namespace augur::manager

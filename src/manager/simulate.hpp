@@ -1,0 +1,54 @@
+// The simulation of a workload under a policy (augur manager simulate, docs/manager.md): jobs arrive, the
+// manager decides every quantum with the same decide() as the real manager, each job runs its work at
+// S(P) of its allocation and learns its speedup with P (PC) after a whole quantum on P. On the
+// discrete-event engine (src/sim/engine): decisions and completions are its events.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "augur/sim/engine.hpp"
+#include "manager/policy.hpp"
+#include "manager/workload.hpp"
+
+namespace augur::manager {
+
+struct SimulationOptions {
+  PolicyParameters policy;  // its cpus is the machine
+  double quantum = 1.0;     // seconds between two decisions (> 0)
+};
+
+struct JobOutcome {
+  std::string name;
+  double arrival = 0.0;
+  double start = 0.0;              // first time it had processors
+  double finish = 0.0;
+  double response_time = 0.0;      // finish - arrival
+  double work = 0.0;               // seconds on one processor
+  double processor_seconds = 0.0;  // the integral of its allocation while it ran
+  double efficiency = 0.0;         // work / processor_seconds
+  std::vector<std::pair<double, int>> allocations;  // (time, processors) at every change
+};
+
+struct SimulationResult {
+  std::string policy;
+  int cpus = 0;
+  double quantum = 0.0;
+  std::vector<JobOutcome> jobs;     // in the workload's order
+  double mean_response_time = 0.0;
+  double makespan = 0.0;            // last finish - first arrival
+  double utilization = 0.0;         // processor-seconds allocated / (cpus x makespan)
+  double mean_efficiency = 0.0;     // mean of the jobs' efficiencies
+  long decisions = 0;
+};
+
+// Throws std::invalid_argument on options out of range (validate_parameters, quantum <= 0) and
+// std::runtime_error if the jobs make no progress for a million quanta (a policy that starves them).
+[[nodiscard]] SimulationResult simulate(const Workload& workload, const SimulationOptions& options);
+
+// The allocations over time as a Chrome trace-event timeline (opens in Perfetto): a row per job, a span
+// per allocation it held ("16 processors"), and its wait before it started.
+[[nodiscard]] sim::Timeline allocation_timeline(const SimulationResult& result);
+
+}  // namespace augur::manager

@@ -1,0 +1,129 @@
+// The workload reader and the simulation, against outcomes worked out by hand.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "augur/core/diagnostics.hpp"
+#include "manager/simulate.hpp"
+#include "manager/workload.hpp"
+
+namespace augur::manager {
+namespace {
+
+std::string no_files(const std::string& path) { throw core::InputError({path, 0, 0}, "cannot open"); }
+
+Workload parse(const std::string& text, const FileReader& reader = no_files) { return parse_workload(text, "w.workload", reader); }
+
+std::string error_of(const std::string& text, const FileReader& reader = no_files) {
+  try {
+    (void)parse(text, reader);
+  } catch (const core::InputError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(Workload, ReadsJobsCurvesAndRepeats) {
+  const Workload workload = parse(
+      "# two kinds\n"
+      "job late arrival=5 work=100 amdahl=0.1 max=8\n"
+      "job early work=50 table=4:3,2:1.8,8:5   # (1, 1) added\n"
+      "job stream arrival=1 work=10 amdahl=0 repeat=3 every=2\n");
+  ASSERT_EQ(workload.jobs.size(), 5U);
+  EXPECT_EQ(workload.jobs[0].name, "early");
+  EXPECT_EQ(workload.jobs[1].name, "stream.1");
+  EXPECT_EQ(workload.jobs[2].arrival, 3.0);
+  EXPECT_EQ(workload.jobs[3].name, "late");  // arrives at 5 as stream.3 does, and comes first in the file
+  EXPECT_EQ(workload.jobs[4].name, "stream.3");
+  EXPECT_EQ(workload.jobs[3].max_processors, 8);
+  const SpeedupCurve& table = workload.jobs[0].curve;
+  EXPECT_DOUBLE_EQ(table.at(1), 1.0);
+  EXPECT_DOUBLE_EQ(table.at(3), 2.4);   // between 2:1.8 and 4:3
+  EXPECT_DOUBLE_EQ(table.at(6), 4.0);   // between 4:3 and 8:5
+  EXPECT_DOUBLE_EQ(table.at(64), 5.0);  // held beyond 8
+  EXPECT_DOUBLE_EQ(workload.jobs[3].curve.at(10), 1.0 / (0.1 + 0.9 / 10));
+}
+
+TEST(Workload, ErrorsAtLineAndColumn) {
+  EXPECT_EQ(error_of("job a work=1 amdahl=0\njob b work=x amdahl=0\n"), "w.workload:2:12: work: expected a number, found 'x'");
+  EXPECT_EQ(error_of("job a work=1 amdahl=0 ways=2\n"), "w.workload:1:23: unknown key 'ways' (expected arrival, work, max, amdahl, table, speedup, repeat or every)");
+  EXPECT_EQ(error_of("job a amdahl=0\n"), "w.workload:1:5: job 'a': work= is required");
+  EXPECT_EQ(error_of("job a work=1\n"), "w.workload:1:5: job 'a': give exactly one of amdahl=, table= and speedup=");
+  EXPECT_EQ(error_of("job a work=1 table=2:1.5,2:1.7\n"), "w.workload:1:20: table: two speedups for 2 processors");
+  EXPECT_EQ(error_of("job a work=1 table=2-1.5\n"), "w.workload:1:20: table: expected P:S, found '2-1.5'");
+  EXPECT_EQ(error_of("task a work=1 amdahl=0\n"), "w.workload:1:1: expected 'job', found 'task'");
+  EXPECT_EQ(error_of("job a work=1 amdahl=1.5\n"), "w.workload:1:21: amdahl: f must be in [0, 1]");
+  EXPECT_EQ(error_of("# nothing\n"), "w.workload: no job in the workload");
+  EXPECT_EQ(error_of("job a work=1 speedup=s.json\n"), "w.workload:1:22: speedup: s.json: cannot open");
+}
+
+TEST(Workload, SpeedupsFromTheJsonOfAugurSpeedupAndOfAReport) {
+  const std::map<std::string, std::string> files{
+      {"speedup.json", R"({"points": [{"p": 2, "sa_n": 1.9, "ts": 1.8}, {"p": 4, "sa_n": null, "ts": 3.2}]})"},
+      {"report.json", R"({"regions": [{"speedup": [{"p": 1, "value": 1, "state": "PC"},
+                          {"p": 2, "value": 1.5, "state": "PC"}, {"p": 3, "value": null, "state": "PNC"}]}]})"},
+      {"broken.json", "{\n  \"points\": [,]\n}"},
+      {"other.json", R"({"hello": 1})"}};
+  const FileReader reader = [&](const std::string& path) { return files.at(path); };
+  const Workload workload = parse("job s work=1 speedup=speedup.json\njob r work=1 speedup=report.json\n", reader);
+  EXPECT_EQ(workload.jobs[0].curve.points, (std::vector<std::pair<int, double>>{{1, 1.0}, {2, 1.9}, {4, 3.2}}));
+  EXPECT_EQ(workload.jobs[1].curve.points, (std::vector<std::pair<int, double>>{{1, 1.0}, {2, 1.5}}));
+  EXPECT_EQ(error_of("job b work=1 speedup=broken.json\n", reader), "w.workload:1:22: speedup: broken.json:2:14: malformed JSON");
+  EXPECT_EQ(error_of("job b work=1 speedup=other.json\n", reader),
+            "w.workload:1:22: speedup: other.json: neither the JSON of augur speedup (points) nor a self-analysis report (regions)");
+}
+
+SimulationOptions options_for(PolicyKind policy, int cpus) {
+  SimulationOptions options;
+  options.policy.policy = policy;
+  options.policy.cpus = cpus;
+  options.quantum = 1.0;
+  return options;
+}
+
+TEST(Simulate, OneLinearJobUsesTheWholeMachine) {
+  const SimulationResult result = simulate(parse("job a work=64 amdahl=0\n"), options_for(PolicyKind::equipartition, 4));
+  ASSERT_EQ(result.jobs.size(), 1U);
+  EXPECT_DOUBLE_EQ(result.jobs[0].finish, 16.0);
+  EXPECT_DOUBLE_EQ(result.mean_response_time, 16.0);
+  EXPECT_DOUBLE_EQ(result.utilization, 1.0);
+  EXPECT_DOUBLE_EQ(result.mean_efficiency, 1.0);
+  EXPECT_EQ(result.jobs[0].allocations, (std::vector<std::pair<double, int>>{{0.0, 4}, {16.0, 0}}));
+}
+
+TEST(Simulate, ALateArrivalWaitsForTheNextQuantumAndTakesOverWhatIsFreed) {
+  // A (10 s of work) alone on 2 until the decision at 3 (B arrived at 2.5): A 4 left, 1 each: A ends at 7,
+  // B has done 4 of its 10; from 7 B has both: 6 / 2 = 3 s, ends at 10.
+  const SimulationResult result =
+      simulate(parse("job a work=10 amdahl=0\njob b arrival=2.5 work=10 amdahl=0\n"), options_for(PolicyKind::equipartition, 2));
+  EXPECT_DOUBLE_EQ(result.jobs[0].finish, 7.0);
+  EXPECT_DOUBLE_EQ(result.jobs[1].start, 3.0);
+  EXPECT_DOUBLE_EQ(result.jobs[1].finish, 10.0);
+  EXPECT_DOUBLE_EQ(result.mean_response_time, (7.0 + 7.5) / 2);
+  EXPECT_DOUBLE_EQ(result.makespan, 10.0);
+  EXPECT_DOUBLE_EQ(result.utilization, 1.0);
+  EXPECT_EQ(result.jobs[1].allocations, (std::vector<std::pair<double, int>>{{3.0, 1}, {7.0, 2}, {10.0, 0}}));
+}
+
+TEST(Simulate, PdpaMovesTheProcessorsAsItsStatesSay) {
+  // A linear (E = 1), B f = 0.5 (E(16) = 0.12, E(12) = 0.15, E(8) = 0.22, E(4) = 0.4, E(1) = 1): every
+  // quantum A grows by 4 with what B frees, until B is at one and A has the other 31.
+  const SimulationResult result =
+      simulate(parse("job a work=100000 amdahl=0\njob b work=100000 amdahl=0.5\n"), options_for(PolicyKind::pdpa, 32));
+  const auto& a = result.jobs[0].allocations;
+  const auto& b = result.jobs[1].allocations;
+  ASSERT_GE(a.size(), 5U);
+  ASSERT_GE(b.size(), 5U);
+  EXPECT_EQ(std::vector(a.begin(), a.begin() + 5), (std::vector<std::pair<double, int>>{{0, 16}, {1, 20}, {2, 24}, {3, 28}, {4, 31}}));
+  EXPECT_EQ(std::vector(b.begin(), b.begin() + 5), (std::vector<std::pair<double, int>>{{0, 16}, {1, 12}, {2, 8}, {3, 4}, {4, 1}}));
+}
+
+TEST(Simulate, RefusesABadQuantum) {
+  SimulationOptions options = options_for(PolicyKind::equipartition, 2);
+  options.quantum = 0.0;
+  EXPECT_THROW((void)simulate(parse("job a work=1 amdahl=0\n"), options), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace augur::manager
