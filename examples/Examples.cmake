@@ -289,3 +289,22 @@ augur_example(NAME cache_predict_stencil2d
 augur_example(NAME cache_predict_bad_policy
   COMMAND augur cache predict examples/cache/models/matmul.model --cache l1:size=32K,assoc=8,policy=fifo
   EXPECTED examples/cache/predict_bad_policy.out STREAM both EXIT_CODE 1)
+
+# manager: workloads simulated under the processor manager's policies (docs/manager.md): the thesis's five
+# applications under equipartition and PDPA, a job whose speedups come from augur speedup --json (JSON),
+# open arrivals (CSV), and a workload with a bad field (exit status 1). All deterministic.
+augur_example(NAME manager_thesis_equipartition
+  COMMAND augur manager simulate examples/manager/thesis.workload --cpus 64 --policy equipartition
+  EXPECTED examples/manager/thesis_equipartition.out)
+augur_example(NAME manager_thesis_pdpa
+  COMMAND augur manager simulate examples/manager/thesis.workload --cpus 64 --policy pdpa
+  EXPECTED examples/manager/thesis_pdpa.out)
+augur_example(NAME manager_measured_json
+  COMMAND augur manager simulate examples/manager/measured.workload --cpus 8 --policy pdpa-lend --quantum 2 --json
+  EXPECTED examples/manager/measured_json.out)
+augur_example(NAME manager_open_pdpa_csv
+  COMMAND augur manager simulate examples/manager/open.workload --cpus 64 --policy pdpa --csv
+  EXPECTED examples/manager/open_pdpa_csv.out)
+augur_example(NAME manager_bad_workload
+  COMMAND augur manager simulate examples/manager/bad.workload --cpus 64
+  EXPECTED examples/manager/bad.out STREAM both EXIT_CODE 1)

@@ -26,6 +26,8 @@ struct JobState {
   JobOutcome outcome;
 };
 
+constexpr long max_decisions = 10'000'000;
+
 class Simulation {
 public:
   Simulation(const Workload& workload, const SimulationOptions& options) : options_(options) {
@@ -113,7 +115,9 @@ private:
   }
 
   void apply(const std::vector<std::size_t>& present, const std::vector<Allocation>& allocations, double now) {
-    ++decisions_;
+    if (++decisions_ > max_decisions) {
+      throw std::runtime_error("more than 10^7 decisions: the workload is too long for the quantum (a longer --quantum)");
+    }
     int total = 0;
     for (std::size_t position = 0; position < present.size(); ++position) {
       JobState& state = jobs_[present[position]];

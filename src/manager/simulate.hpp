@@ -44,7 +44,8 @@ struct SimulationResult {
 };
 
 // Throws std::invalid_argument on options out of range (validate_parameters, quantum <= 0) and
-// std::runtime_error if the jobs make no progress for a million quanta (a policy that starves them).
+// std::runtime_error if the jobs make no progress for a million quanta (a policy that starves them) or
+// need more than 10^7 decisions.
 [[nodiscard]] SimulationResult simulate(const Workload& workload, const SimulationOptions& options);
 
 // The allocations over time as a Chrome trace-event timeline (opens in Perfetto): a row per job, a span

@@ -16,6 +16,8 @@ using json = nlohmann::json;
   throw core::InputError({file, 0, 0}, message);
 }
 
+bool usable(double speedup) { return speedup >= min_speedup && speedup <= max_speedup; }
+
 // `augur speedup --json`: points[] with p and the self-analyzer's sa_n, or the traditional ts.
 bool read_points(const json& document, SpeedupCurve& curve) {
   if (!document.contains("points") || !document["points"].is_array()) return false;
@@ -29,7 +31,7 @@ bool read_points(const json& document, SpeedupCurve& curve) {
       }
     }
     const int processors = point["p"].get<int>();
-    if (value != nullptr && processors >= 1 && value->get<double>() > 0.0) curve.points.emplace_back(processors, value->get<double>());
+    if (value != nullptr && processors >= 1 && usable(value->get<double>())) curve.points.emplace_back(processors, value->get<double>());
   }
   return true;
 }
@@ -43,7 +45,7 @@ bool read_report(const json& document, SpeedupCurve& curve) {
       if (!entry.is_object() || entry.value("state", std::string()) != "PC") continue;
       if (!entry.contains("p") || !entry["p"].is_number_integer() || !entry.contains("value") || !entry["value"].is_number()) continue;
       const int processors = entry["p"].get<int>();
-      if (processors >= 1 && entry["value"].get<double>() > 0.0) curve.points.emplace_back(processors, entry["value"].get<double>());
+      if (processors >= 1 && usable(entry["value"].get<double>())) curve.points.emplace_back(processors, entry["value"].get<double>());
     }
     if (!curve.points.empty()) return true;
   }

@@ -94,7 +94,9 @@ SpeedupCurve parse_table(const core::SourceText& source, std::string_view text, 
     }
     const int processors = parse_count(source, pair.substr(0, colon), offset + at, "table");
     const double speedup = parse_number(source, pair.substr(colon + 1), offset + at + colon + 1, "table");
-    if (!(speedup > 0.0)) source.fail(offset + at + colon + 1, "table: a speedup must be above 0");
+    if (!(speedup >= min_speedup && speedup <= max_speedup)) {
+      source.fail(offset + at + colon + 1, "table: a speedup must be from 0.01 to 1000000");
+    }
     curve.points.emplace_back(processors, speedup);
     at = end + 1;
   }
@@ -134,12 +136,13 @@ WorkloadJob parse_job(const core::SourceText& source, const std::vector<Token>& 
   };
   if (const Token* arrival = value("arrival")) {
     job.arrival = parse_number(source, arrival->text, arrival->offset, "arrival");
-    if (job.arrival < 0.0) source.fail(arrival->offset, "arrival: must be at least 0");
+    if (job.arrival < 0.0 || job.arrival > 1e12) source.fail(arrival->offset, "arrival: must be from 0 to 1e12 seconds");
   }
   const Token* work = value("work");
   if (work == nullptr) source.fail(tokens[1].offset, "job '" + job.name + "': work= is required");
   job.work = parse_number(source, work->text, work->offset, "work");
   if (!(job.work > 0.0)) source.fail(work->offset, "work: must be above 0");
+  if (job.work > 1e12) source.fail(work->offset, "work: at most 1e12 seconds");
   if (const Token* max = value("max")) job.max_processors = parse_count(source, max->text, max->offset, "max");
   const int curves = (value("amdahl") ? 1 : 0) + (value("table") ? 1 : 0) + (value("speedup") ? 1 : 0);
   if (curves != 1) source.fail(tokens[1].offset, "job '" + job.name + "': give exactly one of amdahl=, table= and speedup=");
@@ -164,7 +167,7 @@ WorkloadJob parse_job(const core::SourceText& source, const std::vector<Token>& 
   if (const Token* count = value("repeat")) repeat = parse_count(source, count->text, count->offset, "repeat");
   if (const Token* gap = value("every")) {
     every = parse_number(source, gap->text, gap->offset, "every");
-    if (every < 0.0) source.fail(gap->offset, "every: must be at least 0");
+    if (every < 0.0 || every > 1e9) source.fail(gap->offset, "every: must be from 0 to 1e9 seconds");
   }
   return job;
 }

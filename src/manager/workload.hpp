@@ -12,6 +12,10 @@
 
 namespace augur::manager {
 
+// The speedups a curve may hold (a table's, a file's): below, the simulation of a job would crawl.
+inline constexpr double min_speedup = 0.01;
+inline constexpr double max_speedup = 1e6;
+
 // S(P) of a job, the truth the simulation runs on (the policies only see what the job measured of it).
 struct SpeedupCurve {
   enum class Kind { amdahl, table };
