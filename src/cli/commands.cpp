@@ -22,6 +22,7 @@ Runner declare_options_command(CLI::App& command);
 Runner declare_actors_command(CLI::App& command);
 Runner declare_cache_command(CLI::App& command);
 Runner declare_manager_command(CLI::App& command);
+Runner declare_manage_command(CLI::App& command);
 
 std::span<const Command> commands() {
   static const Command table[] = {
@@ -97,6 +98,10 @@ std::span<const Command> commands() {
        "their measured speedups (equipartition, PDPA, equal efficiency, fixed, marginal gain), and the simulation "
        "of a workload under them (simulate); the manager at run time (start, status, stop).",
        declare_manager_command},
+      {"manage",
+       "Run a workload of programs under a processor manager of its own (augur manage -- PROG ARGS ::: PROG ARGS): "
+       "each job's response time, its allocations over time and its speedups.",
+       declare_manage_command},
   };
   return table;
 }

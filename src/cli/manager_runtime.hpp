@@ -34,9 +34,18 @@ void declare_manager_name(CLI::App& command, std::string& name);
 // The name checked (throws std::runtime_error "--name: ...").
 void check_manager_name_option(const std::string& name);
 
-// The manager in the foreground until `augur manager stop` or keep_going() turns false; its log goes to
-// standard output. Throws std::runtime_error when the segment cannot be made (a manager of that name runs).
-int run_manager(const ManagerSettings& settings, const std::function<bool()>& keep_going);
+// What the manager loop tells its caller.
+struct ManagerHooks {
+  std::function<bool()> keep_going;                             // false: stop at the next quantum
+  std::function<void(const manager::LogEntry&)> log;            // each line of the log
+  std::function<void(const manager::Segment&)> after_quantum;   // the segment after each quantum (may be empty)
+  bool announce = true;                                         // the start and stop lines on standard error
+};
+
+// The manager until `augur manager stop` or keep_going() turns false; the segment is removed at the end (the
+// programs keep their last allocations). Throws std::runtime_error when the segment cannot be made (a manager of
+// that name runs, a foreign segment is in the way).
+int run_manager(const ManagerSettings& settings, const ManagerHooks& hooks);
 
 // One line of the log: "  0.300 s  slot 0  swim (pid 4242): 4 -> 6 processors: <reason>", or its JSON object.
 void print_log_entry(const manager::LogEntry& entry, std::uint64_t start_ns, bool json, std::FILE* out);

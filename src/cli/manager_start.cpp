@@ -45,7 +45,7 @@ void sleep_until(std::uint64_t deadline_ns) {
 
 }  // namespace
 
-int run_manager(const ManagerSettings& settings, const std::function<bool()>& keep_going) {
+int run_manager(const ManagerSettings& settings, const ManagerHooks& hooks) {
   manager::Segment::Opened created = manager::Segment::create(settings.name, settings.service.policy.cpus,
                                                               static_cast<std::int64_t>(settings.quantum_ms * 1e6),
                                                               manager::policy_name(settings.service.policy.policy));
@@ -54,19 +54,21 @@ int run_manager(const ManagerSettings& settings, const std::function<bool()>& ke
   manager::Header& header = segment.header();
   const std::uint64_t start = manager::monotonic_ns();
   const auto quantum_ns = static_cast<std::uint64_t>(settings.quantum_ms * 1e6);
-  std::fprintf(stderr, "augur manager '%s': pid %d, %d processors, policy %s, quantum %g ms (segment %s); 'augur manager stop%s' ends it\n",
+  if (hooks.announce) {
+    std::fprintf(stderr, "augur manager '%s': pid %d, %d processors, policy %s, quantum %g ms (segment %s); 'augur manager stop%s' ends it\n",
                settings.name.c_str(), static_cast<int>(::getpid()), settings.service.policy.cpus,
                std::string(manager::policy_name(settings.service.policy.policy)).c_str(), settings.quantum_ms,
                manager::segment_name(settings.name).c_str(),
                settings.name == manager::default_manager_name ? "" : (" --name " + settings.name).c_str());
-  std::fflush(stderr);
+    std::fflush(stderr);
+  }
   manager::Service service(segment, settings.service);
   std::uint64_t next = start;
   long quanta = 0;
-  while (header.stop_requested.load() == 0 && keep_going()) {
+  while (header.stop_requested.load() == 0 && hooks.keep_going()) {
     const std::uint64_t now = manager::monotonic_ns();
-    for (const manager::LogEntry& entry : service.quantum(now)) print_log_entry(entry, start, settings.json, stdout);
-    std::fflush(stdout);
+    for (const manager::LogEntry& entry : service.quantum(now)) hooks.log(entry);
+    if (hooks.after_quantum) hooks.after_quantum(segment);
     header.manager_heartbeat_ns.store(now);
     header.decisions.fetch_add(1);
     ++quanta;
@@ -77,7 +79,7 @@ int run_manager(const ManagerSettings& settings, const std::function<bool()>& ke
   // The applications keep their last allocations; new ones no longer find the segment.
   header.manager_pid.store(0);
   manager::Segment::remove(settings.name);
-  std::fprintf(stderr, "augur manager '%s': stopped after %ld quanta\n", settings.name.c_str(), quanta);
+  if (hooks.announce) std::fprintf(stderr, "augur manager '%s': stopped after %ld quanta\n", settings.name.c_str(), quanta);
   return 0;
 }
 
@@ -93,7 +95,14 @@ Runner declare_manager_start_command(CLI::App& command) {
     try {
       finish_manager_settings(*options);
       catch_termination();
-      return run_manager(*options, [] { return received_signal.load() == 0; });
+      ManagerHooks hooks;
+      hooks.keep_going = [] { return received_signal.load() == 0; };
+      const std::uint64_t start = manager::monotonic_ns();
+      hooks.log = [options, start](const manager::LogEntry& entry) {
+        print_log_entry(entry, start, options->json, stdout);
+        std::fflush(stdout);
+      };
+      return run_manager(*options, hooks);
     } catch (const std::exception& error) {
       return report_error("manager start", error);
     }

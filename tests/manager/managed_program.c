@@ -2,7 +2,8 @@
  * loop, run in two phases of `iterations` iterations each. Built twice: linked to libaugur with its probes
  * (managed_program), and plain (AUGUR_PLAIN: plain_program, for the preload of `augur run`). After the first phase it prints
  * "waiting" and reads one line from standard input (the test, as the manager, decides meanwhile); after the second it
- * prints the thread count of every iteration ("threads 4 4 2 2 2 4 ...") and waits for the end of standard input. */
+ * prints the thread count of every iteration ("threads 4 4 2 2 2 4 ...") and waits for the end of standard input.
+ * With a second argument `run` it neither waits nor reads (for augur manage). */
 #ifndef AUGUR_PLAIN
 #include <augur/augur.h>
 #else
@@ -40,22 +41,25 @@ static int iteration(void) {
 
 int main(int argc, char** argv) {
   const int iterations = argc > 1 ? atoi(argv[1]) : 20;
+  const int interactive = !(argc > 2 && argv[2][0] == 'r');
   if (iterations < 1 || iterations > 100000) return 2;
   int* threads = malloc(sizeof(int) * (size_t)iterations * 2);
   if (threads == NULL) return 3;
   char line[64];
   augur_init_parallel_region(1, 1, 2L * iterations);
   for (int step = 0; step < iterations; ++step) threads[step] = iteration();
-  printf("waiting\n");
-  fflush(stdout);
-  if (fgets(line, sizeof line, stdin) == NULL) return 4;
+  if (interactive) {
+    printf("waiting\n");
+    fflush(stdout);
+    if (fgets(line, sizeof line, stdin) == NULL) return 4;
+  }
   for (int step = iterations; step < 2 * iterations; ++step) threads[step] = iteration();
   augur_end_parallel_region();
   printf("threads");
   for (int step = 0; step < 2 * iterations; ++step) printf(" %d", threads[step]);
   printf("\n");
   fflush(stdout);
-  while (fgets(line, sizeof line, stdin) != NULL) {
+  while (interactive && fgets(line, sizeof line, stdin) != NULL) {
   }
   free(threads);
   return sink < 0.0 ? 5 : 0;
