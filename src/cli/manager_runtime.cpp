@@ -42,6 +42,10 @@ void declare_manager_settings(CLI::App& command, ManagerSettings& settings) {
   command.add_option("--quantum", settings.quantum_ms, "milliseconds between two decisions")
       ->check(CLI::Range(1.0, 600000.0))
       ->capture_default_str();
+  manager::PolicyParameters& policy = settings.service.policy;
+  command.add_option("--target-efficiency", policy.target_efficiency, "pdpa: grow while S(P)/P reaches this")->capture_default_str();
+  command.add_option("--low-efficiency", policy.low_efficiency, "pdpa: shrink below this")->capture_default_str();
+  command.add_option("--step", policy.step, "pdpa: processors added or taken per move")->capture_default_str();
   command.add_option("--silent-after", settings.silent_after_ms,
                      "milliseconds without a report after which a running application is silent: it keeps its "
                      "processors, out of the share")

@@ -24,7 +24,7 @@ struct ManagerSettings {
 // The manager's name when --name is not given: AUGUR_MANAGER, else "default".
 [[nodiscard]] std::string default_manager_name();
 
-// --name, --cpus, --policy, --quantum, --silent-after.
+// --name, --cpus, --policy, --quantum, --target-efficiency, --low-efficiency, --step, --silent-after.
 void declare_manager_settings(CLI::App& command, ManagerSettings& settings);
 // After parsing: the name checked, the policy and the processors into `service`. Throws std::runtime_error
 // naming the option at fault.
