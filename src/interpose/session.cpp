@@ -281,6 +281,7 @@ void finish_session(Session& session) {
   if (state->finished) return;
   state->finished = true;
     try {
+    if (state->manager != nullptr) state->manager->disconnect();  // its slot back to the manager (the mapping stays)
     if (state->engine != nullptr) state->engine->finish();
     if (state->analyzer != nullptr) state->analyzer->finish();
     const std::string problem = diagnosis(state[0]);
