@@ -4,6 +4,7 @@
 // under a policy the input picks, and its outcome must be sane (responses >= 0, utilization <= 1).
 #include <cmath>
 
+#include "augur/core/diagnostics.hpp"
 #include "fuzz_common.hpp"
 #include "manager/simulate.hpp"
 #include "manager/workload.hpp"

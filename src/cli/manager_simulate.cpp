@@ -127,7 +127,7 @@ Runner declare_manager_simulate_command(CLI::App& command) {
   command.add_option("--timeline", options->timeline, "Also write the allocations over time as a Perfetto timeline (Chrome trace JSON)");
   command.footer(
       "Examples:\n"
-      "  augur manager simulate examples/manager/mix.workload --cpus 64 --policy pdpa\n"
+      "  augur manager simulate examples/manager/thesis.workload --cpus 64 --policy pdpa\n"
       "  augur manager simulate examples/manager/open.workload --cpus 128 --policy equipartition --json\n"
       "Guide: docs/manager.md");
   return [options] { return run_manager_simulate(*options); };

@@ -93,8 +93,10 @@ struct PolicyParameters {
 // The decision for one application.
 struct Allocation {
   std::uint64_t id = 0;
-  int processors = 0;     // 1 <= processors <= its max_processors while cpus allow; 0 only when the
-                          // applications outnumber the processors (the latest arrivals wait)
+  int processors = 0;     // at most its max_processors; 0: none for this quantum (more applications than
+                          // processors, the multiprogramming level, PDPA with no free processor, fixed
+                          // waiting its turn): in the simulation the job waits; the real manager decides
+                          // what a program already running does with none (one thread at least)
   PolicyMemory memory;    // to hand back at the next decision
   std::string reason;     // one line for the manager's log, lower case
 };

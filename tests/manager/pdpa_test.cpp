@@ -7,9 +7,13 @@
 #include <vector>
 
 #include "manager/policy.hpp"
+#include "policy_support.hpp"
 
 namespace augur::manager {
 namespace {
+
+using test::parameters_for;
+using test::processors_of;
 
 // An application of the sequence: its true speedups, the allocation and memory of the last decision.
 struct Runner {
@@ -53,12 +57,6 @@ std::vector<Allocation> step(const PolicyParameters& parameters, std::vector<Run
     runners[index].report.memory = allocations[index].memory;
   }
   return allocations;
-}
-
-std::vector<int> processors_of(const std::vector<Allocation>& allocations) {
-  std::vector<int> result;
-  for (const Allocation& allocation : allocations) result.push_back(allocation.processors);
-  return result;
 }
 
 std::vector<PdpaPhase> phases_of(const std::vector<Allocation>& allocations) {

@@ -6,9 +6,13 @@
 #include <vector>
 
 #include "manager/policy.hpp"
+#include "policy_support.hpp"
 
 namespace augur::manager {
 namespace {
+
+using test::parameters_for;
+using test::processors_of;
 
 ApplicationReport application(std::uint64_t id, int max_processors = 0, int allocation = 0) {
   ApplicationReport report;
@@ -17,19 +21,6 @@ ApplicationReport application(std::uint64_t id, int max_processors = 0, int allo
   report.max_processors = max_processors;
   report.allocation = allocation;
   return report;
-}
-
-std::vector<int> processors_of(const std::vector<Allocation>& allocations) {
-  std::vector<int> result;
-  for (const Allocation& allocation : allocations) result.push_back(allocation.processors);
-  return result;
-}
-
-PolicyParameters parameters_for(PolicyKind policy, int cpus) {
-  PolicyParameters parameters;
-  parameters.policy = policy;
-  parameters.cpus = cpus;
-  return parameters;
 }
 
 TEST(EqualShares, SplitsEvenlyAndGivesTheRemainderToTheEarliest) {

@@ -5,9 +5,13 @@
 #include <vector>
 
 #include "manager/policy.hpp"
+#include "policy_support.hpp"
 
 namespace augur::manager {
 namespace {
+
+using test::parameters_for;
+using test::processors_of;
 
 ApplicationReport measured(std::uint64_t id, double serial_fraction, int allocation, int max_processors = 0) {
   ApplicationReport report;
@@ -16,19 +20,6 @@ ApplicationReport measured(std::uint64_t id, double serial_fraction, int allocat
   report.max_processors = max_processors;
   report.speedups.push_back({2, amdahl_speedup(serial_fraction, 2), SpeedupState::calculated});
   return report;
-}
-
-std::vector<int> processors_of(const std::vector<Allocation>& allocations) {
-  std::vector<int> result;
-  for (const Allocation& allocation : allocations) result.push_back(allocation.processors);
-  return result;
-}
-
-PolicyParameters parameters_for(PolicyKind policy, int cpus) {
-  PolicyParameters parameters;
-  parameters.policy = policy;
-  parameters.cpus = cpus;
-  return parameters;
 }
 
 TEST(AmdahlFit, RecoversTheSerialFractionAndIgnoresWhatIsNotCalculated) {
