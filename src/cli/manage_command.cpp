@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <cstdio>
 #include <map>
@@ -67,6 +68,22 @@ std::vector<std::string> job_environment(const std::string& name) {
   environment.push_back("AUGUR_MANAGER=" + name);
   if (!wait_policy) environment.emplace_back("OMP_WAIT_POLICY=passive");
   return environment;
+}
+
+std::atomic<int> interruption{0};
+
+void on_interruption(int signal_number) {
+  interruption.store(signal_number);
+}
+
+// SIGINT and SIGTERM are passed on to the jobs, and augur manage waits for them, stops its manager and removes its
+// segment (without SA_RESTART: waitpid returns to pass the signal on).
+void pass_interruptions_on() {
+  struct sigaction action {};
+  action.sa_handler = on_interruption;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
 }
 
 pid_t launch(std::vector<std::string> argv, std::vector<std::string> environment) {
@@ -140,9 +157,19 @@ int run(ManageOptions& options) {
     }
   }
   if (!options.quiet) std::fprintf(stderr, "augur manage: %zu jobs started under manager '%s'\n", jobs.size(), settings.name.c_str());
+  pass_interruptions_on();
   for (std::size_t remaining = jobs.size(); remaining > 0; --remaining) {
     int status = 0;
     const pid_t ended = ::waitpid(-1, &status, 0);
+    if (ended < 0 && errno == EINTR) {
+      const int signal_number = interruption.exchange(0);
+      std::lock_guard lock(mutex);
+      for (const ManagedJob& job : jobs) {
+        if (signal_number != 0 && job.exit_status < 0) ::kill(job.pid, signal_number);
+      }
+      ++remaining;
+      continue;
+    }
     if (ended < 0) break;
     std::lock_guard lock(mutex);
     for (ManagedJob& job : jobs) {
