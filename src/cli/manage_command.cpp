@@ -99,6 +99,31 @@ pid_t launch(std::vector<std::string> argv, std::vector<std::string> environment
   return pid;
 }
 
+// Waits for every job, recording its exit status and response time; an interruption is passed on to the jobs.
+void wait_for_jobs(std::vector<ManagedJob>& jobs, std::mutex& mutex) {
+  pass_interruptions_on();
+  for (std::size_t remaining = jobs.size(); remaining > 0; --remaining) {
+    int status = 0;
+    const pid_t ended = ::waitpid(-1, &status, 0);
+    if (ended < 0 && errno == EINTR) {
+      const int signal_number = interruption.exchange(0);
+      std::lock_guard lock(mutex);
+      for (const ManagedJob& job : jobs) {
+        if (signal_number != 0 && job.exit_status < 0) ::kill(job.pid, signal_number);
+      }
+      ++remaining;
+      continue;
+    }
+    if (ended < 0) break;
+    std::lock_guard lock(mutex);
+    for (ManagedJob& job : jobs) {
+      if (job.pid != ended) continue;
+      job.response_ns = manager::monotonic_ns() - job.launched_ns;
+      job.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+  }
+}
+
 int run(ManageOptions& options) {
   finish_manager_settings(options.settings);
   if (!options.json_path.empty()) core::refuse_output_over_inputs(options.json_path, {});
@@ -157,27 +182,7 @@ int run(ManageOptions& options) {
     }
   }
   if (!options.quiet) std::fprintf(stderr, "augur manage: %zu jobs started under manager '%s'\n", jobs.size(), settings.name.c_str());
-  pass_interruptions_on();
-  for (std::size_t remaining = jobs.size(); remaining > 0; --remaining) {
-    int status = 0;
-    const pid_t ended = ::waitpid(-1, &status, 0);
-    if (ended < 0 && errno == EINTR) {
-      const int signal_number = interruption.exchange(0);
-      std::lock_guard lock(mutex);
-      for (const ManagedJob& job : jobs) {
-        if (signal_number != 0 && job.exit_status < 0) ::kill(job.pid, signal_number);
-      }
-      ++remaining;
-      continue;
-    }
-    if (ended < 0) break;
-    std::lock_guard lock(mutex);
-    for (ManagedJob& job : jobs) {
-      if (job.pid != ended) continue;
-      job.response_ns = manager::monotonic_ns() - job.launched_ns;
-      job.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    }
-  }
+  wait_for_jobs(jobs, mutex);
   running.store(false);
   manager_thread.join();
   const std::string report = render_manage_json(settings, jobs, log, start);
