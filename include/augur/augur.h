@@ -91,7 +91,7 @@ AUGUR_EXPORT void augur_end_parallelism(void);
  * tool that runs the program (augur run) outranks all through AUGUR_TOOL_OPTIONS="key=value;...".
  * Options take effect when the first region starts; later calls are ignored with a warning.
  * Keys: mode, baseline, warmup_iterations, baseline_iterations, baseline_every, measure_iterations, history, sweep,
- * sweep_every, self_tuning, report, summary, watch_sigcont (docs/self-analysis.md lists them with defaults); experiment_file,
+ * sweep_every, self_tuning, report, summary, watch_sigcont, manager (docs/self-analysis.md lists them with defaults); experiment_file,
  * counters, bsp_trace (docs/experiments.md). Options of the experiments and traces take effect at their first use.
  * Returns AUGUR_OK, or AUGUR_ERROR (with one message on stderr) for an unknown key or bad value. */
 AUGUR_EXPORT int augur_set_option(const char* key, const char* value);

@@ -216,6 +216,8 @@ public:
   [[nodiscard]] const Region* current() const;
   [[nodiscard]] const Config& config() const { return config_; }
   [[nodiscard]] int max_processors() const { return max_processors_; }
+  // The threads the engine last set (those of the iteration in progress or just closed); 0 before the first.
+  [[nodiscard]] int active_threads() const { return active_threads_; }
 
 private:
   int choose_processors(Region& region, int allocated);

@@ -23,6 +23,7 @@ Runner declare_actors_command(CLI::App& command);
 Runner declare_cache_command(CLI::App& command);
 Runner declare_hierarchy_command(CLI::App& command);
 Runner declare_manager_command(CLI::App& command);
+Runner declare_manage_command(CLI::App& command);
 
 std::span<const Command> commands() {
   static const Command table[] = {
@@ -100,9 +101,13 @@ std::span<const Command> commands() {
        declare_cache_command},
       {"manager",
        "The processor manager (docs/manager.md): policies that share the machine among self-analysed programs by "
-       "their measured speedups (equipartition, PDPA, equal efficiency, fixed, marginal gain, pdpa-lend), and the "
-       "simulation of a workload under them (simulate).",
+       "their measured speedups (equipartition, PDPA, equal efficiency, fixed, marginal gain, pdpa-lend), the "
+       "simulation of a workload under them (simulate), and the manager at run time (start, status, stop).",
        declare_manager_command},
+      {"manage",
+       "Run a workload of programs under a processor manager of its own (augur manage -- PROG ARGS ::: PROG ARGS): "
+       "each job's response time, its allocations over time and its speedups.",
+       declare_manage_command},
   };
   return table;
 }

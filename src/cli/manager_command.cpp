@@ -11,6 +11,9 @@
 namespace augur::cli {
 
 Runner declare_manager_simulate_command(CLI::App& command);
+Runner declare_manager_start_command(CLI::App& command);
+Runner declare_manager_status_command(CLI::App& command);
+Runner declare_manager_stop_command(CLI::App& command);
 
 namespace {
 
@@ -20,6 +23,14 @@ const Command manager_subcommands[] = {
      "pdpa, equal-efficiency, fixed, marginal-gain, pdpa-lend), with the real manager's decisions: response times, "
      "allocations over time, makespan, utilization, efficiency.",
      declare_manager_simulate_command},
+    {"start",
+     "Run the processor manager in the foreground: every quantum it reads what the connected programs report (speedup "
+     "per processor count, reference and predicted times), asks the policy and writes their allocations; a log of "
+     "every change.",
+     declare_manager_start_command},
+    {"status", "The running manager's applications: allocations, threads, iterations, speedups and their PC/PNC states.",
+     declare_manager_status_command},
+    {"stop", "Stop the running manager (the programs keep their last allocations).", declare_manager_stop_command},
 };
 
 }  // namespace

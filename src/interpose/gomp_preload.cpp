@@ -108,17 +108,22 @@ int thread_number() { return resolve<int (*)()>(real.omp_get_thread_num, "omp_ge
 
 // The processors are set per region through GOMP's num_threads argument, not omp_set_num_threads:
 // the program's own setting (its allocation) stays untouched and readable with omp_get_max_threads.
+// Under a processor manager (docs/manager.md) the allocation is the manager's, passed to every region the
+// program does not ask fewer threads for.
 class ArgumentThreadControl final : public selfanalysis::ThreadControl {
 public:
   int allocated_processors() override {
-    allocated_ = max_threads();
+    const int managed = managed_ != nullptr ? managed_->load(std::memory_order_relaxed) : 0;
+    allocated_ = managed > 0 ? managed : max_threads();
     return allocated_;
   }
   void set_active_threads(int threads) override { active_ = threads; }
   bool stopped_since_last_call() override { return false; }
+  void manage(const std::atomic<std::int32_t>* allocation) { managed_ = allocation; }
+  [[nodiscard]] bool managed() const { return managed_ != nullptr; }
   // The num_threads to pass for a region the program asked `requested` threads for (0: the default).
   [[nodiscard]] unsigned threads_for(unsigned requested) const {
-    if (active_ <= 0 || active_ == allocated_) return requested;
+    if (active_ <= 0 || (active_ == allocated_ && managed_ == nullptr)) return requested;
     const auto active = static_cast<unsigned>(active_);
     return requested == 0 || requested > active ? active : requested;
   }
@@ -126,6 +131,7 @@ public:
 private:
   int allocated_ = 0;
   int active_ = 0;
+  const std::atomic<std::int32_t>* managed_ = nullptr;
 };
 
 // ---- The state of the preload --------------------------------------------------------------------
@@ -151,6 +157,7 @@ void finish_at_exit();
 void start_once() {
   Preload* state = new Preload();
   interpose::start_session(state->session, state->threads, max_threads(), /*worksharing=*/true);
+  state->threads.manage(interpose::managed_allocation(state->session));
   preload = state;
   owner = pthread_self();
   std::atexit(finish_at_exit);
@@ -194,7 +201,9 @@ unsigned before_region(OutlinedFunction function, unsigned requested) {
       interpose::outer_begin(preload->session, reinterpret_cast<std::uint64_t>(function), runtime::read_clock(CLOCK_MONOTONIC));
     }
     preload->session.engine->before_region(reinterpret_cast<std::uint64_t>(function));
-    return preload->session.engine->regions().in_iteration() ? preload->threads.threads_for(requested) : requested;
+    // Outside the iterations only a manager's allocation applies (the engine set the threads to it).
+    const bool apply = preload->session.engine->regions().in_iteration() || preload->threads.managed();
+    return apply ? preload->threads.threads_for(requested) : requested;
   } catch (const std::exception& error) {
     disable_after(error.what());
   } catch (...) {

@@ -8,6 +8,9 @@
 // Pure: the caller reads omp_get_max_threads() and calls omp_set_num_threads() with the answer.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
+
 #include "augur/selfanalysis.hpp"
 
 namespace augur::interpose {
@@ -16,7 +19,14 @@ class IcvThreadControl final : public selfanalysis::ThreadControl {
 public:
   explicit IcvThreadControl(int allocation = 1) : allocation_(allocation) {}
 
-  int allocated_processors() override { return allocation_; }
+  // Under a processor manager (docs/manager.md) the allocation is the manager's once it has decided one.
+  int allocated_processors() override {
+    const int managed = managed_ != nullptr ? managed_->load(std::memory_order_relaxed) : 0;
+    if (managed > 0) allocation_ = managed;
+    return allocation_;
+  }
+  // The manager's allocation word (null: unmanaged).
+  void manage(const std::atomic<std::int32_t>* allocation) { managed_ = allocation; }
   void set_active_threads(int threads) override { active_ = threads; }
   bool stopped_since_last_call() override { return false; }
 
@@ -45,6 +55,7 @@ private:
   int allocation_;
   int active_ = 0;
   int held_ = 0;
+  const std::atomic<std::int32_t>* managed_ = nullptr;
 };
 
 }  // namespace augur::interpose

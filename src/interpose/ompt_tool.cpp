@@ -71,6 +71,7 @@ void start_once() {
   const int allocation = omp.get_max_threads();
   state->threads = interpose::IcvThreadControl(allocation);
   interpose::start_session(state->session, state->threads, allocation, /*worksharing=*/true);
+  state->threads.manage(interpose::managed_allocation(state->session));
   tool = state;
   owner = pthread_self();
   std::atexit(finish_at_exit);

@@ -2,6 +2,7 @@
 #include "interpose/session.hpp"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -149,7 +150,40 @@ std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state,
   return results;
 }
 
+// The thesis' cpus_speedup, cpus_prediction_time and cpus_reference_time (Table 4.3) into the manager's slot.
+void report_speedup(const selfanalysis::SpeedupEvent& event, void* data) {
+  auto* connection = static_cast<manager::Connection*>(data);
+  connection->report_speedup(event.processors, event.speedup, event.estimated_time);
+  if (event.region->baseline_done) connection->report_reference(event.region->baseline_time, event.region->baseline_processors);
+}
+
+// Connects to the manager of the option `manager` when it runs; one warning when its segment cannot be used.
+void connect_manager(Session& session) {
+  if (session.settings.manager == "off" || !session.settings.engine.analyze) return;
+  manager::Connection::Result result =
+      manager::Connection::connect(session.settings.manager, ::getpid(), program_invocation_short_name, session.initial_allocation);
+  if (result.connection == nullptr) {
+    if (result.failure != manager::OpenFailure::Absent) {
+      warn(std::string(session.library) + ": AUGUR_MANAGER: " + result.error + "; running without the manager");
+    }
+    return;
+  }
+  session.manager = std::move(result.connection);
+  session.analyzer->set_listener(report_speedup, session.manager.get());
+  session.listener->report_to(session.manager.get());
+}
+
 }  // namespace
+
+void AnalyzerListener::report_iteration() {
+  const selfanalysis::Region* region = analyzer_.current();
+  if (region == nullptr) return;
+  manager_->report_iteration(manager::monotonic_ns(), region->iterations_closed, analyzer_.active_threads());
+}
+
+const std::atomic<std::int32_t>* managed_allocation(const Session& session) {
+  return session.manager == nullptr ? nullptr : &session.manager->segment().slot(session.manager->slot_index()).allocation;
+}
 
 void start_session(Session& session, selfanalysis::ThreadControl& threads, int initial_allocation, bool worksharing) {
   Session* state = &session;
@@ -182,6 +216,7 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
     state->machine.start();
     state->engine = std::make_unique<DetectingRegions<dpd::AdaptiveDetector>>(*state->listener, dpd::AdaptiveDetector(state->dpd_window),
                                                                       state->expected_iterations);
+    connect_manager(*state);
     if (worksharing) {
       state->worksharing = std::make_unique<DetectingWorksharing<dpd::AdaptiveDetector>>(dpd::AdaptiveDetector(state->dpd_window));
       state->outer = std::make_unique<OuterRegion>(std::max(256, 4 * processors));
@@ -246,6 +281,7 @@ void finish_session(Session& session) {
   if (state->finished) return;
   state->finished = true;
     try {
+    if (state->manager != nullptr) state->manager->disconnect();  // its slot back to the manager (the mapping stays)
     if (state->engine != nullptr) state->engine->finish();
     if (state->analyzer != nullptr) state->analyzer->finish();
     const std::string problem = diagnosis(state[0]);

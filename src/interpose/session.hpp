@@ -18,6 +18,7 @@
 #include "dynamic_regions.hpp"
 #include "selfanalysis/team.hpp"
 #include "interpose/core_binding.hpp"
+#include "manager/protocol.hpp"
 #include "team_recorder.hpp"
 #include "worksharing_periods.hpp"
 #include "runtime/options.hpp"
@@ -30,17 +31,24 @@ namespace augur::interpose {
 class AnalyzerListener final : public RegionListener {
 public:
   explicit AnalyzerListener(selfanalysis::Analyzer& analyzer) : analyzer_(analyzer) {}
+  // The processor manager's slot the iterations are reported to (null: none).
+  void report_to(manager::Connection* connection) { manager_ = connection; }
   void init_parallel_region(std::uint64_t ipr, int length, long iterations) override {
     (void)analyzer_.init_parallel_region(ipr, length, iterations);
   }
   void open_iteration() override { (void)analyzer_.open_iteration(); }
   void init_par() override { (void)analyzer_.init_par(); }
   void end_par() override { (void)analyzer_.end_par(); }
-  void close_iteration() override { (void)analyzer_.close_iteration(); }
+  void close_iteration() override {
+    (void)analyzer_.close_iteration();
+    if (manager_ != nullptr) report_iteration();
+  }
   void end_parallel_region() override { (void)analyzer_.end_parallel_region(); }
 
 private:
+  void report_iteration();  // session.cpp
   selfanalysis::Analyzer& analyzer_;
+  manager::Connection* manager_ = nullptr;
 };
 
 // The one-run analysis of one outer parallel region (docs/run.md, "One outer parallel region, in one run"):
@@ -105,6 +113,9 @@ struct Session {
   // source has none.
   std::unique_ptr<DetectingWorksharing<dpd::AdaptiveDetector>> worksharing;
   std::unique_ptr<OuterRegion> outer;  // with `worksharing`
+  // The processor manager's slot (docs/manager.md), when one runs and the mode analyses: the libraries' thread
+  // controls take its allocation (managed_allocation), the listener reports iterations and speedups into it.
+  std::unique_ptr<manager::Connection> manager;
   long intercepted = 0;                 // parallel regions seen on the owner thread at level 0
   std::atomic<long> passed_through{0};  // nested, or from another thread
   bool finished = false;
@@ -117,6 +128,10 @@ void warn(const std::string& message);
 // May throw (allocation); the caller warns and goes on unmeasured.
 // `worksharing`: also build the second detector, for the ends of worksharing constructs.
 void start_session(Session& session, selfanalysis::ThreadControl& threads, int initial_allocation, bool worksharing = false);
+
+// The allocation the manager wrote for this program, or null when it runs unmanaged: the thread controls read it
+// (a relaxed load; 0 while the manager has decided nothing).
+const std::atomic<std::int32_t>* managed_allocation(const Session& session);
 
 // At exit: closes the engine, writes the summary (AUGUR_SUMMARY), the report (AUGUR_REPORT) and the
 // interposition file (AUGUR_RUN_INFO). Runs once; never throws.

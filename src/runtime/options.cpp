@@ -46,6 +46,9 @@ constexpr OptionSpec runtime_options[] = {
     {.key = "watch_sigcont", .type = OptionType::Boolean, .default_value = "0",
      .help = "install a SIGCONT handler (when the program has none) to discard the iterations during which it was "
              "stopped; the program's blocking calls may then return early (EINTR) after a stop"},
+    {.key = "manager", .type = OptionType::Text, .default_value = "default",
+     .help = "the processor manager to report to and take the allocation from, when it runs (`augur manager start "
+             "--name`, docs/manager.md); `off`: never connect"},
     {.key = "experiment_file", .type = OptionType::Text, .default_value = "%n.cll.jsonl",
      .help = "CALL experiments: the file the records are appended to (`%n` becomes the program's name, `%p` the "
              "process id)"},
@@ -567,6 +570,7 @@ Settings settings_from(const OptionValues& values) {
   settings.report_path = values.text("report");
   settings.summary = values.boolean("summary");
   settings.watch_sigcont = values.boolean("watch_sigcont");
+  settings.manager = values.text("manager");
   settings.experiment_file = values.text("experiment_file");
   settings.counters = values.names("counters");
   settings.bsp_trace = values.text("bsp_trace");

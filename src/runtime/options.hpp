@@ -170,6 +170,8 @@ struct Settings {
   std::string report_path;  // empty: no report file; "%p" is replaced by the process id
   bool summary = true;
   bool watch_sigcont = false;
+  // The processor manager's name (docs/manager.md); "off": never connect.
+  std::string manager = "default";
   // CALL experiments: the records file ("%n" the program's name, "%p" the process id), appended to.
   std::string experiment_file = "%n.cll.jsonl";
   // PAPI events counted during each experiment instance; empty: none.

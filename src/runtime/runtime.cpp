@@ -8,6 +8,7 @@
 // pointer and one flag. Everything else (entering and leaving a region, the queries, the report) holds
 // SelfAnalysis::mutex and touches the analyzer only when the calling thread owns it or no thread does.
 // Probes of other threads while a region runs are ignored, with one warning.
+#include <errno.h>
 #include <omp.h>
 #include <pthread.h>
 #include <signal.h>
@@ -38,6 +39,7 @@ using selfanalysis::Misuse;
 
 constinit thread_local Analyzer* owned_analyzer __attribute__((tls_model("initial-exec"))) = nullptr;
 std::atomic<bool> release_requested{false};
+manager::Connection* manager_connection = nullptr;
 
 namespace {
 void lock_before_fork();
@@ -83,6 +85,11 @@ class OpenMpThreadControl final : public selfanalysis::ThreadControl {
  public:
   OpenMpThreadControl() : allocation_(omp_get_max_threads()), last_set_(allocation_) {}
   int allocated_processors() override {
+    // Connected to a processor manager: its allocation, once it has decided one (docs/manager.md).
+    if (manager_connection != nullptr) {
+      const int managed = manager_connection->allocation();
+      if (managed > 0) return managed;
+    }
     const int current = omp_get_max_threads();
     if (current != last_set_) {
       allocation_ = current;
@@ -118,6 +125,9 @@ void unlock_in_parent() {
 void unlock_in_child() {
   SelfAnalysis& s = state();
   if (owned_analyzer == nullptr) s.owned = false;
+  // The parent's slot stays the parent's: the child neither reports into it nor gives it back.
+  manager_connection = nullptr;
+  (void)s.manager.release();
   s.mutex.unlock();
 }
 
@@ -145,7 +155,10 @@ void claim_locked(SelfAnalysis& s) {
   s.owned = true;
 }
 
+void report_to_manager(const selfanalysis::SpeedupEvent& event);
+
 void forward_speedup(const selfanalysis::SpeedupEvent& event, void*) {
+  report_to_manager(event);
   SelfAnalysis& s = state();
   augur_speedup_callback callback = nullptr;
   void* data = nullptr;
@@ -163,6 +176,38 @@ void forward_speedup(const selfanalysis::SpeedupEvent& event, void*) {
   out.estimated_time = event.estimated_time;
   out.iteration = event.region->iterations_closed;
   callback(&out, data);
+}
+
+// The thesis' cpus_speedup, cpus_prediction_time and cpus_reference_time (Table 4.3) into the manager's slot.
+void report_to_manager(const selfanalysis::SpeedupEvent& event) {
+  if (manager_connection == nullptr) return;
+  manager_connection->report_speedup(event.processors, event.speedup, event.estimated_time);
+  if (event.region->baseline_done) {
+    manager_connection->report_reference(event.region->baseline_time, event.region->baseline_processors);
+  }
+}
+
+// The heartbeat at each iteration's end: iterations closed, threads of the iteration.
+void report_iteration_to_manager(const Analyzer& analyzer) {
+  const selfanalysis::Region* region = analyzer.current();
+  if (manager_connection == nullptr || region == nullptr) return;
+  manager_connection->report_iteration(manager::monotonic_ns(), region->iterations_closed, analyzer.active_threads());
+}
+
+// Connects to the processor manager named by the option `manager` when it runs: nothing when none does, one
+// warning when its segment cannot be used (the program runs on as without a manager).
+void connect_manager_locked(SelfAnalysis& s) {
+  if (s.settings.manager == "off") return;
+  manager::Connection::Result result =
+      manager::Connection::connect(s.settings.manager, ::getpid(), program_invocation_short_name, s.initial_allocation);
+  if (result.connection == nullptr) {
+    if (result.failure != manager::OpenFailure::Absent) warn("AUGUR_MANAGER: " + result.error + "; running without the manager");
+    return;
+  }
+  s.manager = std::move(result.connection);
+  manager_connection = s.manager.get();
+  s.notes.push_back("connected to the processor manager '" + s.settings.manager + "' (slot " +
+                    std::to_string(s.manager->slot_index()) + "): the allocated processors are the manager's");
 }
 
 void finalize_at_exit() {
@@ -196,6 +241,7 @@ void start_locked(SelfAnalysis& s) {
   }
   const int processors = std::max(omp_get_num_procs(), s.initial_allocation);
   s.threads = std::make_unique<OpenMpThreadControl>();
+  if (s.settings.engine.analyze) connect_manager_locked(s);
   s.analyzer = std::make_unique<Analyzer>(s.settings.engine, s.clock, *s.threads, processors);
   s.machine.start();
   s.analyzer->set_listener(forward_speedup, nullptr);
@@ -346,7 +392,11 @@ void augur_open_iteration(void) {
 }
 
 void augur_close_iteration(void) {
-  run_probe("augur_close_iteration", [](Analyzer& analyzer) { return analyzer.close_iteration(); });
+  run_probe("augur_close_iteration", [](Analyzer& analyzer) {
+    const Misuse misuse = analyzer.close_iteration();
+    report_iteration_to_manager(analyzer);
+    return misuse;
+  });
 }
 
 void augur_init_par(void) {

@@ -18,6 +18,7 @@
 
 #include "augur/augur.h"
 #include "augur/selfanalysis.hpp"
+#include "manager/protocol.hpp"
 #include "options.hpp"
 #include "system_clock.hpp"
 
@@ -40,6 +41,7 @@ struct SelfAnalysis {
   std::unique_ptr<selfanalysis::ThreadControl> threads;
   std::unique_ptr<selfanalysis::Analyzer> analyzer;  // nullptr when augur is off
   int initial_allocation = 0;
+  std::unique_ptr<manager::Connection> manager;  // the processor manager's slot, when one runs (docs/manager.md)
   std::vector<std::string> notes;
   std::mutex callback_mutex;  // the callback and its data
   augur_speedup_callback callback = nullptr;
@@ -57,6 +59,9 @@ SelfAnalysis& state();
 extern constinit thread_local selfanalysis::Analyzer* owned_analyzer __attribute__((tls_model("initial-exec")));
 // Set by augur_finalize on another thread than the owner: the owner gives the measurement up at its next probe.
 extern std::atomic<bool> release_requested;
+
+// The processor manager's slot (s.manager), set once when the first region starts; read by the owner's probes.
+extern manager::Connection* manager_connection;
 
 // True the first time for each kind of warning.
 bool first_warning(std::size_t kind);

@@ -161,6 +161,10 @@ void augur_finalize(void) {
     if (other_thread_owns_locked(s) && !wait_for_owner(s, lock)) return;
     if (owned_analyzer != nullptr) release_locked(s);
     s.analyzer->finish();
+    if (s.manager != nullptr) {  // the slot goes back to the manager
+      manager_connection = nullptr;
+      s.manager->disconnect();
+    }
     write_summary_and_report_locked(s);
   } catch (const std::exception& error) {
     warn(std::string("augur_finalize(): ") + error.what());

@@ -23,7 +23,7 @@ using selfanalysis::BaselinePolicy;
 // The keys include/augur/augur.h documents for augur_set_option.
 const std::vector<std::string> documented_keys = {"mode",        "baseline", "warmup_iterations", "baseline_iterations", "measure_iterations", "baseline_every",
                                                   "history",     "sweep",    "sweep_every",         "self_tuning",
-                                                  "report",      "summary",  "watch_sigcont",
+                                                  "report",      "summary",  "watch_sigcont",       "manager",
                                                   "experiment_file", "counters", "bsp_trace"};
 
 std::size_t count_occurrences(const std::string& text, const std::string& needle) {
