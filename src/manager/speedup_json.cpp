@@ -61,6 +61,11 @@ SpeedupCurve parse_speedup_json(std::string_view text, const std::string& file) 
   } catch (const json::parse_error& error) {
     const std::size_t at = error.byte > 0 ? error.byte - 1 : 0;
     throw core::InputError(core::locate_offset(file, std::string(text), std::min(at, text.size())), "malformed JSON");
+  } catch (const json::exception& error) {
+    // A number beyond double's range ("[json.exception.out_of_range.406] number overflow parsing '1e999'").
+    const std::string message = error.what();
+    const auto words = message.find("] ");
+    throw core::InputError({file, 0, 0}, "malformed JSON: " + (words == std::string::npos ? message : message.substr(words + 2)));
   }
   SpeedupCurve curve;
   curve.kind = SpeedupCurve::Kind::table;

@@ -125,5 +125,16 @@ TEST(Simulate, RefusesABadQuantum) {
   EXPECT_THROW((void)simulate(parse("job a work=1 amdahl=0\n"), options), std::invalid_argument);
 }
 
+TEST(SpeedupJson, ANumberBeyondADoubleIsAnInputErrorNamingTheFile) {
+  // nlohmann's parser throws out_of_range (not parse_error) for it: found by fuzz_manager_workload.
+  try {
+    (void)parse_speedup_json(R"({"points": [{"p": 1e999, "speedup": 1}]})", "big.json");
+    FAIL() << "no error";
+  } catch (const core::InputError& error) {
+    EXPECT_EQ(error.location().file, "big.json");
+    EXPECT_NE(std::string(error.what()).find("number overflow"), std::string::npos) << error.what();
+  }
+}
+
 }  // namespace
 }  // namespace augur::manager
