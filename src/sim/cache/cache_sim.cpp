@@ -20,14 +20,21 @@ constexpr std::uint32_t no_way = LineTable::absent;
 #endif
 constexpr std::uint32_t scan_limit = 32;  // more ways than this: found through a hash index
 
-// The way of `line` among `ways` tags (a constant for the common associativities: an unrolled scan).
+// The way of `line` among `ways` tags. For the common associativities (a constant) every way is compared
+// without a branch: where the line is is not predictable, and a mispredicted early exit costs more than the
+// comparisons (a line is in at most one way, so the match is the same).
 template <std::uint32_t Ways>
 AUGUR_CACHE_INLINE std::uint32_t scan_ways(const std::uint64_t* tags, std::uint64_t line, std::uint32_t ways) {
-  const std::uint32_t count = Ways == 0 ? ways : Ways;
-  for (std::uint32_t way = 0; way < count; ++way) {
-    if (tags[way] == line) return way;
+  if constexpr (Ways == 0) {
+    for (std::uint32_t way = 0; way < ways; ++way) {
+      if (tags[way] == line) return way;
+    }
+    return no_way;
+  } else {
+    std::uint32_t found = no_way;
+    for (std::uint32_t way = 0; way < Ways; ++way) found = tags[way] == line ? way : found;
+    return found;
   }
-  return no_way;
 }
 
 // Tree pseudo-LRU after an access of `way` among `ways` (a power of two): the tree's node n has children
@@ -37,9 +44,9 @@ AUGUR_CACHE_INLINE void plru_touch(std::uint8_t* bits, std::uint32_t way, std::u
   const std::uint32_t count = Ways == 0 ? ways : Ways;
   std::uint32_t node = 0;
   for (std::uint32_t span = count; span > 1; span /= 2) {
-    const bool right = (way & (span - 1)) >= span / 2;  // way's position inside this node's span
-    bits[node] = right ? 0 : 1;
-    node = 2 * node + (right ? 2 : 1);
+    const std::uint32_t right = (way & (span - 1)) >= span / 2 ? 1 : 0;  // way's position in the node's span
+    bits[node] = static_cast<std::uint8_t>(1 - right);
+    node = 2 * node + 1 + right;
   }
 }
 
