@@ -7,6 +7,7 @@
 #include <deque>
 #include <list>
 #include <random>
+#include <set>
 #include <unordered_map>
 
 #include "augur/core/diagnostics.hpp"
@@ -240,6 +241,47 @@ TEST(CacheSim, MatchesBruteForceLruAndFifo) {
       EXPECT_EQ(s.compulsory + s.capacity + s.conflict, s.misses()) << text;
       if (sets == 1 && std::string(policy) == "lru") {
         EXPECT_EQ(s.conflict, 0U) << "a fully associative LRU cache has no conflict misses";
+      }
+    }
+  }
+}
+
+// The 3C of every policy against brute force: compulsory = a line's first access; capacity = a miss that a
+// fully associative LRU list of the level's lines (allocating as the level does) misses too; conflict = the
+// rest. Writes that do not allocate make the reference cache skip lines too.
+TEST(CacheSim, ThreeCsMatchBruteForce) {
+  std::mt19937_64 generator(23);
+  std::vector<Access> accesses(20000);
+  for (Access& access : accesses) {
+    const std::uint64_t line = generator() % 200 + (generator() % 5 == 0 ? generator() % 3000 : 0);
+    access = generator() % 4 == 0 ? write(line * 16) : read(line * 16);
+  }
+  for (const char* policy : {"lru", "fifo", "random", "plru"}) {
+    for (const char* shape : {"size=256,assoc=2", "size=512,assoc=8", "size=1024,assoc=64", "size=512,assoc=full"}) {
+      for (const char* allocate : {"yes", "no"}) {
+        const std::string text = std::string("c:") + shape + ",line=16,policy=" + policy + ",alloc=" + allocate;
+        const CacheSpec level = spec(text);
+        CacheHierarchy hierarchy({level});
+        std::list<std::uint64_t> recency;  // the reference cache, most recent first
+        std::set<std::uint64_t> touched;
+        LevelStatistics expected;
+        for (const Access& access : accesses) {
+          const std::uint64_t misses = hierarchy.levels()[0].statistics().misses();
+          hierarchy.access(access);
+          const std::uint64_t line = access.address / 16;
+          const auto found = std::find(recency.begin(), recency.end(), line);
+          const bool reference_hit = found != recency.end();
+          if (reference_hit) recency.erase(found);
+          if (reference_hit || access.kind != AccessKind::Write || level.allocate) recency.push_front(line);
+          if (recency.size() > level.lines()) recency.pop_back();
+          const bool first = touched.insert(line).second;
+          if (hierarchy.levels()[0].statistics().misses() == misses) continue;
+          ++(first ? expected.compulsory : reference_hit ? expected.conflict : expected.capacity);
+        }
+        const LevelStatistics& s = hierarchy.levels()[0].statistics();
+        EXPECT_EQ(s.compulsory, expected.compulsory) << text;
+        EXPECT_EQ(s.capacity, expected.capacity) << text;
+        EXPECT_EQ(s.conflict, expected.conflict) << text;
       }
     }
   }

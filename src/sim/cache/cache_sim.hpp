@@ -58,6 +58,10 @@ private:
   void touch(std::uint64_t set, std::uint32_t way);    // the replacement state after a hit or a fill
   std::uint32_t victim(std::uint64_t set);              // the way to replace in a full set
   void classify_miss(std::uint64_t line, bool fa_hit);
+  void shadow_hit(std::size_t slot, std::uint64_t line, bool allocates);
+  std::uint32_t shadow_miss(std::uint64_t line, bool allocates, bool& hit);
+  std::uint32_t shadow_insert(std::uint64_t line);
+  void link_shadow(std::size_t slot, std::uint32_t node);
 
   CacheSpec spec_;
   int line_shift_ = 6;
@@ -87,7 +91,11 @@ private:
   std::size_t last_slot_ = 0;
 
   bool classify_ = true;
+  bool shadowed_ = true;               // 3C through the shadow (not for a fully associative LRU level)
   std::unique_ptr<LruShadow> shadow_;  // 3C: the fully associative LRU of the same capacity
+  // 3C: per slot, the shadow's node of the slot's line (absent when the shadow does not hold it); the
+  // shadow keeps the other direction (LruShadow::slot_of).
+  std::vector<std::uint32_t> shadow_nodes_;
   LineSet touched_;                    // 3C: lines ever accessed
   LevelStatistics statistics_;
 };
@@ -112,7 +120,10 @@ public:
   [[nodiscard]] bool classified() const { return classify_; }
 
 private:
+  void access_one(const Access& access);  // access() inlined into run()'s loop
   void access_level(std::size_t level, std::uint64_t address, std::uint64_t size, bool write);
+  void forward(std::size_t next, std::uint64_t line, int shift, const CacheLevel::Outcome& outcome,
+               std::uint64_t address, std::uint64_t last_byte, bool write, bool through);
 
   std::vector<CacheLevel> levels_;
   std::vector<std::size_t> next_;  // the level each level misses into; levels_.size() = memory

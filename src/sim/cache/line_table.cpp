@@ -28,15 +28,6 @@ void LineTable::grow() {
   }
 }
 
-void LineTable::insert(std::uint64_t key, std::uint32_t value) {
-  if ((size_ + 1) * 2 > keys_.size()) grow();  // load factor at most 1/2
-  std::size_t slot = home(key);
-  while (keys_[slot] != empty_key) slot = (slot + 1) & mask_;
-  keys_[slot] = key;
-  values_[slot] = value;
-  ++size_;
-}
-
 bool LineTable::insert_if_absent(std::uint64_t key) {
   if ((size_ + 1) * 2 > keys_.size()) grow();
   std::size_t slot = home(key);
@@ -58,29 +49,11 @@ void LineTable::assign(std::uint64_t key, std::uint32_t value) {
   values_[slot] = value;
 }
 
-void LineTable::erase(std::uint64_t key) {
-  std::size_t slot = home(key);
-  while (keys_[slot] != key) {
-    if (keys_[slot] == empty_key) return;
-    slot = (slot + 1) & mask_;
-  }
-  // Backward-shift deletion: move later members of the probe run into the hole when their home allows it.
-  std::size_t hole = slot;
-  for (std::size_t next = (hole + 1) & mask_; keys_[next] != empty_key; next = (next + 1) & mask_) {
-    const std::size_t wanted = home(keys_[next]);
-    // keys_[next] may move to the hole when the hole lies cyclically in [wanted, next).
-    if (((next - wanted) & mask_) >= ((next - hole) & mask_)) {
-      keys_[hole] = keys_[next];
-      values_[hole] = values_[next];
-      hole = next;
-    }
-  }
-  keys_[hole] = empty_key;
-  --size_;
-}
-
 LruShadow::LruShadow(std::uint64_t capacity)
-    : index_(static_cast<std::size_t>(capacity)), lines_(capacity), previous_(capacity), next_(capacity),
-      capacity_(static_cast<std::uint32_t>(capacity)) {}
+    : index_(2 * static_cast<std::size_t>(capacity)), lines_(capacity + 1, LineTable::empty_key), previous_(capacity + 1),
+      next_(capacity + 1), slots_(capacity, absent), capacity_(static_cast<std::uint32_t>(capacity)) {
+  previous_[capacity_] = capacity_;  // the empty ring: the sentinel alone
+  next_[capacity_] = capacity_;
+}
 
 }  // namespace augur::sim::cache

@@ -44,6 +44,37 @@ private:
   std::size_t size_ = 0;
 };
 
+// Inline: the 3C classifier's reference cache inserts and erases a line on most of its misses.
+inline void LineTable::insert(std::uint64_t key, std::uint32_t value) {
+  if ((size_ + 1) * 2 > keys_.size()) grow();  // load factor at most 1/2
+  std::size_t slot = home(key);
+  while (keys_[slot] != empty_key) slot = (slot + 1) & mask_;
+  keys_[slot] = key;
+  values_[slot] = value;
+  ++size_;
+}
+
+inline void LineTable::erase(std::uint64_t key) {
+  std::size_t slot = home(key);
+  while (keys_[slot] != key) {
+    if (keys_[slot] == empty_key) return;
+    slot = (slot + 1) & mask_;
+  }
+  // Backward-shift deletion: move later members of the probe run into the hole when their home allows it.
+  std::size_t hole = slot;
+  for (std::size_t next = (hole + 1) & mask_; keys_[next] != empty_key; next = (next + 1) & mask_) {
+    const std::size_t wanted = home(keys_[next]);
+    // keys_[next] may move to the hole when the hole lies cyclically in [wanted, next).
+    if (((next - wanted) & mask_) >= ((next - hole) & mask_)) {
+      keys_[hole] = keys_[next];
+      values_[hole] = values_[next];
+      hole = next;
+    }
+  }
+  keys_[hole] = empty_key;
+  --size_;
+}
+
 // A set of line numbers (the lines a level ever accessed, for the compulsory misses): bitmaps of 4096
 // consecutive lines found through a LineTable, the last one used kept at hand. Accesses near each other
 // (most of a trace) cost a shift and a bit test; memory is 512 bytes per 4096-line page touched.
@@ -83,64 +114,85 @@ private:
 };
 
 // A fully associative LRU cache of `capacity` lines that only answers hit or miss (the 3C classifier's
-// reference): a hash index and a doubly linked recency list in arrays, O(1) per access.
+// reference): a hash index and a doubly linked recency list in arrays, O(1) per access. The list is a ring
+// through a sentinel node (index `capacity`): its next is the most recent line, its previous the least
+// recent. Each node (a line held) can be linked to a slot of the simulated cache that holds the same line,
+// so that a hit there finds the node without the hash lookup (CacheLevel keeps the other direction).
 class LruShadow {
 public:
+  static constexpr std::uint32_t absent = LineTable::absent;
+
   explicit LruShadow(std::uint64_t capacity);
   // Touches the line; returns true on a hit. On a miss the line is inserted only when `allocate`.
   bool access(std::uint64_t line, bool allocate);
 
+  // The node holding `line`, or absent (the hash lookup).
+  [[nodiscard]] std::uint32_t find(std::uint64_t line) const { return index_.find(line); }
+  // Makes the node the most recent.
+  void touch(std::uint32_t node) {
+    if (node == next_[capacity_]) return;
+    unlink(node);
+    push_front(node);
+  }
+  // Inserts `line` (absent) as the most recent, replacing the least recent line when full; returns its node
+  // (linked to no slot). `unlinked_slot`: the slot the replaced node was linked to, or absent.
+  std::uint32_t insert(std::uint64_t line, std::uint32_t& unlinked_slot);
+  // The slot of the simulated cache linked to the node (absent: none).
+  [[nodiscard]] std::uint32_t& slot_of(std::uint32_t node) { return slots_[node]; }
+
 private:
-  void unlink(std::uint32_t node);
-  void push_front(std::uint32_t node);
+  void unlink(std::uint32_t node) {
+    const std::uint32_t before = previous_[node];
+    const std::uint32_t after = next_[node];
+    next_[before] = after;
+    previous_[after] = before;
+  }
+  void push_front(std::uint32_t node) {
+    const std::uint32_t head = next_[capacity_];
+    previous_[node] = capacity_;
+    next_[node] = head;
+    previous_[head] = node;
+    next_[capacity_] = node;
+  }
 
   LineTable index_;
-  std::vector<std::uint64_t> lines_;
-  std::vector<std::uint32_t> previous_;
+  std::vector<std::uint64_t> lines_;      // per node; the sentinel's is LineTable::empty_key (never a line)
+  std::vector<std::uint32_t> previous_;   // per node and the sentinel
   std::vector<std::uint32_t> next_;
-  std::uint32_t head_ = LineTable::absent;  // most recently used
-  std::uint32_t tail_ = LineTable::absent;  // least recently used
+  std::vector<std::uint32_t> slots_;
   std::uint32_t used_ = 0;
   std::uint32_t capacity_;
 };
 
 // Inline: called on every line access when the misses are classified.
-inline void LruShadow::unlink(std::uint32_t node) {
-  const std::uint32_t before = previous_[node];
-  const std::uint32_t after = next_[node];
-  if (before != LineTable::absent) next_[before] = after; else head_ = after;
-  if (after != LineTable::absent) previous_[after] = before; else tail_ = before;
-}
-
-inline void LruShadow::push_front(std::uint32_t node) {
-  previous_[node] = LineTable::absent;
-  next_[node] = head_;
-  if (head_ != LineTable::absent) previous_[head_] = node; else tail_ = node;
-  head_ = node;
+inline std::uint32_t LruShadow::insert(std::uint64_t line, std::uint32_t& unlinked_slot) {
+  std::uint32_t node = 0;
+  unlinked_slot = absent;
+  if (used_ < capacity_) {
+    node = used_++;
+  } else {
+    node = previous_[capacity_];  // the least recent
+    unlink(node);
+    index_.erase(lines_[node]);
+    unlinked_slot = slots_[node];
+  }
+  lines_[node] = line;
+  slots_[node] = absent;
+  index_.insert(line, node);
+  push_front(node);
+  return node;
 }
 
 inline bool LruShadow::access(std::uint64_t line, bool allocate) {
-  if (used_ > 0 && lines_[head_] == line) return true;  // the most recent line again (a sweep within a line)
-  const std::uint32_t node = index_.find(line);
-  if (node != LineTable::absent) {
-    if (node != head_) {
-      unlink(node);
-      push_front(node);
-    }
+  if (lines_[next_[capacity_]] == line) return true;  // the most recent line again (a sweep within a line)
+  const std::uint32_t node = find(line);
+  if (node != absent) {
+    touch(node);
     return true;
   }
   if (!allocate) return false;
-  std::uint32_t slot = 0;
-  if (used_ < capacity_) {
-    slot = used_++;
-  } else {
-    slot = tail_;
-    unlink(slot);
-    index_.erase(lines_[slot]);
-  }
-  lines_[slot] = line;
-  index_.insert(line, slot);
-  push_front(slot);
+  std::uint32_t unlinked = absent;
+  insert(line, unlinked);
   return false;
 }
 

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <deque>
 #include <iterator>
 #include <numeric>
 #include <unordered_map>
@@ -43,6 +42,40 @@ constexpr double steady_tolerance = 1e-3;   // per reference, relative to the wi
 // (their expected executions) with the hit probabilities their walked executions had.
 constexpr double recursion_floor = 1e-3;
 constexpr std::size_t deepest_counted_call = 4096;
+
+// The last `capacity` copies of a vector of doubles (a loop's counters, or the lines entered per level, at
+// each iteration) in one flat ring: no allocation per copy once it has grown to its capacity.
+class Snapshots {
+public:
+  Snapshots(std::span<const double> first, std::size_t capacity)
+      : width_(first.size()), capacity_(std::max<std::size_t>(capacity, 1)) {
+    push(first);
+  }
+  // Adds a copy as the newest, dropping the oldest when the ring is full.
+  void push(std::span<const double> values) {
+    if (count_ < capacity_) {
+      data_.insert(data_.end(), values.begin(), values.end());
+      newest_ = count_++;
+      return;
+    }
+    newest_ = newest_ + 1 == capacity_ ? 0 : newest_ + 1;
+    std::copy(values.begin(), values.end(), data_.begin() + static_cast<std::ptrdiff_t>(newest_ * width_));
+  }
+  // The copy pushed `back` copies before the newest (0: the newest; back < size()).
+  [[nodiscard]] const double* at(std::size_t back) const {
+    const std::size_t index = newest_ >= back ? newest_ - back : newest_ + capacity_ - back;
+    return data_.data() + index * width_;
+  }
+  [[nodiscard]] double* newest() { return data_.data() + newest_ * width_; }
+  [[nodiscard]] std::size_t size() const { return count_; }
+
+private:
+  std::size_t width_;
+  std::size_t capacity_;
+  std::size_t count_ = 0;
+  std::size_t newest_ = 0;
+  std::vector<double> data_;
+};
 
 struct Frame {
   std::vector<std::int64_t> variables;
@@ -112,8 +145,8 @@ private:
                       std::vector<double>& executions);
   void run_single_pass(const Loop& loop, Frame& frame, std::int64_t trips);
   void run_fixed_point(const Loop& loop, Frame& frame, std::int64_t trips);
-  std::int64_t tail_iterations(const std::deque<std::vector<double>>& insertions, std::int64_t window) const;
-  std::int64_t steady_window(const std::deque<std::vector<double>>& snapshots, std::int64_t done,
+  std::int64_t tail_iterations(const Snapshots& insertions, std::int64_t window) const;
+  std::int64_t steady_window(const Snapshots& snapshots, std::int64_t done,
                              std::int64_t unit) const;
   void jump(const LoopInfo& info, const Frame& frame, std::int64_t iterations, std::uint64_t start_sequence,
             std::span<const double> entered);
@@ -157,9 +190,9 @@ void Predictor::run(const Reference& reference, Frame& frame) {
   const std::uint64_t size = model_.arrays[reference.array].element_size;
   const Tag tag{static_cast<std::uint32_t>(reference.id), frame.serial, sequence_++};
   for (std::size_t level = 0; level < history_.level_count() && reaching > 0.0; ++level) {
-    const std::uint64_t line_size = history_.line_size(level);
-    const auto first = static_cast<std::uint64_t>(address) / line_size;
-    const auto last = (static_cast<std::uint64_t>(address) + size - 1) / line_size;
+    const int shift = history_.line_shift(level);  // lines are powers of two: no division per reference
+    const auto first = static_cast<std::uint64_t>(address) >> shift;
+    const auto last = (static_cast<std::uint64_t>(address) + size - 1) >> shift;
     double hit = 1.0;  // an access straddling lines hits when all of them do (taken as the least P)
     for (std::uint64_t line = first; line <= last; ++line) {
       hit = std::min(hit, history_.access(level, line, reaching, tag));
@@ -290,8 +323,8 @@ void Predictor::run_fixed_point(const Loop& loop, Frame& frame, std::int64_t tri
   ++open_loops_;
   const std::uint64_t start_sequence = sequence_;
   const std::size_t keep = static_cast<std::size_t>(3 * (info.unit << unit_doublings) + 1);
-  std::deque<std::vector<double>> snapshots{counters_};
-  std::deque<std::vector<double>> insertions{history_.insertions()};  // lines entered per level, at each snapshot
+  Snapshots snapshots(counters_, keep);
+  Snapshots insertions(history_.insertions(), keep);  // lines entered per level, at each snapshot
   bool steady_checked = false;
   for (std::int64_t done = 0; done < trips;) {
     frame.variables[loop.depth] = first + done * loop.step;
@@ -305,19 +338,16 @@ void Predictor::run_fixed_point(const Loop& loop, Frame& frame, std::int64_t tri
       if (done < trips && (change <= options_.tolerance || capped)) {
         result_.capped_loops += change > options_.tolerance ? 1 : 0;
         const double remaining = static_cast<double>(trips - done);
-        for (std::size_t i = 0; i < counters_.size(); ++i) counters_[i] += remaining * (counters_[i] - snapshots.back()[i]);
+        const double* last = snapshots.at(0);
+        for (std::size_t i = 0; i < counters_.size(); ++i) counters_[i] += remaining * (counters_[i] - last[i]);
         break;
       }
-      snapshots.back() = counters_;
+      std::copy(counters_.begin(), counters_.end(), snapshots.newest());
       continue;
     }
     if (steady_checked || info.unit == 0) continue;
-    snapshots.push_back(counters_);
-    insertions.push_back(history_.insertions());
-    if (snapshots.size() > keep) {
-      snapshots.pop_front();
-      insertions.pop_front();
-    }
+    snapshots.push(counters_);
+    insertions.push(history_.insertions());
     const std::int64_t window = steady_window(snapshots, done, info.unit);
     if (window == 0) continue;
     steady_checked = true;
@@ -327,13 +357,13 @@ void Predictor::run_fixed_point(const Loop& loop, Frame& frame, std::int64_t tri
     const std::int64_t tail = exit_needed ? tail_iterations(insertions, window) : window;
     const std::int64_t skipped = (trips - done - tail) / window * window;
     if (skipped <= 0) continue;
-    const std::vector<double>& now = snapshots.back();
-    const std::vector<double>& before = snapshots[snapshots.size() - 1 - static_cast<std::size_t>(window)];
+    const double* now = snapshots.at(0);
+    const double* before = snapshots.at(static_cast<std::size_t>(window));
     const double copies = static_cast<double>(skipped / window);
     for (std::size_t i = 0; i < counters_.size(); ++i) counters_[i] += copies * (now[i] - before[i]);
     std::vector<double> entered(history_.level_count());
     for (std::size_t level = 0; level < entered.size(); ++level) {
-      entered[level] = copies * (insertions.back()[level] - insertions[insertions.size() - 1 - static_cast<std::size_t>(window)][level]);
+      entered[level] = copies * (insertions.at(0)[level] - insertions.at(static_cast<std::size_t>(window))[level]);
     }
     jump(info, frame, skipped, start_sequence, entered);
     done += skipped;
@@ -344,10 +374,10 @@ void Predictor::run_fixed_point(const Loop& loop, Frame& frame, std::int64_t tri
 
 // Iterations after which the lines the loop brings into each level (per iteration, over the last window)
 // fill it, the most over the levels, rounded up to windows, plus one window.
-std::int64_t Predictor::tail_iterations(const std::deque<std::vector<double>>& insertions, std::int64_t window) const {
+std::int64_t Predictor::tail_iterations(const Snapshots& insertions, std::int64_t window) const {
   double windows = 0.0;
   for (std::size_t level = 0; level < history_.level_count(); ++level) {
-    const double entered = insertions.back()[level] - insertions[insertions.size() - 1 - static_cast<std::size_t>(window)][level];
+    const double entered = insertions.at(0)[level] - insertions.at(static_cast<std::size_t>(window))[level];
     if (entered > 0.0) windows = std::max(windows, std::ceil(static_cast<double>(history_.lines(level)) / entered));
   }
   return (static_cast<std::int64_t>(windows) + 1) * window;
@@ -355,11 +385,9 @@ std::int64_t Predictor::tail_iterations(const std::deque<std::vector<double>>& i
 
 // The shortest window (unit × 2^k iterations) over which the last three windows gave every reference the
 // same expected accesses and misses; 0 when none did.
-std::int64_t Predictor::steady_window(const std::deque<std::vector<double>>& snapshots, std::int64_t done,
+std::int64_t Predictor::steady_window(const Snapshots& snapshots, std::int64_t done,
                                       std::int64_t unit) const {
-  const auto at = [&](std::int64_t back) -> const std::vector<double>& {
-    return snapshots[snapshots.size() - 1 - static_cast<std::size_t>(back)];
-  };
+  const auto at = [&](std::int64_t back) { return snapshots.at(static_cast<std::size_t>(back)); };
   for (std::int64_t k = 0, window = unit; k <= unit_doublings; ++k, window *= 2) {
     if (done % window != 0 || static_cast<std::int64_t>(snapshots.size()) <= 3 * window) continue;
     bool steady = true;

@@ -3,6 +3,7 @@
 #include "sim/cache/stochastic_history.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -14,11 +15,23 @@ namespace {
 constexpr double negligible_probability = 1e-12;
 constexpr std::uint64_t set_mask = (std::uint64_t{1} << 40) - 1;
 
-// Entries are nearly in order after an update: an insertion sort is linear then.
-void sort_by_depth(SetHistory& set) {
+// A stable insertion sort that moves each out-of-order entry once (held aside while the larger ones shift
+// up) instead of swapping it down step by step: entries are nearly in order after an update, so it is
+// linear then. Any stable sort gives the same order, so this is the order std::stable_sort gives.
+template <typename Before>
+void insertion_sort(SetHistory& set, Before before) {
+  Entry* const entries = set.data();
   for (std::size_t i = 1; i < set.size(); ++i) {
-    for (std::size_t j = i; j > 0 && set[j].depth < set[j - 1].depth; --j) std::swap(set[j], set[j - 1]);
+    if (!before(entries[i], entries[i - 1])) continue;
+    const Entry held = entries[i];
+    std::size_t j = i;
+    for (; j > 0 && before(held, entries[j - 1]); --j) entries[j] = entries[j - 1];
+    entries[j] = held;
   }
+}
+
+void sort_by_depth(SetHistory& set) {
+  insertion_sort(set, [](const Entry& a, const Entry& b) { return a.depth < b.depth; });
 }
 
 // A stable sort that allocates no buffer for the small sets of set-associative levels (prune keeps
@@ -29,9 +42,7 @@ void stable_sort_small(SetHistory& set, Before before) {
     std::stable_sort(set.begin(), set.end(), before);
     return;
   }
-  for (std::size_t i = 1; i < set.size(); ++i) {
-    for (std::size_t j = i; j > 0 && before(set[j], set[j - 1]); --j) std::swap(set[j], set[j - 1]);
-  }
+  insertion_sort(set, before);
 }
 
 SetHistory::iterator find_line(SetHistory& set, std::uint64_t line) {
@@ -44,17 +55,22 @@ History::History(std::span<const StochasticLevel> levels) {
   for (const StochasticLevel& level : levels) {
     Level state;
     state.line = level.line;
+    assert(std::has_single_bit(level.line) && "History: a line size that is a power of two");
+    state.line_shift = std::countr_zero(level.line);
     state.associativity = std::max<std::uint64_t>(1, level.associativity);
     state.sets = std::max<std::uint64_t>(1, level.size / (level.line * state.associativity));
     state.replacement = level.replacement;
+    state.sets_mask = std::has_single_bit(state.sets) ? state.sets - 1 : 0;
     state.set_histories.resize(state.sets);
+    state.newest.assign(state.sets, 0);
     levels_.push_back(std::move(state));
   }
   insertions_.assign(levels_.size(), 0.0);
 }
 
 SetKey History::key_of(std::size_t level, std::uint64_t line) const {
-  return (static_cast<std::uint64_t>(level) << 40) | (line % levels_[level].sets);
+  const Level& state = levels_[level];
+  return (static_cast<std::uint64_t>(level) << 40) | (state.sets_mask != 0 ? line & state.sets_mask : line % state.sets);
 }
 
 SetHistory& History::set_of(SetKey key) { return levels_[key >> 40].set_histories[key & set_mask]; }
@@ -67,7 +83,11 @@ SetHistory& History::touch(SetKey key) {
 
 void History::prune(std::size_t level, SetHistory& set) const {
   bool negligible = false;
-  for (const Entry& entry : set) negligible = negligible || entry.probability < negligible_probability;
+  for (const Entry& entry : set) negligible |= entry.probability < negligible_probability;
+  prune(level, set, negligible);
+}
+
+void History::prune(std::size_t level, SetHistory& set, bool negligible) const {
   if (negligible) std::erase_if(set, [](const Entry& entry) { return entry.probability < negligible_probability; });
   sort_by_depth(set);
   // Pare the history down to the lines that could be in the cache (the seed's "future improvement").
@@ -81,11 +101,14 @@ void History::prune(std::size_t level, SetHistory& set) const {
 // combination w H_access + (1 - w) H.
 double History::access(std::size_t level, std::uint64_t line, double weight, const Tag& tag) {
   const Level& state = levels_[level];
-  SetHistory& set = touch(key_of(level, line));
+  const SetKey key = key_of(level, line);
+  SetHistory& set = touch(key);
+  note_sequence(key, tag.sequence);
   auto found = find_line(set, line);
   const double hit = found == set.end() ? 0.0 : found->probability;
   const double depth_x = found == set.end() ? std::numeric_limits<double>::infinity() : found->depth;
   const auto associativity = static_cast<double>(state.associativity);
+  bool negligible = false;  // an entry left below negligible_probability (prune drops it)
   if (state.replacement == StochasticReplacement::Lru) {
     for (Entry& entry : set) {
       if (entry.line == line) continue;
@@ -95,6 +118,7 @@ double History::access(std::size_t level, std::uint64_t line, double weight, con
       } else {
         entry.depth += weight * increment;
       }
+      negligible |= entry.probability < negligible_probability;
     }
   } else {
     double others = 0.0;
@@ -103,17 +127,19 @@ double History::access(std::size_t level, std::uint64_t line, double weight, con
     const double keep = 1.0 - weight * (1.0 - hit) * full / associativity;
     for (Entry& entry : set) {
       if (entry.line != line) entry.probability *= keep;
+      negligible |= entry.probability < negligible_probability;
     }
   }
   const double probability = weight + (1.0 - weight) * hit;
   const double depth = hit > 0.0 ? (1.0 - weight) * hit * depth_x / probability : 0.0;
   insertions_[level] += weight * (1.0 - hit);
+  negligible |= probability < negligible_probability;
   if (found == set.end()) {
     set.push_back(Entry{line, probability, depth, tag});
   } else {
     *found = Entry{line, probability, depth, tag};
   }
-  prune(level, set);
+  prune(level, set, negligible);
   return hit;
 }
 
@@ -227,6 +253,7 @@ void History::combine(std::span<const std::pair<double, Snapshot>> outcomes, dou
       return a.depth != b.depth ? a.depth < b.depth : a.line < b.line;
     });
     prune(static_cast<std::size_t>(key >> 40), combined);
+    for (const Entry& entry : combined) note_sequence(key, entry.tag.sequence);
     touch(key) = std::move(combined);
   }
 }
@@ -257,6 +284,7 @@ void History::move_lines(std::span<const std::pair<std::pair<std::size_t, std::u
     const auto existing = find_line(set, entry.line);
     if (existing != set.end()) set.erase(existing);
     set.push_back(entry);
+    note_sequence(key, entry.tag.sequence);
     affected.insert(key);
   }
   const auto older = [minimum_sequence](const Entry& entry) {

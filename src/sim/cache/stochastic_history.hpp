@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <unordered_map>
@@ -42,6 +43,7 @@ public:
 
   [[nodiscard]] std::size_t level_count() const { return levels_.size(); }
   [[nodiscard]] std::uint64_t line_size(std::size_t level) const { return levels_[level].line; }
+  [[nodiscard]] int line_shift(std::size_t level) const { return levels_[level].line_shift; }
   [[nodiscard]] std::uint64_t lines(std::size_t level) const { return levels_[level].sets * levels_[level].associativity; }
   [[nodiscard]] SetKey key_of(std::size_t level, std::uint64_t line) const;
 
@@ -79,8 +81,10 @@ public:
   template <typename Visit>
   void for_each_entry_since(std::uint64_t minimum_sequence, Visit&& visit) const {
     for (std::size_t level = 0; level < levels_.size(); ++level) {
-      for (const SetHistory& set : levels_[level].set_histories) {
-        for (const Entry& entry : set) {
+      const Level& state = levels_[level];
+      for (std::size_t index = 0; index < state.set_histories.size(); ++index) {
+        if (state.newest[index] < minimum_sequence) continue;  // no entry of the set is that recent
+        for (const Entry& entry : state.set_histories[index]) {
           if (entry.tag.sequence >= minimum_sequence) visit(level, entry);
         }
       }
@@ -92,14 +96,25 @@ public:
 private:
   struct Level {
     std::uint64_t line = 64;
+    int line_shift = 6;  // log2(line)
     std::uint64_t sets = 1;
+    std::uint64_t sets_mask = 0;  // sets - 1 when sets is a power of two (above 1), else 0: line % sets
     std::uint64_t associativity = 1;
     StochasticReplacement replacement = StochasticReplacement::Lru;
     std::vector<SetHistory> set_histories;
+    // Per set: the largest Tag::sequence ever stored in it, a bound on its entries' sequences (it never
+    // goes down: a rollback restores older entries), so that a walk for the recent entries skips the set.
+    std::vector<std::uint64_t> newest;
   };
+  void note_sequence(SetKey key, std::uint64_t sequence) {
+    std::uint64_t& newest = levels_[key >> 40].newest[key & ((std::uint64_t{1} << 40) - 1)];
+    newest = std::max(newest, sequence);
+  }
   SetHistory& touch(SetKey key);
   SetHistory& set_of(SetKey key);
   void prune(std::size_t level, SetHistory& set) const;
+  // `negligible`: the caller knows whether an entry is below the probability prune drops.
+  void prune(std::size_t level, SetHistory& set, bool negligible) const;
 
   std::vector<Level> levels_;
   std::vector<Snapshot> journal_;
