@@ -98,7 +98,6 @@ constexpr std::array<const OptionSet*, 3> all_sets = {&runtime_set, &coupling_se
 constexpr std::string_view others[] = {
     "AUGUR_DB",               // the augur command's performance database (docs/db.md)
     "AUGUR_BENCH_VERBOSE",    // bench/model_accuracy
-    "AUGUR_BENCH_PARSIMONY",  // bench/model_accuracy
 };
 
 std::string quoted(std::string_view value) { return "'" + std::string(value) + "'"; }

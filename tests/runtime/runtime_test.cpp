@@ -626,7 +626,7 @@ TEST(OptionSpelling, EveryVariableTheToolsAndTestsSetIsKnown) {
       "AUGUR_DB",           "AUGUR_RUN_INFO",           "AUGUR_RUN_ITERATIONS",    "AUGUR_DPD_WINDOW",
       "AUGUR_TOOL_OPTIONS", "AUGUR_COUPLING_OUTPUT",    "AUGUR_COUPLING_PROGRESS", "AUGUR_COUPLING_MIN_TIME",
       "AUGUR_COUPLING_SAMPLES", "AUGUR_COUPLING_WARMUP", "AUGUR_COUPLING_CHAINS", "AUGUR_COUPLING_APPLICATION_SAMPLES",
-      "AUGUR_BENCH_VERBOSE", "AUGUR_BENCH_PARSIMONY",   "AUGUR_EXPERIMENT_FILE",   "AUGUR_COUNTERS",
+      "AUGUR_BENCH_VERBOSE", "AUGUR_EXPERIMENT_FILE",   "AUGUR_COUNTERS",
       "AUGUR_BSP_TRACE",    "AUGUR_MODE",               "AUGUR_SWEEP_EVERY"};
   std::vector<std::string> warnings;
   check_variables(variables, "report=r.json;coupling.samples=3;run.info=i.json;dpd.window=64", warnings);
