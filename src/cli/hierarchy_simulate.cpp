@@ -1,14 +1,17 @@
 // augur hierarchy simulate (--machine M | --levels L --fanout F --processors P) (--model UU20|FILE | --program FILE)
 // [--seed S] [--replications R] [--threads T] [--json] [-q] (docs/hierarchy.md): reads the inputs, runs the
-// replications (a model's program drawn anew in each, from the stream (seed, replication)), prints.
+// replications (a model's program drawn anew in each, from the stream (seed, replication)) over threads and,
+// under mpirun, over the ranks (sim/parallel), and rank 0 prints.
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
 #include "hierarchy_command.hpp"
 #include "hierarchy_print.hpp"
+#include "sim/parallel/ranks.hpp"
 
 namespace augur::cli {
 
@@ -31,42 +34,67 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_simulate(CLI::App& command) {
   return options;
 }
 
+namespace {
+
+int simulate_on_ranks(const HierarchyOptions& cli, const sim::parallel::Ranks& ranks) {
+  if (cli.model.empty() && cli.program.empty()) throw core::InputError({"--model", 0, 0}, "give a program model (--model UU20|FILE) or a program (--program FILE)");
+  const hierarchy::Machine machine = load_machine(cli);
+  hierarchy::SimulationOptions options;
+  options.seed = cli.seed;
+  options.replications = cli.program.empty() ? cli.replications : 1;  // a program file is one program: one run
+  options.threads = cli.threads;
+  options.source = cli.program.empty() ? cli.model : cli.program;
+  std::function<hierarchy::Program(int)> program_of;
+  if (!cli.program.empty()) {
+    auto program = std::make_shared<hierarchy::Program>(hierarchy::parse_program(core::read_file(cli.program), cli.program));
+    hierarchy::check_program_fits(*program, machine, cli.program);
+    program_of = [program](int) { return *program; };
+  } else {
+    auto model = std::make_shared<hierarchy::ProgramModel>(load_model(cli.model, machine.levels, "--model"));
+    program_of = [model, seed = cli.seed, name = cli.model](int replication) {
+      sim::RandomStream random(seed, static_cast<std::uint64_t>(replication));
+      return hierarchy::generate_program(*model, random, name);
+    };
+  }
+  const auto started = std::chrono::steady_clock::now();
+  auto last = started;
+  options.runner = [&ranks](int count, int threads, const std::function<hierarchy::Execution(int)>& replicate,
+                            const std::function<void(int, hierarchy::Execution&&)>& combine) {
+    sim::parallel::run_replications_over_ranks(
+        ranks, count, threads, replicate, [](const hierarchy::Execution& run) { return sim::parallel::encode_doubles(hierarchy::execution_values(run)); },
+        [](const std::string& bytes) { return hierarchy::execution_from_values(sim::parallel::decode_doubles(bytes)); }, combine);
+  };
+  if (!cli.quiet && options.replications > 1 && ranks.root()) {
+    options.progress = [&](int done) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last < std::chrono::seconds(1)) return;
+      last = now;
+      std::fprintf(stderr, "augur hierarchy simulate: %d of %d replications\n", done, options.replications);
+    };
+  }
+  const hierarchy::Summary summary = hierarchy::simulate(program_of, machine, options);
+  if (!ranks.root()) return 0;
+  const std::string output = cli.json ? hierarchy_json(cli, machine, summary) : hierarchy_table(cli, machine, summary);
+  std::fputs(output.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+// Under mpirun every rank reads the inputs and runs its share; rank 0 alone reports errors and prints.
 int run_hierarchy_simulate(const HierarchyOptions& cli) {
-  return run_hierarchy_reporting_errors("simulate", [&] {
-    if (cli.model.empty() && cli.program.empty()) throw core::InputError({"--model", 0, 0}, "give a program model (--model UU20|FILE) or a program (--program FILE)");
-    const hierarchy::Machine machine = load_machine(cli);
-    hierarchy::SimulationOptions options;
-    options.seed = cli.seed;
-    options.replications = cli.program.empty() ? cli.replications : 1;  // a program file is one program: one run
-    options.threads = cli.threads;
-    options.source = cli.program.empty() ? cli.model : cli.program;
-    std::function<hierarchy::Program(int)> program_of;
-    if (!cli.program.empty()) {
-      auto program = std::make_shared<hierarchy::Program>(hierarchy::parse_program(core::read_file(cli.program), cli.program));
-      hierarchy::check_program_fits(*program, machine, cli.program);
-      program_of = [program](int) { return *program; };
-    } else {
-      auto model = std::make_shared<hierarchy::ProgramModel>(load_model(cli.model, machine.levels, "--model"));
-      program_of = [model, seed = cli.seed, name = cli.model](int replication) {
-        sim::RandomStream random(seed, static_cast<std::uint64_t>(replication));
-        return hierarchy::generate_program(*model, random, name);
-      };
-    }
-    const auto started = std::chrono::steady_clock::now();
-    auto last = started;
-    if (!cli.quiet && options.replications > 1) {
-      options.progress = [&](int done) {
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last < std::chrono::seconds(1)) return;
-        last = now;
-        std::fprintf(stderr, "augur hierarchy simulate: %d of %d replications\n", done, options.replications);
-      };
-    }
-    const hierarchy::Summary summary = hierarchy::simulate(program_of, machine, options);
-    const std::string output = cli.json ? hierarchy_json(cli, machine, summary) : hierarchy_table(cli, machine, summary);
-    std::fputs(output.c_str(), stdout);
+  std::unique_ptr<sim::parallel::Ranks> ranks;
+  const int status = run_hierarchy_reporting_errors("simulate", [&] {
+    ranks = std::make_unique<sim::parallel::Ranks>();
     return 0;
   });
+  if (status != 0) return status;
+  if (ranks->root()) return run_hierarchy_reporting_errors("simulate", [&] { return simulate_on_ranks(cli, *ranks); });
+  try {
+    return simulate_on_ranks(cli, *ranks);  // errors: rank 0 reports them
+  } catch (const std::exception&) {
+    return 1;
+  }
 }
 
 }  // namespace augur::cli

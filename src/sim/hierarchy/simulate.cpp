@@ -83,41 +83,73 @@ private:
 
 double ideal_time(const Program& program, long processors) { return Ideal(program).run(processors); }
 
+// time, ideal time, elementary, events, levels, processors; per level its nine fields; per processor its utilization.
+std::vector<double> execution_values(const Execution& run) {
+  std::vector<double> values{run.time, run.ideal_time, static_cast<double>(run.elementary), static_cast<double>(run.events),
+                             static_cast<double>(run.levels.size()), static_cast<double>(run.processor_utilization.size())};
+  for (const LevelRun& level : run.levels)
+    values.insert(values.end(), {static_cast<double>(level.control_subsystems), level.utilization, level.occupancy, level.occupancy_maximum,
+                                 level.occupancy_share, static_cast<double>(level.grasped), static_cast<double>(level.migrated),
+                                 static_cast<double>(level.transfers), static_cast<double>(level.network)});
+  values.insert(values.end(), run.processor_utilization.begin(), run.processor_utilization.end());
+  return values;
+}
+
+Execution execution_from_values(const std::vector<double>& values) {
+  Execution run;
+  if (values.size() < 6) return run;
+  run.time = values[0];
+  run.ideal_time = values[1];
+  run.elementary = static_cast<long>(values[2]);
+  run.events = static_cast<std::uint64_t>(values[3]);
+  const auto levels = static_cast<std::size_t>(values[4]);
+  const auto processors = static_cast<std::size_t>(values[5]);
+  if (values.size() != 6 + 9 * levels + processors) return run;
+  std::size_t at = 6;
+  for (std::size_t l = 0; l < levels; ++l, at += 9) {
+    const double* v = values.data() + at;
+    run.levels.push_back({static_cast<long>(v[0]), v[1], v[2], v[3], v[4], static_cast<long>(v[5]), static_cast<long>(v[6]),
+                          static_cast<long>(v[7]), static_cast<long>(v[8])});
+  }
+  run.processor_utilization.assign(values.begin() + static_cast<std::ptrdiff_t>(at), values.end());
+  return run;
+}
+
 Summary simulate(const std::function<Program(int replication)>& program_of, const Machine& machine, const SimulationOptions& options) {
   Summary summary;
   summary.replications = options.replications;
   Accumulator time, ideal, ratio, elementary, grasped, migrated;
   std::vector<std::array<Accumulator, 8>> levels(static_cast<std::size_t>(machine.levels));
   std::vector<Accumulator> processors(static_cast<std::size_t>(machine.total_processors()));
-  run_replications(
-      options.replications, options.threads,
-      [&](int replication) {
-        const Program program = program_of(replication);
-        Execution run = simulate_hierarchy(program, machine, options.source);
-        run.ideal_time = ideal_time(program, machine.total_processors());
-        return run;
-      },
-      [&](int replication, Execution&& run) {
-        time.add(run.time);
-        ideal.add(run.ideal_time);
-        ratio.add(run.ideal_time > 0 ? run.time / run.ideal_time : 1.0);
-        elementary.add(static_cast<double>(run.elementary));
-        double all_grasped = 0, all_migrated = 0;
-        for (std::size_t l = 0; l < run.levels.size(); ++l) {
-          const LevelRun& level = run.levels[l];
-          const double values[8] = {level.utilization, level.occupancy, level.occupancy_maximum, level.occupancy_share,
-                                    static_cast<double>(level.grasped), static_cast<double>(level.migrated),
-                                    static_cast<double>(level.transfers), static_cast<double>(level.network)};
-          for (std::size_t k = 0; k < 8; ++k) levels[l][k].add(values[k]);
-          all_grasped += static_cast<double>(level.grasped);
-          all_migrated += static_cast<double>(level.migrated);
-        }
-        grasped.add(all_grasped);
-        migrated.add(all_migrated);
-        for (std::size_t p = 0; p < run.processor_utilization.size(); ++p) processors[p].add(run.processor_utilization[p]);
-        summary.events += run.events;
-        if (options.progress) options.progress(replication + 1);
-      });
+  const std::function<Execution(int)> replicate = [&](int replication) {
+    const Program program = program_of(replication);
+    Execution run = simulate_hierarchy(program, machine, options.source);
+    run.ideal_time = ideal_time(program, machine.total_processors());
+    return run;
+  };
+  const std::function<void(int, Execution&&)> combine = [&](int replication, Execution&& run) {
+    time.add(run.time);
+    ideal.add(run.ideal_time);
+    ratio.add(run.ideal_time > 0 ? run.time / run.ideal_time : 1.0);
+    elementary.add(static_cast<double>(run.elementary));
+    double all_grasped = 0, all_migrated = 0;
+    for (std::size_t l = 0; l < run.levels.size(); ++l) {
+      const LevelRun& level = run.levels[l];
+      const double values[8] = {level.utilization, level.occupancy, level.occupancy_maximum, level.occupancy_share,
+                                static_cast<double>(level.grasped), static_cast<double>(level.migrated),
+                                static_cast<double>(level.transfers), static_cast<double>(level.network)};
+      for (std::size_t k = 0; k < 8; ++k) levels[l][k].add(values[k]);
+      all_grasped += static_cast<double>(level.grasped);
+      all_migrated += static_cast<double>(level.migrated);
+    }
+    grasped.add(all_grasped);
+    migrated.add(all_migrated);
+    for (std::size_t p = 0; p < run.processor_utilization.size(); ++p) processors[p].add(run.processor_utilization[p]);
+    summary.events += run.events;
+    if (options.progress) options.progress(replication + 1);
+  };
+  if (options.runner) options.runner(options.replications, options.threads, replicate, combine);
+  else run_replications(options.replications, options.threads, replicate, combine);
   summary.time = time.statistic();
   summary.ideal_time = ideal.statistic();
   summary.ratio = ratio.statistic();

@@ -49,12 +49,23 @@ void check_program_fits(const Program& program, const Machine& machine, const st
 // processors first ready, first scheduled (ties: in the order they became ready).
 [[nodiscard]] double ideal_time(const Program& program, long processors);
 
+// How the replications run: replicate(index) for every index in [0, count), combine(index, result) on the
+// calling thread in index order (run_replications' contract; the command passes one that spreads them over
+// MPI ranks, where combine is called on rank 0 only).
+using ReplicationRunner = std::function<void(int count, int threads, const std::function<Execution(int)>& replicate,
+                                             const std::function<void(int, Execution&&)>& combine)>;
+
+// An execution as doubles and back, bit for bit (to cross processes): counts are whole numbers below 2^53.
+[[nodiscard]] std::vector<double> execution_values(const Execution& run);
+[[nodiscard]] Execution execution_from_values(const std::vector<double>& values);
+
 struct SimulationOptions {
   std::uint64_t seed = 1;
   int replications = 1;
   int threads = 0;                // 0: the hardware concurrency, capped by the replications
   std::string source = "program"; // where errors of fit are located (the model or program file)
   std::function<void(int done)> progress;  // called on the calling thread after each replication, if set
+  ReplicationRunner runner;       // unset: run_replications over `threads` threads
 };
 
 struct LevelSummary {

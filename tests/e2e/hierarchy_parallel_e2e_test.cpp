@@ -1,0 +1,77 @@
+// End-to-end tests of augur hierarchy simulate's replications over the ranks of mpirun (when MPI is built) and
+// its timeline (--trace): the built binary on the shipped examples and on files in a fresh temporary directory
+// (docs/hierarchy.md, "Replications over MPI ranks" and "The timeline").
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/process.hpp"
+#include "e2e_support.hpp"
+
+namespace {
+
+using namespace augur::e2e;
+using augur::core::ProcessResult;
+using Arguments = std::vector<std::string>;
+
+const std::string augur_exe = AUGUR_EXE;
+const std::string examples = std::string(AUGUR_EXAMPLES_DIR) + "/hierarchy/";
+
+// augur hierarchy simulate ARGUMENTS...
+ProcessResult run(const Arguments& arguments) {
+  Arguments argv{augur_exe, "hierarchy", "simulate"};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  return augur::core::run_process(argv);
+}
+
+#ifdef AUGUR_MPIEXEC
+ProcessResult run_mpi(int ranks, const Arguments& arguments) {
+  Arguments argv{AUGUR_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), augur_exe, "hierarchy", "simulate"};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  return augur::core::run_process(argv);
+}
+
+// Under mpirun the replications are shared among the ranks and rank 0 prints what one process prints.
+TEST(HierarchyParallelE2e, MpiRanksGiveWhatOneProcessGives) {
+  const Arguments base{"--levels", "2", "--fanout", "2", "--processors", "3", "--model", "XU20", "--replications", "7", "-q"};
+  for (const bool json : {false, true}) {
+    Arguments arguments = base;
+    if (json) arguments.push_back("--json");
+    const ProcessResult alone = run(arguments);
+    ASSERT_EQ(alone.exit_code, 0) << describe(alone);
+    for (const int ranks : {2, 3}) {
+      const ProcessResult shared = run_mpi(ranks, arguments);
+      ASSERT_EQ(shared.exit_code, 0) << describe(shared);
+      EXPECT_EQ(shared.standard_output, alone.standard_output) << ranks << " ranks";
+    }
+  }
+}
+
+// A program file is one run: rank 0's, printed once.
+TEST(HierarchyParallelE2e, AProgramFileRunsOnceUnderMpi) {
+  const Arguments arguments{"--machine", examples + "tiny.machine", "--program", examples + "two_functions.hprog"};
+  const ProcessResult alone = run(arguments);
+  ASSERT_EQ(alone.exit_code, 0) << describe(alone);
+  const ProcessResult shared = run_mpi(2, arguments);
+  ASSERT_EQ(shared.exit_code, 0) << describe(shared);
+  EXPECT_EQ(shared.standard_output, alone.standard_output);
+}
+
+// A program that does not fit the machine fails on every rank: reported once, by rank 0, exit status 1.
+TEST(HierarchyParallelE2e, AnErrorUnderMpiIsReportedOnce) {
+  TemporaryDirectory directory;
+  const auto machine = directory.write("small.machine", "levels 2\nfanout 2\nprocessors 2\ncapacity 4\n");
+  const ProcessResult result = run_mpi(2, {"--machine", machine, "--model", "UU20", "--replications", "4", "-q"});
+  EXPECT_EQ(result.exit_code, 1) << describe(result);
+  EXPECT_EQ(result.standard_output, "");
+  const std::string& errors = result.standard_error;
+  const auto first = errors.find("more than the capacity");
+  ASSERT_NE(first, std::string::npos) << errors;
+  EXPECT_EQ(errors.find("more than the capacity", first + 1), std::string::npos) << errors;
+}
+#endif
+
+}  // namespace
