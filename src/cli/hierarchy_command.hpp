@@ -28,6 +28,7 @@ struct HierarchyOptions {
   int replications = 10;
   int threads = 0;
   std::string output;         // generate -o
+  std::string trace;          // simulate --trace FILE: replication 0's timeline
   bool json = false;
   bool quiet = false;
   bool levels_given = false;  // --levels on the command line (filled by the runner)

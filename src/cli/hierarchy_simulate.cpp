@@ -5,7 +5,11 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
@@ -29,6 +33,7 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_simulate(CLI::App& command) {
   command.add_option("--seed", options->seed, "Seed of the programs drawn from the model (replication r uses the stream (seed, r))")->default_val(1);
   command.add_option("--replications", options->replications, "Replications: programs drawn from the model, each simulated and executed ideally")->default_val(10)->check(CLI::Range(1, 1000000));
   command.add_option("--threads", options->threads, "Threads for the replications (0: the hardware's); the numbers do not depend on it")->default_val(0)->check(CLI::Range(0, 4096));
+  command.add_option("--trace", options->trace, "Write replication 0's timeline to FILE (Perfetto JSON: CSs and processors as rows, packets grasped and migrated as flows)")->type_name("FILE");
   command.add_flag("--json", options->json, "JSON instead of the tables");
   command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
   return options;
@@ -38,6 +43,12 @@ namespace {
 
 int simulate_on_ranks(const HierarchyOptions& cli, const sim::parallel::Ranks& ranks) {
   if (cli.model.empty() && cli.program.empty()) throw core::InputError({"--model", 0, 0}, "give a program model (--model UU20|FILE) or a program (--program FILE)");
+  if (!cli.trace.empty()) {
+    std::vector<std::string> inputs;  // the files read (a preset model is not one)
+    for (const std::string& input : {cli.machine, cli.program, hierarchy::preset_model_text(cli.model).empty() ? cli.model : std::string()})
+      if (!input.empty()) inputs.push_back(input);
+    core::refuse_output_over_inputs(cli.trace, inputs);
+  }
   const hierarchy::Machine machine = load_machine(cli);
   hierarchy::SimulationOptions options;
   options.seed = cli.seed;
@@ -72,8 +83,28 @@ int simulate_on_ranks(const HierarchyOptions& cli, const sim::parallel::Ranks& r
       std::fprintf(stderr, "augur hierarchy simulate: %d of %d replications\n", done, options.replications);
     };
   }
+  // Replication 0 runs on rank 0 (the first block): rank 0 alone opens the timeline; every rank learns
+  // whether it could before the replications' collectives.
+  std::unique_ptr<core::OutputFile> trace;
+  std::exception_ptr cannot_open;
+  try {
+    if (!cli.trace.empty() && ranks.root()) trace = std::make_unique<core::OutputFile>(cli.trace);
+  } catch (...) {
+    cannot_open = std::current_exception();
+  }
+  if (ranks.any(cannot_open != nullptr)) {
+    if (cannot_open) std::rethrow_exception(cannot_open);
+    return 1;
+  }
+  std::unique_ptr<sim::TimelineWriter> timeline;
+  if (trace) timeline = std::make_unique<sim::TimelineWriter>([&trace](std::string_view text) { trace->write(text); });
+  options.timeline = timeline.get();
   const hierarchy::Summary summary = hierarchy::simulate(program_of, machine, options);
   if (!ranks.root()) return 0;
+  if (timeline) {
+    timeline->finish();
+    trace->commit();
+  }
   const std::string output = cli.json ? hierarchy_json(cli, machine, summary) : hierarchy_table(cli, machine, summary);
   std::fputs(output.c_str(), stdout);
   return 0;

@@ -27,6 +27,40 @@ ProcessResult run(const Arguments& arguments) {
   return augur::core::run_process(argv);
 }
 
+// The timeline is whole JSON with a row per CS and processor; with replications it is replication 0's, the
+// same file as a model's first program run alone (generate, then --program).
+TEST(HierarchyParallelE2e, TheTimelineIsTheFirstReplications) {
+  TemporaryDirectory directory;
+  const std::string program = directory.file("first.hprog");
+  ASSERT_EQ(augur::core::run_process({augur_exe, "hierarchy", "generate", "XU20", "--seed", "3", "-o", program}).exit_code, 0);
+  const Arguments machine{"--levels", "2", "--fanout", "2", "--processors", "3", "-q", "--trace"};
+  Arguments alone{"--program", program};
+  alone.insert(alone.end(), machine.begin(), machine.end());
+  alone.push_back(directory.file("alone.json"));
+  ASSERT_EQ(run(alone).exit_code, 0);
+  Arguments replicated{"--model", "XU20", "--seed", "3", "--replications", "5", "--threads", "3"};
+  replicated.insert(replicated.end(), machine.begin(), machine.end());
+  replicated.push_back(directory.file("replicated.json"));
+  const ProcessResult result = run(replicated);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(read_text(directory.file("replicated.json")), read_text(directory.file("alone.json")));
+  std::map<std::string, int> rows;
+  const nlohmann::json timeline = nlohmann::json::parse(read_text(directory.file("alone.json")));
+  for (const auto& event : timeline.at("traceEvents"))
+    if (event.at("ph") == "M") ++rows[event.at("args").at("name").get<std::string>().substr(0, 3)];
+  EXPECT_EQ(rows, (std::map<std::string, int>{{"CS ", 3}, {"pro", 6}}));
+}
+
+TEST(HierarchyParallelE2e, TheTimelineNeverReplacesAnInput) {
+  TemporaryDirectory directory;
+  const std::string text = "levels 2\nfanout 2\nprocessors 2\n";
+  const auto machine = directory.write("two.machine", text);
+  const ProcessResult result = run({"--machine", machine, "--model", "UU20", "--trace", machine});
+  EXPECT_EQ(result.exit_code, 1) << describe(result);
+  EXPECT_EQ(read_text(machine), text);
+  EXPECT_EQ(directory.names(), (std::vector<std::string>{"two.machine"}));
+}
+
 #ifdef AUGUR_MPIEXEC
 ProcessResult run_mpi(int ranks, const Arguments& arguments) {
   Arguments argv{AUGUR_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), augur_exe, "hierarchy", "simulate"};
@@ -58,6 +92,20 @@ TEST(HierarchyParallelE2e, AProgramFileRunsOnceUnderMpi) {
   const ProcessResult shared = run_mpi(2, arguments);
   ASSERT_EQ(shared.exit_code, 0) << describe(shared);
   EXPECT_EQ(shared.standard_output, alone.standard_output);
+}
+
+// Rank 0 writes the timeline of replication 0, the same file as one process writes.
+TEST(HierarchyParallelE2e, UnderMpiRankZeroWritesTheTimeline) {
+  TemporaryDirectory directory;
+  const Arguments base{"--levels", "2", "--fanout", "2", "--processors", "2", "--model", "UU20", "--replications", "4", "-q", "--trace"};
+  Arguments arguments = base;
+  arguments.push_back(directory.file("alone.json"));
+  ASSERT_EQ(run(arguments).exit_code, 0);
+  arguments = base;
+  arguments.push_back(directory.file("shared.json"));
+  const ProcessResult result = run_mpi(2, arguments);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(read_text(directory.file("shared.json")), read_text(directory.file("alone.json")));
 }
 
 // A program that does not fit the machine fails on every rank: reported once, by rank 0, exit status 1.

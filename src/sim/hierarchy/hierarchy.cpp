@@ -2,8 +2,10 @@
 // numbered level by level from the top; the children of CS i of level l are CSs i·F .. i·F + F − 1 of level
 // l + 1, the processors of lowest CS i are i·P .. i·P + P − 1.
 #include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <limits>
+#include <string>
 
 #include "augur/core/diagnostics.hpp"
 #include "sim/hierarchy/simulate.hpp"
@@ -44,7 +46,8 @@ struct ControlSubsystem {
 
 class Hierarchy {
 public:
-  Hierarchy(const Program& program, const Machine& machine) : program_(program), machine_(machine) {}
+  Hierarchy(const Program& program, const Machine& machine, TimelineWriter* timeline)
+      : program_(program), machine_(machine), timeline_(timeline) {}
   Execution run();
 
 private:
@@ -67,6 +70,10 @@ private:
   void offer(int id);
   bool starving(int id);
   Execution collect(double time);
+  // The timeline (docs/hierarchy.md, "The timeline"): rows are the CSs (by id), then the processors.
+  void name_rows();
+  [[nodiscard]] int processor_row(int processor) const { return static_cast<int>(cs_.size()) + processor; }
+  void trace_move(int from_row, int to_row, const std::string& name, const char* category, double start, double end);
 
   const Program& program_;
   const Machine& machine_;
@@ -78,7 +85,24 @@ private:
   std::vector<LevelRun> levels_;
   double end_ = -1.0;
   long elementary_ = 0;
+  TimelineWriter* timeline_ = nullptr;
+  std::uint64_t flows_ = 0;
 };
+
+void Hierarchy::name_rows() {
+  if (timeline_ == nullptr) return;
+  for (std::size_t id = 0; id < cs_.size(); ++id)
+    timeline_->name_row(static_cast<int>(id), "CS " + std::to_string(id) + " (level " + std::to_string(cs_[id].level) + ")");
+  for (long p = 0; p < machine_.total_processors(); ++p) timeline_->name_row(processor_row(static_cast<int>(p)), "processor " + std::to_string(p));
+}
+
+// A packet's move as a flow: from when the control unit starts serving it to its arrival.
+void Hierarchy::trace_move(int from_row, int to_row, const std::string& name, const char* category, double start, double end) {
+  if (timeline_ == nullptr) return;
+  ++flows_;
+  timeline_->flow_start(from_row, name, category, flows_, start);
+  timeline_->flow_end(to_row, name, category, flows_, end);
+}
 
 void Hierarchy::build() {
   for (int l = 1; l <= machine_.levels; ++l) {
@@ -96,6 +120,7 @@ void Hierarchy::build() {
   }
   processor_busy_.assign(static_cast<std::size_t>(machine_.total_processors()), 0.0);
   levels_.assign(static_cast<std::size_t>(machine_.levels), LevelRun{});
+  name_rows();
 }
 
 void Hierarchy::set_used(ControlSubsystem& c, double used) {
@@ -109,6 +134,8 @@ double Hierarchy::control_unit(ControlSubsystem& c) {
   const double schedule = settings(c.level).schedule;
   c.free_at = std::max(c.free_at, engine_.now()) + schedule;
   c.busy += schedule;
+  if (timeline_ != nullptr && schedule > 0)
+    timeline_->span(first_of_level(c.level) + c.index, "schedule", "schedule", c.free_at - schedule, c.free_at);
   return c.free_at;
 }
 
@@ -149,9 +176,14 @@ bool Hierarchy::dispatch_to_processor(int id) {
   level.transfers += 2;
   const double transfer = settings(c.level).transfer;
   const double execution = program_.time[static_cast<std::size_t>(packet.task)];
-  const double finish = control_unit(c) + transfer + execution;
-  engine_.schedule(finish - engine_.now(), [this, id, processor, packet, execution, transfer] {
+  const double served = control_unit(c);
+  const double finish = served + transfer + execution;
+  const auto& function = program_.functions[static_cast<std::size_t>(instances_[static_cast<std::size_t>(packet.instance)].function)];
+  trace_move(id, processor_row(processor), "grasp " + function.name, "grasp", served - settings(c.level).schedule, served + transfer);
+  engine_.schedule(finish - engine_.now(), [this, id, processor, packet, execution, transfer, start = served + transfer, &function] {
     processor_busy_[static_cast<std::size_t>(processor)] += execution;
+    if (timeline_ != nullptr)
+      timeline_->span(processor_row(processor), function.name + " " + std::to_string(packet.task - function.first_task), "elementary", start, engine_.now());
     ++elementary_;
     cs(id).idle.push_back(processor);
     engine_.schedule(transfer, [this, id, packet] { result_at_holder(id, packet); });
@@ -186,7 +218,9 @@ bool Hierarchy::dispatch_to_child(int id) {
   auto& level = levels_[static_cast<std::size_t>(c.level - 1)];
   ++level.grasped;
   level.transfers += 2;
-  const double arrival = control_unit(c) + settings(c.level).transfer;
+  const double served = control_unit(c);
+  const double arrival = served + settings(c.level).transfer;
+  trace_move(id, chosen, "grasp " + program_.functions[static_cast<std::size_t>(function)].name, "grasp", served - settings(c.level).schedule, arrival);
   engine_.schedule(arrival - engine_.now(), [this, chosen, function, packet] {
     --cs(chosen).incoming;
     start_instance(function, chosen, packet);
@@ -276,7 +310,9 @@ void Hierarchy::migrate_into(int id) {
     ++cs(id).incoming;
     ++totals.migrated;
     ++totals.network;
-    const double arrival = control_unit(e) + rule.network;
+    const double served = control_unit(e);
+    const double arrival = served + rule.network;
+    trace_move(donor, id, "migrate", "migrate", served - rule.schedule, arrival);
     engine_.schedule(arrival - engine_.now(), [this, id, packet] {
       ControlSubsystem& d = cs(id);
       --d.incoming;
@@ -344,9 +380,9 @@ void check_program_fits(const Program& program, const Machine& machine, const st
   }
 }
 
-Execution simulate_hierarchy(const Program& program, const Machine& machine, const std::string& where) {
+Execution simulate_hierarchy(const Program& program, const Machine& machine, const std::string& where, TimelineWriter* timeline) {
   check_program_fits(program, machine, where);
-  return Hierarchy(program, machine).run();
+  return Hierarchy(program, machine, timeline).run();
 }
 
 }  // namespace augur::sim::hierarchy

@@ -123,7 +123,7 @@ Summary simulate(const std::function<Program(int replication)>& program_of, cons
   std::vector<Accumulator> processors(static_cast<std::size_t>(machine.total_processors()));
   const std::function<Execution(int)> replicate = [&](int replication) {
     const Program program = program_of(replication);
-    Execution run = simulate_hierarchy(program, machine, options.source);
+    Execution run = simulate_hierarchy(program, machine, options.source, replication == 0 ? options.timeline : nullptr);
     run.ideal_time = ideal_time(program, machine.total_processors());
     return run;
   };

@@ -42,8 +42,12 @@ struct Execution {
 // or a function has more tasks than the capacity of the CSs of its level.
 void check_program_fits(const Program& program, const Machine& machine, const std::string& where);
 
-// One hierarchical execution of `program` on `machine` (check_program_fits first).
-[[nodiscard]] Execution simulate_hierarchy(const Program& program, const Machine& machine, const std::string& where = "program");
+// One hierarchical execution of `program` on `machine` (check_program_fits first). With a `timeline`, its
+// events go there as they happen (docs/hierarchy.md, "The timeline"): a row per CS (by id, level by level
+// from the top), then one per processor; the control unit's scheduling as slices on the CSs, elementary
+// functions as slices on the processors, packets grasped (by a CS or a processor) and migrated as flows.
+[[nodiscard]] Execution simulate_hierarchy(const Program& program, const Machine& machine, const std::string& where = "program",
+                                           TimelineWriter* timeline = nullptr);
 
 // The ideal execution time: `processors` processors, no overhead, elementary functions assigned to free
 // processors first ready, first scheduled (ties: in the order they became ready).
@@ -66,6 +70,7 @@ struct SimulationOptions {
   std::string source = "program"; // where errors of fit are located (the model or program file)
   std::function<void(int done)> progress;  // called on the calling thread after each replication, if set
   ReplicationRunner runner;       // unset: run_replications over `threads` threads
+  TimelineWriter* timeline = nullptr;  // if set, replication 0's timeline (simulate_hierarchy)
 };
 
 struct LevelSummary {
