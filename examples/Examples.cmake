@@ -334,6 +334,10 @@ augur_example(NAME hierarchy_generate_small
 augur_example(NAME hierarchy_bad_capacity
   COMMAND augur hierarchy simulate --machine examples/hierarchy/bad_capacity.machine --model UU20
   EXPECTED examples/hierarchy/bad_capacity.out STREAM both EXIT_CODE 1)
+# The worked example's timeline written beside the table (docs/hierarchy.md, "The timeline").
+augur_example(NAME hierarchy_two_functions_trace SCRATCH hierarchy FRESH
+  COMMAND augur hierarchy simulate --machine examples/hierarchy/tiny.machine --program examples/hierarchy/two_functions.hprog --trace two_functions.trace.json
+  EXPECTED examples/hierarchy/two_functions_trace.out)
 # The sweep of docs/hierarchy.md's Figures 19 and 20: the four presets, fan-outs 2, 4, 8, 4 to 512 processors.
 augur_example(NAME hierarchy_sweep_figures
   COMMAND augur hierarchy sweep --model UU20,XU11,XP11,XU20 --fanout 2,4,8 --processors 4:512:*2 --replications 10 -q

@@ -48,7 +48,7 @@ TEST(HierarchyParallelE2e, TheTimelineIsTheFirstReplications) {
   const nlohmann::json timeline = nlohmann::json::parse(read_text(directory.file("alone.json")));
   for (const auto& event : timeline.at("traceEvents"))
     if (event.at("ph") == "M") ++rows[event.at("args").at("name").get<std::string>().substr(0, 3)];
-  EXPECT_EQ(rows, (std::map<std::string, int>{{"CS ", 3}, {"pro", 6}}));
+  EXPECT_EQ(rows, (std::map<std::string, int>{{"lev", 3}, {"pro", 6}}));
 }
 
 TEST(HierarchyParallelE2e, TheTimelineNeverReplacesAnInput) {

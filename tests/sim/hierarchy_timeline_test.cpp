@@ -78,7 +78,7 @@ TEST(HierarchyTimeline, TheWorkedExampleHandComputed) {
   std::map<int, std::string> rows;
   for (const auto& event : result.events)
     if (event.at("ph") == "M") rows[event.at("tid").get<int>()] = event.at("args").at("name").get<std::string>();
-  EXPECT_EQ(rows, (std::map<int, std::string>{{0, "CS 0 (level 1)"}, {1, "CS 1 (level 2)"}, {2, "processor 0"}, {3, "processor 1"}}));
+  EXPECT_EQ(rows, (std::map<int, std::string>{{0, "level 1 CS 0"}, {1, "level 2 CS 0"}, {2, "processor 0"}, {3, "processor 1"}}));
   EXPECT_EQ(slices(result.events, "elementary"), (std::multiset<Slice>{{2, "a 0", 600, 2600}, {3, "a 1", 700, 3700}, {3, "b 0", 4700, 5700}}));
   EXPECT_EQ(slices(result.events, "schedule"),
             (std::multiset<Slice>{{0, "schedule", 0, 100}, {0, "schedule", 4100, 4200}, {1, "schedule", 300, 400}, {1, "schedule", 400, 500},
@@ -91,11 +91,12 @@ TEST(HierarchyTimeline, TheWorkedExampleHandComputed) {
   EXPECT_TRUE(flows(result.events, "migrate").empty());
 }
 
-// main runs a (2), b (1) and c (1) at once; two lowest CSs (rows 1, 2) with one processor each (rows 3, 4).
+// main runs a (2), b (1) and c (1) at once; two lowest CSs (rows 1, 2: level 2's CS 0 and 1) with one
+// processor each (rows 3, 4).
 TEST(HierarchyTimeline, AMigrationIsAFlowBetweenTheCss) {
-  // No scheduling or transfer time; grasp threshold 2: a and c go to CS 1, b to CS 2. CS 2 (load 1, the top
-  // empty) starves and takes c from CS 1 at 0 over the level-2 network (0.5): c arrives at 0.5 and runs
-  // after b, 1..2, on processor 1.
+  // No scheduling or transfer time; grasp threshold 2: a and c go to row 1, b to row 2. Row 2 (load 1, the
+  // top empty) starves and takes c from row 1 at 0 over the level-2 network (0.5): c arrives at 0.5 and runs
+  // after b, 1..2, on processor 1 (docs/hierarchy.md, "Grasp and migration on a crafted case").
   const Traced result = traced("levels 2\nfunction main\n  call a\n  call b\n  call c\nfunction a\n  run 2\nfunction b\n  run 1\nfunction c\n  run 1\n",
                                "levels 2\nfanout 2\nprocessors 1\nschedule 0\ntransfer 0\nnetwork 0 0.5\ngrasp 2\nmigrate-minimum 1\n");
   EXPECT_DOUBLE_EQ(result.run.time, 2.5);

@@ -92,7 +92,7 @@ private:
 void Hierarchy::name_rows() {
   if (timeline_ == nullptr) return;
   for (std::size_t id = 0; id < cs_.size(); ++id)
-    timeline_->name_row(static_cast<int>(id), "CS " + std::to_string(id) + " (level " + std::to_string(cs_[id].level) + ")");
+    timeline_->name_row(static_cast<int>(id), "level " + std::to_string(cs_[id].level) + " CS " + std::to_string(cs_[id].index));
   for (long p = 0; p < machine_.total_processors(); ++p) timeline_->name_row(processor_row(static_cast<int>(p)), "processor " + std::to_string(p));
 }
 
