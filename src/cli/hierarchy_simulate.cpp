@@ -36,6 +36,8 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_simulate(CLI::App& command) {
   command.add_option("--trace", options->trace, "Write replication 0's timeline to FILE (Perfetto JSON: CSs and processors as rows, packets grasped and migrated as flows)")->type_name("FILE");
   command.add_flag("--json", options->json, "JSON instead of the tables");
   command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
+  command.footer("Under mpirun the replications are shared among the ranks and rank 0 prints (docs/hierarchy.md, \"Replications over MPI ranks\").\n"
+                 "Guide: docs/hierarchy.md");
   return options;
 }
 
