@@ -4,7 +4,6 @@
 // time and utilization, printed by rank 0. The figures are the same bits for any threads and ranks.
 #include <cstdint>
 #include <cstdio>
-#include <exception>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -103,17 +102,7 @@ std::string render_json(const ActorsOptions& cli, const Summary& summary) {
 int run_actors_replications(const ActorsOptions& cli, const ActorsInputs& inputs, const sim::parallel::Ranks& ranks) {
   // Replication 0 runs on rank 0 (the first block), on one of its threads: its timeline goes to --trace.
   // Rank 0 alone opens it; every rank learns whether it could before the replications' collectives.
-  std::unique_ptr<core::OutputFile> trace;
-  std::exception_ptr cannot_open;
-  try {
-    if (!cli.trace.empty() && ranks.root()) trace = std::make_unique<core::OutputFile>(cli.trace);
-  } catch (...) {
-    cannot_open = std::current_exception();
-  }
-  if (ranks.any(cannot_open != nullptr)) {
-    if (cannot_open) std::rethrow_exception(cannot_open);
-    return 1;
-  }
+  const std::unique_ptr<core::OutputFile> trace = sim::parallel::open_output_on_root(ranks, cli.trace);
   const auto replicate = [&](int replication) {
     actors::SimulationOptions options = inputs.options;
     options.replication = replication;

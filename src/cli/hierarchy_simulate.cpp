@@ -85,19 +85,8 @@ int simulate_on_ranks(const HierarchyOptions& cli, const sim::parallel::Ranks& r
       std::fprintf(stderr, "augur hierarchy simulate: %d of %d replications\n", done, options.replications);
     };
   }
-  // Replication 0 runs on rank 0 (the first block): rank 0 alone opens the timeline; every rank learns
-  // whether it could before the replications' collectives.
-  std::unique_ptr<core::OutputFile> trace;
-  std::exception_ptr cannot_open;
-  try {
-    if (!cli.trace.empty() && ranks.root()) trace = std::make_unique<core::OutputFile>(cli.trace);
-  } catch (...) {
-    cannot_open = std::current_exception();
-  }
-  if (ranks.any(cannot_open != nullptr)) {
-    if (cannot_open) std::rethrow_exception(cannot_open);
-    return 1;
-  }
+  // Replication 0 runs on rank 0 (the first block): rank 0 alone opens the timeline.
+  const std::unique_ptr<core::OutputFile> trace = sim::parallel::open_output_on_root(ranks, cli.trace);
   std::unique_ptr<sim::TimelineWriter> timeline;
   if (trace) timeline = std::make_unique<sim::TimelineWriter>([&trace](std::string_view text) { trace->write(text); });
   options.timeline = timeline.get();

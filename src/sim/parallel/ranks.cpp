@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 
@@ -124,6 +126,21 @@ std::string message_of(const std::exception_ptr& failure) {
 }
 
 }  // namespace
+
+std::unique_ptr<core::OutputFile> open_output_on_root(const Ranks& ranks, const std::string& path) {
+  std::unique_ptr<core::OutputFile> output;
+  std::exception_ptr cannot_open;
+  try {
+    if (!path.empty() && ranks.root()) output = std::make_unique<core::OutputFile>(path);
+  } catch (...) {
+    cannot_open = std::current_exception();
+  }
+  if (ranks.any(cannot_open != nullptr)) {
+    if (cannot_open) std::rethrow_exception(cannot_open);
+    throw FailedOnAnotherRank();
+  }
+  return output;
+}
 
 void run_encoded_over_ranks(const Ranks& ranks, int count, int threads, const std::function<std::string(int index)>& produce,
                             const std::function<void(int index, const std::string& bytes)>& consume) {

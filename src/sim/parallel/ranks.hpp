@@ -8,12 +8,14 @@
 
 #include <exception>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "augur/sim/engine.hpp"
+#include "core/files.hpp"
 
 namespace augur::sim::parallel {
 
@@ -59,6 +61,11 @@ private:
 struct FailedOnAnotherRank : std::runtime_error {
   FailedOnAnotherRank() : std::runtime_error("a replication failed on another rank") {}
 };
+
+// The output `path` opened on rank 0 (core::OutputFile; nullptr on the other ranks, and when `path` is
+// empty), before the replications' collectives (a --trace of replication 0, which is in rank 0's block).
+// Collective: when rank 0 cannot open it, rank 0 rethrows its error and the others throw FailedOnAnotherRank.
+[[nodiscard]] std::unique_ptr<core::OutputFile> open_output_on_root(const Ranks& ranks, const std::string& path);
 
 // Type-erased core of run_replications_over_ranks: runs this rank's block, produce(index) -> the result's
 // bytes, over `threads` threads; rank 0 gets consume(index, bytes) for every index in order. A failure on
