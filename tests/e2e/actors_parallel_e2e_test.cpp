@@ -134,7 +134,8 @@ TEST(ActorsReplicationsE2e, TheResultsAreTheSameForAnyThreadCount) {
 #ifdef AUGUR_MPIEXEC
 // Under mpirun the replications are shared among the ranks and rank 0 prints what one process prints.
 ProcessResult run_mpi(int ranks, const Arguments& arguments) {
-  Arguments argv{AUGUR_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), augur_exe, "actors", "simulate"};
+  Arguments argv = mpirun(ranks);
+  argv.insert(argv.end(), {augur_exe, "actors", "simulate"});
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   return augur::core::run_process(argv);
 }

@@ -38,4 +38,11 @@ inline void write_text(const std::filesystem::path& path, const std::string& tex
 // A fresh directory under $TMPDIR (or /tmp), removed with everything in it (tests/support/).
 using TemporaryDirectory = test::TemporaryDirectory;
 
+#ifdef AUGUR_MPIEXEC
+// The launcher before a command: mpirun -np RANKS, allowed as root and with more ranks than cores.
+inline std::vector<std::string> mpirun(int ranks) {
+  return {AUGUR_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks)};
+}
+#endif
+
 }  // namespace augur::e2e

@@ -9,21 +9,13 @@
 
 #include "core/process.hpp"
 #include "e2e_support.hpp"
+#include "hierarchy_e2e_support.hpp"
 
 namespace {
 
 using namespace augur::e2e;
+using namespace augur::e2e::hierarchy;
 using augur::core::ProcessResult;
-using Arguments = std::vector<std::string>;
-
-const std::string augur_exe = AUGUR_EXE;
-const std::string examples = std::string(AUGUR_EXAMPLES_DIR) + "/hierarchy/";
-
-ProcessResult run(const Arguments& arguments) {
-  Arguments argv{augur_exe, "hierarchy"};
-  argv.insert(argv.end(), arguments.begin(), arguments.end());
-  return augur::core::run_process(argv);
-}
 
 TEST(HierarchyE2e, TheWorkedExampleGivesTheHandComputedTimesInJson) {
   // docs/hierarchy.md works these out: 6.1 with overhead, 4 ideal.

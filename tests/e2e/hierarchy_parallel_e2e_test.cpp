@@ -10,21 +10,21 @@
 
 #include "core/process.hpp"
 #include "e2e_support.hpp"
+#include "hierarchy_e2e_support.hpp"
 
 namespace {
 
 using namespace augur::e2e;
 using augur::core::ProcessResult;
-using Arguments = std::vector<std::string>;
-
-const std::string augur_exe = AUGUR_EXE;
-const std::string examples = std::string(AUGUR_EXAMPLES_DIR) + "/hierarchy/";
+using augur::e2e::hierarchy::Arguments;
+using augur::e2e::hierarchy::augur_exe;
+using augur::e2e::hierarchy::examples;
 
 // augur hierarchy simulate ARGUMENTS...
 ProcessResult run(const Arguments& arguments) {
-  Arguments argv{augur_exe, "hierarchy", "simulate"};
-  argv.insert(argv.end(), arguments.begin(), arguments.end());
-  return augur::core::run_process(argv);
+  Arguments simulate{"simulate"};
+  simulate.insert(simulate.end(), arguments.begin(), arguments.end());
+  return augur::e2e::hierarchy::run(simulate);
 }
 
 // The timeline is whole JSON with a row per CS and processor; with replications it is replication 0's, the
@@ -63,7 +63,8 @@ TEST(HierarchyParallelE2e, TheTimelineNeverReplacesAnInput) {
 
 #ifdef AUGUR_MPIEXEC
 ProcessResult run_mpi(int ranks, const Arguments& arguments) {
-  Arguments argv{AUGUR_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), augur_exe, "hierarchy", "simulate"};
+  Arguments argv = mpirun(ranks);
+  argv.insert(argv.end(), {augur_exe, "hierarchy", "simulate"});
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   return augur::core::run_process(argv);
 }
