@@ -141,18 +141,7 @@ ProcessResult run_mpi(int ranks, const Arguments& arguments) {
 }
 
 TEST(ActorsReplicationsE2e, MpiRanksGiveWhatOneProcessGives) {
-  const Arguments base{examples + "irregular.actors", "--machine", examples + "mesh4x4.machine", "--replications", "8"};
-  for (const bool json : {false, true}) {
-    Arguments arguments = base;
-    if (json) arguments.push_back("--json");
-    const ProcessResult alone = run(arguments);
-    ASSERT_EQ(alone.exit_code, 0) << describe(alone);
-    for (const int ranks : {2, 3}) {
-      const ProcessResult shared = run_mpi(ranks, arguments);
-      ASSERT_EQ(shared.exit_code, 0) << describe(shared);
-      EXPECT_EQ(shared.standard_output, alone.standard_output) << ranks << " ranks";
-    }
-  }
+  expect_ranks_print_what_one_process_prints({examples + "irregular.actors", "--machine", examples + "mesh4x4.machine", "--replications", "8"}, run, run_mpi);
 }
 
 // Rank 0 writes the timeline of replication 0, the same file as one process writes.

@@ -2,6 +2,8 @@
 // fresh temporary directory removed afterwards (tests/support/temporary_directory.hpp).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -42,6 +44,23 @@ using TemporaryDirectory = test::TemporaryDirectory;
 // The launcher before a command: mpirun -np RANKS, allowed as root and with more ranks than cores.
 inline std::vector<std::string> mpirun(int ranks) {
   return {AUGUR_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks)};
+}
+
+// With and without --json, 2 and 3 ranks print what one process prints: run(arguments) runs the command
+// alone, run_mpi(ranks, arguments) under mpirun.
+template <typename Run, typename RunMpi>
+void expect_ranks_print_what_one_process_prints(const std::vector<std::string>& base, Run&& run, RunMpi&& run_mpi) {
+  for (const bool json : {false, true}) {
+    std::vector<std::string> arguments = base;
+    if (json) arguments.push_back("--json");
+    const core::ProcessResult alone = run(arguments);
+    ASSERT_EQ(alone.exit_code, 0) << describe(alone);
+    for (const int ranks : {2, 3}) {
+      const core::ProcessResult shared = run_mpi(ranks, arguments);
+      ASSERT_EQ(shared.exit_code, 0) << describe(shared);
+      EXPECT_EQ(shared.standard_output, alone.standard_output) << ranks << " ranks";
+    }
+  }
 }
 #endif
 

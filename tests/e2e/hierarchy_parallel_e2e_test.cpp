@@ -71,18 +71,7 @@ ProcessResult run_mpi(int ranks, const Arguments& arguments) {
 
 // Under mpirun the replications are shared among the ranks and rank 0 prints what one process prints.
 TEST(HierarchyParallelE2e, MpiRanksGiveWhatOneProcessGives) {
-  const Arguments base{"--levels", "2", "--fanout", "2", "--processors", "3", "--model", "XU20", "--replications", "7", "-q"};
-  for (const bool json : {false, true}) {
-    Arguments arguments = base;
-    if (json) arguments.push_back("--json");
-    const ProcessResult alone = run(arguments);
-    ASSERT_EQ(alone.exit_code, 0) << describe(alone);
-    for (const int ranks : {2, 3}) {
-      const ProcessResult shared = run_mpi(ranks, arguments);
-      ASSERT_EQ(shared.exit_code, 0) << describe(shared);
-      EXPECT_EQ(shared.standard_output, alone.standard_output) << ranks << " ranks";
-    }
-  }
+  expect_ranks_print_what_one_process_prints({"--levels", "2", "--fanout", "2", "--processors", "3", "--model", "XU20", "--replications", "7", "-q"}, run, run_mpi);
 }
 
 // A program file is one run: rank 0's, printed once.
