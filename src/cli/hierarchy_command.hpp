@@ -14,6 +14,9 @@
 namespace CLI {
 class App;
 }
+namespace augur::sim::parallel {
+class Ranks;
+}
 
 namespace augur::cli {
 
@@ -44,6 +47,8 @@ struct HierarchyOptions {
 [[nodiscard]] sim::hierarchy::Machine load_machine(const HierarchyOptions& options);
 // Runs `body`; errors reported as augur hierarchy SUBCOMMAND's (report_error), exit status 1.
 int run_hierarchy_reporting_errors(const char* subcommand, const std::function<int()>& body);
+// Runs `body` on every rank of an MPI launch (one without): rank 0 alone reports errors, exit status 1.
+int run_hierarchy_on_ranks(const char* subcommand, const std::function<int(const sim::parallel::Ranks&)>& body);
 
 std::shared_ptr<HierarchyOptions> add_hierarchy_simulate(CLI::App& command);
 int run_hierarchy_simulate(const HierarchyOptions& options);

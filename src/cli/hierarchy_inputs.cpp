@@ -1,9 +1,13 @@
 // What the subcommands of augur hierarchy share: the machine (a file or the sweep flags) and the program
-// model (a preset or a file) (hierarchy_command.hpp).
+// model (a preset or a file), and how they run over MPI ranks (hierarchy_command.hpp).
+#include <exception>
+#include <memory>
+
 #include "augur/core/diagnostics.hpp"
 #include "command.hpp"
 #include "core/files.hpp"
 #include "hierarchy_command.hpp"
+#include "sim/parallel/ranks.hpp"
 
 namespace augur::cli {
 
@@ -29,6 +33,22 @@ int run_hierarchy_reporting_errors(const char* subcommand, const std::function<i
     return body();
   } catch (const std::exception& error) {
     return report_error(std::string("hierarchy ") + subcommand, error);
+  }
+}
+
+// Under mpirun every rank reads the inputs and runs its share; rank 0 alone reports errors and prints.
+int run_hierarchy_on_ranks(const char* subcommand, const std::function<int(const sim::parallel::Ranks&)>& body) {
+  std::unique_ptr<sim::parallel::Ranks> ranks;
+  const int status = run_hierarchy_reporting_errors(subcommand, [&] {
+    ranks = std::make_unique<sim::parallel::Ranks>();
+    return 0;
+  });
+  if (status != 0) return status;
+  if (ranks->root()) return run_hierarchy_reporting_errors(subcommand, [&] { return body(*ranks); });
+  try {
+    return body(*ranks);  // errors: rank 0 reports them
+  } catch (const std::exception&) {
+    return 1;
   }
 }
 

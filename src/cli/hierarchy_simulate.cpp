@@ -103,20 +103,8 @@ int simulate_on_ranks(const HierarchyOptions& cli, const sim::parallel::Ranks& r
 
 }  // namespace
 
-// Under mpirun every rank reads the inputs and runs its share; rank 0 alone reports errors and prints.
 int run_hierarchy_simulate(const HierarchyOptions& cli) {
-  std::unique_ptr<sim::parallel::Ranks> ranks;
-  const int status = run_hierarchy_reporting_errors("simulate", [&] {
-    ranks = std::make_unique<sim::parallel::Ranks>();
-    return 0;
-  });
-  if (status != 0) return status;
-  if (ranks->root()) return run_hierarchy_reporting_errors("simulate", [&] { return simulate_on_ranks(cli, *ranks); });
-  try {
-    return simulate_on_ranks(cli, *ranks);  // errors: rank 0 reports them
-  } catch (const std::exception&) {
-    return 1;
-  }
+  return run_hierarchy_on_ranks("simulate", [&](const sim::parallel::Ranks& ranks) { return simulate_on_ranks(cli, ranks); });
 }
 
 }  // namespace augur::cli

@@ -14,6 +14,7 @@
 #include "core/table.hpp"
 #include "hierarchy_command.hpp"
 #include "sim/hierarchy/sweep.hpp"
+#include "sim/parallel/ranks.hpp"
 
 namespace augur::cli {
 namespace {
@@ -157,7 +158,7 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_sweep(CLI::App& command) {
 }
 
 int run_hierarchy_sweep(const HierarchyOptions& cli) {
-  return run_hierarchy_reporting_errors("sweep", [&] {
+  return run_hierarchy_on_ranks("sweep", [&](const sim::parallel::Ranks& ranks) {
     hierarchy::SweepOptions options;
     options.levels = cli.levels;
     if (!cli.machine.empty()) {
@@ -175,7 +176,7 @@ int run_hierarchy_sweep(const HierarchyOptions& cli) {
     options.replications = cli.replications;
     options.threads = cli.threads;
     auto last = std::chrono::steady_clock::now();
-    if (!cli.quiet) {
+    if (!cli.quiet && ranks.root()) {
       options.progress = [&](int done, int total) {
         const auto now = std::chrono::steady_clock::now();
         if (now - last < std::chrono::seconds(1)) return;
@@ -183,7 +184,14 @@ int run_hierarchy_sweep(const HierarchyOptions& cli) {
         std::fprintf(stderr, "augur hierarchy sweep: %d of %d points\n", done, total);
       };
     }
+    options.runner = [&ranks](int count, int threads, const std::function<hierarchy::SweepPoint(int)>& point,
+                              const std::function<void(int, hierarchy::SweepPoint&&)>& combine) {
+      sim::parallel::run_replications_over_ranks(
+          ranks, count, threads, point, [](const hierarchy::SweepPoint& done) { return sim::parallel::encode_doubles(hierarchy::point_values(done)); },
+          [](const std::string& bytes) { return hierarchy::point_from_values(sim::parallel::decode_doubles(bytes)); }, combine);
+    };
     const auto points = hierarchy::sweep(models, fanouts, sizes, options);
+    if (!ranks.root()) return 0;
     const std::string output = cli.json ? sweep_json(cli, options.levels, points) : cli.output == "csv" ? sweep_csv(points) : sweep_table(cli, options.levels, points, sizes);
     std::fputs(output.c_str(), stdout);
     return 0;

@@ -74,6 +74,23 @@ TEST(HierarchyParallelE2e, MpiRanksGiveWhatOneProcessGives) {
   expect_ranks_print_what_one_process_prints({"--levels", "2", "--fanout", "2", "--processors", "3", "--model", "XU20", "--replications", "7", "-q"}, run, run_mpi);
 }
 
+// The sweep's points are shared among the ranks too: the same table, JSON and CSV as one process.
+TEST(HierarchyParallelE2e, TheSweepUnderMpiGivesWhatOneProcessGives) {
+  const Arguments arguments{"sweep", "--model", "XU20,UU20", "--fanout", "2,4", "--processors", "4:16:*2", "--replications", "3", "-q"};
+  const auto sweep_mpi = [](int ranks, const Arguments& sweep) {
+    Arguments argv = mpirun(ranks);
+    argv.insert(argv.end(), {augur_exe, "hierarchy"});
+    argv.insert(argv.end(), sweep.begin(), sweep.end());
+    return augur::core::run_process(argv);
+  };
+  expect_ranks_print_what_one_process_prints(arguments, augur::e2e::hierarchy::run, sweep_mpi);
+  Arguments csv = arguments;
+  csv.push_back("--csv");
+  const ProcessResult alone = augur::e2e::hierarchy::run(csv);
+  ASSERT_EQ(alone.exit_code, 0) << describe(alone);
+  EXPECT_EQ(sweep_mpi(2, csv).standard_output, alone.standard_output);
+}
+
 // A program file is one run: rank 0's, printed once.
 TEST(HierarchyParallelE2e, AProgramFileRunsOnceUnderMpi) {
   const Arguments arguments{"--machine", examples + "tiny.machine", "--program", examples + "two_functions.hprog"};

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/hierarchy/simulate.hpp"
+#include "sim/hierarchy/sweep.hpp"
 
 namespace augur::sim::hierarchy {
 namespace {
@@ -132,6 +133,32 @@ TEST(HierarchyTimeline, AnExecutionCrossesAsDoublesBitForBit) {
               std::tie(b.control_subsystems, b.utilization, b.occupancy, b.occupancy_maximum, b.occupancy_share, b.grasped, b.migrated, b.transfers, b.network));
   }
   EXPECT_EQ(back.processor_utilization, run.processor_utilization);
+}
+
+TEST(HierarchyTimeline, ASweepPointCrossesAsDoublesBitForBit) {
+  SweepPoint point{"UU20", 4, 32, true, {}};
+  point.summary.replications = 3;
+  point.summary.events = 987654321;
+  point.summary.time = {3, 10.5, 0.25, 1.0 / 3, 10.1, 10.9};
+  point.summary.migrated = {3, 7, 1e-310, 2, 5, 9};
+  point.summary.levels.push_back({{3, 0.1}, {3, 0.2}, {3, 0.3}, {3, 0.4}, {3, 5}, {3, 6}, {3, 7}, {3, 8.5}});
+  point.summary.processor_utilization = {{3, 0.5, 0.1, 0.2, 0.3, 0.7}, {3, 1.0 / 7}};
+  const SweepPoint back = point_from_values(point_values(point));
+  EXPECT_EQ(back.model, "");  // not carried: the sweep knows it by the point's index
+  EXPECT_EQ(std::tie(back.fanout, back.processors, back.possible), std::tie(point.fanout, point.processors, point.possible));
+  EXPECT_EQ(back.summary.replications, 3);
+  EXPECT_EQ(back.summary.events, 987654321U);
+  const auto same = [](const Statistic& a, const Statistic& b) {
+    return std::tie(a.count, a.mean, a.deviation, a.half_width, a.minimum, a.maximum) == std::tie(b.count, b.mean, b.deviation, b.half_width, b.minimum, b.maximum);
+  };
+  EXPECT_TRUE(same(back.summary.time, point.summary.time));
+  EXPECT_TRUE(same(back.summary.migrated, point.summary.migrated));
+  ASSERT_EQ(back.summary.levels.size(), 1U);
+  EXPECT_TRUE(same(back.summary.levels[0].network, point.summary.levels[0].network));
+  EXPECT_TRUE(same(back.summary.levels[0].utilization, point.summary.levels[0].utilization));
+  ASSERT_EQ(back.summary.processor_utilization.size(), 2U);
+  EXPECT_TRUE(same(back.summary.processor_utilization[1], point.summary.processor_utilization[1]));
+  EXPECT_TRUE(same(back.summary.processor_utilization[0], point.summary.processor_utilization[0]));
 }
 
 }  // namespace

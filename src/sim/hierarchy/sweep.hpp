@@ -33,7 +33,13 @@ struct SweepOptions {
   int replications = 10;
   int threads = 0;                              // over the points; the numbers do not depend on it
   std::function<void(int done, int total)> progress;
+  // How the points run (run_replications' contract, as SimulationOptions::runner); unset: over `threads`.
+  std::function<void(int count, int threads, const std::function<SweepPoint(int)>& point, const std::function<void(int, SweepPoint&&)>& combine)> runner;
 };
+
+// A point's figures as doubles and back, bit for bit (to cross processes); the model's name is not carried.
+[[nodiscard]] std::vector<double> point_values(const SweepPoint& point);
+[[nodiscard]] SweepPoint point_from_values(const std::vector<double>& values);
 
 // The points in order model, fan-out, processors. InputError (naming the option) on an empty list.
 [[nodiscard]] std::vector<SweepPoint> sweep(const std::vector<SweepModel>& models, const std::vector<int>& fanouts,
