@@ -187,11 +187,7 @@ nlohmann::json series_json(const model::SeriesModel& model) {
   if (model.searched) json["hypotheses"] = model.hypotheses;
   if (model.searched) json["notes"] = model.notes;
   const auto& segments = model.segmentation.segments;
-  std::string symbolic;
-  for (std::size_t index = 0; index < std::max<std::size_t>(1, model.pieces.size()); ++index) {
-    symbolic += (index ? "; " : "") + model::segment_formula(model, index).text();
-  }
-  json["symbolic"] = symbolic;
+  json["symbolic"] = model::symbolic_text(model);
   if (segments.size() == 1) {
     json["formula"] = model.formula.with_values(constants_of(segments[0]), core::ExpressionStyle::Readable);
     json["python"] = model::python_text(model, constants_of(segments[0]));

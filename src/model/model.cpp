@@ -250,6 +250,13 @@ const Formula& segment_formula(const SeriesModel& model, std::size_t index) {
   return index < model.pieces.size() ? model.pieces[index] : model.formula;
 }
 
+std::string symbolic_text(const SeriesModel& model) {
+  if (model.pieces.empty()) return model.formula.text();
+  std::string text;
+  for (const Formula& piece : model.pieces) text += (text.empty() ? "" : "; ") + piece.text();
+  return text;
+}
+
 std::string python_text(const SeriesModel& model, const std::vector<double>& constants, std::size_t index) {
   std::vector<std::pair<std::string, std::string>> replacements;
   for (const DerivedVariable& variable : model.derived) replacements.emplace_back(variable.name, variable.expression);

@@ -68,6 +68,9 @@ struct SeriesModel {
 // The formula of segment `index`: its own when each segment has its own searched formula, else model.formula.
 [[nodiscard]] const Formula& segment_formula(const SeriesModel& model, std::size_t index);
 
+// The formula with its constant names; with a search per segment, the segments' formulas joined by "; ".
+[[nodiscard]] std::string symbolic_text(const SeriesModel& model);
+
 // Segment `index`'s formula with the constants put in, in Python syntax over the parameters only (derived
 // variables written out).
 [[nodiscard]] std::string python_text(const SeriesModel& model, const std::vector<double>& constants, std::size_t index = 0);
