@@ -222,12 +222,12 @@ nlohmann::json series_json(const model::SeriesModel& model) {
     for (std::size_t p = 0; p < model.parameters.size(); ++p) bounds[model.parameters[p]] = {segment.lower[p], segment.upper[p]};
     json["segments"].push_back({{"bounds", bounds},
                                 {"points", segment.members.size()},
-                                {"symbolic", formula.text()},
                                 {"formula", formula.with_values(constants_of(segment), core::ExpressionStyle::Readable)},
                                 {"python", model::python_text(model, constants_of(segment), index)},
                                 {"constants", constants},
                                 {"rss", number(segment.fit.rss)},
                                 {"smape", number(segment.fit.smape)}});
+    if (!model.pieces.empty()) json["segments"].back()["symbolic"] = formula.text();
   }
   json["rss"] = number(model.rss);
   json["smape"] = number(model.smape);
