@@ -32,20 +32,22 @@ void print_series(const FittedSeries& fitted) {
   for (std::size_t p = 0; p < model.parameters.size(); ++p) std::printf("%s%s", p ? ", " : "", model.parameters[p].c_str());
   if (spread > 0) std::printf("; repetitions spread up to %s%%", significant(100.0 * spread, 3).c_str());
   std::printf("\n");
-  std::printf("  formula   %s%s\n", model.formula.text().c_str(),
+  std::printf("  formula   %s%s\n", model.pieces.empty() ? model.formula.text().c_str() : "one per segment",
               model.searched ? ("   (found among " + std::to_string(model.hypotheses) + " hypotheses)").c_str() : "");
   const auto& segments = model.segmentation.segments;
   for (std::size_t index = 0; index < segments.size(); ++index) {
     const model::Segment& segment = segments[index];
     std::vector<double> constants(segment.fit.constants.data(), segment.fit.constants.data() + segment.fit.constants.size());
+    const model::Formula& formula = model::segment_formula(model, index);
     if (segments.size() > 1) std::printf("  segment %zu: %s (%zu points)\n", index + 1, segment_bounds(model, segment).c_str(), segment.members.size());
-    std::printf("  model     %s\n", model.formula.with_values(constants, core::ExpressionStyle::Readable).c_str());
-    std::printf("  python    %s\n", model::python_text(model, constants).c_str());
+    if (!model.pieces.empty()) std::printf("  formula   %s\n", formula.text().c_str());
+    std::printf("  model     %s\n", formula.with_values(constants, core::ExpressionStyle::Readable).c_str());
+    std::printf("  python    %s\n", model::python_text(model, constants, index).c_str());
     core::TextTable table({"  constant", "value", "std. error", "relative"});
-    for (std::size_t term = 0; term < model.formula.terms().size(); ++term) {
+    for (std::size_t term = 0; term < formula.terms().size(); ++term) {
       const double value = constants[term];
       const double error = segment.fit.standard_errors(static_cast<Eigen::Index>(term));
-      table.add_row({"  " + model.formula.terms()[term].constant, significant(value, 6), significant(error, 3),
+      table.add_row({"  " + formula.terms()[term].constant, significant(value, 6), significant(error, 3),
                      value != 0 && std::isfinite(error) ? significant(100.0 * std::fabs(error / value), 3) + "%" : "-"});
     }
     std::printf("%s", table.render().c_str());

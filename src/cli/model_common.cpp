@@ -186,15 +186,15 @@ nlohmann::json series_json(const model::SeriesModel& model) {
   json["searched"] = model.searched;
   if (model.searched) json["hypotheses"] = model.hypotheses;
   if (model.searched) json["notes"] = model.notes;
-  json["symbolic"] = model.formula.text();
   const auto& segments = model.segmentation.segments;
+  json["symbolic"] = model::symbolic_text(model);
   if (segments.size() == 1) {
     json["formula"] = model.formula.with_values(constants_of(segments[0]), core::ExpressionStyle::Readable);
     json["python"] = model::python_text(model, constants_of(segments[0]));
   } else {
     std::string readable;
     for (std::size_t index = 0; index < segments.size(); ++index) {
-      readable += (index ? "; " : "") + model.formula.with_values(constants_of(segments[index]), core::ExpressionStyle::Readable) +
+      readable += (index ? "; " : "") + model::segment_formula(model, index).with_values(constants_of(segments[index]), core::ExpressionStyle::Readable) +
                   " for " + segment_bounds(model, segments[index]);
     }
     json["formula"] = readable;
@@ -204,10 +204,11 @@ nlohmann::json series_json(const model::SeriesModel& model) {
   json["segments"] = nlohmann::json::array();
   for (std::size_t index = 0; index < segments.size(); ++index) {
     const model::Segment& segment = segments[index];
+    const model::Formula& formula = model::segment_formula(model, index);
     nlohmann::json constants = nlohmann::json::array();
-    for (std::size_t term = 0; term < model.formula.terms().size(); ++term) {
+    for (std::size_t term = 0; term < formula.terms().size(); ++term) {
       const auto at = static_cast<Eigen::Index>(term);
-      constants.push_back({{"name", model.formula.terms()[term].constant},
+      constants.push_back({{"name", formula.terms()[term].constant},
                            {"value", number(segment.fit.constants(at))},
                            {"stderr", number(segment.fit.standard_errors(at))}});
       if (segments.size() == 1) json["constants"].push_back(constants.back());
@@ -221,11 +222,12 @@ nlohmann::json series_json(const model::SeriesModel& model) {
     for (std::size_t p = 0; p < model.parameters.size(); ++p) bounds[model.parameters[p]] = {segment.lower[p], segment.upper[p]};
     json["segments"].push_back({{"bounds", bounds},
                                 {"points", segment.members.size()},
-                                {"formula", model.formula.with_values(constants_of(segment), core::ExpressionStyle::Readable)},
-                                {"python", model::python_text(model, constants_of(segment))},
+                                {"formula", formula.with_values(constants_of(segment), core::ExpressionStyle::Readable)},
+                                {"python", model::python_text(model, constants_of(segment), index)},
                                 {"constants", constants},
                                 {"rss", number(segment.fit.rss)},
                                 {"smape", number(segment.fit.smape)}});
+    if (!model.pieces.empty()) json["segments"].back()["symbolic"] = formula.text();
   }
   json["rss"] = number(model.rss);
   json["smape"] = number(model.smape);

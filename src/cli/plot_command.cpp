@@ -107,7 +107,7 @@ std::string plot_script(const model::SeriesModel& model, std::size_t x, const Pl
   std::ostringstream script;
   script.precision(17);
   script << gnuplot_terminal(extension);
-  script << "set title " << gnuplot_quote(model.region + " · " + model.metric + ":  " + model.formula.text()) << " noenhanced\n";
+  script << "set title " << gnuplot_quote(model.region + " · " + model.metric + ":  " + model::symbolic_text(model)) << " noenhanced\n";
   script << "set xlabel " << gnuplot_quote(model.parameters[x]) << " noenhanced\nset ylabel " << gnuplot_quote(model.metric) << " noenhanced\n";
   script << "set key top left noenhanced\nset grid\n";
   if (axis.logarithmic) script << "set logscale xy\n";
@@ -142,7 +142,7 @@ int run_plot_command(const PlotOptions& options) {
     }
     draw_picture(plot_script(model, x, options, extension), options.output, extension);
     std::fprintf(stderr, "augur plot: wrote %s (%s · %s, %zu points, model %s)\n", options.output.c_str(), model.region.c_str(),
-                 model.metric.c_str(), model.points.size(), model.formula.text().c_str());
+                 model.metric.c_str(), model.points.size(), model::symbolic_text(model).c_str());
     return 0;
   } catch (const std::exception& error) {
     return report_error("plot", error);

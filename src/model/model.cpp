@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "augur/core/stats.hpp"
+#include "model/segment_search.hpp"
 
 namespace augur::model {
 namespace {
@@ -71,6 +72,75 @@ std::string python_condition(const SeriesModel& model, std::size_t index) {
 }
 
 
+
+// The whole model: each point by its segment's constants (and formula); RSS, R², SMAPE over all points.
+void finish(SeriesModel& model, const Eigen::VectorXd& values) {
+  const Eigen::Index rows = values.size();
+  model.fitted.assign(static_cast<std::size_t>(rows), 0.0);
+  std::vector<double> loo(static_cast<std::size_t>(rows), 0.0);
+  double used = 0.0;
+  for (const Segment& segment : model.segmentation.segments) {
+    used += segment.fit.free_constants;
+    for (std::size_t j = 0; j < segment.members.size(); ++j) {
+      model.fitted[static_cast<std::size_t>(segment.members[j])] = segment.fit.fitted(static_cast<Eigen::Index>(j));
+      loo[static_cast<std::size_t>(segment.members[j])] = segment.fit.loo_predictions(static_cast<Eigen::Index>(j));
+    }
+  }
+  used += static_cast<double>(model.segmentation.segments.size()) - 1.0;
+  const Eigen::Map<const Eigen::VectorXd> fitted(model.fitted.data(), rows);
+  const Eigen::Map<const Eigen::VectorXd> left_out(loo.data(), rows);
+  model.rss = (values - fitted).squaredNorm();
+  const double total = (values.array() - values.mean()).square().sum();
+  model.smape = smape(values, fitted);
+  model.loo_smape = smape(values, left_out);
+  const double n = static_cast<double>(rows);
+  model.r2 = total > 0 ? 1.0 - model.rss / total : (model.rss == 0 ? 1.0 : 0.0);
+  model.adjusted_r2 = n > used ? 1.0 - (1.0 - model.r2) * (n - 1.0) / (n - used) : std::nan("");
+}
+
+// The searched formula: one search on all the points, or with --segments one per segment (search_segments).
+void search_formula(SeriesModel& model, const Eigen::VectorXd& values, const std::vector<core::Bindings>& bindings,
+                    const Eigen::MatrixXd& parameters, const SegmentOptions& segmenting, const ModelOptions& options) {
+  const Eigen::Index rows = values.size();
+  std::vector<SearchVariable> variables;
+  for (std::size_t p = 0; p < model.parameters.size(); ++p) {
+    SearchVariable variable{model.parameters[p], Eigen::VectorXd(rows), true};
+    for (Eigen::Index i = 0; i < rows; ++i) variable.values(i) = model.points[static_cast<std::size_t>(i)][p];
+    variables.push_back(std::move(variable));
+  }
+  for (const DerivedVariable& derived : model.derived) {
+    SearchVariable variable{"(" + derived.expression + ")", Eigen::VectorXd(rows), false};
+    for (Eigen::Index i = 0; i < rows; ++i) variable.values(i) = bindings[static_cast<std::size_t>(i)].at(derived.name);
+    variables.push_back(std::move(variable));
+  }
+  SearchOptions search = options.search;
+  search.fit = options.fit;
+  model.searched = true;
+  std::vector<SearchResult> found;
+  if (options.segments == 1) {
+    found.push_back(search_model(variables, values, search));
+  } else {
+    SegmentedSearch split = search_segments(variables, values, parameters, segmenting, search);
+    model.segmentation = std::move(split.segmentation);
+    found = std::move(split.found);
+    model.hypotheses = split.hypotheses;
+  }
+  if (options.segments == 1) model.hypotheses = found.front().hypotheses;
+  for (const SearchResult& piece : found) {
+    for (const std::string& note : piece.notes) {
+      if (std::find(model.notes.begin(), model.notes.end(), note) == model.notes.end()) model.notes.push_back(note);
+    }
+    if (found.size() > 1) model.pieces.push_back(Formula::from_factors(piece.factors, "c"));
+  }
+  model.formula = Formula::from_factors(found.front().factors, "c");
+  if (found.size() > 1) return;
+  for (const Hypothesis& other : found.front().alternatives) {
+    AlternativeModel alternative{Formula::from_factors(other.factors, "c"), other.fit, Eigen::MatrixXd(rows, static_cast<Eigen::Index>(other.factors.size()))};
+    for (Eigen::Index i = 0; i < rows; ++i) alternative.design.row(i) = design_row(alternative.formula, bindings[static_cast<std::size_t>(i)]);
+    model.alternatives.push_back(std::move(alternative));
+  }
+}
+
 }  // namespace
 
 SeriesModel build_model(const Series& series, const ModelOptions& options) {
@@ -105,6 +175,20 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
   std::vector<core::Bindings> bindings;
   for (const auto& point : model.points) bindings.push_back(bind_point(model.parameters, model.derived, point));
 
+  Eigen::MatrixXd parameters(rows, static_cast<Eigen::Index>(model.parameters.size()));
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    for (std::size_t p = 0; p < model.parameters.size(); ++p) parameters(i, static_cast<Eigen::Index>(p)) = model.points[static_cast<std::size_t>(i)][p];
+  }
+  SegmentOptions segmenting;
+  segmenting.segments = options.segments;
+  segmenting.fit = options.fit;
+  if (!options.segment_parameter.empty()) {
+    const auto found = std::find(model.parameters.begin(), model.parameters.end(), options.segment_parameter);
+    if (found == model.parameters.end()) {
+      throw core::InputError({"--segment-by", 0, 0}, "unknown parameter '" + options.segment_parameter + "' (the data has " + join(model.parameters) + ")");
+    }
+    segmenting.parameter = static_cast<int>(found - model.parameters.begin());
+  }
   const std::string formula_text = !options.formula.empty() ? options.formula : series.formula;
   if (!formula_text.empty()) {
     const std::string origin = !options.formula.empty()
@@ -122,31 +206,12 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
       }
     }
   } else {
-    std::vector<SearchVariable> variables;
-    for (std::size_t p = 0; p < model.parameters.size(); ++p) {
-      SearchVariable variable{model.parameters[p], Eigen::VectorXd(rows), true};
-      for (Eigen::Index i = 0; i < rows; ++i) variable.values(i) = model.points[static_cast<std::size_t>(i)][p];
-      variables.push_back(std::move(variable));
-    }
-    for (const DerivedVariable& derived : model.derived) {
-      SearchVariable variable{"(" + derived.expression + ")", Eigen::VectorXd(rows), false};
-      for (Eigen::Index i = 0; i < rows; ++i) variable.values(i) = bindings[static_cast<std::size_t>(i)].at(derived.name);
-      variables.push_back(std::move(variable));
-    }
-    SearchOptions search = options.search;
-    search.fit = options.fit;
-    const SearchResult found = search_model(variables, values, search);
-    model.formula = Formula::from_factors(found.factors, "c");
-    model.searched = true;
-    model.hypotheses = found.hypotheses;
-    model.notes = found.notes;
-    if (options.segments == 1) {
-      for (const Hypothesis& other : found.alternatives) {
-        AlternativeModel alternative{Formula::from_factors(other.factors, "c"), other.fit, Eigen::MatrixXd(rows, static_cast<Eigen::Index>(other.factors.size()))};
-        for (Eigen::Index i = 0; i < rows; ++i) alternative.design.row(i) = design_row(alternative.formula, bindings[static_cast<std::size_t>(i)]);
-        model.alternatives.push_back(std::move(alternative));
-      }
-    }
+    search_formula(model, values, bindings, parameters, segmenting, options);
+  }
+  const bool split_by_search = model.searched && options.segments != 1;
+  if (split_by_search && model.segmentation.segments.size() > 1) {
+    finish(model, values);
+    return model;
   }
 
   const Eigen::Index constants = static_cast<Eigen::Index>(model.formula.terms().size());
@@ -155,7 +220,6 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
                                 " constants of " + model.formula.text());
   }
   Eigen::MatrixXd design(rows, constants);
-  Eigen::MatrixXd parameters(rows, static_cast<Eigen::Index>(model.parameters.size()));
   for (Eigen::Index i = 0; i < rows; ++i) {
     const auto& point = model.points[static_cast<std::size_t>(i)];
     try {
@@ -163,20 +227,9 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
     } catch (const core::InputError& error) {
       throw core::InputError(error.location(), error.message() + " at the measured point " + point_text(model.parameters, point));
     }
-    for (std::size_t p = 0; p < point.size(); ++p) parameters(i, static_cast<Eigen::Index>(p)) = point[p];
   }
 
-  SegmentOptions segmenting;
-  segmenting.segments = options.segments;
-  segmenting.fit = options.fit;
-  if (!options.segment_parameter.empty()) {
-    const auto found = std::find(model.parameters.begin(), model.parameters.end(), options.segment_parameter);
-    if (found == model.parameters.end()) {
-      throw core::InputError({"--segment-by", 0, 0}, "unknown parameter '" + options.segment_parameter + "' (the data has " + join(model.parameters) + ")");
-    }
-    segmenting.parameter = static_cast<int>(found - model.parameters.begin());
-  }
-  model.segmentation = segment_fit(design, values, parameters, segmenting);
+  if (!split_by_search) model.segmentation = segment_fit(design, values, parameters, segmenting);
   if (model.searched) model.design = design;
   if (model.segmentation.segments.size() == 1 && !model.segmentation.segments.front().fit.full_rank()) {
     if (options.fit.relative && fit_linear(design, values).full_rank()) {  // independent, but not as weighted
@@ -189,35 +242,27 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
                                 "their constants cannot be told apart");
   }
 
-  // The whole model: each point by its segment's constants.
-  model.fitted.assign(static_cast<std::size_t>(rows), 0.0);
-  std::vector<double> loo(static_cast<std::size_t>(rows), 0.0);
-  double used = 0.0;
-  for (const Segment& segment : model.segmentation.segments) {
-    used += segment.fit.free_constants;
-    for (std::size_t j = 0; j < segment.members.size(); ++j) {
-      model.fitted[static_cast<std::size_t>(segment.members[j])] = segment.fit.fitted(static_cast<Eigen::Index>(j));
-      loo[static_cast<std::size_t>(segment.members[j])] = segment.fit.loo_predictions(static_cast<Eigen::Index>(j));
-    }
-  }
-  used += static_cast<double>(model.segmentation.segments.size()) - 1.0;
-  const Eigen::Map<const Eigen::VectorXd> fitted(model.fitted.data(), rows);
-  const Eigen::Map<const Eigen::VectorXd> left_out(loo.data(), rows);
-  model.rss = (values - fitted).squaredNorm();
-  const double total = (values.array() - values.mean()).square().sum();
-  model.smape = smape(values, fitted);
-  model.loo_smape = smape(values, left_out);
-  const double n = static_cast<double>(rows);
-  model.r2 = total > 0 ? 1.0 - model.rss / total : (model.rss == 0 ? 1.0 : 0.0);
-  model.adjusted_r2 = n > used ? 1.0 - (1.0 - model.r2) * (n - 1.0) / (n - used) : std::nan("");
+  finish(model, values);
   return model;
 }
 
-std::string python_text(const SeriesModel& model, const std::vector<double>& constants) {
+const Formula& segment_formula(const SeriesModel& model, std::size_t index) {
+  return index < model.pieces.size() ? model.pieces[index] : model.formula;
+}
+
+std::string symbolic_text(const SeriesModel& model) {
+  if (model.pieces.empty()) return model.formula.text();
+  std::string text;
+  for (const Formula& piece : model.pieces) text += (text.empty() ? "" : "; ") + piece.text();
+  return text;
+}
+
+std::string python_text(const SeriesModel& model, const std::vector<double>& constants, std::size_t index) {
   std::vector<std::pair<std::string, std::string>> replacements;
   for (const DerivedVariable& variable : model.derived) replacements.emplace_back(variable.name, variable.expression);
-  if (replacements.empty()) return model.formula.with_values(constants, core::ExpressionStyle::Python);
-  return model.formula.substituted(replacements).with_values(constants, core::ExpressionStyle::Python);
+  const Formula& formula = segment_formula(model, index);
+  if (replacements.empty()) return formula.with_values(constants, core::ExpressionStyle::Python);
+  return formula.substituted(replacements).with_values(constants, core::ExpressionStyle::Python);
 }
 
 std::string piecewise_python_text(const SeriesModel& model) {
@@ -228,7 +273,7 @@ std::string piecewise_python_text(const SeriesModel& model) {
   if (segments.size() == 1) return python_text(model, constants_of(segments[0]));
   std::string python;
   for (std::size_t index = 0; index < segments.size(); ++index) {
-    const std::string piece = python_text(model, constants_of(segments[index]));
+    const std::string piece = python_text(model, constants_of(segments[index]), index);
     python += index + 1 < segments.size() ? "(" + piece + ") if " + python_condition(model, index) + " else " : "(" + piece + ")";
   }
   return python;
@@ -242,7 +287,7 @@ Prediction predict(const SeriesModel& model, const std::vector<double>& point, d
   prediction.segment = segment_for(model.segmentation, point);
   Eigen::RowVectorXd row;
   try {
-    row = design_row(model.formula, bind_point(model.parameters, model.derived, point));
+    row = design_row(segment_formula(model, prediction.segment), bind_point(model.parameters, model.derived, point));
   } catch (const core::InputError& error) {
     throw core::InputError({origin, 0, 0}, "the model of " + model.region + " is not defined at " +
                                                 point_text(model.parameters, point) + ": " + error.message());

@@ -42,7 +42,9 @@ struct SeriesModel {
   std::string metric;
   std::vector<std::string> parameters;
   std::vector<DerivedVariable> derived;
-  Formula formula;
+  Formula formula;         // with a search per segment (--segments without a formula): the first segment's
+  // A search per segment: segment i's own formula (empty when every segment has `formula`).
+  std::vector<Formula> pieces;
   bool searched = false;   // the formula was found by the search
   int hypotheses = 0;      // how many the search fitted
   // The search's other competitive hypotheses (unsegmented models only): prediction intervals span theirs.
@@ -63,9 +65,15 @@ struct SeriesModel {
   double adjusted_r2 = 0.0;                 // with every segment's constants and change points counted
 };
 
-// The model's formula with the constants put in, in Python syntax over the parameters only (derived
+// The formula of segment `index`: its own when each segment has its own searched formula, else model.formula.
+[[nodiscard]] const Formula& segment_formula(const SeriesModel& model, std::size_t index);
+
+// The formula with its constant names; with a search per segment, the segments' formulas joined by "; ".
+[[nodiscard]] std::string symbolic_text(const SeriesModel& model);
+
+// Segment `index`'s formula with the constants put in, in Python syntax over the parameters only (derived
 // variables written out).
-[[nodiscard]] std::string python_text(const SeriesModel& model, const std::vector<double>& constants);
+[[nodiscard]] std::string python_text(const SeriesModel& model, const std::vector<double>& constants, std::size_t index = 0);
 
 // The whole model in Python over the parameters: python_text of its one segment, or for several segments
 // a conditional expression choosing each segment's constants where segment_for would (the cut between

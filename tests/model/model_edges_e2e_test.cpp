@@ -91,4 +91,35 @@ TEST_F(ModelEdges, RelativeFitOfSubnormalValues) {
       << describe(refused);
 }
 
+// Issue 21: `fit --segments auto` without a formula gives each segment its own searched formula, in the
+// table, the JSON and the piecewise Python; `predict` uses the segment's own formula.
+TEST_F(ModelEdges, SegmentedSearchGivesEachSegmentItsOwnFormula) {
+  std::string text = "p,time\n";
+  for (int p : {2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256}) {
+    text += std::to_string(p) + "," + std::to_string(p <= 32 ? 10.0 * p : 0.3125 * p * p) + "\n";
+  }
+  const std::string data = write("two_laws.csv", text);
+  const ProcessResult table = augur({"fit", data, "--segments", "auto"});
+  ASSERT_EQ(table.exit_code, 0) << describe(table);
+  EXPECT_NE(table.standard_output.find("formula   one per segment"), std::string::npos) << table.standard_output;
+  EXPECT_NE(table.standard_output.find("segment 1: p 2..32 (7 points)\n  formula   c[0] + c[1] * p\n"), std::string::npos) << table.standard_output;
+  EXPECT_NE(table.standard_output.find("segment 2: p 48..256 (6 points)\n  formula   c[0] + c[1] * p^2\n"), std::string::npos) << table.standard_output;
+
+  const ProcessResult result = augur({"fit", data, "--segments", "auto", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const json model = json::parse(result.standard_output).at("models").at(0);
+  EXPECT_EQ(model.at("symbolic"), "c[0] + c[1] * p; c[0] + c[1] * p^2");
+  EXPECT_EQ(model.at("segments").at(1).at("symbolic"), "c[0] + c[1] * p^2");
+  const std::string python = model.at("python").get<std::string>();
+  EXPECT_EQ(python.rfind("(", 0), 0U) << python;
+  EXPECT_NE(python.find(" * p) if p < 39.19"), std::string::npos) << python;  // the cut at √(32·48)
+  EXPECT_NE(python.find(" * p**2)"), std::string::npos) << python;
+
+  const ProcessResult predicted = augur({"predict", data, "--segments", "auto", "--at", "p=512", "--json"});
+  ASSERT_EQ(predicted.exit_code, 0) << describe(predicted);
+  const json prediction = json::parse(predicted.standard_output).at("predictions").at(0);
+  EXPECT_NEAR(prediction.at("value").get<double>(), 81920.0, 1e-4) << predicted.standard_output;
+  EXPECT_EQ(prediction.at("segment"), 1) << predicted.standard_output;
+}
+
 }  // namespace
