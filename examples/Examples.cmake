@@ -338,9 +338,9 @@ augur_example(NAME hierarchy_bad_capacity
 augur_example(NAME hierarchy_two_functions_trace SCRATCH hierarchy FRESH
   COMMAND augur hierarchy simulate --machine examples/hierarchy/tiny.machine --program examples/hierarchy/two_functions.hprog --trace two_functions.trace.json
   EXPECTED examples/hierarchy/two_functions_trace.out)
-# The sweep of docs/hierarchy.md's Figures 19 and 20: the four presets, fan-outs 2, 4, 8, 4 to 512 processors.
+# The sweep of docs/hierarchy.md's Figures 19 and 20: the four presets, fan-outs 2, 4, 8, 16, 4 to 512 processors.
 augur_example(NAME hierarchy_sweep_figures
-  COMMAND augur hierarchy sweep --model UU20,XU11,XP11,XU20 --fanout 2,4,8 --processors 4:512:*2 --replications 10 -q
+  COMMAND augur hierarchy sweep --model UU20,XU11,XP11,XU20 --fanout 2,4,8,16 --processors 4:512:*2 --replications 10 -q
   EXPECTED examples/hierarchy/sweep_figures.out)
 augur_example(NAME hierarchy_sweep_csv
   COMMAND augur hierarchy sweep --model XU20 --fanout 4 --processors 8:32:*2 --replications 4 --csv -q
