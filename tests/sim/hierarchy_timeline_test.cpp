@@ -90,6 +90,14 @@ TEST(HierarchyTimeline, TheWorkedExampleHandComputed) {
                                                                 {"grasp b", 0, 4100, 1, 4400},
                                                                 {"grasp b", 1, 4400, 3, 4700}}));
   EXPECT_TRUE(flows(result.events, "migrate").empty());
+  // Results up, a transfer (0.2) each: a 0 ends at 2.6 (to the lowest CS at 2.8), a 1 at 3.7 (3.9), which
+  // completes a: its result leaves the lowest CS at 3.9 for the top (4.1); b 0 ends at 5.7 (5.9), b's
+  // result reaches the top at 6.1, the execution time. main has no parent: no flow.
+  EXPECT_EQ(flows(result.events, "result"), (std::multiset<Flow>{{"result a", 2, 2600, 1, 2800},
+                                                                 {"result a", 3, 3700, 1, 3900},
+                                                                 {"result a", 1, 3900, 0, 4100},
+                                                                 {"result b", 3, 5700, 1, 5900},
+                                                                 {"result b", 1, 5900, 0, 6100}}));
 }
 
 // main runs a (2), b (1) and c (1) at once; two lowest CSs (rows 1, 2: level 2's CS 0 and 1) with one
@@ -110,6 +118,16 @@ TEST(HierarchyTimeline, AMigrationIsAFlowBetweenTheCss) {
                                                                 {"grasp a", 1, 0, 3, 0},
                                                                 {"grasp b", 2, 0, 4, 0},
                                                                 {"grasp c", 2, 1000, 4, 1000}}));
+  // Results (no transfer time): a ends at 2 on processor 0 and b at 1 on processor 1, each completing its
+  // function, whose result goes to the top at once; c's task ends at 2 in row 2, which sends the result back
+  // over the network to row 1, where c lives (2.5), and c's result goes up at 2.5.
+  EXPECT_EQ(flows(result.events, "result"), (std::multiset<Flow>{{"result a", 3, 2000, 1, 2000},
+                                                                 {"result a", 1, 2000, 0, 2000},
+                                                                 {"result b", 4, 1000, 2, 1000},
+                                                                 {"result b", 2, 1000, 0, 1000},
+                                                                 {"result c", 4, 2000, 2, 2000},
+                                                                 {"result c", 2, 2000, 1, 2500},
+                                                                 {"result c", 1, 2500, 0, 2500}}));
 }
 
 TEST(HierarchyTimeline, AnExecutionCrossesAsDoublesBitForBit) {

@@ -74,6 +74,10 @@ private:
   void name_rows();
   [[nodiscard]] int processor_row(int processor) const { return static_cast<int>(cs_.size()) + processor; }
   void trace_move(int from_row, int to_row, const std::string& name, const char* category, double start, double end);
+  void trace_result(int from_row, int to_row, int instance, double end);
+  [[nodiscard]] const std::string& function_name(int instance) const {
+    return program_.functions[static_cast<std::size_t>(instances_[static_cast<std::size_t>(instance)].function)].name;
+  }
 
   const Program& program_;
   const Machine& machine_;
@@ -102,6 +106,12 @@ void Hierarchy::trace_move(int from_row, int to_row, const std::string& name, co
   ++flows_;
   timeline_->flow_start(from_row, name, category, flows_, start);
   timeline_->flow_end(to_row, name, category, flows_, end);
+}
+
+// A result going up (or back to the CS of its instance after a migration): "result F", F the function whose
+// task or instance completed, from now to its arrival.
+void Hierarchy::trace_result(int from_row, int to_row, int instance, double end) {
+  if (timeline_ != nullptr) trace_move(from_row, to_row, "result " + function_name(instance), "result", engine_.now(), end);
 }
 
 void Hierarchy::build() {
@@ -179,13 +189,14 @@ bool Hierarchy::dispatch_to_processor(int id) {
   const double served = control_unit(c);
   const double finish = served + transfer + execution;
   const auto& function = program_.functions[static_cast<std::size_t>(instances_[static_cast<std::size_t>(packet.instance)].function)];
-  trace_move(id, processor_row(processor), "grasp " + function.name, "grasp", served - settings(c.level).schedule, served + transfer);
+  if (timeline_ != nullptr) trace_move(id, processor_row(processor), "grasp " + function.name, "grasp", served - settings(c.level).schedule, served + transfer);
   engine_.schedule(finish - engine_.now(), [this, id, processor, packet, execution, transfer, start = served + transfer, &function] {
     processor_busy_[static_cast<std::size_t>(processor)] += execution;
     if (timeline_ != nullptr)
       timeline_->span(processor_row(processor), function.name + " " + std::to_string(packet.task - function.first_task), "elementary", start, engine_.now());
     ++elementary_;
     cs(id).idle.push_back(processor);
+    trace_result(processor_row(processor), id, packet.instance, engine_.now() + transfer);
     engine_.schedule(transfer, [this, id, packet] { result_at_holder(id, packet); });
     dispatch(id);
   });
@@ -220,7 +231,8 @@ bool Hierarchy::dispatch_to_child(int id) {
   level.transfers += 2;
   const double served = control_unit(c);
   const double arrival = served + settings(c.level).transfer;
-  trace_move(id, chosen, "grasp " + program_.functions[static_cast<std::size_t>(function)].name, "grasp", served - settings(c.level).schedule, arrival);
+  if (timeline_ != nullptr)
+    trace_move(id, chosen, "grasp " + program_.functions[static_cast<std::size_t>(function)].name, "grasp", served - settings(c.level).schedule, arrival);
   engine_.schedule(arrival - engine_.now(), [this, chosen, function, packet] {
     --cs(chosen).incoming;
     start_instance(function, chosen, packet);
@@ -239,6 +251,7 @@ void Hierarchy::result_at_holder(int holder, Packet packet) {
   } else {
     auto& level = levels_[static_cast<std::size_t>(h.level - 1)];
     ++level.network;
+    trace_result(holder, packet.owner, packet.instance, engine_.now() + settings(h.level).network);
     engine_.schedule(settings(h.level).network, [this, packet] {
       complete(packet);
       load_dropped(packet.owner);  // new packets to hand out, and perhaps space freed for the parent's
@@ -267,6 +280,7 @@ void Hierarchy::complete(Packet packet) {
   }
   const Packet parent = instance.parent;
   const int holder = c.parent;
+  trace_result(instance.cs, holder, id, engine_.now() + settings(c.level - 1).transfer);
   engine_.schedule(settings(c.level - 1).transfer, [this, holder, parent] { result_at_holder(holder, parent); });
 }
 
