@@ -45,7 +45,8 @@ void check_program_fits(const Program& program, const Machine& machine, const st
 // One hierarchical execution of `program` on `machine` (check_program_fits first). With a `timeline`, its
 // events go there as they happen (docs/hierarchy.md, "The timeline"): a row per CS (by id, level by level
 // from the top), then one per processor; the control unit's scheduling as slices on the CSs, elementary
-// functions as slices on the processors, packets grasped (by a CS or a processor) and migrated as flows.
+// functions as slices on the processors, packets grasped (by a CS or a processor) and migrated, and results
+// going up (or back to the CS of a migrated packet), as flows.
 [[nodiscard]] Execution simulate_hierarchy(const Program& program, const Machine& machine, const std::string& where = "program",
                                            TimelineWriter* timeline = nullptr);
 
