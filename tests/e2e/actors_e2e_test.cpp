@@ -6,17 +6,18 @@
 #include <string>
 #include <vector>
 
-#include "actors_e2e_support.hpp"
 #include "core/process.hpp"
 #include "e2e_support.hpp"
 
 namespace {
 
 using namespace augur::e2e;
-using namespace augur::e2e::actors;
 using augur::core::ProcessResult;
 
-ProcessResult run(const Arguments& arguments) { return run_actors(arguments); }
+const std::string examples = examples_of("actors");
+
+// augur actors ARGUMENTS...
+ProcessResult run(const Arguments& arguments) { return run_command("actors", arguments); }
 
 TEST(ActorsE2e, PingPongGivesTheHandComputedTimeInJson) {
   TemporaryDirectory directory;

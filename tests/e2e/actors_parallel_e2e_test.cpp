@@ -10,21 +10,21 @@
 #include <string>
 #include <vector>
 
-#include "actors_e2e_support.hpp"
 #include "core/process.hpp"
 #include "e2e_support.hpp"
 
 namespace {
 
 using namespace augur::e2e;
-using namespace augur::e2e::actors;
 using augur::core::ProcessResult;
+
+const std::string examples = examples_of("actors");
 
 // augur actors simulate ARGUMENTS...
 ProcessResult run(const Arguments& arguments) {
   Arguments simulate{"simulate"};
   simulate.insert(simulate.end(), arguments.begin(), arguments.end());
-  return run_actors(simulate);
+  return run_command("actors", simulate);
 }
 
 const char* const two_sites = "topology ring 2\nlatency 2\nbandwidth 10\nsend-overhead 1\nreceive-overhead 0.5\n";
@@ -135,7 +135,7 @@ TEST(ActorsReplicationsE2e, TheResultsAreTheSameForAnyThreadCount) {
 // Under mpirun the replications are shared among the ranks and rank 0 prints what one process prints.
 ProcessResult run_mpi(int ranks, const Arguments& arguments) {
   Arguments argv = mpirun(ranks);
-  argv.insert(argv.end(), {augur_exe, "actors", "simulate"});
+  argv.insert(argv.end(), {AUGUR_EXE, "actors", "simulate"});
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   return augur::core::run_process(argv);
 }

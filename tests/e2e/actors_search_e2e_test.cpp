@@ -15,15 +15,10 @@ namespace {
 
 using namespace augur::e2e;
 using augur::core::ProcessResult;
-using Arguments = std::vector<std::string>;
+const std::string examples = examples_of("actors");
 
-const std::string examples = std::string(AUGUR_EXAMPLES_DIR) + "/actors/";
-
-ProcessResult run_actors(const Arguments& arguments) {
-  Arguments argv{AUGUR_EXE, "actors"};
-  argv.insert(argv.end(), arguments.begin(), arguments.end());
-  return augur::core::run_process(argv);
-}
+// augur actors ARGUMENTS...
+ProcessResult run_actors(const Arguments& arguments) { return run_command("actors", arguments); }
 
 // Two independent players of work 6 and 4 and a third of 3 on two sites: the optimum is 7 (6 | 4 + 3).
 const char* const three = "type W { on go { compute work } }\nplayer a : W\nplayer b : W\nplayer c : W\n"

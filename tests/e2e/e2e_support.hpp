@@ -1,5 +1,6 @@
-// What the end-to-end tests share: a process result described for a failure message, text files, and a
-// fresh temporary directory removed afterwards (tests/support/temporary_directory.hpp).
+// What the end-to-end tests share: a process result described for a failure message, text files, a fresh
+// temporary directory removed afterwards (tests/support/temporary_directory.hpp), a run of `augur COMMAND
+// ARGUMENTS...` and a command's shipped examples, and mpirun's command line.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -39,6 +40,36 @@ inline void write_text(const std::filesystem::path& path, const std::string& tex
 
 // A fresh directory under $TMPDIR (or /tmp), removed with everything in it (tests/support/).
 using TemporaryDirectory = test::TemporaryDirectory;
+
+using Arguments = std::vector<std::string>;
+
+#ifdef AUGUR_EXE
+// augur COMMAND ARGUMENTS... with the built binary (AUGUR_EXE), e.g. run_command("hierarchy", {"simulate", ...}).
+inline core::ProcessResult run_command(const std::string& command, const Arguments& arguments) {
+  Arguments argv{AUGUR_EXE, command};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  return core::run_process(argv);
+}
+#endif
+
+#ifdef AUGUR_EXAMPLES_DIR
+// The shipped examples of a command, with the final slash: examples_of("actors") is ".../examples/actors/".
+inline std::string examples_of(const std::string& command) { return std::string(AUGUR_EXAMPLES_DIR) + "/" + command + "/"; }
+#endif
+
+// The actors tests' ping-pong (actors_e2e_test.cpp, actors_parallel_e2e_test.cpp; docs/actors.md): four trips
+// on two sites, send 1, 20 / 10 on the link, latency 2, receive 0.5, compute 3.
+inline const char* const ping_pong = R"(type P {
+  on serve { send ball(hits = 1) size 20 to b }
+  on ball {
+    compute 3
+    if hits < 4 { send ball(hits = hits + 1) size 20 to sender }
+  }
+}
+player a : P
+player b : P
+start serve to a
+)";
 
 #ifdef AUGUR_MPIEXEC
 // The launcher before a command: mpirun -np RANKS, allowed as root and with more ranks than cores.

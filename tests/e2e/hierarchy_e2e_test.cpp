@@ -9,13 +9,16 @@
 
 #include "core/process.hpp"
 #include "e2e_support.hpp"
-#include "hierarchy_e2e_support.hpp"
 
 namespace {
 
 using namespace augur::e2e;
-using namespace augur::e2e::hierarchy;
 using augur::core::ProcessResult;
+
+const std::string examples = examples_of("hierarchy");
+
+// augur hierarchy ARGUMENTS...
+ProcessResult run(const Arguments& arguments) { return run_command("hierarchy", arguments); }
 
 TEST(HierarchyE2e, TheWorkedExampleGivesTheHandComputedTimesInJson) {
   // docs/hierarchy.md works these out: 6.1 with overhead, 4 ideal.

@@ -10,21 +10,19 @@
 
 #include "core/process.hpp"
 #include "e2e_support.hpp"
-#include "hierarchy_e2e_support.hpp"
 
 namespace {
 
 using namespace augur::e2e;
 using augur::core::ProcessResult;
-using augur::e2e::hierarchy::Arguments;
-using augur::e2e::hierarchy::augur_exe;
-using augur::e2e::hierarchy::examples;
+
+const std::string examples = examples_of("hierarchy");
 
 // augur hierarchy simulate ARGUMENTS...
 ProcessResult run(const Arguments& arguments) {
   Arguments simulate{"simulate"};
   simulate.insert(simulate.end(), arguments.begin(), arguments.end());
-  return augur::e2e::hierarchy::run(simulate);
+  return run_command("hierarchy", simulate);
 }
 
 // The timeline is whole JSON with a row per CS and processor; with replications it is replication 0's, the
@@ -32,7 +30,7 @@ ProcessResult run(const Arguments& arguments) {
 TEST(HierarchyParallelE2e, TheTimelineIsTheFirstReplications) {
   TemporaryDirectory directory;
   const std::string program = directory.file("first.hprog");
-  ASSERT_EQ(augur::core::run_process({augur_exe, "hierarchy", "generate", "XU20", "--seed", "3", "-o", program}).exit_code, 0);
+  ASSERT_EQ(augur::core::run_process({AUGUR_EXE, "hierarchy", "generate", "XU20", "--seed", "3", "-o", program}).exit_code, 0);
   const Arguments machine{"--levels", "2", "--fanout", "2", "--processors", "3", "-q", "--trace"};
   Arguments alone{"--program", program};
   alone.insert(alone.end(), machine.begin(), machine.end());
@@ -64,7 +62,7 @@ TEST(HierarchyParallelE2e, TheTimelineNeverReplacesAnInput) {
 #ifdef AUGUR_MPIEXEC
 ProcessResult run_mpi(int ranks, const Arguments& arguments) {
   Arguments argv = mpirun(ranks);
-  argv.insert(argv.end(), {augur_exe, "hierarchy", "simulate"});
+  argv.insert(argv.end(), {AUGUR_EXE, "hierarchy", "simulate"});
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   return augur::core::run_process(argv);
 }
@@ -79,14 +77,15 @@ TEST(HierarchyParallelE2e, TheSweepUnderMpiGivesWhatOneProcessGives) {
   const Arguments arguments{"sweep", "--model", "XU20,UU20", "--fanout", "2,4", "--processors", "4:16:*2", "--replications", "3", "-q"};
   const auto sweep_mpi = [](int ranks, const Arguments& sweep) {
     Arguments argv = mpirun(ranks);
-    argv.insert(argv.end(), {augur_exe, "hierarchy"});
+    argv.insert(argv.end(), {AUGUR_EXE, "hierarchy"});
     argv.insert(argv.end(), sweep.begin(), sweep.end());
     return augur::core::run_process(argv);
   };
-  expect_ranks_print_what_one_process_prints(arguments, augur::e2e::hierarchy::run, sweep_mpi);
+  const auto sweep = [](const Arguments& command) { return run_command("hierarchy", command); };
+  expect_ranks_print_what_one_process_prints(arguments, sweep, sweep_mpi);
   Arguments csv = arguments;
   csv.push_back("--csv");
-  const ProcessResult alone = augur::e2e::hierarchy::run(csv);
+  const ProcessResult alone = sweep(csv);
   ASSERT_EQ(alone.exit_code, 0) << describe(alone);
   EXPECT_EQ(sweep_mpi(2, csv).standard_output, alone.standard_output);
 }
