@@ -1,4 +1,5 @@
-// The actor simulator on the discrete-event engine (simulate.hpp, docs/actors.md).
+// The actor simulator on the discrete-event engine (simulate.hpp, docs/actors.md): players, messages, sites
+// and the interpreter. The links are in simulate_links.cpp, the timeline in simulate_timeline.cpp.
 #include "sim/actors/simulate.hpp"
 
 #include <algorithm>
@@ -9,397 +10,190 @@
 #include <unordered_map>
 
 #include "augur/sim/engine.hpp"
+#include "sim/actors/simulate_run.hpp"
 
 namespace augur::sim::actors {
-namespace {
+namespace detail {
 
-constexpr int nobody = -1;
-
-struct Message {
-  int kind = 0;
-  int sender = nobody;
-  int receiver = 0;
-  double size = 0.0;
-  std::size_t sent_at = 0;  // the text offset of its send (for errors about its delivery)
-  std::uint64_t serial = 0;  // its number in the run, from 1 (the timeline's flow id)
-  bool flow_started = false; // the timeline has its flow's start
-  double tail_at = 0.0;      // cut-through: when its last byte is at the site its head has reached
-  std::vector<double> fields;
-};
-
-enum class State { Idle, Running, Waiting, Stopped };
-
-struct Activation {
-  std::vector<double> fields;  // of the message that started the behaviour
-  int sender = nobody;
-  int kind = -1;               // of that message
-  int pc = 0;
-  std::vector<long> loops;     // remaining iterations of the enclosing loops
-};
-
-struct PlayerState {
-  int type = 0;
-  int site = 0;
-  int parent = nobody;
-  Place place;
-  State state = State::Idle;
-  std::vector<double> variables;
-  std::vector<int> created;     // per created-name slot: the player it names
-  std::deque<int> mailbox;      // messages
-  Activation activation;
-  int wait_kind = -1;
-  long wait_needed = 0;
-  long wait_received = 0;
-  int wait_pc = 0;
-  std::vector<int> outbox;      // messages waiting for the send overhead
-  std::map<std::string, int> creations;  // per created name: how many were created
-};
-
-enum class Then { Continue, SendAll, Deliver };
-
-struct Work {
-  int player = 0;
-  double duration = 0.0;
-  Then then = Then::Continue;
-  int message = -1;  // Deliver
-};
-
-struct SiteState {
-  std::deque<Work> ready;
-  Work current;
-  bool busy = false;
-  int last = nobody;
-  double queue_since = 0.0;   // when the queue length last changed
-  double queue_area = 0.0;    // integral of the queue length over time
-};
-
-struct ChannelState {
-  double free_at = 0.0;
-};
-
-class Run {
-public:
-  Run(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options, TimelineWriter* timeline)
-      : program_(program), machine_(machine), mapping_(mapping), options_(options), source_(*program.source), timeline_(timeline),
-        branches_(options.seed, 2 * static_cast<std::uint64_t>(options.replication)),
-        placements_(options.seed, 2 * static_cast<std::uint64_t>(options.replication) + 1) {
-    result_.sites.resize(static_cast<std::size_t>(machine.sites));
-    result_.channels.resize(machine.channels.size());
-    sites_.resize(static_cast<std::size_t>(machine.sites));
-    channels_.resize(machine.channels.size());
-    for (const auto& [name, site] : options.created_sites) created_sites_[name] = site;
-    for (std::size_t p = 0; p < program.players.size(); ++p) {
-      const auto& player = program.players[p];
-      add_player(player.name, player.type, mapping.sites[p], nobody, player.place);
-    }
-    placed_ = static_cast<long>(program.players.size());
+Run::Run(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options, TimelineWriter* timeline)
+    : program_(program), machine_(machine), mapping_(mapping), options_(options), source_(*program.source), timeline_(timeline),
+      branches_(options.seed, 2 * static_cast<std::uint64_t>(options.replication)),
+      placements_(options.seed, 2 * static_cast<std::uint64_t>(options.replication) + 1) {
+  result_.sites.resize(static_cast<std::size_t>(machine.sites));
+  result_.channels.resize(machine.channels.size());
+  sites_.resize(static_cast<std::size_t>(machine.sites));
+  channels_.resize(machine.channels.size());
+  for (const auto& [name, site] : options.created_sites) created_sites_[name] = site;
+  for (std::size_t p = 0; p < program.players.size(); ++p) {
+    const auto& player = program.players[p];
+    add_player(player.name, player.type, mapping.sites[p], nobody, player.place);
   }
+  placed_ = static_cast<long>(program.players.size());
+}
 
-  Simulation run() {
-    if (timeline_ != nullptr)
-      for (int site = 0; site < machine_.sites; ++site) timeline_->name_row(site, "site " + std::to_string(site));
-    for (const auto& start : program_.start) send_start(start);
-    result_.events = engine_.run();
-    finish();
-    return std::move(result_);
-  }
+Simulation Run::run() {
+  name_rows();
+  for (const auto& start : program_.start) send_start(start);
+  result_.events = engine_.run();
+  finish();
+  return std::move(result_);
+}
 
-private:
-  PlayerState& player(int id) { return players_[static_cast<std::size_t>(id)]; }
+int Run::add_player(std::string name, int type, int site, int parent, Place place) {
+  const auto& type_data = program_.types[static_cast<std::size_t>(type)];
+  PlayerState state;
+  state.type = type;
+  state.site = site;
+  state.parent = parent;
+  state.place = place;
+  state.variables = type_data.initial;
+  state.created.assign(type_data.created_names.size(), nobody);
+  players_.push_back(std::move(state));
+  result_.players.push_back({std::move(name), type_data.name, site, 0.0, 0, 0, false});
+  ++result_.sites[static_cast<std::size_t>(site)].players;
+  return static_cast<int>(players_.size() - 1);
+}
 
-  int add_player(std::string name, int type, int site, int parent, Place place) {
-    const auto& type_data = program_.types[static_cast<std::size_t>(type)];
-    PlayerState state;
-    state.type = type;
-    state.site = site;
-    state.parent = parent;
-    state.place = place;
-    state.variables = type_data.initial;
-    state.created.assign(type_data.created_names.size(), nobody);
-    players_.push_back(std::move(state));
-    result_.players.push_back({std::move(name), type_data.name, site, 0.0, 0, 0, false});
-    ++result_.sites[static_cast<std::size_t>(site)].players;
-    return static_cast<int>(players_.size() - 1);
-  }
-
-  Scope scope_of(const PlayerState& state) const {
-    return {state.activation.fields.data(), state.variables.data(), state.place};
-  }
-
-  // ---- messages ----
-
-  int new_message() {
-    if (!free_messages_.empty()) {
-      const int id = free_messages_.back();
-      free_messages_.pop_back();
-      return id;
-    }
-    messages_.emplace_back();
-    return static_cast<int>(messages_.size() - 1);
-  }
-  void release(int message) { free_messages_.push_back(message); }
-
-  int make_message(int kind, int sender, int receiver, double size, std::size_t offset,
-                   const std::vector<std::pair<int, Value>>& fields, const Scope& scope) {
-    const int id = new_message();
-    Message& message = messages_[static_cast<std::size_t>(id)];
-    message.kind = kind;
-    message.sender = sender;
-    message.receiver = receiver;
-    message.size = size;
-    message.sent_at = offset;
-    message.serial = static_cast<std::uint64_t>(result_.messages) + 1;
-    message.flow_started = false;
-    message.fields.assign(program_.kinds[static_cast<std::size_t>(kind)].fields.size(), 0.0);
-    for (const auto& [slot, value] : fields) message.fields[static_cast<std::size_t>(slot)] = evaluate(value, scope, source_);
-    ++result_.messages;
-    if (sender != nobody) {
-      ++result_.players[static_cast<std::size_t>(sender)].messages_out;
-      count_partners(sender, receiver, size);
-    }
+int Run::new_message() {
+  if (!free_messages_.empty()) {
+    const int id = free_messages_.back();
+    free_messages_.pop_back();
     return id;
   }
+  messages_.emplace_back();
+  return static_cast<int>(messages_.size() - 1);
+}
 
-  void count_partners(int sender, int receiver, double size) {
-    const std::uint64_t key = (static_cast<std::uint64_t>(sender) << 32) | static_cast<std::uint32_t>(receiver);
-    const auto [entry, added] = partner_index_.try_emplace(key, result_.partners.size());
-    if (added) result_.partners.push_back({sender, receiver, 0, 0.0});
-    Partners& pair = result_.partners[entry->second];
-    ++pair.messages;
-    pair.traffic += size;
+int Run::make_message(int kind, int sender, int receiver, double size, std::size_t offset,
+                      const std::vector<std::pair<int, Value>>& fields, const Scope& scope) {
+  const int id = new_message();
+  Message& message = messages_[static_cast<std::size_t>(id)];
+  message.kind = kind;
+  message.sender = sender;
+  message.receiver = receiver;
+  message.size = size;
+  message.sent_at = offset;
+  message.serial = static_cast<std::uint64_t>(result_.messages) + 1;
+  message.flow_started = false;
+  message.fields.assign(program_.kinds[static_cast<std::size_t>(kind)].fields.size(), 0.0);
+  for (const auto& [slot, value] : fields) message.fields[static_cast<std::size_t>(slot)] = evaluate(value, scope, source_);
+  ++result_.messages;
+  if (sender != nobody) {
+    ++result_.players[static_cast<std::size_t>(sender)].messages_out;
+    count_partners(sender, receiver, size);
   }
+  return id;
+}
 
-  void send_start(const StartMessage& start) {
-    const Scope scope{};
-    const double size = evaluate(start.size, scope, source_);
-    for (const int receiver : receivers(start.target, nobody, scope, start.offset)) {
-      const int id = make_message(start.kind, nobody, receiver, size, start.offset, start.fields, scope);
-      engine_.schedule(0.0, [this, id] { deliver(id); });
-    }
+void Run::count_partners(int sender, int receiver, double size) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(sender) << 32) | static_cast<std::uint32_t>(receiver);
+  const auto [entry, added] = partner_index_.try_emplace(key, result_.partners.size());
+  if (added) result_.partners.push_back({sender, receiver, 0, 0.0});
+  Partners& pair = result_.partners[entry->second];
+  ++pair.messages;
+  pair.traffic += size;
+}
+
+void Run::send_start(const StartMessage& start) {
+  const Scope scope{};
+  const double size = evaluate(start.size, scope, source_);
+  for (const int receiver : receivers(start.target, nobody, scope, start.offset)) {
+    const int id = make_message(start.kind, nobody, receiver, size, start.offset, start.fields, scope);
+    engine_.schedule(0.0, [this, id] { deliver(id); });
   }
+}
 
-  // ---- the timeline ----
-
-  const std::string& name_of(int player_id) const { return result_.players[static_cast<std::size_t>(player_id)].name; }
-  const std::string& kind_name(int kind) const { return program_.kinds[static_cast<std::size_t>(kind)].name; }
-
-  void begin_flow(Message& message) {
-    if (timeline_ == nullptr || message.flow_started) return;
-    message.flow_started = true;
-    timeline_->flow_start(player(message.sender).site, kind_name(message.kind), "message", message.serial, engine_.now());
-  }
-  void end_flow(const Message& message, int site) {
-    if (timeline_ != nullptr && message.sender != nobody)
-      timeline_->flow_end(site, kind_name(message.kind), "message", message.serial, engine_.now());
-  }
-
-  // The slices of a work item that starts now on `site_id`: its context switch first, if any.
-  void trace_work(int site_id, const Work& work, double switching, double duration) {
-    const double now = engine_.now();
-    if (switching > 0) timeline_->span(site_id, "switch to " + name_of(work.player), "switch", now, now + switching);
-    const double start = now + switching;
-    const double end = now + duration;
-    switch (work.then) {
-      case Then::Continue:
-        timeline_->span(site_id, name_of(work.player) + " " + kind_name(player(work.player).activation.kind), "compute", start, end);
-        break;
-      case Then::SendAll: {
-        std::vector<int>& outbox = player(work.player).outbox;
-        timeline_->span(site_id, name_of(work.player) + " send " + kind_name(messages_[static_cast<std::size_t>(outbox.front())].kind), "send", start, end);
-        for (const int message : outbox) begin_flow(messages_[static_cast<std::size_t>(message)]);
-        break;
-      }
-      case Then::Deliver:
-        timeline_->span(site_id, name_of(work.player) + " receive " + kind_name(messages_[static_cast<std::size_t>(work.message)].kind), "receive", start, end);
-        break;
-    }
-  }
-
-  // Leaves the sender's site: local messages are delivered at once, others enter the network.
-  void inject(int id) {
-    Message& message = messages_[static_cast<std::size_t>(id)];
-    begin_flow(message);
-    message.tail_at = engine_.now();
-    const int from = player(message.sender).site;
-    const int to = player(message.receiver).site;
-    if (from == to) {
-      end_flow(message, to);
-      engine_.schedule(0.0, [this, id] { deliver(id); });
-    } else {
-      hop(id, from);
-    }
-  }
-
-  // The channel sends one message at a time, in order of arrival. Store-and-forward: the whole message
-  // crosses it, then the latency, and it is at the next site. Cut-through (virtual): the head goes on after
-  // the latency while the body streams behind it; the channel is held until the tail has crossed it, which
-  // is no sooner than the tail reached this site; a message whose next channel is busy waits whole here.
-  void hop(int id, int at) {
-    Message& message = messages_[static_cast<std::size_t>(id)];
-    const int destination = player(message.receiver).site;
-    const int c = machine_.next_channel(at, destination);
-    const Channel& channel = machine_.channels[static_cast<std::size_t>(c)];
-    ChannelState& state = channels_[static_cast<std::size_t>(c)];
-    ChannelResult& counts = result_.channels[static_cast<std::size_t>(c)];
-    const double start = std::max(engine_.now(), state.free_at);
-    double transmission = message.size / channel.bandwidth;
-    if (machine_.cut_through) transmission = std::max(start + transmission, message.tail_at) - start;
-    state.free_at = start + transmission;
-    ++counts.messages;
-    counts.traffic += message.size;
-    counts.busy += transmission;
-    const int next = channel.to;
-    message.tail_at = start + transmission + channel.latency;
-    const double head_at = machine_.cut_through ? start + channel.latency : message.tail_at;
-    engine_.schedule(head_at - engine_.now(), [this, id, next] { arrive(id, next); });
-  }
-
-  void arrive(int id, int at) {
-    const int receiver = messages_[static_cast<std::size_t>(id)].receiver;
-    const int destination = player(receiver).site;
-    if (at != destination) return hop(id, at);
-    const double tail_at = messages_[static_cast<std::size_t>(id)].tail_at;
-    if (machine_.cut_through && tail_at > engine_.now()) {  // the head is here; the message is when its tail is
-      engine_.schedule(tail_at - engine_.now(), [this, id] { received(id); });
-      return;
-    }
-    received(id);
-  }
-
-  // The whole message is at its receiver's site: its receive overhead, then its delivery.
-  void received(int id) {
-    const int receiver = messages_[static_cast<std::size_t>(id)].receiver;
-    const int destination = player(receiver).site;
-    end_flow(messages_[static_cast<std::size_t>(id)], destination);
-    if (machine_.receive_overhead > 0) return submit(destination, {receiver, machine_.receive_overhead, Then::Deliver, id});
-    deliver(id);
-  }
-
-  // The message reaches its player: consumed by a wait, or queued in the mailbox.
-  void deliver(int id) {
-    const Message& message = messages_[static_cast<std::size_t>(id)];
-    const int receiver = message.receiver;
-    PlayerState& state = player(receiver);
-    ++result_.players[static_cast<std::size_t>(receiver)].messages_in;
-    if (state.state == State::Stopped) return release(id);
-    if (state.state == State::Waiting && message.kind == state.wait_kind) {
-      release(id);
-      if (++state.wait_received < state.wait_needed) return;
-      state.state = State::Running;
-      state.activation.pc = state.wait_pc + 1;
-      return interpret(receiver);
-    }
-    state.mailbox.push_back(id);
-    if (state.state == State::Idle && begin_next(receiver)) interpret(receiver);
-  }
-
-  // An idle player takes the first message of its mailbox and begins its behaviour; false when there is none.
-  bool begin_next(int id) {
-    PlayerState& state = player(id);
-    if (state.mailbox.empty()) return false;
-    const int message_id = state.mailbox.front();
-    state.mailbox.pop_front();
-    Message& message = messages_[static_cast<std::size_t>(message_id)];
-    const auto& type = program_.types[static_cast<std::size_t>(state.type)];
-    const auto behaviour = type.behaviours.find(message.kind);
-    if (behaviour == type.behaviours.end())
-      source_.fail(message.sent_at, "player '" + result_.players[static_cast<std::size_t>(id)].name + "' (type " + type.name +
-                                        ") has no behaviour on message '" + program_.kinds[static_cast<std::size_t>(message.kind)].name + "'");
-    state.activation.fields.swap(message.fields);
-    state.activation.sender = message.sender;
-    state.activation.kind = message.kind;
-    state.activation.pc = behaviour->second;
-    state.activation.loops.clear();
+// The message reaches its player: consumed by a wait, or queued in the mailbox.
+void Run::deliver(int id) {
+  const Message& message = messages_[static_cast<std::size_t>(id)];
+  const int receiver = message.receiver;
+  PlayerState& state = player(receiver);
+  ++result_.players[static_cast<std::size_t>(receiver)].messages_in;
+  if (state.state == State::Stopped) return release(id);
+  if (state.state == State::Waiting && message.kind == state.wait_kind) {
+    release(id);
+    if (++state.wait_received < state.wait_needed) return;
     state.state = State::Running;
-    release(message_id);
-    return true;
+    state.activation.pc = state.wait_pc + 1;
+    return interpret(receiver);
   }
+  state.mailbox.push_back(id);
+  if (state.state == State::Idle && begin_next(receiver)) interpret(receiver);
+}
 
-  // ---- sites ----
+// An idle player takes the first message of its mailbox and begins its behaviour; false when there is none.
+bool Run::begin_next(int id) {
+  PlayerState& state = player(id);
+  if (state.mailbox.empty()) return false;
+  const int message_id = state.mailbox.front();
+  state.mailbox.pop_front();
+  Message& message = messages_[static_cast<std::size_t>(message_id)];
+  const auto& type = program_.types[static_cast<std::size_t>(state.type)];
+  const auto behaviour = type.behaviours.find(message.kind);
+  if (behaviour == type.behaviours.end())
+    source_.fail(message.sent_at, "player '" + result_.players[static_cast<std::size_t>(id)].name + "' (type " + type.name +
+                                      ") has no behaviour on message '" + program_.kinds[static_cast<std::size_t>(message.kind)].name + "'");
+  state.activation.fields.swap(message.fields);
+  state.activation.sender = message.sender;
+  state.activation.kind = message.kind;
+  state.activation.pc = behaviour->second;
+  state.activation.loops.clear();
+  state.state = State::Running;
+  release(message_id);
+  return true;
+}
 
-  void count_queue(SiteState& site) {
-    site.queue_area += static_cast<double>(site.ready.size()) * (engine_.now() - site.queue_since);
-    site.queue_since = engine_.now();
+void Run::count_queue(SiteState& site) {
+  site.queue_area += static_cast<double>(site.ready.size()) * (engine_.now() - site.queue_since);
+  site.queue_since = engine_.now();
+}
+
+void Run::submit(int site_id, Work work) {
+  SiteState& site = sites_[static_cast<std::size_t>(site_id)];
+  count_queue(site);
+  site.ready.push_back(work);
+  auto& maximum = result_.sites[static_cast<std::size_t>(site_id)].maximum_queue;
+  maximum = std::max(maximum, static_cast<long>(site.ready.size()) - (site.busy ? 0 : 1));
+  if (!site.busy) start_work(site_id);
+}
+
+void Run::start_work(int site_id) {
+  SiteState& site = sites_[static_cast<std::size_t>(site_id)];
+  count_queue(site);
+  const Work work = site.ready.front();
+  site.ready.pop_front();
+  site.busy = true;
+  double duration = work.duration;
+  double switching = 0.0;
+  SiteResult& counts = result_.sites[static_cast<std::size_t>(site_id)];
+  if (site.last != nobody && site.last != work.player) {
+    switching = machine_.context_switch[static_cast<std::size_t>(site_id)];
+    duration += switching;
+    ++counts.context_switches;
   }
+  if (timeline_ != nullptr) trace_work(site_id, work, switching, duration);
+  site.last = work.player;
+  site.current = work;
+  counts.busy += duration;
+  result_.players[static_cast<std::size_t>(work.player)].busy += work.duration;
+  engine_.schedule(duration, [this, site_id] { end_work(site_id); });
+}
 
-  void submit(int site_id, Work work) {
-    SiteState& site = sites_[static_cast<std::size_t>(site_id)];
-    count_queue(site);
-    site.ready.push_back(work);
-    auto& maximum = result_.sites[static_cast<std::size_t>(site_id)].maximum_queue;
-    maximum = std::max(maximum, static_cast<long>(site.ready.size()) - (site.busy ? 0 : 1));
-    if (!site.busy) start_work(site_id);
+void Run::end_work(int site_id) {
+  SiteState& site = sites_[static_cast<std::size_t>(site_id)];
+  const Work work = site.current;
+  site.busy = false;
+  if (!site.ready.empty()) start_work(site_id);
+  if (work.then == Then::Deliver) return deliver(work.message);
+  PlayerState& state = player(work.player);
+  if (work.then == Then::SendAll) {
+    std::vector<int> outbox;
+    outbox.swap(state.outbox);
+    for (const int id : outbox) inject(id);
   }
-
-  void start_work(int site_id) {
-    SiteState& site = sites_[static_cast<std::size_t>(site_id)];
-    count_queue(site);
-    const Work work = site.ready.front();
-    site.ready.pop_front();
-    site.busy = true;
-    double duration = work.duration;
-    double switching = 0.0;
-    SiteResult& counts = result_.sites[static_cast<std::size_t>(site_id)];
-    if (site.last != nobody && site.last != work.player) {
-      switching = machine_.context_switch[static_cast<std::size_t>(site_id)];
-      duration += switching;
-      ++counts.context_switches;
-    }
-    if (timeline_ != nullptr) trace_work(site_id, work, switching, duration);
-    site.last = work.player;
-    site.current = work;
-    counts.busy += duration;
-    result_.players[static_cast<std::size_t>(work.player)].busy += work.duration;
-    engine_.schedule(duration, [this, site_id] { end_work(site_id); });
-  }
-
-  void end_work(int site_id) {
-    SiteState& site = sites_[static_cast<std::size_t>(site_id)];
-    const Work work = site.current;
-    site.busy = false;
-    if (!site.ready.empty()) start_work(site_id);
-    if (work.then == Then::Deliver) return deliver(work.message);
-    PlayerState& state = player(work.player);
-    if (work.then == Then::SendAll) {
-      std::vector<int> outbox;
-      outbox.swap(state.outbox);
-      for (const int id : outbox) inject(id);
-    }
-    ++player(work.player).activation.pc;
-    interpret(work.player);
-  }
-
-  // ---- the interpreter ----
-
-  std::vector<int> receivers(const Target& target, int self, const Scope& scope, std::size_t offset);
-  void interpret(int id);
-  bool step(int id);  // runs one instruction; false when the player must wait for its site or a message
-  void send(int id, const Instruction& instruction);
-  void create(int id, const Instruction& instruction);
-  bool wait(int id, const Instruction& instruction);
-  int place_created(const std::string& name, int creator);
-  void finish();
-
-  const Program& program_;
-  const Machine& machine_;
-  const Mapping& mapping_;
-  const SimulationOptions& options_;
-  const core::SourceText& source_;
-  TimelineWriter* timeline_;
-  Engine engine_;
-  RandomStream branches_;
-  RandomStream placements_;
-  std::vector<PlayerState> players_;
-  std::vector<Message> messages_;
-  std::vector<int> free_messages_;
-  std::vector<SiteState> sites_;
-  std::vector<ChannelState> channels_;
-  std::unordered_map<std::string, int> created_sites_;
-  std::unordered_map<std::uint64_t, std::size_t> partner_index_;
-  long placed_ = 0;
-  Simulation result_;
-  std::vector<int> receivers_;
-};
+  ++player(work.player).activation.pc;
+  interpret(work.player);
+}
 
 std::vector<int> Run::receivers(const Target& target, int self, const Scope& scope, std::size_t offset) {
   // An index of `group` (its rows when `rows`); the message of an error is made only when there is one.
@@ -607,7 +401,9 @@ void Run::finish() {
   }
 }
 
-}  // namespace
+}  // namespace detail
+
+using detail::Run;
 
 Simulation simulate(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options) {
   assert(mapping.sites.size() == program.players.size() && "simulate: one site per static player");
