@@ -197,25 +197,23 @@ draw() {  # gnuplot on $1 (a script), and the PNG copy with --png
 IFS=, read -r -a fanout_array <<< "$fanouts"
 IFS=, read -r -a level_fanout_array <<< "$level_fanouts"
 
-{
-  plot_head "$out/relative.svg" "Figure 19: execution time relative to the ideal execution (2 levels; 95% intervals)" "execution time / ideal"
-  for model in "${models[@]}"; do
-    curves=(); for f in "${fanout_array[@]}"; do curves+=("two|$f|fan-out $f"); done
-    plot_panel "$model" ratio "${curves[@]}"
-  done
-  echo "unset multiplot"
-} > "$work/relative.gp"
-draw "$work/relative.gp"
-{
-  plot_head "$out/actual.svg" "Figure 20: actual execution time (2 levels; time unit: a mean elementary function)" "execution time"
-  echo "set logscale y 2"
-  for model in "${models[@]}"; do
-    curves=(); for f in "${fanout_array[@]}"; do curves+=("two|$f|fan-out $f"); done
-    plot_panel "$model" time "${curves[@]}"
-  done
-  echo "unset multiplot"
-} > "$work/actual.gp"
-draw "$work/actual.gp"
+# Figures 19 and 20: $1 the plot's name, $2 its title, $3 the y label, $4 the columns (plot_panel), $5 an
+# extra gnuplot line; one panel per model, one curve per fan-out of the two-level sweep.
+fanout_figure() {
+  {
+    plot_head "$out/$1.svg" "$2" "$3"
+    [ -z "$5" ] || echo "$5"
+    for model in "${models[@]}"; do
+      curves=(); for f in "${fanout_array[@]}"; do curves+=("two|$f|fan-out $f"); done
+      plot_panel "$model" "$4" "${curves[@]}"
+    done
+    echo "unset multiplot"
+  } > "$work/$1.gp"
+  draw "$work/$1.gp"
+}
+fanout_figure relative "Figure 19: execution time relative to the ideal execution (2 levels; 95% intervals)" "execution time / ideal" ratio ""
+fanout_figure actual "Figure 20: actual execution time (2 levels; time unit: a mean elementary function)" "execution time" time \
+  "set logscale y 2"
 styles=("${level_styles[@]}"); height=800; width=1150
 {
   plot_head "$out/levels.svg" "Three levels against two of the same size (ratio to the ideal; 95% intervals)" "execution time / ideal"
