@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
                               {"equipartition, level 4", manager::PolicyKind::equipartition, 4},
                               {"pdpa", manager::PolicyKind::pdpa, 0},
                               {"pdpa-lend", manager::PolicyKind::pdpa_lend, 0},
+                              {"shortest-first", manager::PolicyKind::shortest_first, 0},
                               {"equal-efficiency", manager::PolicyKind::equal_efficiency, 0},
                               {"marginal-gain", manager::PolicyKind::marginal_gain, 0},
                               {"fixed, level 4", manager::PolicyKind::fixed, 4}};

@@ -12,11 +12,23 @@ namespace augur::manager {
 [[nodiscard]] Allocation next_allocation(const ApplicationReport& report, int processors, PdpaPhase phase,
                                          std::string reason);
 
+// What PDPA's state machine asks for one running application (allocation > 0), before the machine is shared
+// out (pdpa.cpp): the processors it wants for the next quantum, its next phase, its memory and the reason.
+struct PdpaMove {
+  int request = 0;
+  PdpaPhase phase = PdpaPhase::no_reference;
+  PolicyMemory memory;
+  std::string reason;
+};
+[[nodiscard]] PdpaMove pdpa_move(const PolicyParameters& parameters, const ApplicationReport& report);
+
 // The policies decide() dispatches to (pdpa.cpp, pdpa_lend.cpp, predicted.cpp).
 [[nodiscard]] std::vector<Allocation> decide_pdpa(const PolicyParameters& parameters,
                                                   std::span<const ApplicationReport> reports);
 [[nodiscard]] std::vector<Allocation> decide_pdpa_lend(const PolicyParameters& parameters,
                                                        std::span<const ApplicationReport> reports);
+[[nodiscard]] std::vector<Allocation> decide_shortest_first(const PolicyParameters& parameters,
+                                                            std::span<const ApplicationReport> reports);
 [[nodiscard]] std::vector<Allocation> decide_predicted(const PolicyParameters& parameters,
                                                        std::span<const ApplicationReport> reports);
 
