@@ -168,6 +168,24 @@ std::vector<int> equal_shares(int cpus, std::span<const int> caps) {
   return shares;
 }
 
+void hand_out_one_at_a_time(std::vector<int>& processors, int& free_processors,
+                            const std::function<std::optional<double>(std::size_t index, int now)>& score) {
+  while (free_processors > 0) {
+    std::size_t best = processors.size();
+    double best_score = 0.0;
+    for (std::size_t index = 0; index < processors.size(); ++index) {
+      const std::optional<double> each = score(index, processors[index]);
+      if (each && (best == processors.size() || *each > best_score)) {
+        best = index;
+        best_score = *each;
+      }
+    }
+    if (best == processors.size()) return;
+    ++processors[best];
+    --free_processors;
+  }
+}
+
 Allocation next_allocation(const ApplicationReport& report, int processors, PdpaPhase phase, std::string reason) {
   Allocation allocation;
   allocation.id = report.id;

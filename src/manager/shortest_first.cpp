@@ -113,24 +113,12 @@ std::vector<Allocation> decide_shortest_first(const PolicyParameters& parameters
     processors[index] = 1;
     --free_processors;
   }
-  while (free_processors > 0) {
-    std::size_t best = count;
-    double best_score = 0.0;
-    for (std::size_t index = 0; index < count; ++index) {
-      const int now = processors[index];
-      if (now >= limits[index]) continue;
-      const double gain = curves[index].at(now + 1) - curves[index].at(now);
-      if (gain <= parameters.minimum_gain) continue;
-      const double score = gain * weight[index];
-      if (best == count || score > best_score) {
-        best = index;
-        best_score = score;
-      }
-    }
-    if (best == count) break;
-    ++processors[best];
-    --free_processors;
-  }
+  hand_out_one_at_a_time(processors, free_processors, [&](std::size_t index, int now) -> std::optional<double> {
+    if (now >= limits[index]) return std::nullopt;
+    const double gain = curves[index].at(now + 1) - curves[index].at(now);
+    if (gain <= parameters.minimum_gain) return std::nullopt;
+    return gain * weight[index];
+  });
   std::vector<Allocation> allocations;
   for (std::size_t index = 0; index < count; ++index) {
     const ApplicationReport& report = reports[index];
