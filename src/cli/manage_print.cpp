@@ -135,7 +135,8 @@ std::string render_manage_timeline(const std::vector<ManagedJob>& jobs, std::uin
     for (std::size_t change = 0; change < job.allocations.size(); ++change) {
       const auto& [at, processors] = job.allocations[change];
       const double until = change + 1 < job.allocations.size() ? job.allocations[change + 1].first : ended;
-      if (until > at) timeline.span(row, std::to_string(processors) + " processors", "run", at, until);
+      const std::string label = std::to_string(processors) + (processors == 1 ? " processor" : " processors");
+      if (until > at) timeline.span(row, label, "run", at, until);
     }
   }
   return timeline.json();

@@ -79,7 +79,8 @@ TEST(ManageE2e, TwoProgramsAdaptTheirThreadCountsToTheManager) {
     EXPECT_TRUE(named) << events.dump();
     ASSERT_EQ(spans.size(), allocations.size()) << events.dump() << allocations.dump();
     for (std::size_t index = 0; index < spans.size(); ++index) {
-      EXPECT_EQ(spans[index].at("name"), std::to_string(allocations[index]["processors"].get<int>()) + " processors");
+      const int processors = allocations[index]["processors"].get<int>();
+      EXPECT_EQ(spans[index].at("name"), std::to_string(processors) + (processors == 1 ? " processor" : " processors"));
       EXPECT_NEAR(spans[index].at("ts").get<double>(), allocations[index]["time"].get<double>() * 1e6, 1.0);
       if (index + 1 < spans.size()) {
         EXPECT_NEAR(spans[index].at("ts").get<double>() + spans[index].at("dur").get<double>(),
