@@ -43,7 +43,7 @@ struct SpeedupEntry {
   SpeedupState state = SpeedupState::not_calculated;
 };
 
-// PDPA's states of an application's allocation (the paper's NO_REF, P_INC, P_DEC, P_STABLE).
+// PDPA's states of an application's allocation (NO_REF, P_INC, P_DEC, P_STABLE; docs/manager.md).
 enum class PdpaPhase { no_reference, increasing, decreasing, stable };
 [[nodiscard]] std::string_view pdpa_phase_name(PdpaPhase phase);
 
