@@ -1,8 +1,14 @@
 // The manager's policies on the example workloads (docs/manager.md, "Figures"): for 16 to 256 processors,
 // each policy's mean response time and makespan relative to equipartition's, simulated with
 // `augur manager simulate`'s engine. Equipartition runs twice: with no multiprogramming limit and with the
-// fixed level of 4 (PDPA and pdpa-lend set their own). Prints a Markdown table; never fails.
+// fixed level of 4 (PDPA, pdpa-lend and shortest-first set their own). Then random open arrivals of the
+// thesis's five applications (Poisson, several seeds), and at 64 processors the worst job of each policy
+// (its response time and slowdown). Prints Markdown tables; never fails.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -20,6 +26,19 @@ struct Row {
   int multiprogramming_level;
 };
 
+const std::vector<Row> rows{{"equipartition", manager::PolicyKind::equipartition, 0},
+                            {"equipartition, level 4", manager::PolicyKind::equipartition, 4},
+                            {"pdpa", manager::PolicyKind::pdpa, 0},
+                            {"pdpa-lend", manager::PolicyKind::pdpa_lend, 0},
+                            {"shortest-first", manager::PolicyKind::shortest_first, 0},
+                            {"equal-efficiency", manager::PolicyKind::equal_efficiency, 0},
+                            {"marginal-gain", manager::PolicyKind::marginal_gain, 0},
+                            {"fixed, level 4", manager::PolicyKind::fixed, 4}};
+const std::vector<int> machines{16, 32, 64, 128, 256};
+constexpr int seeds = 5;
+constexpr int random_jobs = 50;
+constexpr double random_load = 0.9;
+
 manager::SimulationResult run(const manager::Workload& workload, int cpus, const Row& row) {
   manager::SimulationOptions options;
   options.policy.policy = row.policy;
@@ -28,48 +47,129 @@ manager::SimulationResult run(const manager::Workload& workload, int cpus, const
   return manager::simulate(workload, options);
 }
 
+// Open arrivals of the given applications: `random_jobs` jobs, each one of them at random, Poisson
+// arrivals at the rate that offers `random_load` of `cpus` processors in one-processor work. The uniform
+// numbers come from the top 53 bits of mt19937_64 (the same on every standard library).
+manager::Workload random_workload(const std::vector<manager::WorkloadJob>& kinds, int cpus, std::uint64_t seed) {
+  std::mt19937_64 generator(seed);
+  const auto uniform = [&] { return static_cast<double>(generator() >> 11) * 0x1.0p-53; };
+  double mean_work = 0.0;
+  for (const manager::WorkloadJob& kind : kinds) mean_work += kind.work / static_cast<double>(kinds.size());
+  const double mean_gap = mean_work / (random_load * cpus);
+  manager::Workload workload;
+  double time = 0.0;
+  for (int index = 0; index < random_jobs; ++index) {
+    const auto pick = std::min(static_cast<std::size_t>(uniform() * static_cast<double>(kinds.size())), kinds.size() - 1);
+    manager::WorkloadJob job = kinds[pick];
+    job.name += "." + std::to_string(index + 1);
+    job.arrival = std::round(time * 1000.0) / 1000.0;
+    workload.jobs.push_back(job);
+    time += -std::log(1.0 - uniform()) * mean_gap;
+  }
+  return workload;
+}
+
+void print_header(const std::string& title) {
+  std::printf("\n%s\n\n| policy |", title.c_str());
+  for (const int cpus : machines) std::printf(" %d CPUs |", cpus);
+  std::printf("\n| --- |");
+  for (std::size_t i = 0; i < machines.size(); ++i) std::printf(" --- |");
+  std::printf("\n");
+}
+
+void print_workload(const std::string& name, const manager::Workload& workload) {
+  print_header(name + " (" + std::to_string(workload.jobs.size()) +
+               " jobs): mean response time / makespan, relative to equipartition (no level)");
+  std::vector<manager::SimulationResult> baseline;
+  for (const int cpus : machines) baseline.push_back(run(workload, cpus, rows[0]));
+  for (const Row& row : rows) {
+    std::printf("| %s |", row.label.c_str());
+    for (std::size_t m = 0; m < machines.size(); ++m) {
+      if (&row == &rows[0]) {
+        std::printf(" %.0f s / %.0f s |", baseline[m].mean_response_time, baseline[m].makespan);
+        continue;
+      }
+      const manager::SimulationResult result = run(workload, machines[m], row);
+      std::printf(" %.2f / %.2f |", result.mean_response_time / baseline[m].mean_response_time,
+                  result.makespan / baseline[m].makespan);
+    }
+    std::printf("\n");
+  }
+}
+
+// Over the seeds, per policy and machine: the mean of the ratio to equipartition and its range.
+void print_random(const std::vector<manager::WorkloadJob>& kinds) {
+  print_header("random open arrivals (" + std::to_string(random_jobs) + " jobs of the thesis's five, load " +
+               std::to_string(random_load).substr(0, 3) + ", seeds 1-" + std::to_string(seeds) +
+               "): mean response time relative to equipartition's, mean over the seeds (lowest-highest)");
+  for (const Row& row : rows) {
+    std::printf("| %s |", row.label.c_str());
+    for (const int cpus : machines) {
+      double sum = 0.0;
+      double low = 1e300;
+      double high = 0.0;
+      double base_sum = 0.0;
+      for (int seed = 1; seed <= seeds; ++seed) {
+        const manager::Workload workload = random_workload(kinds, cpus, static_cast<std::uint64_t>(seed));
+        const double base = run(workload, cpus, rows[0]).mean_response_time;
+        const double ratio = &row == &rows[0] ? 1.0 : run(workload, cpus, row).mean_response_time / base;
+        base_sum += base;
+        sum += ratio;
+        low = std::min(low, ratio);
+        high = std::max(high, ratio);
+      }
+      if (&row == &rows[0]) {
+        std::printf(" %.0f s |", base_sum / seeds);
+      } else {
+        std::printf(" %.2f (%.2f-%.2f) |", sum / seeds, low, high);
+      }
+    }
+    std::printf("\n");
+  }
+}
+
+// The worst job at 64 processors: its response time and its slowdown, response / (work / S(64)), the
+// time it would take alone on the machine.
+void print_worst(const std::string& name, const manager::Workload& workload) {
+  std::printf("| %s |", name.c_str());
+  for (const Row& row : rows) {
+    const manager::SimulationResult result = run(workload, 64, row);
+    double worst_response = 0.0;
+    double worst_slowdown = 0.0;
+    for (std::size_t index = 0; index < result.jobs.size(); ++index) {
+      const manager::WorkloadJob& job = workload.jobs[index];
+      const int usable = job.max_processors > 0 ? std::min(job.max_processors, 64) : 64;
+      worst_response = std::max(worst_response, result.jobs[index].response_time);
+      worst_slowdown = std::max(worst_slowdown, result.jobs[index].response_time / (job.work / job.curve.at(usable)));
+    }
+    std::printf(" %.0f s / %.1f |", worst_response, worst_slowdown);
+  }
+  std::printf("\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string folder = argc > 1 ? argv[1] : AUGUR_SOURCE_DIR "/examples/manager";
-  const std::vector<std::string> names{"amdahl", "thesis", "open"};
-  const std::vector<Row> rows{{"equipartition", manager::PolicyKind::equipartition, 0},
-                              {"equipartition, level 4", manager::PolicyKind::equipartition, 4},
-                              {"pdpa", manager::PolicyKind::pdpa, 0},
-                              {"pdpa-lend", manager::PolicyKind::pdpa_lend, 0},
-                              {"equal-efficiency", manager::PolicyKind::equal_efficiency, 0},
-                              {"marginal-gain", manager::PolicyKind::marginal_gain, 0},
-                              {"fixed, level 4", manager::PolicyKind::fixed, 4}};
-  const std::vector<int> machines{16, 32, 64, 128, 256};
   try {
-    for (const std::string& name : names) {
+    std::vector<std::pair<std::string, manager::Workload>> workloads;
+    for (const std::string name : {"amdahl", "thesis", "open"}) {
       const std::string path = folder + "/" + name + ".workload";
-      const manager::Workload workload = manager::parse_workload(core::read_file(path), path, [&](const std::string& file) {
-        return core::read_file(folder + "/" + file);
-      });
-      std::printf("\n%s.workload (%zu jobs): mean response time / makespan, relative to equipartition (no level)\n\n", name.c_str(),
-                  workload.jobs.size());
-      std::printf("| policy |");
-      for (const int cpus : machines) std::printf(" %d CPUs |", cpus);
-      std::printf("\n| --- |");
-      for (std::size_t i = 0; i < machines.size(); ++i) std::printf(" --- |");
-      std::printf("\n");
-      std::vector<manager::SimulationResult> baseline;
-      for (const int cpus : machines) baseline.push_back(run(workload, cpus, rows[0]));
-      for (const Row& row : rows) {
-        std::printf("| %s |", row.label.c_str());
-        for (std::size_t m = 0; m < machines.size(); ++m) {
-          const manager::SimulationResult result = &row == &rows[0] ? baseline[m] : run(workload, machines[m], row);
-          if (&row == &rows[0]) {
-            std::printf(" %.0f s / %.0f s |", result.mean_response_time, result.makespan);
-          } else {
-            std::printf(" %.2f / %.2f |", result.mean_response_time / baseline[m].mean_response_time,
-                        result.makespan / baseline[m].makespan);
-          }
-        }
-        std::printf("\n");
-      }
+      workloads.emplace_back(name + ".workload",
+                             manager::parse_workload(core::read_file(path), path, [&](const std::string& file) {
+                               return core::read_file(folder + "/" + file);
+                             }));
     }
+    for (const auto& [name, workload] : workloads) print_workload(name, workload);
+    const std::vector<manager::WorkloadJob>& kinds = workloads[1].second.jobs;  // thesis.workload's five
+    print_random(kinds);
+    std::printf("\nThe worst job at 64 CPUs: its response time / its slowdown (response over its time alone on the machine)\n\n| workload |");
+    for (const Row& row : rows) std::printf(" %s |", row.label.c_str());
+    std::printf("\n| --- |");
+    for (std::size_t i = 0; i < rows.size(); ++i) std::printf(" --- |");
+    std::printf("\n");
+    for (const auto& [name, workload] : workloads) print_worst(name, workload);
+    print_worst("random, seed 1", random_workload(kinds, 64, 1));
   } catch (const std::exception& error) {
     std::fprintf(stderr, "bench_manager_policies: %s\n", error.what());
     return 0;  // a benchmark never fails

@@ -354,6 +354,9 @@ augur_example(NAME manager_thesis_equipartition
 augur_example(NAME manager_thesis_pdpa
   COMMAND augur manager simulate examples/manager/thesis.workload --cpus 64 --policy pdpa
   EXPECTED examples/manager/thesis_pdpa.out)
+augur_example(NAME manager_thesis_shortest_first
+  COMMAND augur manager simulate examples/manager/thesis.workload --cpus 64 --policy shortest-first
+  EXPECTED examples/manager/thesis_shortest_first.out)
 augur_example(NAME manager_measured_json
   COMMAND augur manager simulate examples/manager/measured.workload --cpus 8 --policy pdpa-lend --quantum 2 --json
   EXPECTED examples/manager/measured_json.out)

@@ -33,6 +33,7 @@ namespace {
 struct ManageOptions {
   ManagerSettings settings;
   std::string json_path;
+  std::string timeline_path;
   bool preload = false;
   bool quiet = false;
   std::vector<std::string> words;  // the programs, separated by :::
@@ -127,6 +128,9 @@ void wait_for_jobs(std::vector<ManagedJob>& jobs, std::mutex& mutex) {
 int run(ManageOptions& options) {
   finish_manager_settings(options.settings);
   if (!options.json_path.empty()) core::refuse_output_over_inputs(options.json_path, {});
+  if (!options.timeline_path.empty() && options.timeline_path == options.json_path) {
+    throw std::runtime_error("--timeline: the same file as --json");
+  }
   const std::vector<std::vector<std::string>> commands = split_jobs(options.words);
   ManagerSettings& settings = options.settings;
   std::vector<ManagedJob> jobs;
@@ -187,6 +191,7 @@ int run(ManageOptions& options) {
   manager_thread.join();
   const std::string report = render_manage_json(settings, jobs, log, start);
   if (!options.json_path.empty()) core::write_file_atomically(options.json_path, report);
+  if (!options.timeline_path.empty()) core::write_file_atomically(options.timeline_path, render_manage_timeline(jobs, start));
   std::fputs(render_manage_table(settings, jobs).c_str(), stdout);
   for (const ManagedJob& job : jobs) {
     if (job.exit_status != 0) return 1;
@@ -202,6 +207,8 @@ Runner declare_manage_command(CLI::App& command) {
   options->settings.name = "manage-" + std::to_string(::getpid());
   command.get_option("--name")->default_str(options->settings.name);
   command.add_option("--json", options->json_path, "Also write the jobs, their allocations over time and the log to FILE");
+  command.add_option("--timeline", options->timeline_path,
+                     "Also write the allocations over time as a Perfetto timeline (Chrome trace JSON) to FILE");
   command.add_flag("--preload", options->preload,
                    "Run each program under 'augur run' (unmodified OpenMP programs); without it the programs are linked "
                    "to libaugur");

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "augur/sim/engine.hpp"
 #include "core/json_text.hpp"
 #include "core/table.hpp"
 
@@ -113,6 +114,32 @@ std::string render_manage_json(const ManagerSettings& settings, const std::vecto
                           {"pid", entry.pid}, {"program", entry.name}, {"from", entry.from}, {"to", entry.to}, {"reason", entry.reason}});
   }
   return core::json_text(out, 2) + "\n";
+}
+
+}  // namespace augur::cli
+
+namespace augur::cli {
+
+std::string render_manage_timeline(const std::vector<ManagedJob>& jobs, std::uint64_t start_ns) {
+  sim::Timeline timeline;
+  for (std::size_t index = 0; index < jobs.size(); ++index) {
+    const ManagedJob& job = jobs[index];
+    const int row = static_cast<int>(index) + 1;
+    std::string name = "job " + std::to_string(index + 1) + ":";
+    for (const std::string& word : job.command) name += " " + word;
+    timeline.name_row(row, name);
+    const double launched = seconds(job.launched_ns - std::min(job.launched_ns, start_ns));
+    const double ended = launched + seconds(job.response_ns);
+    const double first = job.allocations.empty() ? ended : job.allocations.front().first;
+    if (first > launched) timeline.span(row, "not connected yet", "wait", launched, first);
+    for (std::size_t change = 0; change < job.allocations.size(); ++change) {
+      const auto& [at, processors] = job.allocations[change];
+      const double until = change + 1 < job.allocations.size() ? job.allocations[change + 1].first : ended;
+      const std::string label = std::to_string(processors) + (processors == 1 ? " processor" : " processors");
+      if (until > at) timeline.span(row, label, "run", at, until);
+    }
+  }
+  return timeline.json();
 }
 
 }  // namespace augur::cli

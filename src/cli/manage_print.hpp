@@ -33,5 +33,8 @@ void observe_jobs(std::vector<ManagedJob>& jobs, const std::vector<manager::Appl
 [[nodiscard]] std::string render_manage_table(const ManagerSettings& settings, const std::vector<ManagedJob>& jobs);
 [[nodiscard]] std::string render_manage_json(const ManagerSettings& settings, const std::vector<ManagedJob>& jobs,
                                              const std::vector<manager::LogEntry>& log, std::uint64_t start_ns);
+// The allocations over time as a Perfetto timeline (Chrome trace JSON): a row per job, a span per allocation
+// from its change to the next one or the job's end, and the time before its first report.
+[[nodiscard]] std::string render_manage_timeline(const std::vector<ManagedJob>& jobs, std::uint64_t start_ns);
 
 }  // namespace augur::cli

@@ -20,8 +20,8 @@ namespace {
 const Command manager_subcommands[] = {
     {"simulate",
      "Simulate a workload of jobs (arrivals, work, speedup curves) on N processors under a policy (equipartition, "
-     "pdpa, equal-efficiency, fixed, marginal-gain, pdpa-lend), with the real manager's decisions: response times, "
-     "allocations over time, makespan, utilization, efficiency.",
+     "pdpa, equal-efficiency, fixed, marginal-gain, pdpa-lend, shortest-first), with the real manager's decisions: "
+     "response times, allocations over time, makespan, utilization, efficiency.",
      declare_manager_simulate_command},
     {"start",
      "Run the processor manager in the foreground: every quantum it reads what the connected programs report (speedup "

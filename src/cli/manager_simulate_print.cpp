@@ -32,6 +32,7 @@ std::string parameters_text(const manager::SimulationOptions& options) {
   switch (policy.policy) {
     case manager::PolicyKind::pdpa:
     case manager::PolicyKind::pdpa_lend:
+    case manager::PolicyKind::shortest_first:
       return "target efficiency " + format_number(policy.target_efficiency, 2) + ", low efficiency " +
              format_number(policy.low_efficiency, 2) + ", step " + std::to_string(policy.step);
     case manager::PolicyKind::fixed:

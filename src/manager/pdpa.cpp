@@ -18,19 +18,11 @@ std::string two_decimals(double value) {
   return text;
 }
 
-// What one application's state machine asks for, before the machine is shared out.
-struct Move {
-  int request = 0;  // processors wanted for the next quantum
-  PdpaPhase phase = PdpaPhase::no_reference;
-  PolicyMemory memory;
-  std::string reason;
-};
-
 int limit_of(const PolicyParameters& parameters, const ApplicationReport& report) {
   return report.max_processors > 0 ? std::min(report.max_processors, parameters.cpus) : parameters.cpus;
 }
 
-void grow(Move& move, const PolicyParameters& parameters, int limit, int processors, double speedup,
+void grow(PdpaMove& move, const PolicyParameters& parameters, int limit, int processors, double speedup,
           const std::string& measured) {
   if (processors >= limit) {
     move.phase = PdpaPhase::stable;
@@ -45,7 +37,7 @@ void grow(Move& move, const PolicyParameters& parameters, int limit, int process
                 std::to_string(move.request);
 }
 
-void shrink(Move& move, const PolicyParameters& parameters, int processors, double speedup,
+void shrink(PdpaMove& move, const PolicyParameters& parameters, int processors, double speedup,
             const std::string& measured) {
   if (processors <= 1) {
     move.phase = PdpaPhase::stable;
@@ -60,10 +52,11 @@ void shrink(Move& move, const PolicyParameters& parameters, int processors, doub
                 std::to_string(move.request);
 }
 
-// The state machine of one running application (allocation > 0).
-Move pdpa_move(const PolicyParameters& parameters, const ApplicationReport& report) {
+}  // namespace
+
+PdpaMove pdpa_move(const PolicyParameters& parameters, const ApplicationReport& report) {
   const int processors = report.allocation;
-  Move move{processors, report.memory.phase, report.memory, {}};
+  PdpaMove move{processors, report.memory.phase, report.memory, {}};
   if (report.preempted) {
     move.reason = "preempted: keeps " + std::to_string(processors) + " until it measures again";
     return move;
@@ -118,11 +111,9 @@ Move pdpa_move(const PolicyParameters& parameters, const ApplicationReport& repo
   return move;
 }
 
-}  // namespace
-
 std::vector<Allocation> decide_pdpa(const PolicyParameters& parameters, std::span<const ApplicationReport> reports) {
   const std::size_t count = reports.size();
-  std::vector<Move> moves(count);
+  std::vector<PdpaMove> moves(count);
   std::vector<int> base(count, 0);  // what each running application keeps before anything grows
   for (std::size_t index = 0; index < count; ++index) {
     if (reports[index].allocation <= 0) continue;
@@ -141,8 +132,18 @@ std::vector<Allocation> decide_pdpa(const PolicyParameters& parameters, std::spa
     held = parameters.cpus;
   }
   int free_processors = parameters.cpus - held;
-  // Waiting applications start, in order of arrival, when processors are free: the equal share of the
-  // machine among everyone present, or what is free.
+  // PDPA's multiprogramming level: a waiting application starts when processors are free and the
+  // allocation of every running application is stable, or some running application performs badly (its
+  // efficiency is below the low one: it is giving processors back). It starts, in order of arrival, with
+  // the equal share of the machine among everyone present, or what is free.
+  bool all_stable = true;
+  bool some_bad = false;
+  for (std::size_t index = 0; index < count; ++index) {
+    if (reports[index].allocation <= 0) continue;
+    all_stable = all_stable && moves[index].phase == PdpaPhase::stable;
+    some_bad = some_bad || moves[index].phase == PdpaPhase::decreasing;
+  }
+  const bool admits = all_stable || some_bad;
   const int share = std::max(1, parameters.cpus / static_cast<int>(count == 0 ? 1 : count));
   for (std::size_t index = 0; index < count; ++index) {
     const ApplicationReport& report = reports[index];
@@ -150,10 +151,13 @@ std::vector<Allocation> decide_pdpa(const PolicyParameters& parameters, std::spa
     moves[index].memory = report.memory;
     moves[index].memory.phase = PdpaPhase::no_reference;
     moves[index].phase = PdpaPhase::no_reference;
-    base[index] = std::min({share, limit_of(parameters, report), free_processors});
+    base[index] = admits ? std::min({share, limit_of(parameters, report), free_processors}) : 0;
     free_processors -= base[index];
-    moves[index].reason = base[index] > 0 ? "starts with " + std::to_string(base[index]) + ", no reference yet"
-                                          : "waits: no free processors";
+    if (base[index] > 0) {
+      moves[index].reason = "starts with " + std::to_string(base[index]) + ", no reference yet";
+    } else {
+      moves[index].reason = admits ? "waits: no free processors" : "waits: the running allocations are not stable yet";
+    }
   }
   // Growth comes last, from what is still free, in order of arrival.
   for (std::size_t index = 0; index < count; ++index) {

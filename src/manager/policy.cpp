@@ -14,13 +14,14 @@ namespace augur::manager {
 
 namespace {
 
-constexpr std::array<std::pair<PolicyKind, std::string_view>, 6> policy_names{{
+constexpr std::array<std::pair<PolicyKind, std::string_view>, 7> policy_names{{
     {PolicyKind::equipartition, "equipartition"},
     {PolicyKind::pdpa, "pdpa"},
     {PolicyKind::equal_efficiency, "equal-efficiency"},
     {PolicyKind::fixed, "fixed"},
     {PolicyKind::marginal_gain, "marginal-gain"},
     {PolicyKind::pdpa_lend, "pdpa-lend"},
+    {PolicyKind::shortest_first, "shortest-first"},
 }};
 
 // A report's cap as equal_shares reads it: its request, or no cap.
@@ -167,6 +168,24 @@ std::vector<int> equal_shares(int cpus, std::span<const int> caps) {
   return shares;
 }
 
+void hand_out_one_at_a_time(std::vector<int>& processors, int& free_processors,
+                            const std::function<std::optional<double>(std::size_t index, int now)>& score) {
+  while (free_processors > 0) {
+    std::size_t best = processors.size();
+    double best_score = 0.0;
+    for (std::size_t index = 0; index < processors.size(); ++index) {
+      const std::optional<double> each = score(index, processors[index]);
+      if (each && (best == processors.size() || *each > best_score)) {
+        best = index;
+        best_score = *each;
+      }
+    }
+    if (best == processors.size()) return;
+    ++processors[best];
+    --free_processors;
+  }
+}
+
 Allocation next_allocation(const ApplicationReport& report, int processors, PdpaPhase phase, std::string reason) {
   Allocation allocation;
   allocation.id = report.id;
@@ -190,7 +209,8 @@ std::vector<Allocation> decide(const PolicyParameters& parameters, std::span<con
     }
   }
   const auto level = static_cast<std::size_t>(parameters.multiprogramming_level);
-  const bool sets_its_own_level = parameters.policy == PolicyKind::pdpa || parameters.policy == PolicyKind::pdpa_lend;
+  const bool sets_its_own_level = parameters.policy == PolicyKind::pdpa || parameters.policy == PolicyKind::pdpa_lend ||
+                                  parameters.policy == PolicyKind::shortest_first;
   if (!sets_its_own_level && level > 0 && reports.size() > level) {
     // The earliest `level` applications run under the policy; the others wait their turn.
     std::vector<Allocation> allocations = decide(parameters, reports.first(level));
@@ -205,6 +225,7 @@ std::vector<Allocation> decide(const PolicyParameters& parameters, std::span<con
     case PolicyKind::fixed: return decide_fixed(parameters, reports);
     case PolicyKind::pdpa: return decide_pdpa(parameters, reports);
     case PolicyKind::pdpa_lend: return decide_pdpa_lend(parameters, reports);
+    case PolicyKind::shortest_first: return decide_shortest_first(parameters, reports);
     case PolicyKind::equal_efficiency:
     case PolicyKind::marginal_gain: return decide_predicted(parameters, reports);
   }

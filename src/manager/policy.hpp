@@ -24,9 +24,10 @@ enum class PolicyKind {
   fixed,             // every application the same fixed number of processors (its request, capped)
   marginal_gain,     // augur's own: processors one by one to the largest predicted gain in speedup
   pdpa_lend,         // augur's own: PDPA, and while no application waits, its free processors lent to the stable ones
+  shortest_first,    // augur's own: PDPA's efficient sizes, the processors to the least predicted work left first
 };
 
-// "equipartition", "pdpa", "equal-efficiency", "fixed", "marginal-gain", "pdpa-lend".
+// "equipartition", "pdpa", "equal-efficiency", "fixed", "marginal-gain", "pdpa-lend", "shortest-first".
 [[nodiscard]] std::string_view policy_name(PolicyKind kind);
 [[nodiscard]] std::optional<PolicyKind> parse_policy(std::string_view name);
 [[nodiscard]] const std::vector<PolicyKind>& all_policies();
@@ -42,7 +43,7 @@ struct SpeedupEntry {
   SpeedupState state = SpeedupState::not_calculated;
 };
 
-// PDPA's states of an application's allocation (the paper's NO_REF, P_INC, P_DEC, P_STABLE).
+// PDPA's states of an application's allocation (NO_REF, P_INC, P_DEC, P_STABLE; docs/manager.md).
 enum class PdpaPhase { no_reference, increasing, decreasing, stable };
 [[nodiscard]] std::string_view pdpa_phase_name(PdpaPhase phase);
 
@@ -54,7 +55,8 @@ struct PolicyMemory {
   int previous_allocation = 0;  // the allocation before the last move (0: none yet)
   double previous_speedup = 0.0;  // S(previous_allocation) when the move was made
   int decisions = 0;             // decisions taken for this application so far
-  int lent = 0;                  // pdpa-lend: processors of its allocation lent on top of PDPA's decision
+  int lent = 0;                  // pdpa-lend, shortest-first: processors of its allocation lent on top of PDPA's decision
+  double work_left = 0.0;        // shortest-first: its remaining work (one-processor seconds) when it last predicted it
 };
 
 // The state one application reported, as the policy sees it.

@@ -72,26 +72,14 @@ std::vector<Allocation> decide_predicted(const PolicyParameters& parameters,
     processors[index] = 1;
     --free_processors;
   }
-  while (free_processors > 0) {
-    std::size_t best = count;
-    double best_score = 0.0;
-    for (std::size_t index = 0; index < count; ++index) {
-      const Candidate& candidate = candidates[index];
-      const int now = processors[index];
-      if (now == 0 || now >= candidate.limit) continue;
-      const double after = amdahl_speedup(candidate.serial_fraction, now + 1);
-      const double gain = after - amdahl_speedup(candidate.serial_fraction, now);
-      if (gain < parameters.minimum_gain) continue;
-      const double score = equal_efficiency ? after / (now + 1) : gain * candidate.weight;
-      if (best == count || score > best_score) {
-        best = index;
-        best_score = score;
-      }
-    }
-    if (best == count) break;
-    ++processors[best];
-    --free_processors;
-  }
+  hand_out_one_at_a_time(processors, free_processors, [&](std::size_t index, int now) -> std::optional<double> {
+    const Candidate& candidate = candidates[index];
+    if (now == 0 || now >= candidate.limit) return std::nullopt;
+    const double after = amdahl_speedup(candidate.serial_fraction, now + 1);
+    const double gain = after - amdahl_speedup(candidate.serial_fraction, now);
+    if (gain < parameters.minimum_gain) return std::nullopt;
+    return equal_efficiency ? after / (now + 1) : gain * candidate.weight;
+  });
   std::vector<Allocation> allocations;
   for (std::size_t index = 0; index < count; ++index) {
     std::string reason;

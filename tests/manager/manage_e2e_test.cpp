@@ -37,11 +37,13 @@ const std::vector<std::pair<std::string, std::string>> program_environment = {
 TEST(ManageE2e, TwoProgramsAdaptTheirThreadCountsToTheManager) {
   augur::test::TemporaryDirectory directory;
   const std::string json = directory.file("manage.json");
+  const std::string trace = directory.file("manage.trace.json");
   const std::string program = AUGUR_MANAGED_PROGRAM;
   augur::core::ProcessOptions options;
   options.environment = program_environment;
   const ProcessResult result = run_process({AUGUR_BINARY, "manage", "--cpus", "4", "--policy", "equipartition", "--quantum", "5",
-                                            "--json", json, "--", program, "3000", "run", ":::", program, "3000", "run"},
+                                            "--json", json, "--timeline", trace, "--", program, "3000", "run", ":::", program,
+                                            "3000", "run"},
                                            options);
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const nlohmann::json report = nlohmann::json::parse(std::ifstream(json));
@@ -62,6 +64,30 @@ TEST(ManageE2e, TwoProgramsAdaptTheirThreadCountsToTheManager) {
     EXPECT_FALSE(job["speedups"].empty()) << job.dump();
   }
   EXPECT_DOUBLE_EQ(report["mean_response_time"].get<double>(), total / 2.0);
+  // The timeline: a row per job named by its command, and on it a span per allocation of the JSON, from its
+  // change to the next one (the last one to the job's end), named by its processors.
+  const nlohmann::json events = nlohmann::json::parse(std::ifstream(trace)).at("traceEvents");
+  for (int row = 1; row <= 2; ++row) {
+    const nlohmann::json& allocations = report["jobs"][static_cast<std::size_t>(row - 1)]["allocations"];
+    std::vector<nlohmann::json> spans;
+    bool named = false;
+    for (const nlohmann::json& event : events) {
+      if (event.at("tid") != row) continue;
+      if (event.at("ph") == "M") named = event.at("args").at("name") == "job " + std::to_string(row) + ": " + program + " 3000 run";
+      if (event.at("ph") == "X" && event.at("cat") == "run") spans.push_back(event);
+    }
+    EXPECT_TRUE(named) << events.dump();
+    ASSERT_EQ(spans.size(), allocations.size()) << events.dump() << allocations.dump();
+    for (std::size_t index = 0; index < spans.size(); ++index) {
+      const int processors = allocations[index]["processors"].get<int>();
+      EXPECT_EQ(spans[index].at("name"), std::to_string(processors) + (processors == 1 ? " processor" : " processors"));
+      EXPECT_NEAR(spans[index].at("ts").get<double>(), allocations[index]["time"].get<double>() * 1e6, 1.0);
+      if (index + 1 < spans.size()) {
+        EXPECT_NEAR(spans[index].at("ts").get<double>() + spans[index].at("dur").get<double>(),
+                    allocations[index + 1]["time"].get<double>() * 1e6, 1.0);
+      }
+    }
+  }
   // The programs' own output: with B = 1 and 4 threads asked for, iterations on 2 threads are the manager's.
   int adapted = 0;
   std::size_t at = 0;

@@ -150,6 +150,44 @@ TEST(Pdpa, ANewApplicationWaitsWhenNoProcessorIsFree) {
   EXPECT_EQ(decision[1].reason, "waits: no free processors");
 }
 
+TEST(Pdpa, ANewApplicationStartsOnlyWhenTheRunningAllocationsAreStableOrOnePerformsBadly) {
+  // The paper's multiprogramming rule: free processors are not enough while an allocation is still moving.
+  // A grows (E(8) = 0.95 >= 0.7: increasing, 12), 20 of 32 are free, and yet C waits.
+  std::vector<Runner> runners{runner(1, {{8, 7.6}, {12, 9.0}}), runner(2, {{4, 3.6}})};
+  runners[0].report.allocation = 8;
+  runners[1].report.allocation = 4;
+  runners[1].report.memory.phase = stable;
+  const PolicyParameters parameters = pdpa(32);
+  runners.push_back(runner(3, {}));
+  auto decision = step(parameters, runners);
+  EXPECT_EQ(processors_of(decision), (std::vector<int>{12, 4, 0}));
+  EXPECT_EQ(decision[2].reason, "waits: the running allocations are not stable yet");
+  // E(12) = 0.75 >= 0.7: A grows again, to 16; C still waits.
+  decision = step(parameters, runners);
+  EXPECT_EQ(processors_of(decision), (std::vector<int>{16, 4, 0}));
+  // S(16) not calculated: A keeps 16 and stays increasing; C waits.
+  decision = step(parameters, runners);
+  EXPECT_EQ(processors_of(decision), (std::vector<int>{16, 4, 0}));
+  // E(16) = 0.5 < 0.7: A goes back to 12, stable; every allocation is stable: C starts with the equal
+  // share 32 / 3 = 10 (the 16 free allow it).
+  runners[0].curve[16] = 8.0;
+  decision = step(parameters, runners);
+  EXPECT_EQ(processors_of(decision), (std::vector<int>{12, 4, 10}));
+  EXPECT_EQ(decision[2].reason, "starts with 10, no reference yet");
+}
+
+TEST(Pdpa, AnApplicationPerformingBadlyLetsANewOneStart) {
+  // A measures E(16) = 0.25 < 0.5: it shrinks to 12 (decreasing), which admits C although B still grows.
+  std::vector<Runner> runners{runner(1, {{16, 4.0}}), runner(2, {{8, 8.0}}), runner(3, {})};
+  runners[0].report.allocation = 16;
+  runners[1].report.allocation = 8;
+  const auto decision = step(pdpa(32), runners);
+  EXPECT_EQ(phases_of(decision), (std::vector<PdpaPhase>{decreasing, increasing, no_reference}));
+  // C starts with min(32 / 3, free) = 10 of the 12 free (32 - 12 - 8); B's growth to 12 gets the 2 left.
+  EXPECT_EQ(processors_of(decision), (std::vector<int>{12, 10, 10}));
+  EXPECT_EQ(decision[1].reason, "efficiency 1.00 with 8 >= target 0.70: grows to 12 (only 10: no more free processors)");
+}
+
 TEST(Pdpa, AMachineSmallerThanTheAllocationsCutsThemToEqualShares) {
   std::vector<Runner> runners{runner(1, {}), runner(2, {})};
   runners[0].report.allocation = 24;
