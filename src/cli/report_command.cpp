@@ -44,7 +44,7 @@ int run_report(const ReportOptions& options) {
   report::write_page(page, report::build_page(inputs));  // every input checked before anything is written
   core::write_file_atomically(output, page.str());
   if (options.json) {
-    nlohmann::json json{{"output", output}, {"inputs", nlohmann::json::array()}};
+    nlohmann::ordered_json json{{"output", output}, {"inputs", nlohmann::ordered_json::array()}};
     for (const report::Input& input : inputs) json["inputs"].push_back({{"file", input.file}, {"kind", report::name_of(input.kind).name}});
     std::printf("%s\n", core::json_text(json, 2).c_str());
   } else {

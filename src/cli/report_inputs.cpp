@@ -12,7 +12,7 @@
 namespace augur::cli {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 constexpr std::string_view sqlite_magic("SQLite format 3\0", 16);
 

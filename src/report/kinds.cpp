@@ -29,11 +29,11 @@ constexpr KindName kind_table[] = {
     {Kind::database, "db", "a performance database, augur db"},
 };
 
-bool has_all(const nlohmann::json& document, std::initializer_list<const char*> keys) {
+bool has_all(const nlohmann::ordered_json& document, std::initializer_list<const char*> keys) {
   return std::all_of(keys.begin(), keys.end(), [&](const char* key) { return document.contains(key); });
 }
 
-std::optional<Kind> detect(const nlohmann::json& d) {
+std::optional<Kind> detect(const nlohmann::ordered_json& d) {
   if (d.contains("augur_report")) return has_all(d, {"interpose"}) || d.contains("exit_code") ? Kind::run : Kind::self_analysis;
   if (d.contains("augur_database")) return Kind::database;
   if (has_all(d, {"data", "models"})) return Kind::fit;
@@ -78,7 +78,7 @@ std::string known_kinds() {
   return text;
 }
 
-Kind detect_kind(const nlohmann::json& document, const std::string& file) {
+Kind detect_kind(const nlohmann::ordered_json& document, const std::string& file) {
   if (!document.is_object()) {
     throw core::InputError({file, 0, 0}, "not a JSON object: augur report reads " + known_kinds());
   }
@@ -145,7 +145,7 @@ Table rows_table(const View& array, const std::string& caption) {
     const View row = array[index];
     std::vector<Cell> cells;
     for (const std::string& column : columns) {
-      const nlohmann::json* value = row.is_object() && row.json().contains(column) ? &row.json().at(column) : nullptr;
+      const nlohmann::ordered_json* value = row.is_object() && row.json().contains(column) ? &row.json().at(column) : nullptr;
       if (value && value->is_number()) {
         cells.push_back(number_cell(value->get<double>(), 5));
       } else {

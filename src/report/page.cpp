@@ -14,7 +14,7 @@ svg.chart{display:block;margin:10px 0;max-width:100%;height:auto;font-size:12px}
 table{border-collapse:collapse;margin:10px 0;font-size:13px}caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border:1px solid #ddd;padding:3px 8px}th{background:#f0f0f0;cursor:pointer;user-select:none}
 th.sorted-up::after{content:" \25B2"}th.sorted-down::after{content:" \25BC"}td.number{text-align:right;font-variant-numeric:tabular-nums}
-.source{color:#666;font-size:.9em}
+div.table{overflow-x:auto;max-width:100%}
 )";
 
 // Errors of the page's own scripts are written into the page (data-script-error on <body>), where a test that
@@ -37,7 +37,7 @@ document.documentElement.setAttribute("data-ready","1");
 )";
 
 void write_table(std::ostream& out, const Table& table) {
-  out << "<table class=\"sortable\">";
+  out << "<div class=\"table\"><table class=\"sortable\">";
   if (!table.caption.empty()) out << "<caption>" << escape_html(table.caption) << "</caption>";
   out << "<thead><tr>";
   for (const std::string& header : table.headers) out << "<th>" << escape_html(header) << "</th>";
@@ -58,7 +58,7 @@ void write_table(std::ostream& out, const Table& table) {
     }
     out << "</tr>\n";
   }
-  out << "</tbody></table>\n";
+  out << "</tbody></table></div>\n";
 }
 
 }  // namespace

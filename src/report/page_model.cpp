@@ -89,7 +89,9 @@ class Curve {
 std::string bounds_text(const std::map<std::string, Bound>& bounds) {
   std::string text;
   for (const auto& [name, bound] : bounds) {
-    text += (text.empty() ? "" : ", ") + name + " in [" + format_number(bound.low) + ", " + format_number(bound.high) + "]";
+    text += (text.empty() ? "" : ", ") + name +
+            (bound.low == bound.high ? " = " + format_number(bound.low, 7)
+                                     : " in [" + format_number(bound.low, 7) + ", " + format_number(bound.high, 7) + "]");
   }
   return text;
 }
@@ -143,7 +145,7 @@ void add_model_chart(Section& section, const View& fit, const View& model, const
   for (const auto& [name, bound] : bounds) {
     if (name == varied) continue;
     fixed[name] = bound.high;
-    fixed_text += (fixed_text.empty() ? "" : ", ") + name + " = " + format_number(bound.high);
+    fixed_text += (fixed_text.empty() ? "" : ", ") + name + " = " + format_number(bound.high, 7);
   }
   const std::string metric = model.text_or("metric", "value");
   Chart chart{metric + " of " + model.text_or("region", "?") + " against " + varied + (fixed_text.empty() ? "" : " (" + fixed_text + ")"),
@@ -279,7 +281,9 @@ void add_predict(Part& part, const View& predict) {
     }
     const View last = predictions[members.back()];
     std::string at;
-    for (const auto& [parameter, value] : last["at"].json().items()) at += (at.empty() ? "" : ", ") + parameter + " = " + scalar_text(value);
+    for (const auto& [parameter, value] : last["at"].json().items()) {
+      at += (at.empty() ? "" : ", ") + parameter + " = " + (value.is_number() ? format_number(value.get<double>(), 7) : scalar_text(value));
+    }
     std::string line = name + " at " + at + ": " + format_number(last["value"].number());
     if (const auto lower = last.maybe("lower"), upper = last.maybe("upper"); lower && upper) {
       line += " [" + format_number(*lower) + ", " + format_number(*upper) + "] (" + percent(last.maybe("confidence").value_or(0.95), 2) + " prediction interval)";

@@ -185,7 +185,7 @@ void add_manager_simulate(Part& part, const View& manager) {
                percent(manager.maybe("mean_efficiency").value_or(NAN), 2));
   Section& section = part.section("Jobs");
   Gantt gantt{"Jobs: arrival to start (waiting), start to finish", "time", {}, 760};
-  Chart allocations{"Processors allocated to each job", {"time", false, {}, {}}, {"processors", false, 0.0, {}}, {}, {}, 680, 340};
+  Chart allocations{"Processors allocated to each job", {"time", false, {}, {}}, {"processors", false, 0.0, {}, true}, {}, {}, 680, 340};
   for (std::size_t index = 0; index < jobs.size(); ++index) {
     const View job = jobs[index];
     const std::string name = job["name"].text();
@@ -214,7 +214,7 @@ void add_manage(Part& part, const View& manage) {
                std::to_string(jobs.size()) + " programs, makespan " + format_number(manage["makespan"].number(), 3) +
                " s, mean response time " + format_number(manage.maybe("mean_response_time").value_or(NAN), 3) + " s");
   Section& section = part.section("Programs under the manager");
-  Chart allocations{"Processors allocated to each program", {"seconds", false, {}, {}}, {"processors", false, 0.0, {}}, {}, {}, 680, 340};
+  Chart allocations{"Processors allocated to each program", {"seconds", false, {}, {}}, {"processors", false, 0.0, {}, true}, {}, {}, 680, 340};
   Gantt gantt{"Programs: first allocation to end", "seconds", {}, 760};
   Table table{"Programs", {"program", "pid", "requested", "iterations", "response time (s)", "exit status"}, {}};
   for (std::size_t index = 0; index < jobs.size(); ++index) {

@@ -19,7 +19,7 @@ std::string speedup_line(double p, double speedup, std::optional<double> f) {
                      percent(speedup / p, 2);
   if (f) {
     line += ", f = " + format_number(*f, 2);
-    line += *f > 0 ? ", Amdahl limit " + format_number(1.0 / *f, 2) : ", no Amdahl limit (f = 0)";
+    line += *f > 0 ? ", Amdahl limit " + format_number(1.0 / *f, 3) : ", no Amdahl limit (f = 0)";
   }
   return line;
 }
@@ -70,7 +70,7 @@ void add_region(Part& part, const View& region, double allocated) {
     part.summary(name + ": no speedup calculated");
   }
   if (const auto noise = region.find("noise")) part.summary(name + ": " + noise->text_or("verdict", "-"));
-  Chart chart{"Speedup of " + name, {"processors p", false, {}, {}}, {"speedup S(p)", false, {}, {}}, {}, {}, 640, 380};
+  Chart chart{"Speedup of " + name, {"processors p", false, {}, {}, true}, {"speedup S(p)", false, {}, {}}, {}, {}, 640, 380};
   if (largest > 1) chart.series.push_back(ideal_series(largest));
   if (f && largest > 1) {
     Series law{"Amdahl, f = " + format_number(*f, 2), {}, Mark::line, 5, true};
@@ -187,13 +187,13 @@ void add_speedup(Part& part, const View& speedup) {
   }
   if (const auto verdict = speedup.find("noise_verdict")) part.summary(verdict->text());
   Section& section = part.section("Speedup: traditional (TS) and self-analysis (SA) side by side");
-  Chart chart{"Speedup against thread count", {"threads p", false, {}, {}}, {"speedup", false, {}, {}}, {}, {}, 640, 380};
+  Chart chart{"Speedup against thread count", {"threads p", false, {}, {}, true}, {"speedup", false, {}, {}}, {}, {}, 640, 380};
   if (largest > 1) chart.series.push_back(ideal_series(largest));
   for (Series* series : {&ts_line, &ts, &sa_line, &sa, &sa1, &st}) {
     if (!series->points.empty()) chart.series.push_back(*series);
   }
   section.svg(render_chart(chart));
-  Chart times{"Times against thread count", {"threads p", false, {}, {}}, {"seconds", false, {}, {}}, {}, {}, 640, 320};
+  Chart times{"Times against thread count", {"threads p", false, {}, {}, true}, {"seconds", false, {}, {}}, {}, {}, 640, 320};
   for (Series* series : {&time, &time_sa, &region_time}) {
     if (!series->points.empty()) times.series.push_back(*series);
   }

@@ -48,11 +48,11 @@ struct KindName {
 [[nodiscard]] std::string known_kinds();
 
 // The kind of a document, from its keys; core::InputError {file} saying which kinds are known when none fits.
-[[nodiscard]] Kind detect_kind(const nlohmann::json& document, const std::string& file);
+[[nodiscard]] Kind detect_kind(const nlohmann::ordered_json& document, const std::string& file);
 
 struct Input {
   std::string file;  // as named on the command line (shown on the page, in messages)
-  nlohmann::json document;
+  nlohmann::ordered_json document;
   Kind kind;
 };
 

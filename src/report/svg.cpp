@@ -70,8 +70,9 @@ Range padded(Range range, const Axis& axis) {
   return range;
 }
 
-std::vector<double> ticks_of(const Scale& scale) {
-  return scale.logarithmic() ? log_ticks(scale.low(), scale.high()) : linear_ticks(scale.low(), scale.high());
+std::vector<double> ticks_of(const Scale& scale, bool integer) {
+  std::vector<double> ticks = scale.logarithmic() ? log_ticks(scale.low(), scale.high()) : linear_ticks(scale.low(), scale.high());
+  return integer ? integer_ticks(std::move(ticks), scale.low(), scale.high()) : ticks;
 }
 
 struct LegendItem {
@@ -79,6 +80,7 @@ struct LegendItem {
   std::string color;
   bool shade = false;
   bool dashed = false;
+  bool point = false;  // a mark without a line: a dot
 };
 
 // The legend under the plot, wrapped to the width; returns its height.
@@ -107,7 +109,9 @@ void write_legend(std::ostringstream& out, const std::vector<LegendItem>& items,
       x = 10;
       y += 18;
     }
-    if (item.shade) {
+    if (item.point) {
+      out << "<circle cx=\"" << x + 11 << "\" cy=\"" << y - 3 << "\" r=\"3.5\" fill=\"" << item.color << "\"/>";
+    } else if (item.shade) {
       out << "<rect x=\"" << x << "\" y=\"" << y - 8 << "\" width=\"22\" height=\"10\" fill=\"" << item.color
           << "\" fill-opacity=\"0.25\"/>";
     } else {
@@ -136,11 +140,11 @@ struct Frame {
   double left, top, right, bottom;  // the plot area, pixels
 };
 
-void write_x_axis(std::ostringstream& out, const Scale& x, const Frame& frame, const std::string& label) {
+void write_x_axis(std::ostringstream& out, const Scale& x, const Frame& frame, const std::string& label, bool integer) {
   out << "<g class=\"axis x\">";
   out << "<line x1=\"" << pixel(frame.left) << "\" y1=\"" << pixel(frame.bottom) << "\" x2=\"" << pixel(frame.right)
       << "\" y2=\"" << pixel(frame.bottom) << "\" stroke=\"#333\"/>";
-  for (double tick : ticks_of(x)) {
+  for (double tick : ticks_of(x, integer)) {
     const double at = x(tick);
     out << "<line class=\"grid\" x1=\"" << pixel(at) << "\" y1=\"" << pixel(frame.top) << "\" x2=\"" << pixel(at)
         << "\" y2=\"" << pixel(frame.bottom + 4) << "\" stroke=\"#ddd\"/>";
@@ -151,11 +155,11 @@ void write_x_axis(std::ostringstream& out, const Scale& x, const Frame& frame, c
       << pixel(frame.bottom + 34) << "\" text-anchor=\"middle\">" << escape_html(label) << "</text></g>";
 }
 
-void write_y_axis(std::ostringstream& out, const Scale& y, const Frame& frame, const std::string& label) {
+void write_y_axis(std::ostringstream& out, const Scale& y, const Frame& frame, const std::string& label, bool integer) {
   out << "<g class=\"axis y\">";
   out << "<line x1=\"" << pixel(frame.left) << "\" y1=\"" << pixel(frame.top) << "\" x2=\"" << pixel(frame.left)
       << "\" y2=\"" << pixel(frame.bottom) << "\" stroke=\"#333\"/>";
-  for (double tick : ticks_of(y)) {
+  for (double tick : ticks_of(y, integer)) {
     const double at = y(tick);
     out << "<line class=\"grid\" x1=\"" << pixel(frame.left - 4) << "\" y1=\"" << pixel(at) << "\" x2=\""
         << pixel(frame.right) << "\" y2=\"" << pixel(at) << "\" stroke=\"#ddd\"/>";
@@ -193,6 +197,8 @@ void write_series(std::ostringstream& out, const Series& series, const std::stri
   if (series.mark == Mark::line || series.mark == Mark::line_points) {
     std::string path;
     bool pen_down = false;
+    const Point* first = nullptr;
+    const Point* last = nullptr;
     for (const Point& point : series.points) {
       if (!shown(point, chart.x, chart.y)) {
         pen_down = false;  // a gap: the next point starts a new piece
@@ -200,10 +206,14 @@ void write_series(std::ostringstream& out, const Series& series, const std::stri
       }
       path += (pen_down ? "L" : "M") + pixel(x(point.x)) + "," + pixel(y(point.y));
       pen_down = true;
+      if (!first) first = &point;
+      last = &point;
     }
     if (!path.empty()) {
       out << "<path class=\"line\" d=\"" << path << "\" fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\""
-          << (series.dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>";
+          << (series.dashed ? " stroke-dasharray=\"6,4\"" : "") << "><title>" << escape_html(series.name) << ": from "
+          << format_number(first->x, 6) << ", " << format_number(first->y, 6) << " to " << format_number(last->x, 6) << ", "
+          << format_number(last->y, 6) << "</title></path>";
     }
   }
   if (series.mark == Mark::error_bars) {
@@ -273,7 +283,8 @@ std::vector<double> linear_ticks(double low, double high, int target) {
   const double raw = (high - low) / std::max(target, 1);
   const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
   const double residual = raw / magnitude;
-  const double step = magnitude * (residual < 1.5 ? 1 : residual < 3.5 ? 2 : residual < 7.5 ? 5 : 10);
+  // The smallest round step at least `raw`: never more than target + 1 ticks.
+  const double step = magnitude * (residual <= 1 + 1e-9 ? 1 : residual <= 2 + 1e-9 ? 2 : residual <= 5 + 1e-9 ? 5 : 10);
   const double first = std::ceil(low / step - 1e-9);
   std::vector<double> ticks;
   for (double index = first;; index += 1) {
@@ -306,6 +317,16 @@ std::vector<double> log_ticks(double low, double high) {
     }
   }
   if (ticks.size() < 2) return linear_ticks(low, high);
+  return ticks;
+}
+
+std::vector<double> integer_ticks(std::vector<double> ticks, double low, double high, int target) {
+  std::erase_if(ticks, [](double tick) { return tick != std::round(tick); });
+  if (ticks.size() >= 2 || !finite(low) || !finite(high)) return ticks;
+  ticks.clear();
+  const double first = std::ceil(low), last = std::floor(high);
+  const double stride = std::max(1.0, std::ceil((last - first + 1) / std::max(target, 1)));
+  for (double tick = first; tick <= last; tick += stride) ticks.push_back(tick);
   return ticks;
 }
 
@@ -344,7 +365,8 @@ std::string render_chart(const Chart& chart) {
     const Series& series = chart.series[index];
     if (series.name.empty()) continue;
     legend.push_back({series.name, color_of(series.color >= 0 ? series.color : static_cast<int>(index)),
-                      series.mark == Mark::band, series.dashed});
+                      series.mark == Mark::band, series.dashed,
+                      series.mark == Mark::points || series.mark == Mark::error_bars});
   }
   for (const Shade& shade : chart.shades) {
     if (!shade.name.empty()) legend.push_back({shade.name, "#888", true, false});
@@ -365,8 +387,8 @@ std::string render_chart(const Chart& chart) {
         << pixel(std::fabs(to - from)) << "\" height=\"" << pixel(frame.bottom - frame.top)
         << "\" fill=\"#888\" fill-opacity=\"0.15\"><title>" << escape_html(shade.name) << "</title></rect>";
   }
-  write_x_axis(out, x, frame, chart.x.label);
-  write_y_axis(out, y, frame, chart.y.label);
+  write_x_axis(out, x, frame, chart.x.label, chart.x.integer);
+  write_y_axis(out, y, frame, chart.y.label, chart.y.integer);
   for (std::size_t index = 0; index < chart.series.size(); ++index) {
     const Series& series = chart.series[index];
     write_series(out, series, color_of(series.color >= 0 ? series.color : static_cast<int>(index)), x, y, chart);
@@ -396,7 +418,7 @@ std::string render_bars(const BarChart& chart) {
   const Scale y(ys.low, ys.high, frame.bottom, frame.top, false);
   std::ostringstream out;
   open_svg(out, chart.width, chart.height + legend_size, chart.title, "bars");
-  write_y_axis(out, y, frame, chart.y_label);
+  write_y_axis(out, y, frame, chart.y_label, false);
   out << "<line x1=\"" << pixel(frame.left) << "\" y1=\"" << pixel(frame.bottom) << "\" x2=\"" << pixel(frame.right)
       << "\" y2=\"" << pixel(frame.bottom) << "\" stroke=\"#333\"/>";
   const double slot = (frame.right - frame.left) / static_cast<double>(std::max<std::size_t>(chart.groups.size(), 1));
@@ -448,7 +470,7 @@ std::string render_gantt(const Gantt& gantt) {
   const Scale x(xs.low, xs.high, frame.left, frame.right, false);
   std::ostringstream out;
   open_svg(out, gantt.width, height, gantt.title, "gantt");
-  write_x_axis(out, x, frame, gantt.x_label);
+  write_x_axis(out, x, frame, gantt.x_label, false);
   for (std::size_t index = 0; index < rows.size(); ++index) {
     const std::string& row = rows[index];
     const std::string shown_label = row.size() > 28 ? row.substr(0, 27) + "…" : row;

@@ -17,14 +17,18 @@ namespace augur::report {
 // "2.1e+06" → "2.1e6", "1e-05" → "1e-5"); "-" for NaN, "inf" / "-inf".
 [[nodiscard]] std::string format_number(double value, int significant = 4);
 
-// Ticks of a linear axis over [low, high]: about `target` round values (steps of 1, 2 or 5 times a power
-// of ten), all within [low, high].
+// Ticks of a linear axis over [low, high]: at most target + 1 round values (the smallest step of 1, 2 or 5
+// times a power of ten that is at least (high - low) / target), all within [low, high].
 [[nodiscard]] std::vector<double> linear_ticks(double low, double high, int target = 6);
 
 // Ticks of a logarithmic axis over [low, high] (low > 0): the powers of ten within, with 2 and 5 times them
 // when the range spans fewer than three decades, with every power of two when it spans less than one decade
 // and holds at least two; linear ticks when nothing else gives two ticks.
 [[nodiscard]] std::vector<double> log_ticks(double low, double high);
+
+// The ticks of `linear_ticks` or `log_ticks` that are whole numbers; when fewer than two are, every whole
+// number in [low, high] (at most `target` of them, evenly strided).
+[[nodiscard]] std::vector<double> integer_ticks(std::vector<double> ticks, double low, double high, int target = 6);
 
 // A map from data values to pixels along one axis.
 class Scale {
@@ -44,6 +48,7 @@ struct Axis {
   std::string label;
   bool logarithmic = false;
   std::optional<double> minimum, maximum;  // forced bounds (else from the data, padded)
+  bool integer = false;                    // ticks on whole numbers only (thread counts, processors)
 };
 
 struct Point {

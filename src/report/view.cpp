@@ -79,7 +79,7 @@ std::string View::text_or(std::string_view key, std::string fallback) const {
   return scalar_text(value_->at(std::string(key)));
 }
 
-std::string scalar_text(const nlohmann::json& value) {
+std::string scalar_text(const nlohmann::ordered_json& value) {
   if (value.is_null()) return "-";
   if (value.is_string()) return value.get<std::string>();
   if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";

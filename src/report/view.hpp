@@ -11,7 +11,7 @@ namespace augur::report {
 
 class View {
  public:
-  View(const nlohmann::json& value, const std::string& file, std::string path = "")
+  View(const nlohmann::ordered_json& value, const std::string& file, std::string path = "")
       : value_(&value), file_(&file), path_(std::move(path)) {}
 
   [[nodiscard]] View operator[](std::string_view key) const;   // required member of an object
@@ -33,17 +33,17 @@ class View {
   // Text of a member that may be absent (numbers written as numbers, null as "-").
   [[nodiscard]] std::string text_or(std::string_view key, std::string fallback) const;
 
-  [[nodiscard]] const nlohmann::json& json() const { return *value_; }
+  [[nodiscard]] const nlohmann::ordered_json& json() const { return *value_; }
   [[nodiscard]] const std::string& path() const { return path_; }
   [[noreturn]] void fail(const std::string& message) const;
 
  private:
-  const nlohmann::json* value_;
+  const nlohmann::ordered_json* value_;
   const std::string* file_;
   std::string path_;
 };
 
 // A scalar JSON value as text ("-" for null; numbers with format_number; objects and arrays compact).
-[[nodiscard]] std::string scalar_text(const nlohmann::json& value);
+[[nodiscard]] std::string scalar_text(const nlohmann::ordered_json& value);
 
 }  // namespace augur::report
