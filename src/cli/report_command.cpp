@@ -32,7 +32,8 @@ std::string default_output(const ReportOptions& options) {
 
 int run_report(const ReportOptions& options) {
   const std::string output = options.output.empty() ? default_output(options) : options.output;
-  core::refuse_output_over_inputs(output, options.inputs);
+  const bool to_stdout = output == "-";
+  if (!to_stdout) core::refuse_output_over_inputs(output, options.inputs);
   std::optional<report::Kind> forced;
   if (!options.kind.empty()) {
     forced = report::kind_named(options.kind);
@@ -42,6 +43,10 @@ int run_report(const ReportOptions& options) {
   for (const std::string& file : options.inputs) inputs.push_back(read_report_input(file, forced));
   std::ostringstream page;
   report::write_page(page, report::build_page(inputs));  // every input checked before anything is written
+  if (to_stdout) {  // the page itself on standard output, nothing else
+    std::fwrite(page.str().data(), 1, page.str().size(), stdout);
+    return 0;
+  }
   core::write_file_atomically(output, page.str());
   if (options.json) {
     nlohmann::ordered_json json{{"output", output}, {"inputs", nlohmann::ordered_json::array()}};
@@ -63,7 +68,7 @@ Runner declare_report_command(CLI::App& command) {
                      "JSON outputs of augur (speedup, run, fit, predict, couple report, tspp, sim, cache, actors, hierarchy, "
                      "manager, manage, a self-analysis report) or performance databases; '-': standard input")
       ->required();
-  command.add_option("-o,--output", options->output, "The page (default: the first input's name with .html, in the current folder)");
+  command.add_option("-o,--output", options->output, "The page (default: the first input's name with .html, in the current folder; '-': standard output, the page alone)");
   command.add_option("--kind", options->kind, "Read every input as this kind instead of detecting it from its keys");
   command.add_flag("--json", options->json, "Print what was written (the page, each input's kind) as JSON");
   command.footer("One HTML file that opens offline: charts drawn as inline SVG, sortable tables, a summary in plain words.\n"

@@ -281,13 +281,14 @@ std::vector<double> linear_ticks(double low, double high, int target) {
   if (high < low) std::swap(low, high);
   if (high == low) return {low};
   const double raw = (high - low) / std::max(target, 1);
+  if (!finite(raw) || raw <= std::fabs(high) * 1e-15) return {low, high};  // beyond double's range or precision
   const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
   const double residual = raw / magnitude;
   // The smallest round step at least `raw`: never more than target + 1 ticks.
   const double step = magnitude * (residual <= 1 + 1e-9 ? 1 : residual <= 2 + 1e-9 ? 2 : residual <= 5 + 1e-9 ? 5 : 10);
   const double first = std::ceil(low / step - 1e-9);
   std::vector<double> ticks;
-  for (double index = first;; index += 1) {
+  for (double index = first; index < first + 2.0 * std::max(target, 1) + 2; index += 1) {
     double tick = index * step;
     if (tick > high + step * 1e-9) break;
     if (std::fabs(tick) < step * 1e-9) tick = 0;
@@ -326,7 +327,11 @@ std::vector<double> integer_ticks(std::vector<double> ticks, double low, double 
   ticks.clear();
   const double first = std::ceil(low), last = std::floor(high);
   const double stride = std::max(1.0, std::ceil((last - first + 1) / std::max(target, 1)));
-  for (double tick = first; tick <= last; tick += stride) ticks.push_back(tick);
+  for (int index = 0; index <= std::max(target, 1) + 1; ++index) {
+    const double tick = first + stride * index;
+    if (tick > last || (index > 0 && tick == ticks.back())) break;
+    ticks.push_back(tick);
+  }
   return ticks;
 }
 
