@@ -36,6 +36,8 @@ void add_database(Part& part, const View& database);
 
 // Shared pieces.
 [[nodiscard]] std::string percent(double fraction, int significant = 3);  // 0.8 → "80%"
+// The strings of an array joined by blanks (a command and its arguments); a string as it is.
+[[nodiscard]] std::string joined_words(const View& words);
 // A table of the object's scalar members (name, value), for the settings of a run.
 [[nodiscard]] Table scalar_table(const View& object, const std::string& caption);
 // A table of an array of objects: one column per scalar member of the first (in order).

@@ -123,6 +123,13 @@ std::string percent(double fraction, int significant) {
   return format_number(fraction * 100, significant) + "%";
 }
 
+std::string joined_words(const View& words) {
+  if (words.json().is_string()) return words.text();  // a command written as one string
+  std::string text;
+  for (std::size_t index = 0; index < words.size(); ++index) text += (index ? " " : "") + words[index].text();
+  return text;
+}
+
 Table scalar_table(const View& object, const std::string& caption) {
   Table table{caption, {"field", "value"}, {}};
   if (!object.is_object()) return table;

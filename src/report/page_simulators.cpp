@@ -35,6 +35,17 @@ void add_cache_levels(Part& part, const View& cache, const std::string& what) {
   section.table(scalar_table(cache, "The simulation"));
 }
 
+// The processors a job held over time: a step function, the count holds until the next decision.
+Series allocation_series(const std::string& name, int color, const View& steps) {
+  Series series{name, {}, Mark::line, color, false};
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    const double time = steps[k]["time"].number(), processors = steps[k]["processors"].number();
+    if (!series.points.empty()) series.points.push_back({time, series.points.back().y, {}, {}});
+    series.points.push_back({time, processors, {}, {}});
+  }
+  return series;
+}
+
 void add_cache_curve(Part& part, const View& curve) {
   const View points = curve["points"];
   std::map<std::string, Series> by_assoc;
@@ -192,15 +203,7 @@ void add_manager_simulate(Part& part, const View& manager) {
     const double arrival = job.maybe("arrival").value_or(0), start = job["start"].number(), finish = job["finish"].number();
     if (start > arrival) gantt.bars.push_back({name, arrival, start, "waiting"});
     gantt.bars.push_back({name, start, finish, "efficiency " + percent(job.maybe("efficiency").value_or(NAN), 2)});
-    if (const auto steps = job.find("allocations")) {
-      Series series{name, {}, Mark::line, static_cast<int>(index), false};
-      for (std::size_t k = 0; k < steps->size(); ++k) {  // a step function: the count holds until the next decision
-        const double time = (*steps)[k]["time"].number(), processors = (*steps)[k]["processors"].number();
-        if (!series.points.empty()) series.points.push_back({time, series.points.back().y, {}, {}});
-        series.points.push_back({time, processors, {}, {}});
-      }
-      allocations.series.push_back(std::move(series));
-    }
+    if (const auto steps = job.find("allocations")) allocations.series.push_back(allocation_series(name, static_cast<int>(index), *steps));
   }
   section.svg(render_gantt(gantt));
   if (!allocations.series.empty()) section.svg(render_chart(allocations));
@@ -219,24 +222,15 @@ void add_manage(Part& part, const View& manage) {
   Table table{"Programs", {"program", "pid", "requested", "iterations", "response time (s)", "exit status"}, {}};
   for (std::size_t index = 0; index < jobs.size(); ++index) {
     const View job = jobs[index];
-    std::string command;
-    if (const auto words = job.find("command")) {
-      for (std::size_t k = 0; k < words->size(); ++k) command += (k ? " " : "") + (*words)[k].text();
-    }
+    const std::string command = job.find("command") ? joined_words(*job.find("command")) : "?";
     const std::string name = command + " (" + job.text_or("pid", "?") + ")";
-    Series series{name, {}, Mark::line, static_cast<int>(index), false};
     if (const auto steps = job.find("allocations")) {
-      for (std::size_t k = 0; k < steps->size(); ++k) {
-        const double time = (*steps)[k]["time"].number(), processors = (*steps)[k]["processors"].number();
-        if (!series.points.empty()) series.points.push_back({time, series.points.back().y, {}, {}});
-        series.points.push_back({time, processors, {}, {}});
-      }
+      allocations.series.push_back(allocation_series(name, static_cast<int>(index), *steps));
       if (steps->size() > 0) {
         const double first = (*steps)[0]["time"].number();
         gantt.bars.push_back({name, first, first + job.maybe("response_time").value_or(0), "exit status " + job.text_or("exit_status", "-")});
       }
     }
-    allocations.series.push_back(std::move(series));
     table.rows.push_back({text_cell(command), number_cell(job.maybe("pid"), 10), number_cell(job.maybe("requested")),
                           number_cell(job.maybe("iterations")), number_cell(job.maybe("response_time")), text_cell(job.text_or("exit_status", "-"))});
   }

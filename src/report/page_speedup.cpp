@@ -170,10 +170,7 @@ void add_speedup(Part& part, const View& speedup) {
     if (const auto value = point.maybe("time_sa_s")) time_sa.points.push_back({p, *value, {}, {}});
     if (const auto value = point.maybe("region_time_s")) region_time.points.push_back({p, *value, {}, {}});
   }
-  std::string command;
-  if (const auto words = speedup.find("command")) {
-    for (std::size_t index = 0; index < words->size(); ++index) command += (index ? " " : "") + (*words)[index].text();
-  }
+  const std::string command = speedup.find("command") ? joined_words(*speedup.find("command")) : "?";
   part.summary(command + ": " + std::to_string(points.size()) + " thread counts up to " + format_number(largest));
   if (last) {
     const double p = (*last)["p"].number();
