@@ -366,3 +366,15 @@ augur_example(NAME manager_open_pdpa_csv
 augur_example(NAME manager_bad_workload
   COMMAND augur manager simulate examples/manager/bad.workload --cpus 64
   EXPECTED examples/manager/bad.out STREAM both EXIT_CODE 1)
+# report: one HTML page from augur's JSON outputs (docs/report.md): figure11.json is `augur tspp
+# examples/tspp/figure11.tspp --json`, fft_fit.json `augur fit examples/model/fft_t3e.csv --formula "c[0]/P"
+# --segments auto --json`. The page is deterministic: compared whole. An input of no known kind: exit status 1.
+augur_example(NAME report_figure11_page
+  COMMAND augur report examples/report/figure11.json -o -
+  EXPECTED examples/report/figure11.html)
+augur_example(NAME report_two_inputs
+  COMMAND augur report examples/report/figure11.json examples/report/fft_fit.json -o /dev/null
+  EXPECTED examples/report/two_inputs.out)
+augur_example(NAME report_unknown_kind
+  COMMAND augur report examples/report/unknown.json -o /dev/null
+  EXPECTED examples/report/unknown.out STREAM both EXIT_CODE 1)

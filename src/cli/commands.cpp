@@ -24,6 +24,7 @@ Runner declare_cache_command(CLI::App& command);
 Runner declare_hierarchy_command(CLI::App& command);
 Runner declare_manager_command(CLI::App& command);
 Runner declare_manage_command(CLI::App& command);
+Runner declare_report_command(CLI::App& command);
 
 std::span<const Command> commands() {
   static const Command table[] = {
@@ -108,6 +109,11 @@ std::span<const Command> commands() {
        "Run a workload of programs under a processor manager of its own (augur manage -- PROG ARGS ::: PROG ARGS): "
        "each job's response time, its allocations over time and its speedups.",
        declare_manage_command},
+      {"report",
+       "One self-contained HTML page from augur's JSON outputs or a performance database: speedup curves (TS and SA), "
+       "fitted models with their measurements and extrapolation, coupling tables, task Gantt charts, simulator "
+       "summaries; inline SVG charts, sortable tables, a summary in plain words (docs/report.md).",
+       declare_report_command},
   };
   return table;
 }

@@ -1,0 +1,43 @@
+// augur report's page builders (src/report/): any JSON, read as the kind its keys say and then as every kind,
+// either gives a page or a core::InputError; no text of the input ever reaches the page unescaped.
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "augur/core/diagnostics.hpp"
+#include "fuzz_common.hpp"
+#include "report/report.hpp"
+
+namespace {
+
+void build(const nlohmann::ordered_json& document, augur::report::Kind kind) {
+  using namespace augur;
+  try {
+    std::ostringstream html;
+    report::write_page(html, report::build_page({report::Input{"input.json", document, kind}}));
+    const std::string page = html.str();
+    std::size_t scripts = 0;
+    for (std::size_t at = page.find("<script"); at != std::string::npos; at = page.find("<script", at + 1)) ++scripts;
+    fuzz::expect(scripts == 2, "a <script> of the input on the page", page.substr(0, 2000));
+  } catch (const core::InputError&) {
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace augur;
+  if (size > fuzz::max_input) return 0;
+  nlohmann::ordered_json document;
+  try {
+    document = nlohmann::ordered_json::parse(fuzz::text_of(data, size));
+  } catch (const nlohmann::ordered_json::exception&) {
+    return 0;  // not JSON: the command's reader reports it (src/cli/report_inputs.cpp)
+  }
+  try {
+    build(document, report::detect_kind(document, "input.json"));
+  } catch (const core::InputError&) {
+  }
+  for (const report::KindName& kind : report::kinds()) build(document, kind.kind);
+  return 0;
+}

@@ -1,0 +1,499 @@
+#include "report/svg.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+#include "core/json_text.hpp"
+
+namespace augur::report {
+namespace {
+
+// Okabe and Ito's palette: told apart by readers with any colour vision.
+constexpr const char* palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                   "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+constexpr int palette_size = static_cast<int>(sizeof(palette) / sizeof(palette[0]));
+
+const char* color_of(int index) {
+  return palette[((index % palette_size) + palette_size) % palette_size];
+}
+
+std::string pixel(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
+
+bool finite(double value) {
+  return std::isfinite(value);
+}
+
+// The range of a set of values, padded so that no mark sits on the frame.
+struct Range {
+  double low = std::numeric_limits<double>::infinity();
+  double high = -std::numeric_limits<double>::infinity();
+  void add(double value, bool logarithmic) {
+    if (!finite(value) || (logarithmic && value <= 0)) return;
+    low = std::min(low, value);
+    high = std::max(high, value);
+  }
+  [[nodiscard]] bool empty() const { return low > high; }
+};
+
+Range padded(Range range, const Axis& axis) {
+  if (range.empty()) range = axis.logarithmic ? Range{1, 10} : Range{0, 1};
+  if (axis.logarithmic) {
+    if (range.low == range.high) {
+      range.low /= 2;
+      range.high *= 2;
+    } else {
+      const double factor = std::pow(range.high / range.low, 0.04);
+      range.low /= factor;
+      range.high *= factor;
+    }
+  } else if (range.low == range.high) {
+    const double half = range.low == 0 ? 1 : std::fabs(range.low) * 0.1;
+    range.low -= half;
+    range.high += half;
+  } else {
+    const double pad = (range.high - range.low) * 0.04;
+    // A range of positive values near zero starts at zero (speedups, times, rates).
+    const bool from_zero = range.low >= 0 && range.low < (range.high - range.low) * 0.35;
+    range.low = from_zero ? 0 : range.low - pad;
+    range.high += pad;
+  }
+  if (axis.minimum && (!axis.logarithmic || *axis.minimum > 0)) range.low = *axis.minimum;
+  if (axis.maximum) range.high = *axis.maximum;
+  if (range.high <= range.low) range.high = range.low + (axis.logarithmic ? range.low : 1);
+  return range;
+}
+
+std::vector<double> ticks_of(const Scale& scale, bool integer) {
+  std::vector<double> ticks = scale.logarithmic() ? log_ticks(scale.low(), scale.high()) : linear_ticks(scale.low(), scale.high());
+  return integer ? integer_ticks(std::move(ticks), scale.low(), scale.high()) : ticks;
+}
+
+struct LegendItem {
+  std::string name;
+  std::string color;
+  bool shade = false;
+  bool dashed = false;
+  bool point = false;  // a mark without a line: a dot
+};
+
+// The legend under the plot, wrapped to the width; returns its height.
+int legend_height(const std::vector<LegendItem>& items, int width) {
+  if (items.empty()) return 0;
+  int rows = 1, x = 0;
+  for (const LegendItem& item : items) {
+    const int item_width = 34 + 7 * static_cast<int>(std::min<std::size_t>(item.name.size(), 60));
+    if (x > 0 && x + item_width > width - 20) {
+      ++rows;
+      x = 0;
+    }
+    x += item_width;
+  }
+  return rows * 18 + 6;
+}
+
+void write_legend(std::ostringstream& out, const std::vector<LegendItem>& items, int width, int top) {
+  if (items.empty()) return;
+  out << "<g class=\"legend\">";
+  int x = 10, y = top + 12;
+  for (const LegendItem& item : items) {
+    const std::string name = item.name.size() > 60 ? item.name.substr(0, 59) + "…" : item.name;
+    const int item_width = 34 + 7 * static_cast<int>(std::min<std::size_t>(item.name.size(), 60));
+    if (x > 10 && x + item_width > width - 10) {
+      x = 10;
+      y += 18;
+    }
+    if (item.point) {
+      out << "<circle cx=\"" << x + 11 << "\" cy=\"" << y - 3 << "\" r=\"3.5\" fill=\"" << item.color << "\"/>";
+    } else if (item.shade) {
+      out << "<rect x=\"" << x << "\" y=\"" << y - 8 << "\" width=\"22\" height=\"10\" fill=\"" << item.color
+          << "\" fill-opacity=\"0.25\"/>";
+    } else {
+      out << "<line x1=\"" << x << "\" y1=\"" << y - 3 << "\" x2=\"" << x + 22 << "\" y2=\"" << y - 3
+          << "\" stroke=\"" << item.color << "\" stroke-width=\"2\"" << (item.dashed ? " stroke-dasharray=\"5,3\"" : "")
+          << "/>";
+    }
+    out << "<text x=\"" << x + 27 << "\" y=\"" << y << "\">" << escape_html(name) << "</text>";
+    x += item_width;
+  }
+  out << "</g>";
+}
+
+void open_svg(std::ostringstream& out, int width, int height, const std::string& title, const char* kind) {
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart " << kind << "\" width=\"" << width
+      << "\" height=\"" << height << "\" viewBox=\"0 0 " << width << ' ' << height << "\" role=\"img\">";
+  out << "<title>" << escape_html(title) << "</title>";
+  out << "<rect class=\"background\" width=\"" << width << "\" height=\"" << height << "\" fill=\"#fff\"/>";
+  if (!title.empty()) {
+    out << "<text class=\"chart-title\" x=\"" << width / 2 << "\" y=\"18\" text-anchor=\"middle\">"
+        << escape_html(title) << "</text>";
+  }
+}
+
+struct Frame {
+  double left, top, right, bottom;  // the plot area, pixels
+};
+
+void write_x_axis(std::ostringstream& out, const Scale& x, const Frame& frame, const std::string& label, bool integer) {
+  out << "<g class=\"axis x\">";
+  out << "<line x1=\"" << pixel(frame.left) << "\" y1=\"" << pixel(frame.bottom) << "\" x2=\"" << pixel(frame.right)
+      << "\" y2=\"" << pixel(frame.bottom) << "\" stroke=\"#333\"/>";
+  for (double tick : ticks_of(x, integer)) {
+    const double at = x(tick);
+    out << "<line class=\"grid\" x1=\"" << pixel(at) << "\" y1=\"" << pixel(frame.top) << "\" x2=\"" << pixel(at)
+        << "\" y2=\"" << pixel(frame.bottom + 4) << "\" stroke=\"#ddd\"/>";
+    out << "<text class=\"tick\" x=\"" << pixel(at) << "\" y=\"" << pixel(frame.bottom + 16)
+        << "\" text-anchor=\"middle\">" << format_number(tick) << "</text>";
+  }
+  out << "<text class=\"axis-label\" x=\"" << pixel((frame.left + frame.right) / 2) << "\" y=\""
+      << pixel(frame.bottom + 34) << "\" text-anchor=\"middle\">" << escape_html(label) << "</text></g>";
+}
+
+void write_y_axis(std::ostringstream& out, const Scale& y, const Frame& frame, const std::string& label, bool integer) {
+  out << "<g class=\"axis y\">";
+  out << "<line x1=\"" << pixel(frame.left) << "\" y1=\"" << pixel(frame.top) << "\" x2=\"" << pixel(frame.left)
+      << "\" y2=\"" << pixel(frame.bottom) << "\" stroke=\"#333\"/>";
+  for (double tick : ticks_of(y, integer)) {
+    const double at = y(tick);
+    out << "<line class=\"grid\" x1=\"" << pixel(frame.left - 4) << "\" y1=\"" << pixel(at) << "\" x2=\""
+        << pixel(frame.right) << "\" y2=\"" << pixel(at) << "\" stroke=\"#ddd\"/>";
+    out << "<text class=\"tick\" x=\"" << pixel(frame.left - 7) << "\" y=\"" << pixel(at + 4)
+        << "\" text-anchor=\"end\">" << format_number(tick) << "</text>";
+  }
+  const double middle = (frame.top + frame.bottom) / 2;
+  out << "<text class=\"axis-label\" x=\"14\" y=\"" << pixel(middle) << "\" text-anchor=\"middle\" transform=\"rotate(-90 14 "
+      << pixel(middle) << ")\">" << escape_html(label) << "</text></g>";
+}
+
+bool shown(const Point& point, const Axis& x_axis, const Axis& y_axis) {
+  return finite(point.x) && finite(point.y) && (!x_axis.logarithmic || point.x > 0) &&
+         (!y_axis.logarithmic || point.y > 0);
+}
+
+void write_series(std::ostringstream& out, const Series& series, const std::string& color, const Scale& x,
+                  const Scale& y, const Chart& chart) {
+  out << "<g class=\"series\">";
+  const auto edge = [&](double value) {  // a band's or bar's edge on a log axis: clipped to the axis
+    return y.logarithmic() && value <= 0 ? y.low() : value;
+  };
+  if (series.mark == Mark::band) {
+    std::string upper, lower;
+    for (const Point& point : series.points) {
+      if (!point.low || !point.high || !finite(point.x) || (chart.x.logarithmic && point.x <= 0)) continue;
+      upper += (upper.empty() ? "M" : "L") + pixel(x(point.x)) + "," + pixel(y(edge(*point.high)));
+      lower = "L" + pixel(x(point.x)) + "," + pixel(y(edge(*point.low))) + lower;
+    }
+    if (!upper.empty()) {
+      out << "<path class=\"band\" d=\"" << upper << lower << "Z\" fill=\"" << color
+          << "\" fill-opacity=\"0.18\" stroke=\"none\"/>";
+    }
+  }
+  if (series.mark == Mark::line || series.mark == Mark::line_points) {
+    std::string path;
+    bool pen_down = false;
+    const Point* first = nullptr;
+    const Point* last = nullptr;
+    for (const Point& point : series.points) {
+      if (!shown(point, chart.x, chart.y)) {
+        pen_down = false;  // a gap: the next point starts a new piece
+        continue;
+      }
+      path += (pen_down ? "L" : "M") + pixel(x(point.x)) + "," + pixel(y(point.y));
+      pen_down = true;
+      if (!first) first = &point;
+      last = &point;
+    }
+    if (!path.empty()) {
+      out << "<path class=\"line\" d=\"" << path << "\" fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\""
+          << (series.dashed ? " stroke-dasharray=\"6,4\"" : "") << "><title>" << escape_html(series.name) << ": from "
+          << format_number(first->x, 6) << ", " << format_number(first->y, 6) << " to " << format_number(last->x, 6) << ", "
+          << format_number(last->y, 6) << "</title></path>";
+    }
+  }
+  if (series.mark == Mark::error_bars) {
+    for (const Point& point : series.points) {
+      if (!shown(point, chart.x, chart.y) || !point.low || !point.high) continue;
+      const double at = x(point.x);
+      out << "<path class=\"error-bar\" d=\"M" << pixel(at) << "," << pixel(y(edge(*point.low))) << "L" << pixel(at)
+          << "," << pixel(y(edge(*point.high))) << "M" << pixel(at - 4) << "," << pixel(y(edge(*point.low))) << "h8M"
+          << pixel(at - 4) << "," << pixel(y(edge(*point.high))) << "h8\" stroke=\"" << color << "\"/>";
+    }
+  }
+  if (series.mark == Mark::points || series.mark == Mark::line_points || series.mark == Mark::error_bars) {
+    for (const Point& point : series.points) {
+      if (!shown(point, chart.x, chart.y)) continue;
+      out << "<circle class=\"point\" cx=\"" << pixel(x(point.x)) << "\" cy=\"" << pixel(y(point.y))
+          << "\" r=\"3.5\" fill=\"" << color << "\"><title>" << escape_html(series.name) << ": "
+          << format_number(point.x, 6) << ", " << format_number(point.y, 6) << "</title></circle>";
+    }
+  }
+  out << "</g>";
+}
+
+}  // namespace
+
+std::string escape_html(std::string_view text) {
+  const std::string valid = core::valid_utf8(text);
+  std::string escaped;
+  escaped.reserve(valid.size());
+  for (char c : valid) {
+    switch (c) {
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      case '"': escaped += "&quot;"; break;
+      case '\'': escaped += "&#39;"; break;
+      default: escaped += c;
+    }
+  }
+  return escaped;
+}
+
+std::string format_number(double value, int significant) {
+  if (std::isnan(value)) return "-";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  if (value == 0) return "0";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", std::clamp(significant, 1, 17), value);
+  std::string number = text;
+  const auto exponent_at = number.find('e');
+  std::string mantissa = number.substr(0, exponent_at);
+  std::string exponent = exponent_at == std::string::npos ? "" : number.substr(exponent_at + 1);
+  if (mantissa.find('.') != std::string::npos) {
+    while (mantissa.back() == '0') mantissa.pop_back();
+    if (mantissa.back() == '.') mantissa.pop_back();
+  }
+  if (exponent.empty()) return mantissa;
+  const bool negative = exponent[0] == '-';
+  std::size_t digits = (exponent[0] == '-' || exponent[0] == '+') ? 1 : 0;
+  while (digits + 1 < exponent.size() && exponent[digits] == '0') ++digits;
+  return mantissa + "e" + (negative ? "-" : "") + exponent.substr(digits);
+}
+
+std::vector<double> linear_ticks(double low, double high, int target) {
+  if (!finite(low) || !finite(high)) return {};
+  if (high < low) std::swap(low, high);
+  if (high == low) return {low};
+  const double raw = (high - low) / std::max(target, 1);
+  if (!finite(raw) || raw <= std::fabs(high) * 1e-15) return {low, high};  // beyond double's range or precision
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  const double residual = raw / magnitude;
+  // The smallest round step at least `raw`: never more than target + 1 ticks.
+  const double step = magnitude * (residual <= 1 + 1e-9 ? 1 : residual <= 2 + 1e-9 ? 2 : residual <= 5 + 1e-9 ? 5 : 10);
+  const double first = std::ceil(low / step - 1e-9);
+  std::vector<double> ticks;
+  for (double index = first; index < first + 2.0 * std::max(target, 1) + 2; index += 1) {
+    double tick = index * step;
+    if (tick > high + step * 1e-9) break;
+    if (std::fabs(tick) < step * 1e-9) tick = 0;
+    ticks.push_back(tick);
+  }
+  return ticks;
+}
+
+std::vector<double> log_ticks(double low, double high) {
+  if (!(low > 0) || !finite(high) || high <= low) return linear_ticks(low, high);
+  const double decades = std::log10(high / low);
+  std::vector<double> ticks;
+  const auto within = [&](double value) { return value >= low * (1 - 1e-9) && value <= high * (1 + 1e-9); };
+  if (decades < 1) {
+    for (double power = std::ceil(std::log2(low) - 1e-9); power <= std::floor(std::log2(high) + 1e-9); power += 1) {
+      ticks.push_back(std::exp2(power));
+    }
+    if (ticks.size() >= 2) return ticks;
+    ticks.clear();
+  }
+  const double first = std::floor(std::log10(low)), last = std::ceil(std::log10(high));
+  const double stride = std::max(1.0, std::ceil(decades / 8));  // at most about 8 powers of ten
+  for (double power = first; power <= last; power += stride) {
+    const double decade = std::pow(10.0, power);
+    for (double multiple : decades < 3 ? std::vector<double>{1, 2, 5} : std::vector<double>{1}) {
+      if (within(decade * multiple)) ticks.push_back(decade * multiple);
+    }
+  }
+  if (ticks.size() < 2) return linear_ticks(low, high);
+  return ticks;
+}
+
+std::vector<double> integer_ticks(std::vector<double> ticks, double low, double high, int target) {
+  std::erase_if(ticks, [](double tick) { return tick != std::round(tick); });
+  if (ticks.size() >= 2 || !finite(low) || !finite(high)) return ticks;
+  ticks.clear();
+  const double first = std::ceil(low), last = std::floor(high);
+  const double stride = std::max(1.0, std::ceil((last - first + 1) / std::max(target, 1)));
+  for (int index = 0; index <= std::max(target, 1) + 1; ++index) {
+    const double tick = first + stride * index;
+    if (tick > last || (index > 0 && tick == ticks.back())) break;
+    ticks.push_back(tick);
+  }
+  return ticks;
+}
+
+Scale::Scale(double low, double high, double pixel_low, double pixel_high, bool logarithmic)
+    : low_(low), high_(high), pixel_low_(pixel_low), pixel_high_(pixel_high), logarithmic_(logarithmic) {}
+
+double Scale::operator()(double value) const {
+  const auto position = [this](double v) { return logarithmic_ ? std::log10(v) : v; };
+  const double from = position(low_), to = position(high_);
+  if (to == from) return (pixel_low_ + pixel_high_) / 2;
+  return pixel_low_ + (position(value) - from) / (to - from) * (pixel_high_ - pixel_low_);
+}
+
+std::string render_chart(const Chart& chart) {
+  Range x_range, y_range;
+  int hidden = 0;
+  for (const Series& series : chart.series) {
+    for (const Point& point : series.points) {
+      if (!finite(point.x) || !finite(point.y)) continue;
+      if (!shown(point, chart.x, chart.y)) {
+        ++hidden;
+        continue;
+      }
+      x_range.add(point.x, chart.x.logarithmic);
+      y_range.add(point.y, chart.y.logarithmic);
+      if (point.low) y_range.add(*point.low, chart.y.logarithmic);
+      if (point.high) y_range.add(*point.high, chart.y.logarithmic);
+    }
+  }
+  for (const Shade& shade : chart.shades) {
+    x_range.add(shade.from, chart.x.logarithmic);
+    x_range.add(shade.to, chart.x.logarithmic);
+  }
+  std::vector<LegendItem> legend;
+  for (std::size_t index = 0; index < chart.series.size(); ++index) {
+    const Series& series = chart.series[index];
+    if (series.name.empty()) continue;
+    legend.push_back({series.name, color_of(series.color >= 0 ? series.color : static_cast<int>(index)),
+                      series.mark == Mark::band, series.dashed,
+                      series.mark == Mark::points || series.mark == Mark::error_bars});
+  }
+  for (const Shade& shade : chart.shades) {
+    if (!shade.name.empty()) legend.push_back({shade.name, "#888", true, false});
+  }
+  const int legend_size = legend_height(legend, chart.width);
+  const int note_size = hidden > 0 ? 16 : 0;
+  const int height = chart.height + legend_size + note_size;
+  const Frame frame{72, chart.title.empty() ? 12.0 : 30.0, chart.width - 18.0, chart.height - 48.0};
+  const Range xs = padded(x_range, chart.x), ys = padded(y_range, chart.y);
+  const Scale x(xs.low, xs.high, frame.left, frame.right, chart.x.logarithmic);
+  const Scale y(ys.low, ys.high, frame.bottom, frame.top, chart.y.logarithmic);
+
+  std::ostringstream out;
+  open_svg(out, chart.width, height, chart.title, "plot");
+  for (const Shade& shade : chart.shades) {
+    const double from = x(std::clamp(shade.from, xs.low, xs.high)), to = x(std::clamp(shade.to, xs.low, xs.high));
+    out << "<rect class=\"shade\" x=\"" << pixel(std::min(from, to)) << "\" y=\"" << pixel(frame.top) << "\" width=\""
+        << pixel(std::fabs(to - from)) << "\" height=\"" << pixel(frame.bottom - frame.top)
+        << "\" fill=\"#888\" fill-opacity=\"0.15\"><title>" << escape_html(shade.name) << "</title></rect>";
+  }
+  write_x_axis(out, x, frame, chart.x.label, chart.x.integer);
+  write_y_axis(out, y, frame, chart.y.label, chart.y.integer);
+  for (std::size_t index = 0; index < chart.series.size(); ++index) {
+    const Series& series = chart.series[index];
+    write_series(out, series, color_of(series.color >= 0 ? series.color : static_cast<int>(index)), x, y, chart);
+  }
+  write_legend(out, legend, chart.width, chart.height);
+  if (hidden > 0) {
+    out << "<text class=\"note\" x=\"10\" y=\"" << chart.height + legend_size + 12 << "\">" << hidden
+        << (hidden == 1 ? " value" : " values") << " ≤ 0 not shown on the logarithmic axis</text>";
+  }
+  out << "</svg>";
+  return out.str();
+}
+
+std::string render_bars(const BarChart& chart) {
+  Range range;
+  range.add(0, false);
+  for (const BarGroup& group : chart.groups) {
+    for (double value : group.values) range.add(value, false);
+  }
+  std::vector<LegendItem> legend;
+  for (std::size_t index = 0; index < chart.series.size(); ++index) {
+    if (chart.series.size() > 1) legend.push_back({chart.series[index], color_of(static_cast<int>(index)), true, false});
+  }
+  const int legend_size = legend_height(legend, chart.width);
+  const Frame frame{72, chart.title.empty() ? 12.0 : 30.0, chart.width - 18.0, chart.height - 48.0};
+  const Range ys = padded(range, Axis{});
+  const Scale y(ys.low, ys.high, frame.bottom, frame.top, false);
+  std::ostringstream out;
+  open_svg(out, chart.width, chart.height + legend_size, chart.title, "bars");
+  write_y_axis(out, y, frame, chart.y_label, false);
+  out << "<line x1=\"" << pixel(frame.left) << "\" y1=\"" << pixel(frame.bottom) << "\" x2=\"" << pixel(frame.right)
+      << "\" y2=\"" << pixel(frame.bottom) << "\" stroke=\"#333\"/>";
+  const double slot = (frame.right - frame.left) / static_cast<double>(std::max<std::size_t>(chart.groups.size(), 1));
+  const std::size_t per_group = std::max<std::size_t>(chart.series.size(), 1);
+  const double bar = std::min(40.0, slot * 0.8 / static_cast<double>(per_group));
+  const std::size_t label_every = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(40.0 / slot)));
+  for (std::size_t group_index = 0; group_index < chart.groups.size(); ++group_index) {
+    const BarGroup& group = chart.groups[group_index];
+    const double centre = frame.left + slot * (static_cast<double>(group_index) + 0.5);
+    const double first = centre - bar * static_cast<double>(group.values.size()) / 2;
+    for (std::size_t index = 0; index < group.values.size(); ++index) {
+      const double value = group.values[index];
+      if (!finite(value)) continue;
+      const double top = y(std::max(value, 0.0)), base = y(std::min(value, 0.0));
+      out << "<rect class=\"bar\" x=\"" << pixel(first + bar * static_cast<double>(index)) << "\" y=\"" << pixel(top)
+          << "\" width=\"" << pixel(bar * 0.92) << "\" height=\"" << pixel(std::max(base - top, 0.5)) << "\" fill=\""
+          << color_of(static_cast<int>(index)) << "\"><title>" << escape_html(group.label)
+          << (index < chart.series.size() ? " " + escape_html(chart.series[index]) : "") << ": "
+          << format_number(value, 6) << "</title></rect>";
+    }
+    if (group_index % label_every == 0) {
+      out << "<text class=\"tick\" x=\"" << pixel(centre) << "\" y=\"" << pixel(frame.bottom + 16)
+          << "\" text-anchor=\"middle\">" << escape_html(group.label) << "</text>";
+    }
+  }
+  write_legend(out, legend, chart.width, chart.height);
+  out << "</svg>";
+  return out.str();
+}
+
+std::string render_gantt(const Gantt& gantt) {
+  std::vector<std::string> rows;
+  Range range;
+  range.add(0, false);
+  std::size_t longest = 4;
+  for (const GanttBar& bar : gantt.bars) {
+    if (std::find(rows.begin(), rows.end(), bar.row) == rows.end()) rows.push_back(bar.row);
+    longest = std::max(longest, std::min<std::size_t>(bar.row.size(), 28));
+    range.add(bar.start, false);
+    range.add(bar.end, false);
+  }
+  const double row_height = 22;
+  const double left = 14 + 7.0 * static_cast<double>(longest);
+  const double top = gantt.title.empty() ? 12 : 30;
+  const double bottom = top + row_height * static_cast<double>(rows.size());
+  const int height = static_cast<int>(bottom) + 44;
+  const Frame frame{left, top, gantt.width - 18.0, bottom};
+  const Range xs = padded(range, Axis{});
+  const Scale x(xs.low, xs.high, frame.left, frame.right, false);
+  std::ostringstream out;
+  open_svg(out, gantt.width, height, gantt.title, "gantt");
+  write_x_axis(out, x, frame, gantt.x_label, false);
+  for (std::size_t index = 0; index < rows.size(); ++index) {
+    const std::string& row = rows[index];
+    const std::string shown_label = row.size() > 28 ? row.substr(0, 27) + "…" : row;
+    out << "<text class=\"row-label\" x=\"" << pixel(left - 6) << "\" y=\""
+        << pixel(top + row_height * (static_cast<double>(index) + 0.5) + 4) << "\" text-anchor=\"end\">"
+        << escape_html(shown_label) << "</text>";
+  }
+  for (const GanttBar& bar : gantt.bars) {
+    const auto row = static_cast<std::size_t>(std::find(rows.begin(), rows.end(), bar.row) - rows.begin());
+    const double from = x(std::min(bar.start, bar.end)), to = x(std::max(bar.start, bar.end));
+    out << "<rect class=\"bar\" x=\"" << pixel(from) << "\" y=\"" << pixel(top + row_height * static_cast<double>(row) + 3)
+        << "\" width=\"" << pixel(std::max(to - from, 1.0)) << "\" height=\"" << pixel(row_height - 6) << "\" fill=\""
+        << color_of(static_cast<int>(row)) << "\"><title>" << escape_html(bar.row) << ": " << format_number(bar.start, 6)
+        << " – " << format_number(bar.end, 6) << (bar.note.empty() ? "" : " (" + escape_html(bar.note) + ")")
+        << "</title></rect>";
+  }
+  out << "</svg>";
+  return out.str();
+}
+
+}  // namespace augur::report
