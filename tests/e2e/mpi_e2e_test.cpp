@@ -1,7 +1,7 @@
 // End-to-end tests of the CALL instrumentation on MPI programs: the seed's parallel FFT and the
 // h-relation benchmark, translated by `augur cc` at build time, run under mpirun on 1, 2 and 4 ranks
 // (4 oversubscribed on this 2-core machine), their records gathered to rank 0 and read by augur fit and
-// predict, their superstep traces by augur bsp; augur cc's wrapper mode around mpicc; the Table 1 script.
+// predict, their superstep traces by augur bsp; augur cc's wrapper mode around mpicc; the Table 1 script; docs/cc.md's three commands.
 // Timing only enters through "is positive and shorter than the whole run"; nothing here depends on the
 // machine's speed.
 #include <gtest/gtest.h>
@@ -180,6 +180,36 @@ TEST(CcWrapper, BuildsTheFftWithMpicc) {
   ASSERT_TRUE(result.succeeded()) << describe(result);
   EXPECT_TRUE(contains(result.standard_output, "(passed)")) << describe(result);
   EXPECT_TRUE(fs::exists(directory.path() / "records.jsonl"));
+}
+
+// The first ```sh block after `anchor` in the doc `name` (docs/NAME).
+std::string docs_block(const std::string& name, const std::string& anchor) {
+  const std::string text = read_text(source_dir + "/docs/" + name);
+  const std::size_t at = text.find(anchor);
+  if (at == std::string::npos) return "";
+  const std::size_t begin = text.find("```sh\n", at);
+  const std::size_t end = text.find("```\n", begin + 6);
+  return begin == std::string::npos || end == std::string::npos ? "" : text.substr(begin + 6, end - begin - 6);
+}
+
+// docs/cc.md's three commands, run as written (at smaller sizes) in a folder of their own where
+// `examples` is the repository's: build, run on 1 and 2 processes, fit 8 points.
+TEST(MpiDocs, CcThreeCommands) {
+  std::string commands = docs_block("cc.md", "fit the seed's formula in three");
+  ASSERT_TRUE(contains(commands, "for LOG2N in 14 16 18 20;")) << commands;
+  commands.replace(commands.find("14 16 18 20"), 11, "8 9 10 11");
+  TemporaryDirectory directory;
+  fs::create_directory_symlink(source_dir + "/examples", directory.path() / "examples");
+  ProcessOptions options;
+  options.environment = {{"PATH", fs::path(augur_exe).parent_path().string() + ":" + fs::path(mpirun).parent_path().string() + ":/usr/bin:/bin"},
+                         {"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+  options.unset = {"AUGUR_EXPERIMENT_FILE", "AUGUR_MODE"};
+  const ProcessResult result =
+      augur::core::run_process({"bash", "-euo", "pipefail", "-c", "cd " + directory.path().string() + "\n" + commands}, options);
+  ASSERT_TRUE(result.succeeded()) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "fft · time\n  8 points over N, P;")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "  formula   fft[0] + fft[1] * log(P) + fft[2] * N / P * log(N / P) + fft[3] * N * (P - 1) / P\n"))
+      << describe(result);
 }
 
 TEST(HrelationBenchmark, RecordsTheExchangesOfEveryRank) {
