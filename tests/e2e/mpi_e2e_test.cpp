@@ -1,7 +1,8 @@
 // End-to-end tests of the CALL instrumentation on MPI programs: the seed's parallel FFT and the
 // h-relation benchmark, translated by `augur cc` at build time, run under mpirun on 1, 2 and 4 ranks
 // (4 oversubscribed on this 2-core machine), their records gathered to rank 0 and read by augur fit and
-// predict, their superstep traces by augur bsp; augur cc's wrapper mode around mpicc; the Table 1 script; docs/cc.md's three commands.
+// predict, their superstep traces by augur bsp; augur cc's wrapper mode around mpicc; the Table 1 script;
+// the commands of docs/cc.md and docs/experiments.md as written.
 // Timing only enters through "is positive and shorter than the whole run"; nothing here depends on the
 // machine's speed.
 #include <gtest/gtest.h>
@@ -192,6 +193,22 @@ std::string docs_block(const std::string& name, const std::string& anchor) {
   return begin == std::string::npos || end == std::string::npos ? "" : text.substr(begin + 6, end - begin - 6);
 }
 
+// A docs block run by bash in `directory`, with augur's build folder first on the PATH and mpirun allowed as root.
+ProcessResult run_docs_block(const std::string& commands, const fs::path& directory) {
+  ProcessOptions options;
+  options.environment = {{"PATH", fs::path(augur_exe).parent_path().string() + ":" + fs::path(mpirun).parent_path().string() + ":/usr/bin:/bin"},
+                         {"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+  options.unset = {"AUGUR_EXPERIMENT_FILE", "AUGUR_MODE"};
+  return augur::core::run_process({"bash", "-euo", "pipefail", "-c", "cd " + directory.string() + "\n" + commands}, options);
+}
+
+// The fit of formula (11) to the eight runs (N, P) of the docs' loops.
+void expect_fit_of_eight_points(const ProcessResult& result) {
+  EXPECT_TRUE(contains(result.standard_output, "fft · time\n  8 points over N, P;")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "  formula   fft[0] + fft[1] * log(P) + fft[2] * N / P * log(N / P) + fft[3] * N * (P - 1) / P\n"))
+      << describe(result);
+}
+
 // docs/cc.md's three commands, run as written (at smaller sizes) in a folder of their own where
 // `examples` is the repository's: build, run on 1 and 2 processes, fit 8 points.
 TEST(MpiDocs, CcThreeCommands) {
@@ -200,16 +217,22 @@ TEST(MpiDocs, CcThreeCommands) {
   commands.replace(commands.find("14 16 18 20"), 11, "8 9 10 11");
   TemporaryDirectory directory;
   fs::create_directory_symlink(source_dir + "/examples", directory.path() / "examples");
-  ProcessOptions options;
-  options.environment = {{"PATH", fs::path(augur_exe).parent_path().string() + ":" + fs::path(mpirun).parent_path().string() + ":/usr/bin:/bin"},
-                         {"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
-  options.unset = {"AUGUR_EXPERIMENT_FILE", "AUGUR_MODE"};
-  const ProcessResult result =
-      augur::core::run_process({"bash", "-euo", "pipefail", "-c", "cd " + directory.path().string() + "\n" + commands}, options);
+  const ProcessResult result = run_docs_block(commands, directory.path());
   ASSERT_TRUE(result.succeeded()) << describe(result);
-  EXPECT_TRUE(contains(result.standard_output, "fft · time\n  8 points over N, P;")) << describe(result);
-  EXPECT_TRUE(contains(result.standard_output, "  formula   fft[0] + fft[1] * log(P) + fft[2] * N / P * log(N / P) + fft[3] * N * (P - 1) / P\n"))
-      << describe(result);
+  expect_fit_of_eight_points(result);
+}
+
+// docs/experiments.md's commands in order (at smaller sizes), with `build` the build folder.
+TEST(MpiDocs, ExperimentsCommandsInOrder) {
+  std::string commands = docs_block("experiments.md", "Run it at four sizes on 1 and 2 processes");
+  ASSERT_TRUE(contains(commands, "for LOG2N in 14 16 18 20;")) << commands;
+  commands.replace(commands.find("14 16 18 20"), 11, "8 9 10 11");
+  TemporaryDirectory directory;
+  fs::create_directory_symlink(build_dir, directory.path() / "build");
+  const ProcessResult result = run_docs_block(commands, directory.path());
+  ASSERT_TRUE(result.succeeded()) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "fft: check: largest error relative to the largest output")) << describe(result);
+  expect_fit_of_eight_points(result);
 }
 
 TEST(HrelationBenchmark, RecordsTheExchangesOfEveryRank) {
