@@ -2,7 +2,7 @@
 // h-relation benchmark, translated by `augur cc` at build time, run under mpirun on 1, 2 and 4 ranks
 // (4 oversubscribed on this 2-core machine), their records gathered to rank 0 and read by augur fit and
 // predict, their superstep traces by augur bsp; augur cc's wrapper mode around mpicc; the Table 1 script;
-// the commands of docs/cc.md and docs/experiments.md as written.
+// the commands of docs/cc.md, docs/experiments.md and docs/bsp.md as written.
 // Timing only enters through "is positive and shorter than the whole run"; nothing here depends on the
 // machine's speed.
 #include <gtest/gtest.h>
@@ -233,6 +233,22 @@ TEST(MpiDocs, ExperimentsCommandsInOrder) {
   ASSERT_TRUE(result.succeeded()) << describe(result);
   EXPECT_TRUE(contains(result.standard_output, "fft: check: largest error relative to the largest output")) << describe(result);
   expect_fit_of_eight_points(result);
+}
+
+// docs/bsp.md's FFT trace, h-relation benchmark and augur bsp, as written but smaller.
+TEST(MpiDocs, BspCommands) {
+  std::string commands = docs_block("bsp.md", "## The FFT on this machine");
+  ASSERT_TRUE(contains(commands, "build/bin/fft 20 ")) << commands;
+  commands.replace(commands.find("build/bin/fft 20 "), 17, "build/bin/fft 12 ");
+  commands.replace(commands.find("build/bin/hrelation"), 19, "build/bin/hrelation --max-bytes 65536 --repeat 3");
+  TemporaryDirectory directory;
+  fs::create_directory_symlink(build_dir, directory.path() / "build");
+  const ProcessResult result = run_docs_block(commands, directory.path());
+  ASSERT_TRUE(result.succeeded()) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "fft.trace.jsonl\n  2 ranks, 3 machines, 2 supersteps of the top machine\n")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "  fitted to experiment 'hrelation' of hrelation.cll.jsonl: hrelation[0] + hrelation[1] * h over "))
+      << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "BSP: 2 supersteps under global barriers once the partitions are flattened\n")) << describe(result);
 }
 
 TEST(HrelationBenchmark, RecordsTheExchangesOfEveryRank) {
