@@ -193,13 +193,24 @@ std::string docs_block(const std::string& name, const std::string& anchor) {
   return begin == std::string::npos || end == std::string::npos ? "" : text.substr(begin + 6, end - begin - 6);
 }
 
-// A docs block run by bash in `directory`, with augur's build folder first on the PATH and mpirun allowed as root.
-ProcessResult run_docs_block(const std::string& commands, const fs::path& directory) {
+// A docs block run by bash in a folder of its own where `link` is `target` (the repository's `examples`, the
+// build folder), with augur's build folder first on the PATH and mpirun allowed as root.
+ProcessResult run_docs_block(const std::string& commands, const std::string& link, const std::string& target) {
+  const TemporaryDirectory directory;
+  fs::create_directory_symlink(target, directory.path() / link);
   ProcessOptions options;
   options.environment = {{"PATH", fs::path(augur_exe).parent_path().string() + ":" + fs::path(mpirun).parent_path().string() + ":/usr/bin:/bin"},
                          {"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
   options.unset = {"AUGUR_EXPERIMENT_FILE", "AUGUR_MODE"};
-  return augur::core::run_process({"bash", "-euo", "pipefail", "-c", "cd " + directory.string() + "\n" + commands}, options);
+  return augur::core::run_process({"bash", "-euo", "pipefail", "-c", "cd " + directory.path().string() + "\n" + commands}, options);
+}
+
+// The docs' loop over the sizes, at smaller ones (2^8 .. 2^11).
+std::string with_smaller_sizes(std::string commands) {
+  const std::size_t at = commands.find("for LOG2N in 14 16 18 20;");
+  EXPECT_NE(at, std::string::npos) << commands;
+  if (at != std::string::npos) commands.replace(at + 13, 11, "8 9 10 11");
+  return commands;
 }
 
 // The fit of formula (11) to the eight runs (N, P) of the docs' loops.
@@ -209,27 +220,18 @@ void expect_fit_of_eight_points(const ProcessResult& result) {
       << describe(result);
 }
 
-// docs/cc.md's three commands, run as written (at smaller sizes) in a folder of their own where
-// `examples` is the repository's: build, run on 1 and 2 processes, fit 8 points.
+// docs/cc.md's three commands as written (at smaller sizes): build, run on 1 and 2 processes, fit 8 points.
 TEST(MpiDocs, CcThreeCommands) {
-  std::string commands = docs_block("cc.md", "fit the seed's formula in three");
-  ASSERT_TRUE(contains(commands, "for LOG2N in 14 16 18 20;")) << commands;
-  commands.replace(commands.find("14 16 18 20"), 11, "8 9 10 11");
-  TemporaryDirectory directory;
-  fs::create_directory_symlink(source_dir + "/examples", directory.path() / "examples");
-  const ProcessResult result = run_docs_block(commands, directory.path());
+  const ProcessResult result =
+      run_docs_block(with_smaller_sizes(docs_block("cc.md", "fit the seed's formula in three")), "examples", source_dir + "/examples");
   ASSERT_TRUE(result.succeeded()) << describe(result);
   expect_fit_of_eight_points(result);
 }
 
 // docs/experiments.md's commands in order (at smaller sizes), with `build` the build folder.
 TEST(MpiDocs, ExperimentsCommandsInOrder) {
-  std::string commands = docs_block("experiments.md", "Run it at four sizes on 1 and 2 processes");
-  ASSERT_TRUE(contains(commands, "for LOG2N in 14 16 18 20;")) << commands;
-  commands.replace(commands.find("14 16 18 20"), 11, "8 9 10 11");
-  TemporaryDirectory directory;
-  fs::create_directory_symlink(build_dir, directory.path() / "build");
-  const ProcessResult result = run_docs_block(commands, directory.path());
+  const ProcessResult result =
+      run_docs_block(with_smaller_sizes(docs_block("experiments.md", "Run it at four sizes on 1 and 2 processes")), "build", build_dir);
   ASSERT_TRUE(result.succeeded()) << describe(result);
   EXPECT_TRUE(contains(result.standard_output, "fft: check: largest error relative to the largest output")) << describe(result);
   expect_fit_of_eight_points(result);
@@ -241,9 +243,7 @@ TEST(MpiDocs, BspCommands) {
   ASSERT_TRUE(contains(commands, "build/bin/fft 20 ")) << commands;
   commands.replace(commands.find("build/bin/fft 20 "), 17, "build/bin/fft 12 ");
   commands.replace(commands.find("build/bin/hrelation"), 19, "build/bin/hrelation --max-bytes 65536 --repeat 3");
-  TemporaryDirectory directory;
-  fs::create_directory_symlink(build_dir, directory.path() / "build");
-  const ProcessResult result = run_docs_block(commands, directory.path());
+  const ProcessResult result = run_docs_block(commands, "build", build_dir);
   ASSERT_TRUE(result.succeeded()) << describe(result);
   EXPECT_TRUE(contains(result.standard_output, "fft.trace.jsonl\n  2 ranks, 3 machines, 2 supersteps of the top machine\n")) << describe(result);
   EXPECT_TRUE(contains(result.standard_output, "  fitted to experiment 'hrelation' of hrelation.cll.jsonl: hrelation[0] + hrelation[1] * h over "))
