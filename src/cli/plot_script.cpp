@@ -141,8 +141,12 @@ Clipped write_model_block(std::ostringstream& script, int index, const Line& lin
   bool started = false;
   std::size_t segment = 0;
   for (const auto& sample : line.samples) {
-    if (!sample || (axis.logarithmic && sample->prediction.interval.value <= 0)) {
-      if (sample) clipped.first = std::min(clipped.first, sample->x), clipped.last = std::max(clipped.last, sample->x);
+    const bool defined = sample && std::isfinite(sample->prediction.interval.value);
+    if (!defined || (axis.logarithmic && sample->prediction.interval.value <= 0)) {
+      if (defined) {
+        clipped.first = std::min(clipped.first, sample->x);
+        clipped.last = std::max(clipped.last, sample->x);
+      }
       pending = std::max(pending, started ? 1 : 0);
       continue;
     }
@@ -192,7 +196,7 @@ std::string header(const model::SeriesModel& model, const PlotScriptOptions& opt
   script << "set format x \"%g\"\nset format y \"%g\"\n";
   script << "set key top left noenhanced opaque\nset grid\n";
   if (axis.logarithmic) script << (axis.base2 ? "set logscale x 2\nset logscale y\n" : "set logscale xy\n");
-  script << "set xrange [" << core::format_shortest(axis.low) << ":" << core::format_shortest(axis.top) << "]\n";
+  if (axis.top > axis.low) script << "set xrange [" << core::format_shortest(axis.low) << ":" << core::format_shortest(axis.top) << "]\n";
   if (axis.top > axis.high) {
     script << "set object 1 rect from first " << core::format_shortest(axis.high) << ", graph 0 to graph 1, graph 1 behind fillcolor rgb '#ececec' "
            << "fillstyle solid 1.0 noborder\n";
