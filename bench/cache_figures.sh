@@ -106,6 +106,7 @@ plot() {
     echo "set xrange [768:${sizes[${#sizes[@]} - 1]} * 1.35]"
     echo "set xlabel 'cache size (bytes; 8-way LRU, 64-byte lines; log scale)'"
     echo "set ylabel 'miss rate (%)'"
+    echo 'set format y "%g"'
     echo "set yrange [0:*]"
     echo "set grid"
     echo "set key outside right top vertical Left reverse box noenhanced width 1"

@@ -128,7 +128,7 @@ void plot_curve(const CacheCurveOptions& options, const Measured& measured) {
                                           (measured.curve().sets == 1 ? "fully associative" : std::to_string(measured.curve().sets) + " sets") +
                                           " LRU · " + options.method)
          << " noenhanced\n";
-  script << "set xlabel \"cache size\"\nset ylabel \"miss rate (%)\"\nset logscale x 2\nset yrange [0:*]\nset grid\nset key off\n";
+  script << "set xlabel \"cache size (bytes, log scale)\"\nset ylabel \"miss rate (%)\"\nset format y \"%g\"\nset logscale x 2\nset yrange [0:*]\nset grid\nset key off\n";
   // Tics at the sizes that are powers of two, every other one when there are more than 12.
   std::vector<std::uint64_t> tics;
   for (const cache::CurvePoint& point : measured.curve().points) {

@@ -23,7 +23,8 @@ std::string run_label(std::int64_t id) { return "run " + std::to_string(id); }
 // settings and the environment (docs/self-analysis.md, "Precedence").
 std::vector<std::pair<std::string, std::string>> measurement_environment(const CoupleOptions& options,
                                                                          const std::string& file) {
-  ToolChoices choices = {{"coupling.output", file}, {"coupling.progress", options.quiet ? "0" : "1"}};
+  // The file is ours, read back and removed: the harness does not name it.
+  ToolChoices choices = {{"coupling.output", file}, {"coupling.progress", options.quiet ? "0" : "1"}, {"coupling.announce", "0"}};
   choices.insert(choices.end(), options.coupling_choices.begin(), options.coupling_choices.end());
   return {tool_channel_entry(choices)};
 }

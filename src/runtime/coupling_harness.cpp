@@ -201,6 +201,7 @@ int measure(augur_coupling_app& app) {
   const int warmup = agreed("warmup");
   const int loop_samples = agreed("application_samples");
   const bool progress = values.boolean("progress") && app.rank == 0;
+  const bool announce = values.boolean("announce");
   const int n = static_cast<int>(app.kernels.size());
   if (app.size <= 0 && app.rank == 0) {
     warn("augur_coupling_measure(): '" + app.name +
@@ -272,7 +273,7 @@ int measure(augur_coupling_app& app) {
     const std::string path = expand_output(options.at("output"), app.name);
     try {
       augur::core::write_file_atomically(path, text);
-      if (progress) std::fprintf(stderr, "augur: coupling measurements written to %s\n", path.c_str());
+      if (progress && announce) std::fprintf(stderr, "augur: coupling measurements written to %s\n", path.c_str());
     } catch (const std::exception& error) {
       // A long measurement is not thrown away for a bad path: keep it in the temporary folder.
       const std::string kept = augur::core::temporary_directory() + "/" +

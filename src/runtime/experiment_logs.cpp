@@ -10,7 +10,7 @@ constinit thread_local ThreadLog* this_thread_log __attribute__((tls_model("init
 
 namespace {
 
-constexpr std::size_t initial_records = 1024;
+constexpr std::size_t initial_values = 4096;
 
 struct Logs {
   std::mutex mutex;   // `threads`; taken before any log's own lock
@@ -27,8 +27,8 @@ Logs& logs() {
 // end and are dropped. Under the logs' lock.
 void hand_over_locked(Logs& all, ThreadLog& log) {
   std::scoped_lock both(all.process.mutex, log.mutex);
-  all.process.records.reserve(all.process.records.size() + log.records.size());
-  for (Record record : log.records) {
+  for (std::size_t index = 0; index < log.records.size(); ++index) {
+    Record record = log.records[index];
     const auto first = log.values.begin() + static_cast<std::ptrdiff_t>(record.value_offset);
     const std::size_t offset = all.process.values.size();
     all.process.values.insert(all.process.values.end(), first, first + record.value_count);
@@ -65,8 +65,7 @@ ThreadLog& new_thread_log() {
       hand_over_at_exit;  // made once per thread: its destructor runs at the thread's exit
   (void)hand_over_at_exit;
   auto log = std::make_unique<ThreadLog>();
-  log->records.reserve(initial_records);
-  log->values.reserve(initial_records * 4);
+  log->values.reserve(initial_values);
   log->open.reserve(64);
   ThreadLog* made = log.get();
   Logs& all = logs();

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <vector>
 
+#include "chunked_log.hpp"
 #include "internal.hpp"
 
 namespace augur::runtime {
@@ -40,7 +41,9 @@ struct Record {
 // owning thread begins and ends instances; a report (from any thread) takes the records.
 struct ThreadLog {
   std::mutex mutex;
-  std::vector<Record> records;
+  // In chunks of 1024 (96 KiB): appending never moves the records (a growing vector did: memmove and page
+  // faults made an instance cost 1.2 µs instead of 0.12 under load, issue 23).
+  ChunkedLog<Record, 1024> records;
   std::vector<double> values;      // variable values of the records and of the open instances
   std::vector<OpenInstance> open;  // the stack of open instances
 };

@@ -200,17 +200,16 @@ void append_record(std::string& out, const ExperimentInfo& info, const Record& r
 // experiment ids; empty means all. Returns the number of records.
 int take_records(const std::set<int>& selected, int rank, int ranks, std::string& out) {
   int taken = 0;
+  const auto chosen = [&selected](const Record& record) { return selected.empty() || selected.count(record.experiment) != 0; };
   visit_logs([&](ThreadLog& log) {
-    std::vector<Record> kept;
-    for (const Record& record : log.records) {
-      if (!selected.empty() && selected.count(record.experiment) == 0) {
-        kept.push_back(record);
-        continue;
-      }
+    // Rendered first, removed after: a failure while rendering (out of memory) leaves the log as it was.
+    for (std::size_t index = 0; index < log.records.size(); ++index) {
+      const Record& record = log.records[index];
+      if (!chosen(record)) continue;
       append_record(out, *find_experiment(record.experiment), record, log.values, rank, ranks);
       ++taken;
     }
-    log.records.swap(kept);
+    log.records.retain([&chosen](const Record& record) { return !chosen(record); });
     // Values are kept while a record or an open instance points into them (both under the log's lock).
     if (log.records.empty() && log.open.empty()) log.values.clear();
   });

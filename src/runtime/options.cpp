@@ -76,6 +76,8 @@ constexpr OptionSpec coupling_options[] = {
      .maximum = 10000, .help = "timed runs of the whole loop"},
     {.key = "coupling.progress", .type = OptionType::Boolean, .default_value = "0",
      .help = "one line on stderr per round of samples, and one for the loop"},
+    {.key = "coupling.announce", .type = OptionType::Boolean, .default_value = "1",
+     .help = "with `coupling.progress`, one line on stderr naming the measurement file once written (augur couple measure turns it off: the file is its own, read back and removed)"},
 };
 
 // libaugur_preload and libaugur_ompt (docs/run.md), besides the runtime set. dpd.window's range is

@@ -114,6 +114,29 @@ TEST(CoupleE2e, MeasuresSpReportsStoresAndReusesAcrossSizes) {
   EXPECT_TRUE(follow["runs"][0]["mean_coupling"].is_number());  // size 8
 }
 
+// With progress on, augur couple measure shows the rounds but never the path of its temporary measurement
+// file (read back and removed); the program run by itself with progress names the file it wrote.
+TEST(CoupleE2e, ProgressNamesNoTemporaryFile) {
+  TemporaryDirectory folder;
+  const ProcessResult measured =
+      run_process({AUGUR_EXE, "couple", "measure", "--no-db", "--chains", "none", "--min-time", "0.002", "--samples", "2",
+                   "--application-samples", "1", "--", AUGUR_SP_EXE, "--measure", "--size", "8", "--iterations", "3"},
+                  one_thread());
+  ASSERT_TRUE(measured.succeeded()) << describe(measured);
+  EXPECT_TRUE(contains(measured.standard_error, "augur: coupling: round 2 of 2 done")) << describe(measured);
+  EXPECT_FALSE(contains(measured.standard_error, "written to")) << describe(measured);
+  EXPECT_FALSE(contains(measured.standard_error, "augur-couple")) << describe(measured);
+
+  ProcessOptions alone = one_thread();
+  const std::string file = folder.file("sp.coupling.jsonl");
+  alone.environment.insert(alone.environment.end(), {{"AUGUR_COUPLING_OUTPUT", file}, {"AUGUR_COUPLING_PROGRESS", "1"},
+                                                     {"AUGUR_COUPLING_CHAINS", "none"}, {"AUGUR_COUPLING_MIN_TIME", "0.002"},
+                                                     {"AUGUR_COUPLING_SAMPLES", "2"}});
+  const ProcessResult itself = run_process({AUGUR_SP_EXE, "--measure", "--size", "8", "--iterations", "3"}, alone);
+  ASSERT_TRUE(itself.succeeded()) << describe(itself);
+  EXPECT_TRUE(contains(itself.standard_error, "augur: coupling measurements written to " + file + "\n")) << describe(itself);
+}
+
 TEST(CoupleE2e, ProgramsThatCannotBeMeasuredAreNamed) {
   TemporaryDirectory folder;
   const ProcessResult missing =

@@ -739,7 +739,7 @@ TEST(PlotCommand, RefusesAnOutputThatIsNotSvgOrPng) {
   TemporaryDirectory directory;
   const std::string output = directory.file("fft.txt");
   EXPECT_TRUE(fails_with(run("plot", {fft_t3e, "--formula", fft_formula, "-o", output}),
-                         "--output: the picture must end in .svg or .png, not '" + output + "'\n"));
+                         "--output: the picture must end in .svg, .png or .gp (the gnuplot script), not '" + output + "'\n"));
   EXPECT_FALSE(fs::exists(output));
   EXPECT_EQ(directory.names(), std::vector<std::string>{});
 }

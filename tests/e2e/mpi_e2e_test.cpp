@@ -1,7 +1,8 @@
 // End-to-end tests of the CALL instrumentation on MPI programs: the seed's parallel FFT and the
 // h-relation benchmark, translated by `augur cc` at build time, run under mpirun on 1, 2 and 4 ranks
 // (4 oversubscribed on this 2-core machine), their records gathered to rank 0 and read by augur fit and
-// predict, their superstep traces by augur bsp; augur cc's wrapper mode around mpicc; the Table 1 script.
+// predict, their superstep traces by augur bsp; augur cc's wrapper mode around mpicc; the Table 1 script;
+// the commands of docs/cc.md, docs/experiments.md and docs/bsp.md as written.
 // Timing only enters through "is positive and shorter than the whole run"; nothing here depends on the
 // machine's speed.
 #include <gtest/gtest.h>
@@ -180,6 +181,74 @@ TEST(CcWrapper, BuildsTheFftWithMpicc) {
   ASSERT_TRUE(result.succeeded()) << describe(result);
   EXPECT_TRUE(contains(result.standard_output, "(passed)")) << describe(result);
   EXPECT_TRUE(fs::exists(directory.path() / "records.jsonl"));
+}
+
+// The first ```sh block after `anchor` in the doc `name` (docs/NAME).
+std::string docs_block(const std::string& name, const std::string& anchor) {
+  const std::string text = read_text(source_dir + "/docs/" + name);
+  const std::size_t at = text.find(anchor);
+  if (at == std::string::npos) return "";
+  const std::size_t begin = text.find("```sh\n", at);
+  const std::size_t end = text.find("```\n", begin + 6);
+  return begin == std::string::npos || end == std::string::npos ? "" : text.substr(begin + 6, end - begin - 6);
+}
+
+// A docs block run by bash in a folder of its own where `link` is `target` (the repository's `examples`, the
+// build folder), with augur's build folder first on the PATH and mpirun allowed as root.
+ProcessResult run_docs_block(const std::string& commands, const std::string& link, const std::string& target) {
+  const TemporaryDirectory directory;
+  fs::create_directory_symlink(target, directory.path() / link);
+  ProcessOptions options;
+  options.environment = {{"PATH", fs::path(augur_exe).parent_path().string() + ":" + fs::path(mpirun).parent_path().string() + ":/usr/bin:/bin"},
+                         {"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+  options.unset = {"AUGUR_EXPERIMENT_FILE", "AUGUR_MODE"};
+  return augur::core::run_process({"bash", "-euo", "pipefail", "-c", "cd " + directory.path().string() + "\n" + commands}, options);
+}
+
+// The docs' loop over the sizes, at smaller ones (2^8 .. 2^11).
+std::string with_smaller_sizes(std::string commands) {
+  const std::size_t at = commands.find("for LOG2N in 14 16 18 20;");
+  EXPECT_NE(at, std::string::npos) << commands;
+  if (at != std::string::npos) commands.replace(at + 13, 11, "8 9 10 11");
+  return commands;
+}
+
+// The fit of formula (11) to the eight runs (N, P) of the docs' loops.
+void expect_fit_of_eight_points(const ProcessResult& result) {
+  EXPECT_TRUE(contains(result.standard_output, "fft · time\n  8 points over N, P;")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "  formula   fft[0] + fft[1] * log(P) + fft[2] * N / P * log(N / P) + fft[3] * N * (P - 1) / P\n"))
+      << describe(result);
+}
+
+// docs/cc.md's three commands as written (at smaller sizes): build, run on 1 and 2 processes, fit 8 points.
+TEST(MpiDocs, CcThreeCommands) {
+  const ProcessResult result =
+      run_docs_block(with_smaller_sizes(docs_block("cc.md", "fit the seed's formula in three")), "examples", source_dir + "/examples");
+  ASSERT_TRUE(result.succeeded()) << describe(result);
+  expect_fit_of_eight_points(result);
+}
+
+// docs/experiments.md's commands in order (at smaller sizes), with `build` the build folder.
+TEST(MpiDocs, ExperimentsCommandsInOrder) {
+  const ProcessResult result =
+      run_docs_block(with_smaller_sizes(docs_block("experiments.md", "Run it at four sizes on 1 and 2 processes")), "build", build_dir);
+  ASSERT_TRUE(result.succeeded()) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "fft: check: largest error relative to the largest output")) << describe(result);
+  expect_fit_of_eight_points(result);
+}
+
+// docs/bsp.md's FFT trace, h-relation benchmark and augur bsp, as written but smaller.
+TEST(MpiDocs, BspCommands) {
+  std::string commands = docs_block("bsp.md", "## The FFT on this machine");
+  ASSERT_TRUE(contains(commands, "build/bin/fft 20 ")) << commands;
+  commands.replace(commands.find("build/bin/fft 20 "), 17, "build/bin/fft 12 ");
+  commands.replace(commands.find("build/bin/hrelation"), 19, "build/bin/hrelation --max-bytes 65536 --repeat 3");
+  const ProcessResult result = run_docs_block(commands, "build", build_dir);
+  ASSERT_TRUE(result.succeeded()) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "fft.trace.jsonl\n  2 ranks, 3 machines, 2 supersteps of the top machine\n")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "  fitted to experiment 'hrelation' of hrelation.cll.jsonl: hrelation[0] + hrelation[1] * h over "))
+      << describe(result);
+  EXPECT_TRUE(contains(result.standard_output, "BSP: 2 supersteps under global barriers once the partitions are flattened\n")) << describe(result);
 }
 
 TEST(HrelationBenchmark, RecordsTheExchangesOfEveryRank) {

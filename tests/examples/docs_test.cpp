@@ -211,3 +211,28 @@ TEST(DocsQuotes, SomePageQuotesAnExample) {
 }
 
 }  // namespace
+
+namespace {
+
+// The first line of the ```sh block after `anchor` in `text` ("" when there is none).
+std::string sh_line_after(const std::string& text, const std::string& anchor) {
+  const std::size_t at = text.find(anchor);
+  const std::size_t block = at == std::string::npos ? std::string::npos : text.find("```sh\n", at);
+  if (block == std::string::npos) return "";
+  const std::size_t begin = block + 6;
+  return text.substr(begin, text.find('\n', begin) - begin);
+}
+
+// .ci/run runs exactly the README's test command, and the README's first screen says what augur is before
+// its commands.
+TEST(Readme, CiRunsTheReadmeTestCommand) {
+  const std::string readme = augur::examples::read_text(fs::path(AUGUR_SOURCE_DIR) / "README.md");
+  const std::string command = sh_line_after(readme, "this is what `.ci/run` runs");
+  ASSERT_FALSE(command.empty());
+  EXPECT_TRUE(starts_with(command, "scripts/setup.sh && cmake -S . -B build")) << command;
+  const std::string ci = augur::examples::read_text(fs::path(AUGUR_SOURCE_DIR) / ".ci" / "run");
+  EXPECT_EQ(ci.substr(ci.rfind('\n', ci.size() - 2) + 1), command + "\n");
+  EXPECT_LT(readme.find("augur predicts and explains"), readme.find("```sh")) << "one paragraph on what augur is comes first";
+}
+
+}  // namespace

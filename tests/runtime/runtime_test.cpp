@@ -624,7 +624,7 @@ TEST(OptionSpelling, EveryVariableTheToolsAndTestsSetIsKnown) {
   // Set by augur run, augur couple measure, the tests or the benchmarks; read by augur db.
   const std::vector<std::string> variables = {
       "AUGUR_DB",           "AUGUR_RUN_INFO",           "AUGUR_RUN_ITERATIONS",    "AUGUR_DPD_WINDOW",
-      "AUGUR_TOOL_OPTIONS", "AUGUR_COUPLING_OUTPUT",    "AUGUR_COUPLING_PROGRESS", "AUGUR_COUPLING_MIN_TIME",
+      "AUGUR_TOOL_OPTIONS", "AUGUR_COUPLING_OUTPUT",    "AUGUR_COUPLING_PROGRESS", "AUGUR_COUPLING_MIN_TIME", "AUGUR_COUPLING_ANNOUNCE",
       "AUGUR_COUPLING_SAMPLES", "AUGUR_COUPLING_WARMUP", "AUGUR_COUPLING_CHAINS", "AUGUR_COUPLING_APPLICATION_SAMPLES",
       "AUGUR_BENCH_VERBOSE", "AUGUR_EXPERIMENT_FILE",   "AUGUR_COUNTERS",
       "AUGUR_BSP_TRACE",    "AUGUR_MODE",               "AUGUR_SWEEP_EVERY"};
