@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/files.hpp"
 #include "core/json_text.hpp"
 
 namespace augur::runtime {
@@ -214,6 +215,11 @@ std::string TraceRecorder::json(double origin, double now, long pid, const std::
          ",\"dropped\":" + std::to_string(dropped) + ",\"capacity_per_thread\":" + std::to_string(capacity_) +
          ",\"max_threads\":" + std::to_string(max_threads) + ",\"threads\":" + std::to_string(threads_.size()) + "}}}\n";
   return out;
+}
+
+void write_trace_file(TraceRecorder& recorder, const std::string& path, double origin, double now, long pid,
+                      const std::string& program) {
+  core::write_file_atomically(path, recorder.json(origin, now, pid, program));
 }
 
 }  // namespace augur::runtime

@@ -89,4 +89,9 @@ private:
   std::atomic<std::uint64_t> dropped_{0};
 };
 
+// Writes recorder.json(...) to `path` whole or not at all (core::write_file_atomically: a temporary file
+// beside it, renamed). Throws on failure; the callers in the user's process warn once and go on.
+void write_trace_file(TraceRecorder& recorder, const std::string& path, double origin, double now, long pid,
+                      const std::string& program);
+
 }  // namespace augur::runtime
