@@ -367,7 +367,7 @@ int augur_init_parallel_region(uint64_t ipr, int length, long iterations) {
     }
     const Misuse misuse = s.analyzer->init_parallel_region(ipr, length, iterations);
     if (!s.owned) claim_locked(s);
-    if (TraceRecorder* trace = run_trace()) trace_region_begin(*trace, ipr);
+    if (TraceRecorder* trace = run_trace()) thread_analysis_trace().region_begin(*trace, ipr, monotonic_seconds());
     if (misuse != Misuse::None) report_misuse("augur_init_parallel_region", misuse);
     return AUGUR_OK;
   } catch (const std::exception& error) {
@@ -382,7 +382,7 @@ int augur_init_parallel_region(uint64_t ipr, int length, long iterations) {
 void augur_end_parallel_region(void) {
   run_probe("augur_end_parallel_region", [](Analyzer& analyzer) {
     const Misuse misuse = analyzer.end_parallel_region();
-    if (TraceRecorder* trace = run_trace()) trace_region_end(*trace);
+    if (TraceRecorder* trace = run_trace()) thread_analysis_trace().region_end(*trace, monotonic_seconds());
     SelfAnalysis& s = state();
     std::lock_guard lock(s.mutex);
     release_locked(s);  // the region has ended: another thread may enter one
@@ -398,7 +398,7 @@ void augur_open_iteration(void) {
     const bool warming_up = region != nullptr && region->warmup_remaining > 0;
     const Misuse misuse = analyzer.open_iteration();
     if (misuse == Misuse::None || misuse == Misuse::IterationAlreadyOpen) {
-      trace_iteration_begin(*trace, analyzer, warming_up, state().settings.engine);
+      thread_analysis_trace().iteration_begin(*trace, analyzer, warming_up, state().settings.engine, monotonic_seconds());
     }
     return misuse;
   });
@@ -407,7 +407,7 @@ void augur_open_iteration(void) {
 void augur_close_iteration(void) {
   run_probe("augur_close_iteration", [](Analyzer& analyzer) {
     const Misuse misuse = analyzer.close_iteration();
-    if (TraceRecorder* trace = run_trace()) trace_iteration_end(*trace);
+    if (TraceRecorder* trace = run_trace()) thread_analysis_trace().iteration_end(*trace, monotonic_seconds());
     report_iteration_to_manager(analyzer);
     return misuse;
   });
@@ -415,7 +415,7 @@ void augur_close_iteration(void) {
 
 void augur_init_par(void) {
   run_probe("augur_init_par", [](Analyzer& analyzer) {
-    if (TraceRecorder* trace = run_trace()) trace_loop_begin(*trace);
+    if (TraceRecorder* trace = run_trace()) thread_analysis_trace().loop_begin(*trace, monotonic_seconds());
     return analyzer.init_par();
   });
 }
@@ -423,7 +423,7 @@ void augur_init_par(void) {
 void augur_end_par(void) {
   run_probe("augur_end_par", [](Analyzer& analyzer) {
     const Misuse misuse = analyzer.end_par();
-    if (TraceRecorder* trace = run_trace()) trace_loop_end(*trace);
+    if (TraceRecorder* trace = run_trace()) thread_analysis_trace().loop_end(*trace, monotonic_seconds());
     return misuse;
   });
 }
