@@ -26,7 +26,8 @@ struct ThreadCache {
   std::uint64_t generation = 0;
   void* thread = nullptr;  // TraceRecorder::Thread of that generation; nullptr with a generation: no track
 };
-thread_local ThreadCache cache;
+// Initial-exec: one instruction to reach it, no call (as libaugur's owned_analyzer, self_analysis.hpp).
+constinit thread_local ThreadCache cache __attribute__((tls_model("initial-exec")));
 }  // namespace
 
 TraceRecorder::TraceRecorder(std::size_t capacity)
@@ -63,7 +64,7 @@ void TraceRecorder::append(Thread& thread, const TraceEvent& event) {
   }
   if (chunk == thread.chunks.size()) {  // a new chunk: the one allocation, every chunk_events events
     try {
-      thread.chunks.push_back(std::make_unique<Thread::Chunk>());
+      thread.chunks.push_back(std::make_unique_for_overwrite<Thread::Chunk>());
     } catch (...) {
       dropped_.fetch_add(1, std::memory_order_relaxed);
       return;

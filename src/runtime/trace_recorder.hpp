@@ -28,15 +28,16 @@ namespace augur::runtime {
 // How an event's number is appended to its name: not at all, "name 12", "name 0x4005f0".
 enum class TraceNumber : std::uint8_t { None, Decimal, Hex };
 
+// Trivial (no default member initializers): a chunk of them is allocated without being cleared.
 struct TraceEvent {
-  double start = 0.0;  // seconds of the recorder's clock
-  double end = 0.0;
-  const char* name = "";      // static or interned text
-  const char* category = "";  // static text
-  std::uint64_t number = 0;
-  std::int32_t value = 0;     // counters: the value; slices: the threads they ran on (0: not said)
-  TraceNumber style = TraceNumber::None;
-  char kind = 'X';            // 'X' a slice on its thread, 'C' a counter of the process, 'P' a phase slice
+  double start;          // seconds of the recorder's clock
+  double end;
+  const char* name;      // static or interned text
+  const char* category;  // static text
+  std::uint64_t number;
+  std::int32_t value;    // counters: the value; slices: the threads they ran on (0: not said)
+  TraceNumber style;
+  char kind;             // 'X' a slice on its thread, 'C' a counter of the process, 'P' a phase slice
 };
 
 class TraceRecorder {
