@@ -104,6 +104,7 @@ struct OuterRegion {
   long estimated_at = 0;                // the iteration it was made at
   selfanalysis::LoopPace pace;          // the loop's pace between baseline windows, for the estimate
   bool window_started = false;          // a baseline window began at the pending step boundary
+  bool traced_steps = false;            // the steps' phases went to the timeline in this region
   double master_tool = 0.0;             // the tool's time on the master per episode (moving average)
   // The tool's delay of the step on the critical path (docs/self-analysis.md): the master's last arrival
   // stamp, the end of its last sample, its bookkeeping after the last barrier, the delay so far in the step.

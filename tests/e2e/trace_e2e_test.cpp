@@ -240,6 +240,17 @@ TEST(RunTrace, EachThreadOfTheTeamHasItsWorkAndBarrierWaits) {
   EXPECT_EQ(works.size(), 2u);
   for (const auto& [tid, count] : works) EXPECT_GE(count, waits[tid]) << tid;
   EXPECT_EQ(slices(trace, "parallel").size(), 1u);
+  // The steps' phases: baseline windows (the threads one after the other) among the steps on the team.
+  std::map<std::string, int> phases;
+  for (const json& phase : slices(trace, "phase")) ++phases[phase.at("name").get<std::string>()];
+  EXPECT_GE(phases["baseline"], 1) << trace.at("metadata");
+  EXPECT_GE(phases["allocated"], 1);
+  EXPECT_GE(phases["dropped step"], 1);
+  const json region = slices(trace, "parallel").at(0);
+  for (const json& phase : slices(trace, "phase")) {
+    EXPECT_GE(phase.at("ts").get<double>(), region.at("ts").get<double>()) << phase;
+    EXPECT_LE(phase.at("ts").get<double>(), end_of(region)) << phase;
+  }
 }
 
 }  // namespace
