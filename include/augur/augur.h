@@ -92,7 +92,8 @@ AUGUR_EXPORT void augur_end_parallelism(void);
  * Options take effect when the first region starts; later calls are ignored with a warning.
  * Keys: mode, baseline, warmup_iterations, baseline_iterations, baseline_every, measure_iterations, history, sweep,
  * sweep_every, self_tuning, report, summary, watch_sigcont, manager (docs/self-analysis.md lists them with defaults); experiment_file,
- * counters, bsp_trace (docs/experiments.md). Options of the experiments and traces take effect at their first use.
+ * counters, bsp_trace (docs/experiments.md); trace, the timeline of the run (docs/self-analysis.md#timelines).
+ * Options of the experiments and traces take effect at their first use.
  * Returns AUGUR_OK, or AUGUR_ERROR (with one message on stderr) for an unknown key or bad value. */
 AUGUR_EXPORT int augur_set_option(const char* key, const char* value);
 

@@ -52,7 +52,7 @@ void add_run_options(CLI::App* command, RunOptions& options) {
   // libaugur's options and the preload session's, declared once in their registries (runtime/options.hpp):
   // flag, help, default and check come from there; the values go to the program in the tool channel.
   for (const char* key : {"mode", "baseline", "warmup_iterations", "baseline_iterations", "baseline_every", "measure_iterations",
-                          "history", "sweep", "sweep_every", "self_tuning"}) {
+                          "history", "sweep", "sweep_every", "self_tuning", "trace"}) {
     add_registry_option(*command, runtime::runtime_option_set(), key, options.augur_options);
   }
   command->add_option("-p,--threads", options.threads, "OMP_NUM_THREADS for the program (default: as set, or all processors)")

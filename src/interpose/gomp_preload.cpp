@@ -31,6 +31,7 @@
 
 #include "core/files.hpp"
 #include "augur/selfanalysis.hpp"
+#include "interpose/run_timeline.hpp"
 #include "interpose/session.hpp"
 
 #define AUGUR_PRELOAD_EXPORT __attribute__((visibility("default")))
@@ -201,6 +202,9 @@ unsigned before_region(OutlinedFunction function, unsigned requested) {
       interpose::outer_begin(preload->session, reinterpret_cast<std::uint64_t>(function), runtime::read_clock(CLOCK_MONOTONIC));
     }
     preload->session.engine->before_region(reinterpret_cast<std::uint64_t>(function));
+    if (preload->session.trace != nullptr) {
+      interpose::timeline_region_begin(preload->session, reinterpret_cast<std::uint64_t>(function), runtime::read_clock(CLOCK_MONOTONIC));
+    }
     // Outside the iterations only a manager's allocation applies (the engine set the threads to it).
     const bool apply = preload->session.engine->regions().in_iteration() || preload->threads.managed();
     return apply ? preload->threads.threads_for(requested) : requested;
@@ -216,6 +220,7 @@ unsigned before_region(OutlinedFunction function, unsigned requested) {
 void after_region() {
   if (!active.load(std::memory_order_relaxed)) return;
   try {
+    if (preload->session.trace != nullptr) interpose::timeline_region_end(preload->session, runtime::read_clock(CLOCK_MONOTONIC));
     if (preload->session.worksharing != nullptr) {
       preload->session.worksharing->leave_region();
       interpose::outer_end(preload->session, runtime::read_clock(CLOCK_MONOTONIC));
@@ -228,33 +233,49 @@ void after_region() {
   }
 }
 
+// What construct_end recorded: the thread's number in its team when it recorded an arrival (else -1), and
+// the arrival time on the timeline when the construct ends in a barrier there (else negative).
+struct Arrival {
+  int thread = -1;
+  double traced = -1.0;
+};
+
 // The end of a worksharing construct (`site`: the call's return address in the program) on any thread. On the
 // master thread of a measured region (the owner thread at level 1: it started that region at level 0, so it is
 // thread 0 of its team) it is a sample of the second detector. On every thread of that team, a construct that
-// ends in a barrier (`barrier`) is an arrival for the one-run analysis. Returns the thread's number in its team
-// when it recorded an arrival (construct_left must follow the real call), else -1.
-int construct_end(void* site, interpose::ConstructEnd kind, bool barrier) {
-  if (preload == nullptr || !active.load(std::memory_order_relaxed)) return -1;
+// ends in a barrier (`barrier`) is an arrival for the one-run analysis. On every thread of a traced region's team,
+// the end of its work on the timeline (run_timeline.hpp). construct_left must follow the real call.
+Arrival construct_end(void* site, interpose::ConstructEnd kind, bool barrier) {
+  Arrival arrival;
+  if (preload == nullptr || !active.load(std::memory_order_relaxed)) return arrival;
   interpose::Session& session = preload->session;
-  if (session.worksharing == nullptr || nesting_level() != 1) return -1;
+  if (session.trace != nullptr) {
+    arrival.traced = interpose::timeline_construct_end(session, kind, barrier, runtime::read_clock(CLOCK_MONOTONIC));
+  }
+  if (session.worksharing == nullptr || nesting_level() != 1) return arrival;
   const bool master = pthread_equal(owner, pthread_self());
-  if (!master && (session.outer == nullptr || !session.outer->measuring.load(std::memory_order_acquire))) return -1;
+  if (!master && (session.outer == nullptr || !session.outer->measuring.load(std::memory_order_acquire))) return arrival;
   try {
     const double now = runtime::read_clock(CLOCK_MONOTONIC);
-    const int thread = barrier ? thread_number() : -1;
-    if (thread >= 0) interpose::outer_arrive(session, thread, now);
+    arrival.thread = barrier ? thread_number() : -1;
+    if (arrival.thread >= 0) interpose::outer_arrive(session, arrival.thread, now);
     if (master) interpose::outer_sample(session, reinterpret_cast<std::uint64_t>(site), kind, team_size(), now);
-    return thread;
+    return arrival;
   } catch (const std::exception& error) {
     disable_after(error.what());
   } catch (...) {
     disable_after("unknown exception");
   }
-  return -1;
+  arrival.thread = -1;
+  return arrival;
 }
 
-// After the real call of a construct's end that construct_end recorded as an arrival of thread `thread`.
-void construct_left(int thread) {
+// After the real call of a construct's end that construct_end recorded.
+void construct_left(const Arrival& arrival) {
+  if (arrival.traced >= 0.0 && preload != nullptr) {
+    interpose::timeline_construct_left(preload->session, arrival.traced, runtime::read_clock(CLOCK_MONOTONIC));
+  }
+  const int thread = arrival.thread;
   if (thread < 0 || preload == nullptr || !active.load(std::memory_order_relaxed)) return;
   try {
     const bool master = pthread_equal(owner, pthread_self());
@@ -413,9 +434,9 @@ AUGUR_PRELOAD_EXPORT void GOMP_parallel_end(void) {
 // noinline: __builtin_return_address(0) must be the program's call site.
 #define AUGUR_CONSTRUCT_END_WRAPPER(function, slot, kind, barrier)                               \
   AUGUR_PRELOAD_EXPORT __attribute__((noinline)) void function(void) {                          \
-    const int thread = construct_end(__builtin_return_address(0), interpose::ConstructEnd::kind, barrier); \
+    const Arrival arrival = construct_end(__builtin_return_address(0), interpose::ConstructEnd::kind, barrier); \
     resolve<void (*)()>(real.slot, #function)();                                                 \
-    construct_left(thread);                                                                      \
+    construct_left(arrival);                                                                     \
   }
 AUGUR_CONSTRUCT_END_WRAPPER(GOMP_barrier, barrier, Barrier, true)
 AUGUR_CONSTRUCT_END_WRAPPER(GOMP_loop_end, loop_end, LoopEnd, true)
@@ -427,9 +448,9 @@ AUGUR_CONSTRUCT_END_WRAPPER(GOMP_sections_end_nowait, sections_end_nowait, Secti
 // whether the construct was cancelled.
 #define AUGUR_CANCELLABLE_END_WRAPPER(function, slot, kind)                                       \
   AUGUR_PRELOAD_EXPORT __attribute__((noinline)) bool function(void) {                           \
-    const int thread = construct_end(__builtin_return_address(0), interpose::ConstructEnd::kind, true); \
+    const Arrival arrival = construct_end(__builtin_return_address(0), interpose::ConstructEnd::kind, true); \
     const bool cancelled = resolve<bool (*)()>(real.slot, #function)();                          \
-    construct_left(thread);                                                                      \
+    construct_left(arrival);                                                                     \
     return cancelled;                                                                            \
   }
 AUGUR_CANCELLABLE_END_WRAPPER(GOMP_barrier_cancel, barrier_cancel, Barrier)

@@ -25,6 +25,7 @@
 
 #include "core/files.hpp"
 #include "icv_threads.hpp"
+#include "interpose/run_timeline.hpp"
 #include "interpose/session.hpp"
 
 #define AUGUR_OMPT_EXPORT __attribute__((visibility("default")))
@@ -117,6 +118,9 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/, const ompt_frame
     const int current = omp.get_max_threads();
     tool->threads.observe(current);
     tool->session.engine->before_region(reinterpret_cast<std::uint64_t>(codeptr_ra));
+    if (tool->session.trace != nullptr) {
+      interpose::timeline_region_begin(tool->session, reinterpret_cast<std::uint64_t>(codeptr_ra), runtime::read_clock(CLOCK_MONOTONIC));
+    }
     if (tool->session.worksharing != nullptr) {
       tool->session.worksharing->enter_region(reinterpret_cast<std::uint64_t>(codeptr_ra));
       interpose::outer_begin(tool->session, reinterpret_cast<std::uint64_t>(codeptr_ra), runtime::read_clock(CLOCK_MONOTONIC));
@@ -138,6 +142,7 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* /*encountering_tas
   parallel_data->value = 0;
   if (!active.load(std::memory_order_relaxed)) return;
   try {
+    if (tool->session.trace != nullptr) interpose::timeline_region_end(tool->session, runtime::read_clock(CLOCK_MONOTONIC));
     if (tool->session.worksharing != nullptr) {
       tool->session.worksharing->leave_region();
       interpose::outer_end(tool->session, runtime::read_clock(CLOCK_MONOTONIC));

@@ -156,6 +156,8 @@ void outer_end(Session& session, double now) {
   if (outer == nullptr) return;
   outer->measuring.store(false, std::memory_order_release);
   serialize(*outer, false, 0);  // a window the region's end cut short
+  if (outer->traced_steps && session.trace != nullptr) session.trace->phase(nullptr, now);
+  outer->traced_steps = false;
   const WorksharingPeriods& periods = session.worksharing->periods();
   if (periods.found() && periods.pattern().region == outer->region) outer->elapsed = now - outer->entered_at;
 }
@@ -192,9 +194,29 @@ void update_courtesy(OuterRegion& outer, double episode_seconds) {
 
 }  // namespace
 
+// The phase track of the timeline (run_timeline.hpp) for the step that begins: on the team, a baseline step
+// (its threads one after the other), or a dropped one (the first of a window, the one after it).
+const char* step_phase(StepKind kind) {
+  switch (kind) {
+    case StepKind::Parallel:
+      return "allocated";
+    case StepKind::Baseline:
+      return "baseline";
+    case StepKind::Dropped:
+      break;
+  }
+  return "dropped step";
+}
+
 void outer_sample(Session& session, std::uint64_t site, ConstructEnd kind, int team, double now) {
   const StepMark mark = session.worksharing->sample(site, kind, team, now);
-  if (session.outer != nullptr && mark != StepMark::None) next_step(*session.outer, mark, team);
+  if (session.outer != nullptr && mark != StepMark::None) {
+    next_step(*session.outer, mark, team);
+    if (session.trace != nullptr) {
+      session.trace->phase(step_phase(session.outer->running), now);
+      session.outer->traced_steps = true;
+    }
+  }
   if (session.outer == nullptr) return;
   const double end = runtime::read_clock(CLOCK_MONOTONIC);
   const double spent = std::max(0.0, end - now);

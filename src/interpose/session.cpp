@@ -18,6 +18,7 @@
 #include "core/files.hpp"
 #include "core/json_text.hpp"
 #include "augur/selfanalysis_report.hpp"
+#include "interpose/run_timeline.hpp"
 #include "runtime/process_info.hpp"
 
 extern char** environ;
@@ -226,6 +227,7 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
       // A window every baseline_every steps on the team, as the re-measured baseline of iterative regions; 0: the first only.
       state->outer->window_every = state->settings.engine.baseline_every > 0 ? state->settings.engine.baseline_every : -1;
     }
+    start_timeline(*state);
   }
 }
 
@@ -283,6 +285,7 @@ void finish_session(Session& session) {
     try {
     if (state->manager != nullptr) state->manager->disconnect();  // its slot back to the manager (the mapping stays)
     if (state->engine != nullptr) state->engine->finish();
+    write_timeline(*state);
     if (state->analyzer != nullptr) state->analyzer->finish();
     const std::string problem = diagnosis(state[0]);
     std::vector<selfanalysis::Region> none;

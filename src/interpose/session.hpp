@@ -21,8 +21,10 @@
 #include "manager/protocol.hpp"
 #include "team_recorder.hpp"
 #include "worksharing_periods.hpp"
+#include "runtime/analysis_trace.hpp"
 #include "runtime/options.hpp"
 #include "runtime/system_clock.hpp"
+#include "runtime/trace_recorder.hpp"
 
 namespace augur::interpose {
 
@@ -33,22 +35,40 @@ public:
   explicit AnalyzerListener(selfanalysis::Analyzer& analyzer) : analyzer_(analyzer) {}
   // The processor manager's slot the iterations are reported to (null: none).
   void report_to(manager::Connection* connection) { manager_ = connection; }
+  // The timeline the regions and iterations go to (null: none; run_timeline.hpp), with the engine's settings.
+  void trace_to(runtime::TraceRecorder* trace, const selfanalysis::Config* config) {
+    trace_ = trace;
+    config_ = config;
+  }
   void init_parallel_region(std::uint64_t ipr, int length, long iterations) override {
     (void)analyzer_.init_parallel_region(ipr, length, iterations);
+    if (trace_ != nullptr) timeline_.region_begin(*trace_, ipr, runtime::read_clock(CLOCK_MONOTONIC));
   }
-  void open_iteration() override { (void)analyzer_.open_iteration(); }
+  void open_iteration() override {
+    const selfanalysis::Region* region = trace_ != nullptr ? analyzer_.current() : nullptr;
+    const bool warming_up = region != nullptr && region->warmup_remaining > 0;
+    (void)analyzer_.open_iteration();
+    if (trace_ != nullptr) timeline_.iteration_begin(*trace_, analyzer_, warming_up, *config_, runtime::read_clock(CLOCK_MONOTONIC));
+  }
   void init_par() override { (void)analyzer_.init_par(); }
   void end_par() override { (void)analyzer_.end_par(); }
   void close_iteration() override {
     (void)analyzer_.close_iteration();
+    if (trace_ != nullptr) timeline_.iteration_end(*trace_, runtime::read_clock(CLOCK_MONOTONIC));
     if (manager_ != nullptr) report_iteration();
   }
-  void end_parallel_region() override { (void)analyzer_.end_parallel_region(); }
+  void end_parallel_region() override {
+    (void)analyzer_.end_parallel_region();
+    if (trace_ != nullptr) timeline_.region_end(*trace_, runtime::read_clock(CLOCK_MONOTONIC));
+  }
 
 private:
   void report_iteration();  // session.cpp
   selfanalysis::Analyzer& analyzer_;
   manager::Connection* manager_ = nullptr;
+  runtime::TraceRecorder* trace_ = nullptr;
+  const selfanalysis::Config* config_ = nullptr;
+  runtime::AnalysisTrace timeline_;
 };
 
 // The one-run analysis of one outer parallel region (docs/run.md, "One outer parallel region, in one run"):
@@ -84,6 +104,7 @@ struct OuterRegion {
   long estimated_at = 0;                // the iteration it was made at
   selfanalysis::LoopPace pace;          // the loop's pace between baseline windows, for the estimate
   bool window_started = false;          // a baseline window began at the pending step boundary
+  bool traced_steps = false;            // the steps' phases went to the timeline in this region
   double master_tool = 0.0;             // the tool's time on the master per episode (moving average)
   // The tool's delay of the step on the critical path (docs/self-analysis.md): the master's last arrival
   // stamp, the end of its last sample, its bookkeeping after the last barrier, the delay so far in the step.
@@ -116,6 +137,13 @@ struct Session {
   // The processor manager's slot (docs/manager.md), when one runs and the mode analyses: the libraries' thread
   // controls take its allocation (managed_allocation), the listener reports iterations and speedups into it.
   std::unique_ptr<manager::Connection> manager;
+  // The timeline (run_timeline.hpp; null: the option `trace` is empty): the recorder, its clock's origin,
+  // and the traced parallel region that runs (its count and start), for the threads of its team.
+  std::unique_ptr<runtime::TraceRecorder> trace;
+  double trace_origin = 0.0;
+  std::atomic<std::uint64_t> traced_region{0};
+  std::atomic<double> traced_region_start{0.0};
+  std::atomic<bool> in_traced_region{false};
   long intercepted = 0;                 // parallel regions seen on the owner thread at level 0
   std::atomic<long> passed_through{0};  // nested, or from another thread
   bool finished = false;

@@ -32,6 +32,7 @@
 #include "core/json_text.hpp"
 #include "experiment_logs.hpp"
 #include "internal.hpp"
+#include "run_trace.hpp"
 
 namespace augur::runtime {
 namespace {
@@ -457,6 +458,10 @@ void augur_experiment_end(int experiment) {
     }
     const OpenInstance instance = *match;
     log.open.erase(std::next(match).base(), log.open.end());
+    // The segment on the thread's timeline (AUGUR_TRACE), recorded or not (its name lives as long as the registry).
+    if (TraceRecorder* trace = run_trace()) {
+      trace->slice(info->name.c_str(), "cll experiment", instance.start, now, 0, TraceNumber::None, instance.threads);
+    }
     if (instance.skipped) return;
     Record record;
     record.experiment = experiment;

@@ -15,6 +15,7 @@
 
 #include "augur/augur.h"
 #include "options.hpp"
+#include "run_trace.hpp"
 
 extern char** environ;
 
@@ -94,6 +95,7 @@ const Settings& settings() {
   std::vector<std::string> warnings;
   store.settings = settings_from(resolve_options(runtime_option_set(), sources, warnings));
   for (const std::string& warning : warnings) warn(warning);
+  start_run_trace(store.settings.trace);
   return store.settings;
 }
 

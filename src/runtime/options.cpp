@@ -56,6 +56,9 @@ constexpr OptionSpec runtime_options[] = {
      .help = "CALL experiments: the PAPI events counted in each instance, e.g. PAPI_TOT_CYC,PAPI_L1_DCM; empty: none"},
     {.key = "bsp_trace", .type = OptionType::Text, .default_value = "", .may_be_empty = true,
      .help = "superstep trace: the file augur_bsp_write (and augur_mpi_bsp_report) writes; empty: none"},
+    {.key = "trace", .type = OptionType::Text, .default_value = "", .may_be_empty = true,
+     .help = "write a timeline of the run (Chrome trace JSON: open it in ui.perfetto.dev) to this file at the end "
+             "(`%p` becomes the process id, `%n` the program's name), whole or not at all; empty: none"},
 };
 
 // The kernel coupling harness (include/augur/coupling.h, docs/couple.md).
@@ -575,6 +578,7 @@ Settings settings_from(const OptionValues& values) {
   settings.experiment_file = values.text("experiment_file");
   settings.counters = values.names("counters");
   settings.bsp_trace = values.text("bsp_trace");
+  settings.trace = values.text("trace");
   settings.options = values;
   return settings;
 }

@@ -178,6 +178,8 @@ struct Settings {
   std::vector<std::string> counters;
   // Where augur_bsp_write puts the superstep trace when given no path; empty: nowhere.
   std::string bsp_trace;
+  // The timeline of the run (trace_recorder.hpp) written at exit ("%p", "%n" expanded); empty: none.
+  std::string trace;
   // The checked text of every option, from which the fields above are made.
   OptionValues options{runtime_option_set()};
 };

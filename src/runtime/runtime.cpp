@@ -29,6 +29,7 @@
 #include "augur/selfanalysis.hpp"
 #include "internal.hpp"
 #include "options.hpp"
+#include "run_trace.hpp"
 #include "self_analysis.hpp"
 #include "system_clock.hpp"
 
@@ -366,6 +367,7 @@ int augur_init_parallel_region(uint64_t ipr, int length, long iterations) {
     }
     const Misuse misuse = s.analyzer->init_parallel_region(ipr, length, iterations);
     if (!s.owned) claim_locked(s);
+    if (TraceRecorder* trace = run_trace()) thread_analysis_trace().region_begin(*trace, ipr, monotonic_seconds());
     if (misuse != Misuse::None) report_misuse("augur_init_parallel_region", misuse);
     return AUGUR_OK;
   } catch (const std::exception& error) {
@@ -380,6 +382,7 @@ int augur_init_parallel_region(uint64_t ipr, int length, long iterations) {
 void augur_end_parallel_region(void) {
   run_probe("augur_end_parallel_region", [](Analyzer& analyzer) {
     const Misuse misuse = analyzer.end_parallel_region();
+    if (TraceRecorder* trace = run_trace()) thread_analysis_trace().region_end(*trace, monotonic_seconds());
     SelfAnalysis& s = state();
     std::lock_guard lock(s.mutex);
     release_locked(s);  // the region has ended: another thread may enter one
@@ -388,23 +391,41 @@ void augur_end_parallel_region(void) {
 }
 
 void augur_open_iteration(void) {
-  run_probe("augur_open_iteration", [](Analyzer& analyzer) { return analyzer.open_iteration(); });
+  run_probe("augur_open_iteration", [](Analyzer& analyzer) {
+    TraceRecorder* trace = run_trace();
+    if (trace == nullptr) return analyzer.open_iteration();
+    const augur::selfanalysis::Region* region = analyzer.current();
+    const bool warming_up = region != nullptr && region->warmup_remaining > 0;
+    const Misuse misuse = analyzer.open_iteration();
+    if (misuse == Misuse::None || misuse == Misuse::IterationAlreadyOpen) {
+      thread_analysis_trace().iteration_begin(*trace, analyzer, warming_up, state().settings.engine, monotonic_seconds());
+    }
+    return misuse;
+  });
 }
 
 void augur_close_iteration(void) {
   run_probe("augur_close_iteration", [](Analyzer& analyzer) {
     const Misuse misuse = analyzer.close_iteration();
+    if (TraceRecorder* trace = run_trace()) thread_analysis_trace().iteration_end(*trace, monotonic_seconds());
     report_iteration_to_manager(analyzer);
     return misuse;
   });
 }
 
 void augur_init_par(void) {
-  run_probe("augur_init_par", [](Analyzer& analyzer) { return analyzer.init_par(); });
+  run_probe("augur_init_par", [](Analyzer& analyzer) {
+    if (TraceRecorder* trace = run_trace()) thread_analysis_trace().loop_begin(*trace, monotonic_seconds());
+    return analyzer.init_par();
+  });
 }
 
 void augur_end_par(void) {
-  run_probe("augur_end_par", [](Analyzer& analyzer) { return analyzer.end_par(); });
+  run_probe("augur_end_par", [](Analyzer& analyzer) {
+    const Misuse misuse = analyzer.end_par();
+    if (TraceRecorder* trace = run_trace()) thread_analysis_trace().loop_end(*trace, monotonic_seconds());
+    return misuse;
+  });
 }
 
 int augur_init_parallelism(uint64_t ipr, int length, long iterations) {

@@ -24,7 +24,7 @@ using selfanalysis::BaselinePolicy;
 const std::vector<std::string> documented_keys = {"mode",        "baseline", "warmup_iterations", "baseline_iterations", "measure_iterations", "baseline_every",
                                                   "history",     "sweep",    "sweep_every",         "self_tuning",
                                                   "report",      "summary",  "watch_sigcont",       "manager",
-                                                  "experiment_file", "counters", "bsp_trace"};
+                                                  "experiment_file", "counters", "bsp_trace", "trace"};
 
 std::size_t count_occurrences(const std::string& text, const std::string& needle) {
   std::size_t count = 0;
@@ -57,6 +57,7 @@ void expect_same_settings(const Settings& actual, const Settings& expected) {
   EXPECT_EQ(actual.experiment_file, expected.experiment_file);
   EXPECT_EQ(actual.counters, expected.counters);
   EXPECT_EQ(actual.bsp_trace, expected.bsp_trace);
+  EXPECT_EQ(actual.trace, expected.trace);
 }
 
 // A fake environment: a map of variables, looked up by name.

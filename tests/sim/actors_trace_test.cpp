@@ -12,6 +12,7 @@
 #include "actors_programs.hpp"
 #include "augur/sim/engine.hpp"
 #include "sim/actors/simulate.hpp"
+#include "support/trace_nesting.hpp"
 
 namespace augur::sim::actors {
 namespace {
@@ -35,6 +36,7 @@ Traced run_traced(const std::string& program_text, const std::string& machine_te
   Traced traced{simulate(program, machine, initial_mapping(program, machine, rule, 1), {}, writer), {}};
   writer.finish();
   const nlohmann::json json = nlohmann::json::parse(text);
+  EXPECT_EQ(augur::test::trace_nesting_problems(json), std::vector<std::string>{}) << "every row nests (Perfetto)";
   const auto units = [](const nlohmann::json& microseconds) { return microseconds.get<double>() / 1e6; };
   for (const auto& event : json.at("traceEvents")) {
     const std::string phase = event.at("ph");

@@ -15,6 +15,7 @@
 
 #include "sim/hierarchy/simulate.hpp"
 #include "sim/hierarchy/sweep.hpp"
+#include "support/trace_nesting.hpp"
 
 namespace augur::sim::hierarchy {
 namespace {
@@ -30,6 +31,7 @@ Traced traced(const std::string& program, const std::string& machine) {
   Traced result{simulate_hierarchy(parse_program(program, "p"), parse_machine(machine, "m"), "p", &timeline), {}};
   timeline.finish();
   result.events = nlohmann::json::parse(text).at("traceEvents");
+  EXPECT_EQ(augur::test::trace_nesting_problems(result.events), std::vector<std::string>{}) << "every row nests (Perfetto)";
   return result;
 }
 

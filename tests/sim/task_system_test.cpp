@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "augur/sim/task_system.hpp"
+#include "support/trace_nesting.hpp"
 
 namespace augur::sim {
 namespace {
@@ -144,6 +145,78 @@ TEST(TaskSystemTimeline, StreamedAsItRunsIsTheRecordedOne) {
     EXPECT_TRUE(streamed.trace.empty()) << "nothing kept";
     EXPECT_EQ(streamed.completion.mean, recorded.completion.mean);
     EXPECT_EQ(streamed.events, recorded.events);
+  }
+}
+
+// Services that overlap at one resource go to lanes of their own, so that no row of the timeline holds
+// partially overlapping slices (Perfetto cannot nest them). a runs from 0; d keeps b away until 1. Under
+// processor sharing a has 1 of 2 left at 1, then both share the cpu at rate 1/2: a ends at 3, b (1 of 2
+// left) alone ends at 4. With two servers, a is [0, 2] and b [1, 3]; a delay is the same.
+const char* const overlapping = "resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 2; } d <- { disk: 1; } b <- { cpu: 2; }\n"
+                                "structure { [ a; { d; b; } ] }";
+
+TEST(TaskSystemTimeline, ProcessorSharingPutsOverlappingServicesOnLanes) {
+  const auto system = system_of(overlapping);
+  const auto result = simulate(system, deterministic(Discipline::ProcessorSharing), true);
+  ASSERT_EQ(result.trace.size(), 3u);
+  const nlohmann::json timeline = nlohmann::json::parse(task_system_timeline(system, result).json());
+  EXPECT_EQ(timeline.dump(),
+            R"({"displayTimeUnit":"ms","traceEvents":[{"args":{"name":"cpu"},"name":"thread_name","ph":"M","pid":1,"tid":0},)"
+            R"({"args":{"name":"disk"},"name":"thread_name","ph":"M","pid":1,"tid":1},)"
+            R"({"cat":"disk","dur":1000000.0,"name":"d","ph":"X","pid":1,"tid":1,"ts":0.0},)"
+            R"({"cat":"cpu","dur":3000000.0,"name":"a","ph":"X","pid":1,"tid":0,"ts":0.0},)"
+            R"j({"args":{"name":"cpu (lane 2)"},"name":"thread_name","ph":"M","pid":1,"tid":2},)j"
+            R"({"cat":"cpu","dur":3000000.0,"name":"b","ph":"X","pid":1,"tid":2,"ts":1000000.0}]})");
+  EXPECT_TRUE(test::trace_nesting_problems(timeline).empty());
+  // On one row per resource, as before lanes, the checker finds the overlap.
+  nlohmann::json one_row = timeline;
+  for (auto& event : one_row.at("traceEvents")) {
+    if (event.at("tid") == 2) event["tid"] = 0;
+  }
+  ASSERT_EQ(test::trace_nesting_problems(one_row).size(), 1u);
+  EXPECT_EQ(test::trace_nesting_problems(one_row)[0].rfind("pid 1 tid 0: 'b' [1000000", 0), 0u);
+}
+
+TEST(TaskSystemTimeline, SeveralServersAndDelaysUseLanesToo) {
+  for (const std::string cpu : {"queuing 2", "delay"}) {
+    std::string text = overlapping;
+    text.replace(text.find("queuing"), 7, cpu);
+    const auto system = system_of(text);
+    const auto result = simulate(system, deterministic(), true);
+    ASSERT_EQ(result.trace.size(), 3u) << cpu;
+    EXPECT_EQ(result.trace[1].task, 0) << cpu;  // a on lane 0, [0, 2]
+    EXPECT_EQ(result.trace[1].lane, 0) << cpu;
+    EXPECT_NEAR(result.trace[1].end, 2.0, 1e-12) << cpu;
+    EXPECT_EQ(result.trace[2].task, 2) << cpu;  // b on lane 1, [1, 3]
+    EXPECT_EQ(result.trace[2].lane, 1) << cpu;
+    EXPECT_NEAR(result.trace[2].start, 1.0, 1e-12) << cpu;
+    const nlohmann::json timeline = nlohmann::json::parse(task_system_timeline(system, result).json());
+    EXPECT_TRUE(test::trace_nesting_problems(timeline).empty()) << cpu;
+  }
+}
+
+// Many tasks under processor sharing, exponential services, several visits: every row nests, and a lane is
+// reused once free (lanes never exceed the tasks that can be at a resource together).
+TEST(TaskSystemTimeline, EveryRowNestsUnderProcessorSharing) {
+  std::string text = "resource cpu <- queuing; disk <- queuing 2; net <- delay;\ntask\n";
+  std::string structure = "structure { [\n";
+  for (int i = 0; i < 8; ++i) {
+    text += "  t" + std::to_string(i) + " <- { cpu: " + std::to_string(1 + i % 3) + "; disk: 1; net: 0.5; }\n";
+    structure += "  t" + std::to_string(i) + ";\n";
+  }
+  const auto system = system_of(text + structure + "] }\n");
+  for (const Discipline discipline : {Discipline::ProcessorSharing, Discipline::FirstComeFirstServed}) {
+    TaskSystemOptions options;
+    options.replications = 1;
+    options.visits = 5;
+    options.discipline = discipline;
+    const auto result = simulate(system, options, true);
+    ASSERT_EQ(result.trace.size(), 8u * 3u * 5u);
+    int lanes = 0;
+    for (const TraceInterval& interval : result.trace) lanes = std::max(lanes, interval.lane + 1);
+    EXPECT_LE(lanes, 8);
+    const nlohmann::json timeline = nlohmann::json::parse(task_system_timeline(system, result).json());
+    EXPECT_EQ(test::trace_nesting_problems(timeline), std::vector<std::string>{});
   }
 }
 

@@ -46,6 +46,7 @@ struct TraceInterval {
   int resource = 0;
   double start = 0.0;
   double end = 0.0;
+  int lane = 0;  // among the services overlapping at the resource: each lane is a row of the timeline
 };
 
 struct TaskSystemSimulation {

@@ -53,6 +53,7 @@ public:
     double arrival;
     double service_start;
     double remaining;  // processor sharing
+    int lane = 0;      // the timeline's row among the station's concurrent services (when traced)
   };
   struct Station {
     std::deque<Job> waiting;            // FCFS
@@ -63,6 +64,7 @@ public:
     double last_change = 0.0;
     double present_integral = 0.0;      // integral of customers present
     double busy_integral = 0.0;         // integral of busy servers
+    std::vector<char> lanes;            // traced: which lanes of the timeline are in use
   };
   std::vector<Station> stations_;
 
@@ -77,6 +79,25 @@ public:
     station.present_integral += elapsed * station.present;
     station.busy_integral += elapsed * std::min<double>(station.present, servers(k));
     station.last_change = engine_.now();
+  }
+
+  // ---- timeline lanes ----
+  // Services that overlap at one station (several servers, a delay, processor sharing) go to separate
+  // lanes, each a row of its own, so that no row holds partially overlapping slices: a service takes the
+  // lowest lane free when it begins and gives it back when it ends.
+
+  int take_lane(std::size_t k) {
+    if (trace_ == nullptr) return 0;
+    std::vector<char>& lanes = stations_[k].lanes;
+    const auto free = std::find(lanes.begin(), lanes.end(), char{0});
+    const auto lane = static_cast<std::size_t>(free - lanes.begin());
+    if (free == lanes.end()) lanes.push_back(1);
+    else *free = 1;
+    return static_cast<int>(lane);
+  }
+
+  void give_lane(std::size_t k, int lane) {
+    if (trace_ != nullptr) stations_[k].lanes[static_cast<std::size_t>(lane)] = 0;
   }
 
   // ---- the structure ----
@@ -142,21 +163,24 @@ public:
     arrival_count_[cell] += 1.0;
     account(k);
     ++station.present;
-    const Job job{task, engine_.now(), engine_.now(), service};
+    Job job{task, engine_.now(), engine_.now(), service};
     const Resource& resource = system_.resources[k];
     if (resource.kind == Resource::Kind::Delay) {
+      job.lane = take_lane(k);
       engine_.schedule(service, [this, job, k, leave] { depart(job, k, leave); });
       return;
     }
     if (options_.discipline == Discipline::ProcessorSharing) {
       advance_sharing(k);
       leaves_[{task, k}] = leave;
+      job.lane = take_lane(k);
       station.sharing.push_back(job);
       reschedule_sharing(k);
       return;
     }
     if (station.busy < resource.servers) {
       ++station.busy;
+      job.lane = take_lane(k);
       engine_.schedule(service, [this, job, k, leave] { finish_fcfs(job, k, leave); });
     } else {
       leaves_[{task, k}] = leave;
@@ -167,10 +191,12 @@ public:
   void finish_fcfs(const Job& job, std::size_t k, const std::function<void()>& leave) {
     Station& station = stations_[k];
     --station.busy;
+    give_lane(k, job.lane);
     if (!station.waiting.empty()) {
       Job next = station.waiting.front();
       station.waiting.pop_front();
       next.service_start = engine_.now();
+      next.lane = take_lane(k);
       ++station.busy;
       auto next_leave = leaves_[{next.task, k}];
       engine_.schedule(next.remaining, [this, next, k, next_leave] { finish_fcfs(next, k, next_leave); });
@@ -182,7 +208,13 @@ public:
     account(k);
     --stations_[k].present;
     time_at_[static_cast<std::size_t>(job.task) * stations_.size() + k] += engine_.now() - job.arrival;
-    if (trace_ != nullptr) (*trace_)({job.task, static_cast<int>(k), job.service_start, engine_.now()});
+    if (trace_ != nullptr) {
+      // A queuing centre served first come first served gave its lane back in finish_fcfs, to its next job.
+      const bool queued_fcfs = system_.resources[k].kind != Resource::Kind::Delay &&
+                               options_.discipline == Discipline::FirstComeFirstServed;
+      if (!queued_fcfs) give_lane(k, job.lane);
+      (*trace_)({job.task, static_cast<int>(k), job.service_start, engine_.now(), job.lane});
+    }
     leave();
   }
 
@@ -317,17 +349,36 @@ TaskSystemSimulation simulate_traced(const TaskSystem& system, const TaskSystemO
   return result;
 }
 
-// The rows and spans of the timeline of a task system, on a Timeline or a TimelineWriter.
+// The rows and spans of the timeline of a task system, on a Timeline or a TimelineWriter: lane 0 of
+// resource k is row k; a further lane gets the next free row, named "<resource> (lane <n>)" (counted from
+// 1), when its first service ends.
 template <typename Rows>
-void name_rows(const TaskSystem& system, Rows& timeline) {
-  for (std::size_t k = 0; k < system.resources.size(); ++k) timeline.name_row(static_cast<int>(k), system.resources[k].name);
-}
+class TaskSystemRows {
+public:
+  TaskSystemRows(const TaskSystem& system, Rows& timeline) : system_(system), timeline_(timeline) {
+    for (std::size_t k = 0; k < system.resources.size(); ++k) timeline.name_row(static_cast<int>(k), system.resources[k].name);
+  }
 
-template <typename Rows>
-void add_span(const TaskSystem& system, const TraceInterval& interval, Rows& timeline) {
-  timeline.span(interval.resource, system.tasks[static_cast<std::size_t>(interval.task)].name,
-                system.resources[static_cast<std::size_t>(interval.resource)].name, interval.start, interval.end);
-}
+  void add(const TraceInterval& interval) {
+    const std::string& resource = system_.resources[static_cast<std::size_t>(interval.resource)].name;
+    int row = interval.resource;
+    if (interval.lane > 0) {
+      const auto [at, added] = lane_rows_.try_emplace({interval.resource, interval.lane}, next_row_);
+      if (added) {
+        ++next_row_;
+        timeline_.name_row(at->second, resource + " (lane " + std::to_string(interval.lane + 1) + ")");
+      }
+      row = at->second;
+    }
+    timeline_.span(row, system_.tasks[static_cast<std::size_t>(interval.task)].name, resource, interval.start, interval.end);
+  }
+
+private:
+  const TaskSystem& system_;
+  Rows& timeline_;
+  std::map<std::pair<int, int>, int> lane_rows_;
+  int next_row_ = static_cast<int>(system_.resources.size());
+};
 
 }  // namespace
 
@@ -342,15 +393,15 @@ TaskSystemSimulation simulate(const TaskSystem& system, const TaskSystemOptions&
 
 TaskSystemSimulation simulate(const TaskSystem& system, const TaskSystemOptions& options, TimelineWriter& timeline,
                               const std::function<void(int, int)>& progress) {
-  name_rows(system, timeline);
-  const TraceSink write = [&](const TraceInterval& interval) { add_span(system, interval, timeline); };
+  TaskSystemRows<TimelineWriter> rows(system, timeline);
+  const TraceSink write = [&rows](const TraceInterval& interval) { rows.add(interval); };
   return simulate_traced(system, options, &write, progress);
 }
 
 Timeline task_system_timeline(const TaskSystem& system, const TaskSystemSimulation& result) {
   Timeline timeline;
-  name_rows(system, timeline);
-  for (const TraceInterval& interval : result.trace) add_span(system, interval, timeline);
+  TaskSystemRows<Timeline> rows(system, timeline);
+  for (const TraceInterval& interval : result.trace) rows.add(interval);
   return timeline;
 }
 
