@@ -35,6 +35,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using augur::bench::estimate_text;
 using augur::bench::median;
 using augur::bench::RunReport;
 
@@ -53,7 +54,7 @@ struct Program {
 };
 
 struct Summary {
-  std::string label, stability, one_run, traditional, error, estimate, disturbed, idle_flags;
+  std::string label, stability, one_run, traditional, error, estimate, latest, disturbed, idle_flags;
 };
 
 augur::core::SpawnOptions options_for(const char* threads) {
@@ -133,7 +134,7 @@ double stability(const Program& program, const Settings& settings, const fs::pat
 
 // Accuracy: interleaved rounds; returns the median traditional speedup T(1)/T(2).
 double accuracy(const Program& program, const Settings& settings, const fs::path& scratch, Summary& summary) {
-  std::vector<double> one_runs, traditionals, errors;
+  std::vector<double> one_runs, traditionals, errors, latest_errors;
   std::printf("  accuracy, %d interleaved rounds of {augur run -p 2 --json; alone on 1 thread; alone on 2}:\n",
               settings.rounds);
   std::vector<std::string> extra;
@@ -146,18 +147,14 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     traditionals.push_back(one / two);
     if (report.one_run) one_runs.push_back(*report.one_run);
     if (report.disturbed.value_or(false)) ++idle_flagged;
-    std::string estimate = "none";
-    if (report.estimated && report.elapsed && *report.elapsed > 0.0) {
-      errors.push_back(*report.estimated / *report.elapsed - 1.0);
-      estimate = format("%.4f s", *report.estimated) + " against " + format("%.4f s", *report.elapsed) + " (" +
-                 format("%+.1f%%", 100.0 * errors.back()) + ")";
-    }
+    const std::string estimate = estimate_text(report.estimated, report.estimated_at, report.elapsed, errors);
+    const std::string latest = estimate_text(report.latest, report.latest_at, report.elapsed, latest_errors);
     std::printf(
         "    round %d: period %s, one-run S(2) %s, two-run S(2) %s, T(1) %.4f s, T(2) %.4f s, T(1)/T(2) %.3f, time "
-        "estimate %s\n",
+        "estimate %s, latest %s\n",
         round, report.period ? std::to_string(*report.period).c_str() : "none",
         optional_text(report.one_run, "%.3f").c_str(), optional_text(report.two_run, "%.3f").c_str(), one, two,
-        one / two, estimate.c_str());
+        one / two, estimate.c_str(), latest.c_str());
     std::fflush(stdout);
   }
   const double traditional = median(traditionals);
@@ -175,12 +172,15 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
         one_run, one_runs.size(), settings.rounds, traditional, summary.error.c_str());
   }
   summary.estimate = errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(errors));
+  summary.latest = latest_errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(latest_errors));
   summary.idle_flags = std::to_string(idle_flagged) + "/" + std::to_string(settings.rounds);
   std::printf("    verdict \"disturbed\" in %s idle rounds\n", summary.idle_flags.c_str());
   std::printf("    time estimate: %s\n", errors.empty() ? "none in any report"
                                                         : ("median error " + summary.estimate + " over " +
                                                            std::to_string(errors.size()) + " rounds (goal: within 5%)")
                                                               .c_str());
+  if (!latest_errors.empty())
+    std::printf("    latest estimate (re-made at every baseline window): median error %s\n", summary.latest.c_str());
   return traditional;
 }
 
@@ -233,7 +233,7 @@ void disturbance(const Program& program, const Settings& settings, const fs::pat
 
 void measure(const Program& program, const Settings& settings, const fs::path& scratch,
              std::vector<Summary>& summaries) {
-  Summary summary{program.label, "", "", "", "", "", "", ""};
+  Summary summary{program.label, "", "", "", "", "", "", "", ""};
   std::string command;
   for (const std::string& word : program.argv) command += (command.empty() ? "" : " ") + word;
   std::printf("== %s (%s)\n", program.label.c_str(), command.c_str());
@@ -313,11 +313,12 @@ void minimum_iterations(const fs::path& scratch) {
 }
 
 void print_summary(const std::vector<Summary>& summaries) {
-  std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %10s %10s\n", "program", "period stability", "S(2) run",
-              "T(1)/T(2)", "error", "estimate", "disturbed", "idle flag");
+  std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %9s %10s %10s\n", "program", "period stability", "S(2) run",
+              "T(1)/T(2)", "error", "estimate", "latest", "disturbed", "idle flag");
   for (const Summary& s : summaries) {
-    std::printf("%-22s %-34s %9s %9s %8s %9s %10s %10s\n", s.label.c_str(), s.stability.c_str(), s.one_run.c_str(),
-                s.traditional.c_str(), s.error.c_str(), s.estimate.c_str(), s.disturbed.c_str(), s.idle_flags.c_str());
+    std::printf("%-22s %-34s %9s %9s %8s %9s %9s %10s %10s\n", s.label.c_str(), s.stability.c_str(), s.one_run.c_str(),
+                s.traditional.c_str(), s.error.c_str(), s.estimate.c_str(), s.latest.c_str(), s.disturbed.c_str(),
+                s.idle_flags.c_str());
   }
 }
 

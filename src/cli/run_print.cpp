@@ -180,14 +180,14 @@ std::string construct_list(const json& found, std::size_t shown) {
 // The first and the latest estimate of an outer region's execution time against its actual time.
 void print_outer_estimates(const selfanalysis::ReportRegion& outer) {
   const auto error = [&](double estimate) { return outer.elapsed > 0.0 ? (estimate - outer.elapsed) / outer.elapsed * 100.0 : 0.0; };
-  std::printf("  execution time of the region on P=%d: actual %s; estimated %s at iteration %ld (%.0f%% of the run, %+.1f%%)", outer.team,
-              format_seconds(outer.elapsed).c_str(), format_seconds(outer.estimated_time).c_str(), outer.estimated_at_iteration,
-              100.0 * outer.estimated_at_fraction, error(outer.estimated_time));
+  std::printf("  execution time of the region on P=%d: estimated %s at iteration %ld (%.0f%% of the run, %+.1f%%)", outer.team,
+              format_seconds(outer.estimated_time).c_str(), outer.estimated_at_iteration, 100.0 * outer.estimated_at_fraction,
+              error(outer.estimated_time));
   if (outer.latest_estimated_time >= 0.0 && outer.latest_estimated_at_iteration != outer.estimated_at_iteration) {
     std::printf(", re-made %s at iteration %ld (%.0f%%, %+.1f%%)", format_seconds(outer.latest_estimated_time).c_str(),
                 outer.latest_estimated_at_iteration, 100.0 * outer.latest_estimated_at_fraction, error(outer.latest_estimated_time));
   }
-  std::printf("\n");
+  std::printf("; actual %s\n", format_seconds(outer.elapsed).c_str());
 }
 
 // The one-run analysis of the outer region (kind "outer" in the report).
