@@ -2,6 +2,8 @@
 // Guide: docs/run.md.
 #include "run_print.hpp"
 
+#include "run_outer_print.hpp"
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -38,13 +40,13 @@ std::string region_name(const json* region) {
   return name;
 }
 
+}  // namespace
+
 std::string loop_name(const json& loop) {
   std::string name = loop.value("name", std::string("?"));
   if (loop.contains("source")) name += " (" + loop["source"].get<std::string>() + ")";
   return name;
 }
-
-}  // namespace
 
 void resolve_names(json& info) {
   // The loops of the regions, and the outer region and the worksharing constructs of one (call sites:
@@ -166,30 +168,6 @@ void print_report(const selfanalysis::Report& report, const json& info, const co
 
 namespace {
 
-// The constructs of one iteration, named, the first `shown` of them (a long period is cut, with the count).
-std::string construct_list(const json& found, std::size_t shown) {
-  std::string constructs;
-  const json& all = found.at("constructs");
-  for (std::size_t index = 0; index < all.size() && index < shown; ++index) {
-    constructs += (constructs.empty() ? "" : ", ") + loop_name(all[index]) + " " + all[index].value("kind", std::string("?"));
-  }
-  if (all.size() > shown) constructs += ", ... (" + std::to_string(all.size() - shown) + " more)";
-  return constructs;
-}
-
-// The first and the latest estimate of an outer region's execution time against its actual time.
-void print_outer_estimates(const selfanalysis::ReportRegion& outer) {
-  const auto error = [&](double estimate) { return outer.elapsed > 0.0 ? (estimate - outer.elapsed) / outer.elapsed * 100.0 : 0.0; };
-  std::printf("  execution time of the region on P=%d: estimated %s at iteration %ld (%.0f%% of the run, %+.1f%%)", outer.team,
-              format_seconds(outer.estimated_time).c_str(), outer.estimated_at_iteration, 100.0 * outer.estimated_at_fraction,
-              error(outer.estimated_time));
-  if (outer.latest_estimated_time >= 0.0 && outer.latest_estimated_at_iteration != outer.estimated_at_iteration) {
-    std::printf(", re-made %s at iteration %ld (%.0f%%, %+.1f%%)", format_seconds(outer.latest_estimated_time).c_str(),
-                outer.latest_estimated_at_iteration, 100.0 * outer.latest_estimated_at_fraction, error(outer.latest_estimated_time));
-  }
-  std::printf("; actual %s\n", format_seconds(outer.elapsed).c_str());
-}
-
 // The one-run analysis of the outer region (kind "outer" in the report).
 void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& options) {
   const int team = outer.team;
@@ -202,8 +180,13 @@ void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& op
   const std::string source = outer.one_thread_source == "baseline"
                                  ? "baseline iterations: the threads one after the other"
                                  : "the threads' work added up: no baseline iterations";
-  std::printf("  T(1)=%s (%s)  T(%d)=%s  f=%.4f  AF(%d)=%.3f\n", format_seconds(outer.one_thread_time).c_str(), source.c_str(),
-              team, format_seconds(outer.iteration_time).c_str(), outer.sequential_fraction, team, outer.amdahl_factor);
+  if (team == 1) {  // T(P) is T(1): one time, measured, and the work added up beside it
+    std::printf("  T(1)=%s (the steps on one thread; their work added up: %s)  f=%.4f\n", format_seconds(outer.iteration_time).c_str(),
+                format_seconds(outer.one_thread_time).c_str(), outer.sequential_fraction);
+  } else {
+    std::printf("  T(1)=%s (%s)  T(%d)=%s  f=%.4f  AF(%d)=%.3f\n", format_seconds(outer.one_thread_time).c_str(), source.c_str(),
+                team, format_seconds(outer.iteration_time).c_str(), outer.sequential_fraction, team, outer.amdahl_factor);
+  }
   std::printf("  parallel efficiency %.3f = load balance %.3f x communication %.3f\n", outer.parallel_efficiency, outer.load_balance,
               outer.communication);
   std::printf("  %4s  %8s  %-8s  %12s\n", "p", "S(p)", "source", "T(p)");

@@ -44,27 +44,50 @@ long WorksharingPeriods::count_address(std::uint64_t address) {
     if (address_counts_[slot] == 0) {
       addresses_[slot] = address;
       address_counts_[slot] = 1;
+      last_seen_[slot] = samples_;
       ++distinct_;
       return 0;
     }
-    if (addresses_[slot] == address) return address_counts_[slot]++;
+    if (addresses_[slot] == address) {
+      if (gaps_known_[slot] < leading_gaps) gaps_[slot][gaps_known_[slot]++] = samples_ - last_seen_[slot];
+      last_seen_[slot] = samples_;
+      return address_counts_[slot]++;
+    }
     slot = (slot + 1) % max_addresses;
   }
   return 0;
 }
 
-long WorksharingPeriods::count_of(std::uint64_t address) const {
+int WorksharingPeriods::slot_of(std::uint64_t address) const {
   std::size_t slot = static_cast<std::size_t>((address * 0x9E3779B97F4A7C15ULL) >> 56) % max_addresses;
   for (int probe = 0; probe < max_addresses; ++probe) {
-    if (address_counts_[slot] == 0) return 0;
-    if (addresses_[slot] == address) return address_counts_[slot];
+    if (address_counts_[slot] == 0) return -1;
+    if (addresses_[slot] == address) return static_cast<int>(slot);
     slot = (slot + 1) % max_addresses;
+  }
+  return -1;
+}
+
+long WorksharingPeriods::count_of(std::uint64_t address) const {
+  const int slot = slot_of(address);
+  return slot < 0 ? 0 : address_counts_[static_cast<std::size_t>(slot)];
+}
+
+long WorksharingPeriods::leading_irregular(std::uint64_t address, int length) const {
+  const int slot = slot_of(address);
+  if (slot < 0) return 0;
+  const auto index = static_cast<std::size_t>(slot);
+  for (int gap = 0; gap < gaps_known_[index]; ++gap) {
+    if (gaps_[index][static_cast<std::size_t>(gap)] == length) return gap;
   }
   return 0;
 }
 
 long WorksharingPeriods::iterations() const {
-  return found() ? count_of(site_key(pattern_.region, pattern_.constructs[0])) / first_repeats_ : 0;
+  if (!found()) return 0;
+  const std::uint64_t key = site_key(pattern_.region, pattern_.constructs[0]);
+  if (first_repeats_ > 1) return count_of(key) / first_repeats_;
+  return count_of(key) - leading_irregular(key, pattern_.length);
 }
 
 StepMark WorksharingPeriods::sample(std::uint64_t address, ConstructEnd kind, int team_size, double seconds,

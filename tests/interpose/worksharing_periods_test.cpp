@@ -156,6 +156,50 @@ TEST(WorksharingPeriods, StepMarksAndIterationsOfTheRegionOfThePeriod) {
   EXPECT_EQ(periods.iterations(), 4);
 }
 
+// NPB runs one untimed warm-up step before its time loop. CG runs it in the loop's region, followed by other
+// constructs (its vector's re-initialisation); LU in an earlier entry of the same region, the entries' own
+// constructs between. The steps counted are those of the loop: the leading steps that did not hold the period's
+// constructs are left out; an irregular step later on (an output step every 10) is still a step.
+void step(WorksharingPeriods& periods, double& now, bool start, int period) {
+  periods.sample(100, ConstructEnd::Barrier, 2, now += 1.0, start, period);
+  periods.sample(200, ConstructEnd::Barrier, 2, now += 1.0, false, period);
+  periods.sample(300, ConstructEnd::LoopEnd, 2, now += 1.0, false, period);
+}
+
+TEST(WorksharingPeriods, AWarmUpStepBeforeTheLoopIsNotCounted) {
+  // CG: the warm-up step, two constructs of re-initialisation, then 15 steps (the period found at the 6th).
+  WorksharingPeriods cg;
+  double now = 0.0;
+  cg.enter_region(7);
+  step(cg, now, false, 0);
+  cg.sample(400, ConstructEnd::Barrier, 2, now += 1.0, false, 0);
+  cg.sample(500, ConstructEnd::Barrier, 2, now += 1.0, false, 0);
+  for (int index = 0; index < 15; ++index) step(cg, now, index >= 5, index >= 5 ? 3 : 0);
+  cg.leave_region();
+  ASSERT_TRUE(cg.found());
+  EXPECT_EQ(cg.iterations(), 15);  // 100 ran 16 times
+  // LU: an entry with the warm-up step, then an entry with the 300 steps; each entry opens with one construct.
+  WorksharingPeriods lu;
+  now = 0.0;
+  for (const int steps : {1, 300}) {
+    lu.enter_region(9);
+    lu.sample(50, ConstructEnd::Barrier, 2, now += 1.0, false, 0);
+    for (int index = 0; index < steps; ++index) step(lu, now, steps > 1 && index >= 10, steps > 1 && index >= 10 ? 3 : 0);
+    lu.leave_region();
+  }
+  EXPECT_EQ(lu.iterations(), 300);
+  // Every 10th step writes its output (one construct more): all 40 steps count.
+  WorksharingPeriods output;
+  now = 0.0;
+  output.enter_region(11);
+  for (int index = 0; index < 40; ++index) {
+    step(output, now, index >= 12, index >= 12 ? 3 : 0);
+    if (index % 10 == 9) output.sample(600, ConstructEnd::Barrier, 2, now += 1.0, false, index >= 12 ? 3 : 0);
+  }
+  output.leave_region();
+  EXPECT_EQ(output.iterations(), 40);
+}
+
 // A time step whose first construct is in an inner loop (NPB LU's plane sweeps built with clang): the period
 // holds the construct three times, and the time steps are its count divided by three.
 TEST(WorksharingPeriods, AConstructOfAnInnerLoopCountsTheStepsOnce) {
