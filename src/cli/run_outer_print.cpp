@@ -28,11 +28,11 @@ std::string construct_list(const nlohmann::json& found, std::size_t shown) {
 
 void print_outer_estimates(const selfanalysis::ReportRegion& outer) {
   const auto error = [&](double estimate) { return outer.elapsed > 0.0 ? (estimate - outer.elapsed) / outer.elapsed * 100.0 : 0.0; };
-  std::printf("  execution time of the region on P=%d: estimated %s at iteration %ld (%.0f%% of the run, %+.1f%%)", outer.team,
+  std::printf("  execution time of the region on P=%d: estimated %s at iteration %ld (%.1f%% of the run, %+.1f%%)", outer.team,
               format_seconds(outer.estimated_time).c_str(), outer.estimated_at_iteration, 100.0 * outer.estimated_at_fraction,
               error(outer.estimated_time));
-  if (outer.latest_estimated_time >= 0.0 && outer.latest_estimated_at_iteration != outer.estimated_at_iteration) {
-    std::printf(", re-made %s at iteration %ld (%.0f%%, %+.1f%%)", format_seconds(outer.latest_estimated_time).c_str(),
+  if (outer.latest_estimated_time >= 0.0) {
+    std::printf("; latest %s at iteration %ld (%.1f%%, %+.1f%%)", format_seconds(outer.latest_estimated_time).c_str(),
                 outer.latest_estimated_at_iteration, 100.0 * outer.latest_estimated_at_fraction, error(outer.latest_estimated_time));
   }
   std::printf("; actual %s\n", format_seconds(outer.elapsed).c_str());

@@ -200,6 +200,35 @@ TEST(WorksharingPeriods, AWarmUpStepBeforeTheLoopIsNotCounted) {
   EXPECT_EQ(output.iterations(), 40);
 }
 
+// NPB CG: the period starts in the step's inner loop (its construct 100 runs 3 times a period), which the warm-up
+// step runs too; the step's construct 400 runs in the loop only. The steps are counted by 400, the step under
+// way included.
+TEST(WorksharingPeriods, AConstructOnlyTheLoopRunsCountsItsSteps) {
+  WorksharingPeriods cg;
+  double now = 0.0;
+  cg.enter_region(7);
+  const auto inner = [&](bool found) {
+    for (int pass = 0; pass < 3; ++pass) cg.sample(100, ConstructEnd::Barrier, 2, now += 1.0, found && pass == 0, found ? 5 : 0);
+  };
+  inner(false);  // the warm-up: the inner loop, then its own construct
+  cg.sample(300, ConstructEnd::Barrier, 2, now += 1.0, false, 0);
+  for (int index = 0; index < 15; ++index) {
+    const bool found = index >= 5;
+    inner(found);
+    cg.sample(400, ConstructEnd::Barrier, 2, now += 1.0, false, found ? 5 : 0);
+    cg.sample(500, ConstructEnd::LoopEnd, 2, now += 1.0, false, found ? 5 : 0);
+    if (index == 9) {
+      EXPECT_EQ(cg.iterations(), 10);
+    }
+  }
+  // At the start of a step (its first construct ran, 400 not yet): the step under way counts.
+  cg.sample(100, ConstructEnd::Barrier, 2, now += 1.0, true, 5);
+  EXPECT_EQ(cg.iterations(), 16);
+  cg.leave_region();
+  ASSERT_TRUE(cg.found());
+  EXPECT_EQ(cg.iterations(), 15);  // 100 ran 49 times, 16 periods by itself; the 16th step never reached 400
+}
+
 // A time step whose first construct is in an inner loop (NPB LU's plane sweeps built with clang): the period
 // holds the construct three times, and the time steps are its count divided by three.
 TEST(WorksharingPeriods, AConstructOfAnInnerLoopCountsTheStepsOnce) {
