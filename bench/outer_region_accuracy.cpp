@@ -26,6 +26,7 @@
 #include <regex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/files.hpp"
@@ -45,23 +46,28 @@ struct Settings {
   int disturbed = 5;
   std::string only;
   bool quick = false;
+  // --env KEY=VALUE: set for every run, under augur run and alone alike (a protocol such as pinning,
+  // OMP_PROC_BIND=true OMP_PLACES=cores, tried on both sides of the comparison).
+  std::vector<std::pair<std::string, std::string>> environment;
 };
 
 struct Program {
   std::string label;              // "gcc outer_region"
   std::vector<std::string> argv;  // the program and its arguments
   long iterations = 0;            // its time steps (augur run --iterations, for the time estimate); 0: unknown
+  std::vector<std::pair<std::string, std::string>> environment;  // Settings::environment
 };
 
 struct Summary {
   std::string label, stability, one_run, traditional, error, estimate, latest, disturbed, idle_flags;
 };
 
-augur::core::SpawnOptions options_for(const char* threads) {
+augur::core::SpawnOptions options_for(const char* threads, const std::vector<std::pair<std::string, std::string>>& environment) {
   augur::core::SpawnOptions options;
   options.unset = {"AUGUR_MODE", "AUGUR_REPORT",    "AUGUR_SWEEP",      "AUGUR_BASELINE",      "AUGUR_TOOL_OPTIONS",
                    "LD_PRELOAD", "OMP_NUM_THREADS", "AUGUR_DPD_WINDOW", "AUGUR_RUN_ITERATIONS"};
   options.environment = {{"OMP_WAIT_POLICY", "passive"}};
+  options.environment.insert(options.environment.end(), environment.begin(), environment.end());
   if (threads != nullptr) options.environment.emplace_back("OMP_NUM_THREADS", threads);
   options.standard_output.kind = augur::core::Destination::Kind::capture;
   options.standard_error.kind = augur::core::Destination::Kind::capture;
@@ -79,7 +85,7 @@ RunReport augur_run(const Program& program, const std::vector<std::string>& extr
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.insert(argv.end(), {"--json", report.string(), "--"});
   argv.insert(argv.end(), program.argv.begin(), program.argv.end());
-  const augur::core::ProcessResult result = augur::core::spawn(argv, options_for(nullptr));
+  const augur::core::ProcessResult result = augur::core::spawn(argv, options_for(nullptr, program.environment));
   if (result.signal != 0 || result.timed_out)
     throw std::runtime_error("augur run " + program.label + " " + result.describe_status());
   if (wall != nullptr) *wall = result.wall_seconds;
@@ -89,7 +95,7 @@ RunReport augur_run(const Program& program, const std::vector<std::string>& extr
 
 // The program alone on `threads` threads: the time it prints, else its wall time.
 double alone(const Program& program, const char* threads) {
-  const augur::core::ProcessResult result = augur::core::spawn(program.argv, options_for(threads));
+  const augur::core::ProcessResult result = augur::core::spawn(program.argv, options_for(threads, program.environment));
   if (!result.succeeded())
     throw std::runtime_error(program.label + " " + result.describe_status() + "\n" + result.standard_error);
   return augur::bench::printed_time(result.standard_output).value_or(result.wall_seconds);
@@ -289,6 +295,9 @@ std::vector<Program> programs(const Settings& settings) {
   for (const Program& program : list) {
     if (program.label.find(settings.only) != std::string::npos) chosen.push_back(program);
   }
+  for (Program& program : chosen) {
+    program.environment = settings.environment;
+  }
   return chosen;
 }
 
@@ -345,11 +354,11 @@ Settings parse_options(int argc, char** argv) {
       continue;
     }
     if (index + 1 >= argc ||
-        (option != "--runs" && option != "--rounds" && option != "--disturbed" && option != "--only")) {
+        (option != "--runs" && option != "--rounds" && option != "--disturbed" && option != "--only" && option != "--env")) {
       std::fprintf(stderr,
                    "bench_outer_region: unknown option or missing value: '%s'\nUsage: bench_outer_region [--runs K] "
                    "[--rounds R] "
-                   "[--disturbed D] [--only TEXT] [--quick]\n",
+                   "[--disturbed D] [--only TEXT] [--env KEY=VALUE]... [--quick]\n",
                    option.c_str());
       std::exit(2);
     }
@@ -358,6 +367,15 @@ Settings parse_options(int argc, char** argv) {
     if (option == "--rounds") settings.rounds = parse(value, "--rounds", 1);
     if (option == "--disturbed") settings.disturbed = parse(value, "--disturbed", 0);
     if (option == "--only") settings.only = value;
+    if (option == "--env") {
+      const std::string pair = value;
+      const std::size_t equals = pair.find('=');
+      if (equals == 0 || equals == std::string::npos) {
+        std::fprintf(stderr, "bench_outer_region: --env takes KEY=VALUE, got '%s'\n", value);
+        std::exit(2);
+      }
+      settings.environment.emplace_back(pair.substr(0, equals), pair.substr(equals + 1));
+    }
   }
   return settings;
 }
@@ -369,8 +387,10 @@ int main(int argc, char** argv) {
   try {
     const augur::core::TemporaryFolder scratch("augur-bench-outer");
     const std::vector<Program> list = programs(settings);
-    std::printf("outer-region programs under augur run -p 2 (OMP_WAIT_POLICY=passive): %zu programs%s\n", list.size(),
-                std::getenv("AUGUR_NPB_DIR") != nullptr ? "" : " (set AUGUR_NPB_DIR for NPB's SP, BT, LU, CG and MG)");
+    std::string environment;
+    for (const auto& [key, value] : settings.environment) environment += " " + key + "=" + value;
+    std::printf("outer-region programs under augur run -p 2 (OMP_WAIT_POLICY=passive%s): %zu programs%s\n", environment.c_str(),
+                list.size(), std::getenv("AUGUR_NPB_DIR") != nullptr ? "" : " (set AUGUR_NPB_DIR for NPB's SP, BT, LU, CG and MG)");
     std::vector<Summary> summaries;
     for (const Program& program : list) measure(program, settings, scratch.path(), summaries);
     minimum_iterations(scratch.path());
