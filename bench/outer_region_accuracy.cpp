@@ -269,7 +269,7 @@ std::vector<Program> programs(const Settings& settings) {
       if (!fs::exists(program)) continue;
       std::vector<std::string> argv{program.string()};
       argv.insert(argv.end(), arguments.begin(), arguments.end());
-      list.push_back({compiler + " " + name, argv, std::stol(arguments.back())});
+      list.push_back({compiler + " " + name, argv, std::stol(arguments.back()), {}});
     }
   }
   const char* npb = std::getenv("AUGUR_NPB_DIR");
@@ -287,7 +287,7 @@ std::vector<Program> programs(const Settings& settings) {
       const std::string compiler = folder.empty() || folder == "bin" ? "npb" : folder.substr(0, folder.find('/'));
       for (const fs::path& path : found) {
         const auto steps = npb_steps.find(path.filename().string());
-        list.push_back({compiler + " NPB " + path.filename().string(), {path.string()}, steps == npb_steps.end() ? 0 : steps->second});
+        list.push_back({compiler + " NPB " + path.filename().string(), {path.string()}, steps == npb_steps.end() ? 0 : steps->second, {}});
       }
     }
   }
@@ -306,9 +306,9 @@ void minimum_iterations(const fs::path& scratch) {
   std::printf("== no report from fewer than the minimum iterations\n");
   const fs::path bin = AUGUR_BIN_DIR;
   const std::vector<std::pair<std::vector<std::string>, Program>> cases{
-      {{"--dpd-window", "256"}, {"gcc cg_steps", {(bin / "cg_steps").string(), "96", "6"}}},
-      {{}, {"gcc outer_region", {(bin / "outer_region").string(), "200000", "16"}}},
-      {{}, {"gcc adi_sweep", {(bin / "adi_sweep").string(), "24", "12"}}}};
+      {{"--dpd-window", "256"}, {"gcc cg_steps", {(bin / "cg_steps").string(), "96", "6"}, 0, {}}},
+      {{}, {"gcc outer_region", {(bin / "outer_region").string(), "200000", "16"}, 0, {}}},
+      {{}, {"gcc adi_sweep", {(bin / "adi_sweep").string(), "24", "12"}, 0, {}}}};
   for (const auto& [extra, program] : cases) {
     const RunReport report = augur_run(program, extra, scratch);
     const bool speedup = report.one_run.has_value() || report.two_run.has_value();

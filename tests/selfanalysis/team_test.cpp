@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -304,6 +306,42 @@ TEST(LoopEstimates, WhenThePaceHasNoUndisturbedStretchTheFallbackIsUsedAtTheMark
   EXPECT_LT(augur::selfanalysis::pace_estimate(pace, 1.0, 120, 100, true), 0.0);
   estimates.reset();
   EXPECT_EQ(estimates.count(), 0);
+}
+
+// The report's outer region carries the first and the latest estimate, each with the share of the run it came at.
+TEST(LoopEstimates, TheReportKeepsTheFirstAndTheLatestEstimate) {
+  TeamAnalysis team(8);
+  for (int step = 0; step < 10; ++step) balanced_step(team);
+  augur::selfanalysis::OuterRegionResult outer;
+  outer.id = 42;
+  outer.length = 2;
+  outer.iterations = 200;
+  outer.expected_iterations = 200;
+  outer.elapsed = 0.5;
+  outer.first_estimate = {0.4, 50};
+  outer.latest_estimate = {0.49, 178};
+  outer.predict_up_to = 2;
+  outer.summary = summarize(team);
+  const auto json = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {outer}));
+  const auto& region = json.at("regions").at(0);
+  EXPECT_EQ(region.at("estimated_time_s"), 0.4);
+  EXPECT_EQ(region.at("estimated_at_iteration"), 50);
+  EXPECT_EQ(region.at("estimated_at_fraction"), 0.25);
+  EXPECT_EQ(region.at("latest_estimated_time_s"), 0.49);
+  EXPECT_EQ(region.at("latest_estimated_at_iteration"), 178);
+  EXPECT_EQ(region.at("latest_estimated_at_fraction"), 0.89);
+  const std::string summary = augur::selfanalysis::outer_summary(outer);
+  EXPECT_NE(summary.find("estimated time 0.400 s (first, at iteration 50, 25% of the run), 0.490 s (latest, at iteration 178, 89%), "
+                         "elapsed 0.500 s"),
+            std::string::npos)
+      << summary;
+  // No estimate: nulls.
+  outer.first_estimate = {};
+  outer.latest_estimate = {};
+  const auto none = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {outer}));
+  for (const char* key : {"estimated_time_s", "estimated_at_fraction", "latest_estimated_time_s", "latest_estimated_at_iteration"}) {
+    EXPECT_TRUE(none.at("regions").at(0).at(key).is_null()) << key;
+  }
 }
 
 TEST(TeamPolicy, AStepIsPreemptedByMoreSwitchesThanOnePerTenMilliseconds) {
