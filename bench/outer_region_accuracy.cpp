@@ -26,6 +26,7 @@
 #include <regex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/files.hpp"
@@ -35,6 +36,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using augur::bench::estimate_text;
 using augur::bench::median;
 using augur::bench::RunReport;
 
@@ -44,23 +46,28 @@ struct Settings {
   int disturbed = 5;
   std::string only;
   bool quick = false;
+  // --env KEY=VALUE: set for every run, under augur run and alone alike (a protocol such as pinning,
+  // OMP_PROC_BIND=true OMP_PLACES=cores, tried on both sides of the comparison).
+  std::vector<std::pair<std::string, std::string>> environment;
 };
 
 struct Program {
   std::string label;              // "gcc outer_region"
   std::vector<std::string> argv;  // the program and its arguments
   long iterations = 0;            // its time steps (augur run --iterations, for the time estimate); 0: unknown
+  std::vector<std::pair<std::string, std::string>> environment;  // Settings::environment
 };
 
 struct Summary {
-  std::string label, stability, one_run, traditional, error, estimate, disturbed, idle_flags;
+  std::string label, stability, one_run, traditional, error, estimate, latest, disturbed, idle_flags;
 };
 
-augur::core::SpawnOptions options_for(const char* threads) {
+augur::core::SpawnOptions options_for(const char* threads, const std::vector<std::pair<std::string, std::string>>& environment) {
   augur::core::SpawnOptions options;
   options.unset = {"AUGUR_MODE", "AUGUR_REPORT",    "AUGUR_SWEEP",      "AUGUR_BASELINE",      "AUGUR_TOOL_OPTIONS",
                    "LD_PRELOAD", "OMP_NUM_THREADS", "AUGUR_DPD_WINDOW", "AUGUR_RUN_ITERATIONS"};
   options.environment = {{"OMP_WAIT_POLICY", "passive"}};
+  options.environment.insert(options.environment.end(), environment.begin(), environment.end());
   if (threads != nullptr) options.environment.emplace_back("OMP_NUM_THREADS", threads);
   options.standard_output.kind = augur::core::Destination::Kind::capture;
   options.standard_error.kind = augur::core::Destination::Kind::capture;
@@ -78,7 +85,7 @@ RunReport augur_run(const Program& program, const std::vector<std::string>& extr
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.insert(argv.end(), {"--json", report.string(), "--"});
   argv.insert(argv.end(), program.argv.begin(), program.argv.end());
-  const augur::core::ProcessResult result = augur::core::spawn(argv, options_for(nullptr));
+  const augur::core::ProcessResult result = augur::core::spawn(argv, options_for(nullptr, program.environment));
   if (result.signal != 0 || result.timed_out)
     throw std::runtime_error("augur run " + program.label + " " + result.describe_status());
   if (wall != nullptr) *wall = result.wall_seconds;
@@ -88,7 +95,7 @@ RunReport augur_run(const Program& program, const std::vector<std::string>& extr
 
 // The program alone on `threads` threads: the time it prints, else its wall time.
 double alone(const Program& program, const char* threads) {
-  const augur::core::ProcessResult result = augur::core::spawn(program.argv, options_for(threads));
+  const augur::core::ProcessResult result = augur::core::spawn(program.argv, options_for(threads, program.environment));
   if (!result.succeeded())
     throw std::runtime_error(program.label + " " + result.describe_status() + "\n" + result.standard_error);
   return augur::bench::printed_time(result.standard_output).value_or(result.wall_seconds);
@@ -133,7 +140,7 @@ double stability(const Program& program, const Settings& settings, const fs::pat
 
 // Accuracy: interleaved rounds; returns the median traditional speedup T(1)/T(2).
 double accuracy(const Program& program, const Settings& settings, const fs::path& scratch, Summary& summary) {
-  std::vector<double> one_runs, traditionals, errors;
+  std::vector<double> one_runs, traditionals, errors, latest_errors;
   std::printf("  accuracy, %d interleaved rounds of {augur run -p 2 --json; alone on 1 thread; alone on 2}:\n",
               settings.rounds);
   std::vector<std::string> extra;
@@ -146,18 +153,14 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     traditionals.push_back(one / two);
     if (report.one_run) one_runs.push_back(*report.one_run);
     if (report.disturbed.value_or(false)) ++idle_flagged;
-    std::string estimate = "none";
-    if (report.estimated && report.elapsed && *report.elapsed > 0.0) {
-      errors.push_back(*report.estimated / *report.elapsed - 1.0);
-      estimate = format("%.4f s", *report.estimated) + " against " + format("%.4f s", *report.elapsed) + " (" +
-                 format("%+.1f%%", 100.0 * errors.back()) + ")";
-    }
+    const std::string estimate = estimate_text(report.estimated, report.estimated_at, report.elapsed, errors);
+    const std::string latest = estimate_text(report.latest, report.latest_at, report.elapsed, latest_errors);
     std::printf(
         "    round %d: period %s, one-run S(2) %s, two-run S(2) %s, T(1) %.4f s, T(2) %.4f s, T(1)/T(2) %.3f, time "
-        "estimate %s\n",
+        "estimate %s, latest %s\n",
         round, report.period ? std::to_string(*report.period).c_str() : "none",
         optional_text(report.one_run, "%.3f").c_str(), optional_text(report.two_run, "%.3f").c_str(), one, two,
-        one / two, estimate.c_str());
+        one / two, estimate.c_str(), latest.c_str());
     std::fflush(stdout);
   }
   const double traditional = median(traditionals);
@@ -175,12 +178,15 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
         one_run, one_runs.size(), settings.rounds, traditional, summary.error.c_str());
   }
   summary.estimate = errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(errors));
+  summary.latest = latest_errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(latest_errors));
   summary.idle_flags = std::to_string(idle_flagged) + "/" + std::to_string(settings.rounds);
   std::printf("    verdict \"disturbed\" in %s idle rounds\n", summary.idle_flags.c_str());
   std::printf("    time estimate: %s\n", errors.empty() ? "none in any report"
                                                         : ("median error " + summary.estimate + " over " +
                                                            std::to_string(errors.size()) + " rounds (goal: within 5%)")
                                                               .c_str());
+  if (!latest_errors.empty())
+    std::printf("    latest estimate (re-made at every baseline window): median error %s\n", summary.latest.c_str());
   return traditional;
 }
 
@@ -233,7 +239,7 @@ void disturbance(const Program& program, const Settings& settings, const fs::pat
 
 void measure(const Program& program, const Settings& settings, const fs::path& scratch,
              std::vector<Summary>& summaries) {
-  Summary summary{program.label, "", "", "", "", "", "", ""};
+  Summary summary{program.label, "", "", "", "", "", "", "", ""};
   std::string command;
   for (const std::string& word : program.argv) command += (command.empty() ? "" : " ") + word;
   std::printf("== %s (%s)\n", program.label.c_str(), command.c_str());
@@ -263,7 +269,7 @@ std::vector<Program> programs(const Settings& settings) {
       if (!fs::exists(program)) continue;
       std::vector<std::string> argv{program.string()};
       argv.insert(argv.end(), arguments.begin(), arguments.end());
-      list.push_back({compiler + " " + name, argv, std::stol(arguments.back())});
+      list.push_back({compiler + " " + name, argv, std::stol(arguments.back()), {}});
     }
   }
   const char* npb = std::getenv("AUGUR_NPB_DIR");
@@ -281,13 +287,16 @@ std::vector<Program> programs(const Settings& settings) {
       const std::string compiler = folder.empty() || folder == "bin" ? "npb" : folder.substr(0, folder.find('/'));
       for (const fs::path& path : found) {
         const auto steps = npb_steps.find(path.filename().string());
-        list.push_back({compiler + " NPB " + path.filename().string(), {path.string()}, steps == npb_steps.end() ? 0 : steps->second});
+        list.push_back({compiler + " NPB " + path.filename().string(), {path.string()}, steps == npb_steps.end() ? 0 : steps->second, {}});
       }
     }
   }
   std::vector<Program> chosen;
   for (const Program& program : list) {
     if (program.label.find(settings.only) != std::string::npos) chosen.push_back(program);
+  }
+  for (Program& program : chosen) {
+    program.environment = settings.environment;
   }
   return chosen;
 }
@@ -297,9 +306,9 @@ void minimum_iterations(const fs::path& scratch) {
   std::printf("== no report from fewer than the minimum iterations\n");
   const fs::path bin = AUGUR_BIN_DIR;
   const std::vector<std::pair<std::vector<std::string>, Program>> cases{
-      {{"--dpd-window", "256"}, {"gcc cg_steps", {(bin / "cg_steps").string(), "96", "6"}}},
-      {{}, {"gcc outer_region", {(bin / "outer_region").string(), "200000", "16"}}},
-      {{}, {"gcc adi_sweep", {(bin / "adi_sweep").string(), "24", "12"}}}};
+      {{"--dpd-window", "256"}, {"gcc cg_steps", {(bin / "cg_steps").string(), "96", "6"}, 0, {}}},
+      {{}, {"gcc outer_region", {(bin / "outer_region").string(), "200000", "16"}, 0, {}}},
+      {{}, {"gcc adi_sweep", {(bin / "adi_sweep").string(), "24", "12"}, 0, {}}}};
   for (const auto& [extra, program] : cases) {
     const RunReport report = augur_run(program, extra, scratch);
     const bool speedup = report.one_run.has_value() || report.two_run.has_value();
@@ -313,11 +322,12 @@ void minimum_iterations(const fs::path& scratch) {
 }
 
 void print_summary(const std::vector<Summary>& summaries) {
-  std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %10s %10s\n", "program", "period stability", "S(2) run",
-              "T(1)/T(2)", "error", "estimate", "disturbed", "idle flag");
+  std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %9s %10s %10s\n", "program", "period stability", "S(2) run",
+              "T(1)/T(2)", "error", "estimate", "latest", "disturbed", "idle flag");
   for (const Summary& s : summaries) {
-    std::printf("%-22s %-34s %9s %9s %8s %9s %10s %10s\n", s.label.c_str(), s.stability.c_str(), s.one_run.c_str(),
-                s.traditional.c_str(), s.error.c_str(), s.estimate.c_str(), s.disturbed.c_str(), s.idle_flags.c_str());
+    std::printf("%-22s %-34s %9s %9s %8s %9s %9s %10s %10s\n", s.label.c_str(), s.stability.c_str(), s.one_run.c_str(),
+                s.traditional.c_str(), s.error.c_str(), s.estimate.c_str(), s.latest.c_str(), s.disturbed.c_str(),
+                s.idle_flags.c_str());
   }
 }
 
@@ -344,11 +354,11 @@ Settings parse_options(int argc, char** argv) {
       continue;
     }
     if (index + 1 >= argc ||
-        (option != "--runs" && option != "--rounds" && option != "--disturbed" && option != "--only")) {
+        (option != "--runs" && option != "--rounds" && option != "--disturbed" && option != "--only" && option != "--env")) {
       std::fprintf(stderr,
                    "bench_outer_region: unknown option or missing value: '%s'\nUsage: bench_outer_region [--runs K] "
                    "[--rounds R] "
-                   "[--disturbed D] [--only TEXT] [--quick]\n",
+                   "[--disturbed D] [--only TEXT] [--env KEY=VALUE]... [--quick]\n",
                    option.c_str());
       std::exit(2);
     }
@@ -357,6 +367,15 @@ Settings parse_options(int argc, char** argv) {
     if (option == "--rounds") settings.rounds = parse(value, "--rounds", 1);
     if (option == "--disturbed") settings.disturbed = parse(value, "--disturbed", 0);
     if (option == "--only") settings.only = value;
+    if (option == "--env") {
+      const std::string pair = value;
+      const std::size_t equals = pair.find('=');
+      if (equals == 0 || equals == std::string::npos) {
+        std::fprintf(stderr, "bench_outer_region: --env takes KEY=VALUE, got '%s'\n", value);
+        std::exit(2);
+      }
+      settings.environment.emplace_back(pair.substr(0, equals), pair.substr(equals + 1));
+    }
   }
   return settings;
 }
@@ -368,8 +387,10 @@ int main(int argc, char** argv) {
   try {
     const augur::core::TemporaryFolder scratch("augur-bench-outer");
     const std::vector<Program> list = programs(settings);
-    std::printf("outer-region programs under augur run -p 2 (OMP_WAIT_POLICY=passive): %zu programs%s\n", list.size(),
-                std::getenv("AUGUR_NPB_DIR") != nullptr ? "" : " (set AUGUR_NPB_DIR for NPB's SP, BT, LU, CG and MG)");
+    std::string environment;
+    for (const auto& [key, value] : settings.environment) environment += " " + key + "=" + value;
+    std::printf("outer-region programs under augur run -p 2 (OMP_WAIT_POLICY=passive%s): %zu programs%s\n", environment.c_str(),
+                list.size(), std::getenv("AUGUR_NPB_DIR") != nullptr ? "" : " (set AUGUR_NPB_DIR for NPB's SP, BT, LU, CG and MG)");
     std::vector<Summary> summaries;
     for (const Program& program : list) measure(program, settings, scratch.path(), summaries);
     minimum_iterations(scratch.path());

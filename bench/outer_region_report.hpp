@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -22,7 +23,10 @@ struct RunReport {
   std::optional<int> period;        // interpose.worksharing.length, when a period was found
   std::optional<double> one_run;    // the outer region's speedup[] point p = 2: `value`
   std::optional<double> two_run;    // interpose.worksharing.speedup (the second run's T(1)/T(2))
-  std::optional<double> estimated;  // the outer region's estimated_time_s
+  std::optional<double> estimated;  // the outer region's estimated_time_s (the first estimate)
+  std::optional<double> estimated_at;  // estimated_at_fraction: the share of the run gone by when it was made
+  std::optional<double> latest;     // latest_estimated_time_s (re-made at every baseline window)
+  std::optional<double> latest_at;  // latest_estimated_at_fraction
   std::optional<double> elapsed;    // the outer region's elapsed_s
   std::optional<bool> disturbed;    // a noise verdict: the region's, or the report's (machine, noise)
   std::string verdict;              // its sentence, when there is one
@@ -91,6 +95,9 @@ inline RunReport read_report(const json& report) {
       }
     }
     run.estimated = number_at(*region, "estimated_time_s");
+    run.estimated_at = number_at(*region, "estimated_at_fraction");
+    run.latest = number_at(*region, "latest_estimated_time_s");
+    run.latest_at = number_at(*region, "latest_estimated_at_fraction");
     run.elapsed = number_at(*region, "elapsed_s");
   }
   read_verdict(report, region, run);
@@ -109,6 +116,18 @@ inline std::optional<double> printed_time(const std::string& output) {
     if (end != start) return value;
   }
   return std::nullopt;
+}
+
+// "0.5200 s at 12% of the run against 0.5000 s (+4.0%)", its error appended to `errors`; "none" without one.
+inline std::string estimate_text(const std::optional<double>& estimate, const std::optional<double>& at,
+                                 const std::optional<double>& elapsed, std::vector<double>& errors) {
+  if (!estimate || !elapsed || *elapsed <= 0.0) return "none";
+  errors.push_back(*estimate / *elapsed - 1.0);
+  char text[160];
+  std::snprintf(text, sizeof text, "%.4f s at %s of the run against %.4f s (%+.1f%%)", *estimate,
+                at ? (std::to_string(static_cast<int>(std::lround(100.0 * *at))) + "%").c_str() : "?", *elapsed,
+                100.0 * errors.back());
+  return text;
 }
 
 inline double median(std::vector<double> values) {

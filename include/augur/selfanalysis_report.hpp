@@ -76,6 +76,10 @@ struct ReportRegion {
   double estimated_time = -1.0;       // -1 when unknown
   int estimate_processors = 0;
   long estimated_at_iteration = 0;
+  double estimated_at_fraction = -1.0;         // of the iterations that ran; -1 when unknown
+  double latest_estimated_time = -1.0;         // an outer region's latest estimate, re-made at every baseline window; -1 when none
+  long latest_estimated_at_iteration = 0;
+  double latest_estimated_at_fraction = -1.0;
   double elapsed = 0.0;
   bool swept = false;
   std::vector<std::string> notes;

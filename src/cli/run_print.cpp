@@ -2,6 +2,8 @@
 // Guide: docs/run.md.
 #include "run_print.hpp"
 
+#include "run_outer_print.hpp"
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -38,13 +40,13 @@ std::string region_name(const json* region) {
   return name;
 }
 
+}  // namespace
+
 std::string loop_name(const json& loop) {
   std::string name = loop.value("name", std::string("?"));
   if (loop.contains("source")) name += " (" + loop["source"].get<std::string>() + ")";
   return name;
 }
-
-}  // namespace
 
 void resolve_names(json& info) {
   // The loops of the regions, and the outer region and the worksharing constructs of one (call sites:
@@ -166,17 +168,6 @@ void print_report(const selfanalysis::Report& report, const json& info, const co
 
 namespace {
 
-// The constructs of one iteration, named, the first `shown` of them (a long period is cut, with the count).
-std::string construct_list(const json& found, std::size_t shown) {
-  std::string constructs;
-  const json& all = found.at("constructs");
-  for (std::size_t index = 0; index < all.size() && index < shown; ++index) {
-    constructs += (constructs.empty() ? "" : ", ") + loop_name(all[index]) + " " + all[index].value("kind", std::string("?"));
-  }
-  if (all.size() > shown) constructs += ", ... (" + std::to_string(all.size() - shown) + " more)";
-  return constructs;
-}
-
 // The one-run analysis of the outer region (kind "outer" in the report).
 void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& options) {
   const int team = outer.team;
@@ -189,8 +180,13 @@ void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& op
   const std::string source = outer.one_thread_source == "baseline"
                                  ? "baseline iterations: the threads one after the other"
                                  : "the threads' work added up: no baseline iterations";
-  std::printf("  T(1)=%s (%s)  T(%d)=%s  f=%.4f  AF(%d)=%.3f\n", format_seconds(outer.one_thread_time).c_str(), source.c_str(),
-              team, format_seconds(outer.iteration_time).c_str(), outer.sequential_fraction, team, outer.amdahl_factor);
+  if (team == 1) {  // T(P) is T(1): one time, measured, and the work added up beside it
+    std::printf("  T(1)=%s (the steps on one thread; their work added up: %s)  f=%.4f\n", format_seconds(outer.iteration_time).c_str(),
+                format_seconds(outer.one_thread_time).c_str(), outer.sequential_fraction);
+  } else {
+    std::printf("  T(1)=%s (%s)  T(%d)=%s  f=%.4f  AF(%d)=%.3f\n", format_seconds(outer.one_thread_time).c_str(), source.c_str(),
+                team, format_seconds(outer.iteration_time).c_str(), outer.sequential_fraction, team, outer.amdahl_factor);
+  }
   std::printf("  parallel efficiency %.3f = load balance %.3f x communication %.3f\n", outer.parallel_efficiency, outer.load_balance,
               outer.communication);
   std::printf("  %4s  %8s  %-8s  %12s\n", "p", "S(p)", "source", "T(p)");
@@ -199,10 +195,7 @@ void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& op
                 format_seconds(point.iteration_time).c_str());
   }
   if (outer.estimated_time >= 0.0) {
-    const double error = outer.elapsed > 0.0 ? (outer.estimated_time - outer.elapsed) / outer.elapsed * 100.0 : 0.0;
-    std::printf("  execution time of the region on P=%d: estimated %s (at iteration %ld), actual %s (%+.1f%%)\n", team,
-                format_seconds(outer.estimated_time).c_str(), outer.estimated_at_iteration, format_seconds(outer.elapsed).c_str(),
-                error);
+    print_outer_estimates(outer);
   } else if (options.iterations() <= 0) {
     std::printf("  execution time of the region: actual %s; no estimate without the iteration count (--iterations N)\n",
                 format_seconds(outer.elapsed).c_str());

@@ -19,6 +19,9 @@ namespace augur::cli {
 // constructs of its worksharing period).
 void resolve_names(nlohmann::json& info);
 
+// A loop's or construct's name in the interposition file (resolved by resolve_names), with its source line.
+[[nodiscard]] std::string loop_name(const nlohmann::json& loop);
+
 // "12.3 us", "4.567 ms", "1.234 s".
 [[nodiscard]] std::string format_seconds(double seconds);
 

@@ -56,24 +56,12 @@ double remaining_baseline_share(const OuterRegion& outer, long remaining) {
   return baseline / static_cast<double>(remaining);
 }
 
-// The first estimate of the region's execution time (docs/self-analysis.md, "The estimate of the execution
-// time"), at a step boundary, `mark` at the start of a baseline window: from the loop's pace over two
-// undisturbed stretches between windows, or one once a quarter of the loop went by; when a quarter went by
-// without any, from the medians of the steps measured so far, once the first baseline window and a few steps
-// on the team were measured.
-void estimate_once(const Session& session, OuterRegion& outer, double now, bool mark) {
-  if (outer.estimate >= 0.0 || session.expected_iterations <= 0) return;
-  const long iterations = session.worksharing->periods().iterations();
-  const selfanalysis::TeamPolicy policy;
-  if (mark) outer.pace.mark(now, iterations, outer.analysis, policy);
+// The estimate from the medians of the steps measured so far (docs/self-analysis.md, "The estimate of the
+// execution time"), when a quarter of the loop went by without an undisturbed stretch of its pace: once the
+// first baseline window and a few steps on the team were measured; negative before.
+double medians_estimate(const Session& session, const OuterRegion& outer, double now, long iterations) {
   const long remaining = session.expected_iterations - iterations;
-  const bool quarter = iterations * 4 >= session.expected_iterations;
-  if ((outer.pace.clean_stretches() >= 2 || (quarter && outer.pace.clean_stretches() >= 1)) && remaining >= 0) {
-    outer.estimated_at = iterations;
-    outer.estimate = (now - outer.entered_at) + static_cast<double>(remaining) * outer.pace.seconds_per_step();
-    return;
-  }
-  if (!quarter) return;
+  if (iterations * 4 < session.expected_iterations || remaining < 0) return -1.0;
   long parallel = 0;
   long baseline = 0;
   for (long index = 0; index < outer.analysis.steps(); ++index) ++(outer.analysis.step(index).baseline ? baseline : parallel);
@@ -83,10 +71,21 @@ void estimate_once(const Session& session, OuterRegion& outer, double now, bool 
   // For a short time loop a tenth of its steps, at least outer_min_steps.
   const long window = outer.window_every > 0 ? outer.window_every : 20;
   const long wanted = std::clamp<long>(session.expected_iterations / 10, outer_min_steps, std::max<long>(window, outer_min_steps));
-  if (parallel < wanted || (windows && baseline < outer.window_steps)) return;
+  if (parallel < wanted || (windows && baseline < outer.window_steps)) return -1.0;
   const double share = windows ? remaining_baseline_share(outer, remaining) : 0.0;
-  outer.estimated_at = iterations;
-  outer.estimate = selfanalysis::estimate_time(outer.analysis, now - outer.entered_at, remaining, share);
+  return selfanalysis::estimate_time(outer.analysis, now - outer.entered_at, remaining, share);
+}
+
+// The estimates of the region's execution time at a step boundary, `mark` at the start of a baseline window:
+// the first from the loop's pace over two undisturbed stretches between windows (one once a quarter of the
+// loop went by), or from the medians when a quarter went by without any; then re-made at every mark, so that
+// later steps correct it.
+void estimate(const Session& session, OuterRegion& outer, double now, bool mark) {
+  if (session.expected_iterations <= 0) return;
+  const long iterations = session.worksharing->periods().iterations();
+  if (mark) outer.pace.mark(now, iterations, outer.analysis, selfanalysis::TeamPolicy{});
+  outer.estimates.at_boundary(outer.pace, now - outer.entered_at, iterations, session.expected_iterations, mark,
+                              [&] { return medians_estimate(session, outer, now, iterations); });
 }
 
 // Whether this step boundary marks a stretch of the loop's pace: the start of a baseline window, or every
@@ -281,7 +280,7 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
   } else {
     outer->analysis.drop_step();
   }
-  if (outer->pending == StepMark::Timed) estimate_once(session, *outer, now, pace_mark(session, *outer, team));
+  if (outer->pending == StepMark::Timed) estimate(session, *outer, now, pace_mark(session, *outer, team));
   outer->step_delay = 0.0;
   outer->switches = switches;
   outer->pending = StepMark::None;

@@ -133,8 +133,8 @@ std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state,
   result.iterations = periods.iterations();
   result.expected_iterations = state.expected_iterations;
   result.elapsed = state.outer->elapsed;
-  result.estimated_time = state.outer->estimate;
-  result.estimated_at_iteration = state.outer->estimated_at;
+  result.first_estimate = state.outer->estimates.first();
+  result.latest_estimate = state.outer->estimates.latest();
   result.summary = selfanalysis::summarize(state.outer->analysis);
   if (machine.known && machine.oversubscribed() && machine.spinning()) {
     char load[32];

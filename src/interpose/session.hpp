@@ -100,8 +100,7 @@ struct OuterRegion {
   double entered_at = 0.0;              // when the current measured region began
   std::uint64_t region = 0;             // the current measured region
   double elapsed = 0.0;                 // the last entry of the region the period was found in, seconds
-  double estimate = -1.0;               // the first estimate of that entry's time (run.iterations known)
-  long estimated_at = 0;                // the iteration it was made at
+  selfanalysis::LoopEstimates estimates;  // the first and the latest estimate of an entry's time (run.iterations known)
   selfanalysis::LoopPace pace;          // the loop's pace between baseline windows, for the estimate
   bool window_started = false;          // a baseline window began at the pending step boundary
   bool traced_steps = false;            // the steps' phases went to the timeline in this region

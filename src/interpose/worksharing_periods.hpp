@@ -59,8 +59,11 @@ public:
   [[nodiscard]] const WorksharingPattern& pattern() const { return pattern_; }
   // Time steps: the times the period's first construct ran in the region where the period was found (before
   // the detection too; not in other regions, such as a warm-up step run in a parallel region of its own),
-  // divided by the times it runs in one period (a construct of an inner loop of the step runs several); 0
-  // when none.
+  // less the leading steps that did not hold `length` constructs (a warm-up step run before the time loop in
+  // the same region, or in an earlier entry of it, followed by other constructs: NPB LU), divided by the
+  // times it runs in one period (a construct of an inner loop of the step runs several: then nothing is taken
+  // off); and never more than the times a construct that runs once per period ran, the current step
+  // included (NPB CG: the warm-up step runs the step's inner loop, not its other constructs); 0 when none.
   [[nodiscard]] long iterations() const;
   // The times of the iterations measured: from one start of the period to the next, both in one region
   // and with exactly `length` constructs between them.
@@ -75,6 +78,13 @@ private:
   // The table counts (region, call site) pairs, keyed by both.
   long count_address(std::uint64_t key);  // counts this sample, returns the count before it
   [[nodiscard]] long count_of(std::uint64_t key) const;
+  [[nodiscard]] int slot_of(std::uint64_t key) const;  // -1 when not counted
+  // The first steps started by `key` that held another number of samples than `length` before the first that
+  // held `length` (0 when none of the first leading_gaps did).
+  [[nodiscard]] long leading_irregular(std::uint64_t key, int length) const;
+  // Once the period's constructs are known: the first of them that runs once per period (-1: none), the
+  // reference for the count of the steps when the first construct also ran outside them.
+  void choose_reference();
 
   bool in_region_ = false;
   std::uint64_t region_ = 0;
@@ -85,12 +95,18 @@ private:
   double last_start_ = 0.0;
   long since_start_ = 0;      // samples since the last start of the period
   long first_repeats_ = 1;    // the times the period's first construct runs in one period
+  int reference_ = -1;        // the index in the period of a construct that runs once in it, for iterations()
   long repeats_left_ = 0;     // samples of the period's first occurrence still to look at for first_repeats_
   std::vector<double> times_;
   std::size_t times_used_ = 0;
   int distinct_ = 0;
   std::array<std::uint64_t, max_addresses> addresses_{};
   std::array<long, max_addresses> address_counts_{};
+  // Per call site: the sample number of its last run, and the samples from each of its first runs to the next.
+  static constexpr int leading_gaps = 4;
+  std::array<long, max_addresses> last_seen_{};
+  std::array<std::array<long, leading_gaps>, max_addresses> gaps_{};
+  std::array<std::uint8_t, max_addresses> gaps_known_{};
 };
 
 // The engine with its detector (dpd::AdaptiveDetector in the libraries; any type with

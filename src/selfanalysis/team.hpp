@@ -167,6 +167,47 @@ private:
   int clean_stretches_ = 0;
 };
 
+// An estimate of a time loop's execution time and when it was made.
+struct TimeEstimate {
+  double seconds = -1.0;  // negative: none made
+  long at_iteration = 0;  // the loop's iterations begun when it was made
+  [[nodiscard]] bool made() const { return seconds >= 0.0; }
+};
+
+// The estimate from the loop's pace (LoopPace) for a loop of `expected` steps, `iterations` begun, `consumed`
+// seconds into it: consumed + (expected - iterations) x pace, once the pace has two undisturbed stretches (one
+// when `quarter`: a quarter of the loop went by); negative when it has not, or when `iterations` > `expected`.
+[[nodiscard]] double pace_estimate(const LoopPace& pace, double consumed, long iterations, long expected, bool quarter);
+
+// The estimates of a time loop's execution time (docs/self-analysis.md, "The estimate of the execution time"):
+// the first once the evidence suffices, then a new one at every mark of the pace (the start of each baseline
+// window), so that later steps correct it; the first and the latest are kept.
+class LoopEstimates {
+public:
+  // At a step boundary of the loop of `expected` steps (positive), `iterations` begun, `consumed` seconds into
+  // it, `mark` when the pace was marked at this boundary: before the first estimate, at every boundary; after
+  // it, at the marks only. The pace's estimate, or else `fallback()` (the medians' estimate, negative when the
+  // evidence does not suffice), asked only when the pace gives none.
+  template <class Fallback>
+  void at_boundary(const LoopPace& pace, double consumed, long iterations, long expected, bool mark, Fallback&& fallback) {
+    if (expected <= 0 || (first_.made() && !mark)) return;
+    double seconds = pace_estimate(pace, consumed, iterations, expected, iterations * 4 >= expected);
+    if (seconds < 0.0) seconds = fallback();
+    if (seconds >= 0.0) record(seconds, iterations);
+  }
+  // An estimate made at `iterations`: the first if none was, and the latest.
+  void record(double seconds, long iterations);
+  void reset() { *this = LoopEstimates{}; }
+  [[nodiscard]] const TimeEstimate& first() const { return first_; }
+  [[nodiscard]] const TimeEstimate& latest() const { return latest_; }
+  [[nodiscard]] int count() const { return count_; }  // estimates made
+
+private:
+  TimeEstimate first_;
+  TimeEstimate latest_;
+  int count_ = 0;
+};
+
 // One outer region as the report shows it (kind "outer"; docs/formats.md, "Self-analysis report").
 struct OuterRegionResult {
   std::uint64_t id = 0;             // the region's outlined function (libgomp) or call site (libomp)
@@ -174,8 +215,8 @@ struct OuterRegionResult {
   long iterations = 0;              // iterations (time steps) that ran
   long expected_iterations = -1;    // run.iterations, negative when unknown
   double elapsed = 0.0;             // the region's time, seconds
-  double estimated_time = -1.0;     // the first estimate of it, negative when none
-  long estimated_at_iteration = 0;
+  TimeEstimate first_estimate;      // the first estimate of it (none: seconds negative)
+  TimeEstimate latest_estimate;     // the latest, re-made at every baseline window
   int predict_up_to = 0;            // speedup[] lists p = 1 .. this
   TeamSummary summary;
 };

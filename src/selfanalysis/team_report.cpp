@@ -28,6 +28,11 @@ ordered_json render_noise(const TeamSummary& summary) {
   return noise;
 }
 
+// The fraction of the region's iterations that had begun when an estimate was made.
+double run_fraction(const OuterRegionResult& outer, const TimeEstimate& estimate) {
+  return outer.iterations > 0 ? static_cast<double>(estimate.at_iteration) / static_cast<double>(outer.iterations) : 0.0;
+}
+
 ordered_json render_outer(const OuterRegionResult& outer) {
   const TeamSummary& summary = outer.summary;
   const bool valid = summary.enough;
@@ -51,9 +56,15 @@ ordered_json render_outer(const OuterRegionResult& outer) {
   json["work_one_thread_time_s"] = known(summary.work_one_thread, valid);
   json["f"] = known(summary.f, valid && summary.f >= 0.0);
   json["af"] = known(summary.amdahl_factor(summary.team), valid);
-  json["estimated_time_s"] = known(outer.estimated_time, outer.estimated_time >= 0.0);
-  json["estimate_processors"] = outer.estimated_time >= 0.0 ? ordered_json(summary.team) : ordered_json(nullptr);
-  json["estimated_at_iteration"] = outer.estimated_time >= 0.0 ? ordered_json(outer.estimated_at_iteration) : ordered_json(nullptr);
+  const TimeEstimate& first = outer.first_estimate;
+  const TimeEstimate& latest = outer.latest_estimate;
+  json["estimated_time_s"] = known(first.seconds, first.made());
+  json["estimate_processors"] = first.made() ? ordered_json(summary.team) : ordered_json(nullptr);
+  json["estimated_at_iteration"] = first.made() ? ordered_json(first.at_iteration) : ordered_json(nullptr);
+  json["estimated_at_fraction"] = known(run_fraction(outer, first), first.made() && outer.iterations > 0);
+  json["latest_estimated_time_s"] = known(latest.seconds, latest.made());
+  json["latest_estimated_at_iteration"] = latest.made() ? ordered_json(latest.at_iteration) : ordered_json(nullptr);
+  json["latest_estimated_at_fraction"] = known(run_fraction(outer, latest), latest.made() && outer.iterations > 0);
   json["sweep"] = false;
   ordered_json efficiency;
   efficiency["parallel"] = known(summary.parallel_efficiency(), valid);
@@ -116,9 +127,13 @@ std::string outer_summary(const OuterRegionResult& outer) {
             " ms, S=" + fixed("%.3f", summary.speedup) + ", f=" + fixed("%.4f", summary.f) + ", load balance " +
             fixed("%.3f", summary.load_balance) + ", communication " + fixed("%.3f", summary.communication) + "\n";
   }
-  if (outer.estimated_time >= 0.0) {
-    text += "augur:   estimated time " + fixed("%.3f", outer.estimated_time) + " s (at iteration " +
-            std::to_string(outer.estimated_at_iteration) + "), elapsed " + fixed("%.3f", outer.elapsed) + " s\n";
+  const TimeEstimate& first = outer.first_estimate;
+  const TimeEstimate& latest = outer.latest_estimate;
+  if (first.made()) {
+    text += "augur:   estimated time " + fixed("%.3f", first.seconds) + " s (first, at iteration " + std::to_string(first.at_iteration) +
+            ", " + fixed("%.0f", 100.0 * run_fraction(outer, first)) + "% of the run), " + fixed("%.3f", latest.seconds) +
+            " s (latest, at iteration " + std::to_string(latest.at_iteration) + ", " + fixed("%.0f", 100.0 * run_fraction(outer, latest)) +
+            "%), elapsed " + fixed("%.3f", outer.elapsed) + " s\n";
   }
   return text + "augur:   " + summary.verdict() + "\n";
 }

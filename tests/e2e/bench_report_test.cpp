@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
 
 #include "outer_region_report.hpp"
 
 namespace {
 
+using augur::bench::estimate_text;
 using augur::bench::printed_time;
 using augur::bench::read_report;
 using augur::bench::RunReport;
@@ -38,12 +41,23 @@ TEST(BenchReport, NothingFoundGivesNoPeriodAndNoSpeedup) {
 TEST(BenchReport, TheOuterRegionGivesTheOneRunSpeedupAtTwoTheEstimateAndTheVerdict) {
   const RunReport run = read_report(json::parse(R"({"regions": [
       {"kind": "loops", "elapsed_s": 9.0, "speedup": [{"p": 2, "value": 1.9}]},
-      {"kind": "outer", "elapsed_s": 0.5, "estimated_time_s": 0.52,
+      {"kind": "outer", "elapsed_s": 0.5, "estimated_time_s": 0.52, "estimated_at_fraction": 0.05,
+       "latest_estimated_time_s": 0.49, "latest_estimated_at_fraction": 0.97,
        "speedup": [{"p": 1, "value": 1.0}, {"p": 2, "value": 1.45, "state": "PC"}, {"p": 4, "value": 2.1}],
        "noise": {"disturbed": true, "verdict": "measurement disturbed: 3 of 5 baseline windows preempted"}}]})"));
   EXPECT_EQ(run.one_run, 1.45);  // the outer region's, not the longer parallel-for region's
   EXPECT_EQ(run.estimated, 0.52);
   EXPECT_EQ(run.elapsed, 0.5);
+  EXPECT_EQ(run.estimated_at, 0.05);
+  EXPECT_EQ(run.latest, 0.49);
+  EXPECT_EQ(run.latest_at, 0.97);
+  // As the bench prints them: the share of the run, the error against the region's time.
+  std::vector<double> errors;
+  EXPECT_EQ(estimate_text(run.estimated, run.estimated_at, run.elapsed, errors), "0.5200 s at 5% of the run against 0.5000 s (+4.0%)");
+  EXPECT_EQ(estimate_text(run.latest, run.latest_at, run.elapsed, errors), "0.4900 s at 97% of the run against 0.5000 s (-2.0%)");
+  EXPECT_EQ(estimate_text(std::nullopt, std::nullopt, run.elapsed, errors), "none");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NEAR(errors[0], 0.04, 1e-12);
   EXPECT_EQ(run.disturbed, true);
   EXPECT_EQ(run.verdict, "measurement disturbed: 3 of 5 baseline windows preempted");
 }

@@ -239,6 +239,15 @@ TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
   }
   EXPECT_GT(outer.at("estimated_time_s").get<double>(), 0.0);
   EXPECT_GT(outer.at("elapsed_s").get<double>(), 0.0);
+  // The first estimate and the latest, re-made at every baseline window, with the share of the run each came at.
+  const long first_at = outer.at("estimated_at_iteration").get<long>();
+  const long latest_at = outer.at("latest_estimated_at_iteration").get<long>();
+  EXPECT_GT(outer.at("latest_estimated_time_s").get<double>(), 0.0);
+  EXPECT_GT(first_at, 0);
+  EXPECT_GE(latest_at, first_at);
+  EXPECT_LE(latest_at, 300);
+  EXPECT_DOUBLE_EQ(outer.at("estimated_at_fraction").get<double>(), static_cast<double>(first_at) / 300.0);
+  EXPECT_DOUBLE_EQ(outer.at("latest_estimated_at_fraction").get<double>(), static_cast<double>(latest_at) / 300.0);
   bool measured = false;
   for (const json& point : outer.at("speedup")) {
     if (point.at("p").get<int>() == 2) {

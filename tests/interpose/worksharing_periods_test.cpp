@@ -156,6 +156,79 @@ TEST(WorksharingPeriods, StepMarksAndIterationsOfTheRegionOfThePeriod) {
   EXPECT_EQ(periods.iterations(), 4);
 }
 
+// NPB runs one untimed warm-up step before its time loop. CG runs it in the loop's region, followed by other
+// constructs (its vector's re-initialisation); LU in an earlier entry of the same region, the entries' own
+// constructs between. The steps counted are those of the loop: the leading steps that did not hold the period's
+// constructs are left out; an irregular step later on (an output step every 10) is still a step.
+void step(WorksharingPeriods& periods, double& now, bool start, int period) {
+  periods.sample(100, ConstructEnd::Barrier, 2, now += 1.0, start, period);
+  periods.sample(200, ConstructEnd::Barrier, 2, now += 1.0, false, period);
+  periods.sample(300, ConstructEnd::LoopEnd, 2, now += 1.0, false, period);
+}
+
+TEST(WorksharingPeriods, AWarmUpStepBeforeTheLoopIsNotCounted) {
+  // CG: the warm-up step, two constructs of re-initialisation, then 15 steps (the period found at the 6th).
+  WorksharingPeriods cg;
+  double now = 0.0;
+  cg.enter_region(7);
+  step(cg, now, false, 0);
+  cg.sample(400, ConstructEnd::Barrier, 2, now += 1.0, false, 0);
+  cg.sample(500, ConstructEnd::Barrier, 2, now += 1.0, false, 0);
+  for (int index = 0; index < 15; ++index) step(cg, now, index >= 5, index >= 5 ? 3 : 0);
+  cg.leave_region();
+  ASSERT_TRUE(cg.found());
+  EXPECT_EQ(cg.iterations(), 15);  // 100 ran 16 times
+  // LU: an entry with the warm-up step, then an entry with the 300 steps; each entry opens with one construct.
+  WorksharingPeriods lu;
+  now = 0.0;
+  for (const int steps : {1, 300}) {
+    lu.enter_region(9);
+    lu.sample(50, ConstructEnd::Barrier, 2, now += 1.0, false, 0);
+    for (int index = 0; index < steps; ++index) step(lu, now, steps > 1 && index >= 10, steps > 1 && index >= 10 ? 3 : 0);
+    lu.leave_region();
+  }
+  EXPECT_EQ(lu.iterations(), 300);
+  // Every 10th step writes its output (one construct more): all 40 steps count.
+  WorksharingPeriods output;
+  now = 0.0;
+  output.enter_region(11);
+  for (int index = 0; index < 40; ++index) {
+    step(output, now, index >= 12, index >= 12 ? 3 : 0);
+    if (index % 10 == 9) output.sample(600, ConstructEnd::Barrier, 2, now += 1.0, false, index >= 12 ? 3 : 0);
+  }
+  output.leave_region();
+  EXPECT_EQ(output.iterations(), 40);
+}
+
+// NPB CG: the period starts in the step's inner loop (its construct 100 runs 3 times a period), which the warm-up
+// step runs too; the step's construct 400 runs in the loop only. The steps are counted by 400, the step under
+// way included.
+TEST(WorksharingPeriods, AConstructOnlyTheLoopRunsCountsItsSteps) {
+  WorksharingPeriods cg;
+  double now = 0.0;
+  cg.enter_region(7);
+  const auto inner = [&](bool found) {
+    for (int pass = 0; pass < 3; ++pass) cg.sample(100, ConstructEnd::Barrier, 2, now += 1.0, found && pass == 0, found ? 5 : 0);
+  };
+  inner(false);  // the warm-up: the inner loop, then its own construct
+  cg.sample(300, ConstructEnd::Barrier, 2, now += 1.0, false, 0);
+  for (int index = 0; index < 15; ++index) {
+    const bool found = index >= 5;
+    inner(found);
+    cg.sample(400, ConstructEnd::Barrier, 2, now += 1.0, false, found ? 5 : 0);
+    cg.sample(500, ConstructEnd::LoopEnd, 2, now += 1.0, false, found ? 5 : 0);
+    if (index == 9) {
+      EXPECT_EQ(cg.iterations(), 10);
+    }
+  }
+  // At the start of a step (its first construct ran, 400 not yet): the step under way counts.
+  cg.sample(100, ConstructEnd::Barrier, 2, now += 1.0, true, 5);
+  EXPECT_EQ(cg.iterations(), 16);
+  cg.leave_region();
+  ASSERT_TRUE(cg.found());
+  EXPECT_EQ(cg.iterations(), 15);  // 100 ran 49 times, 16 periods by itself; the 16th step never reached 400
+}
+
 // A time step whose first construct is in an inner loop (NPB LU's plane sweeps built with clang): the period
 // holds the construct three times, and the time steps are its count divided by three.
 TEST(WorksharingPeriods, AConstructOfAnInnerLoopCountsTheStepsOnce) {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -228,6 +230,118 @@ TEST(LoopPace, ThePaceIsThatOfTheUndisturbedStretchesSinceTheLastDisturbedOne) {
   EXPECT_NEAR(pace.seconds_per_step(), 0.06 / 20.0, 1e-12);
   pace.reset();
   EXPECT_FALSE(pace.marked());
+}
+
+// A synthetic time loop of 200 steps, 2 ms each for the first 100 and 3 ms each after (the pace changes halfway),
+// its pace marked at the start of each baseline window (iterations 10, 34, 58, ... 178); the estimate at every
+// step boundary, as the edge makes it (src/interpose/outer_steps.cpp).
+TEST(LoopEstimates, TheFirstEstimateIsKeptAndTheLatestIsReMadeAtEveryMark) {
+  const augur::selfanalysis::TeamPolicy policy;
+  TeamAnalysis team(8);
+  augur::selfanalysis::LoopPace pace;
+  augur::selfanalysis::LoopEstimates estimates;
+  int fallbacks = 0;
+  double now = 0.0;
+  for (long begun = 1; begun <= 200; ++begun) {  // the boundary at which step `begun` begins
+    const double step = begun <= 100 ? 2e-3 : 3e-3;
+    now += step;
+    balanced_step(team, step);
+    const bool mark = begun >= 10 && (begun - 10) % 24 == 0;
+    if (mark) pace.mark(now, begun, team, policy);
+    estimates.at_boundary(pace, now, begun, 200, mark, [&] {
+      ++fallbacks;
+      return -1.0;
+    });
+  }
+  // The first: at iteration 50, once a quarter of the loop went by with one undisturbed stretch (10 -> 34) of
+  // 2 ms a step (two would be needed before): 0.100 s so far + 150 steps x 2 ms.
+  ASSERT_TRUE(estimates.first().made());
+  EXPECT_EQ(estimates.first().at_iteration, 50);
+  EXPECT_NEAR(estimates.first().seconds, 0.100 + 150 * 2e-3, 1e-12);
+  // Re-made at the marks 58, 82, 106, 130, 154 and 178 (not at the boundaries between them); the latest, at 178:
+  // 0.434 s so far (100 x 2 ms + 78 x 3 ms) + 22 steps at the pace since the mark at 10, (0.434 - 0.020) / 168.
+  EXPECT_EQ(estimates.count(), 7);
+  EXPECT_EQ(estimates.latest().at_iteration, 178);
+  EXPECT_NEAR(estimates.latest().seconds, 0.434 + 22 * (0.414 / 168), 1e-12);
+  // The actual time is 0.5 s: the first estimate is 20% short, the latest 2.4%.
+  EXPECT_NEAR(estimates.latest().seconds / 0.5 - 1.0, -0.0236, 1e-4);
+  // The fallback was asked at every boundary before the first estimate (49 of them), never after.
+  EXPECT_EQ(fallbacks, 49);
+}
+
+TEST(LoopEstimates, WhenThePaceHasNoUndisturbedStretchTheFallbackIsUsedAtTheMarks) {
+  const augur::selfanalysis::TeamPolicy policy;
+  TeamAnalysis team(8);
+  augur::selfanalysis::LoopPace pace;
+  augur::selfanalysis::LoopEstimates estimates;
+  const auto medians = [] { return 0.75; };
+  // No pace yet, no fallback either (it answers negative): nothing.
+  estimates.at_boundary(pace, 0.1, 5, 100, false, [] { return -1.0; });
+  EXPECT_FALSE(estimates.first().made());
+  EXPECT_FALSE(estimates.latest().made());
+  // The fallback's estimate when the pace gives none.
+  estimates.at_boundary(pace, 0.2, 30, 100, false, medians);
+  EXPECT_EQ(estimates.first().at_iteration, 30);
+  EXPECT_DOUBLE_EQ(estimates.first().seconds, 0.75);
+  // After the first estimate, a boundary that is no mark changes nothing.
+  estimates.at_boundary(pace, 0.3, 31, 100, false, [] { return 0.9; });
+  EXPECT_EQ(estimates.count(), 1);
+  // One undisturbed stretch once a quarter of the loop went by: 20 steps of 4 ms in 0.08 s from iteration 40.
+  pace.mark(0.4, 40, team, policy);
+  for (int step = 0; step < 20; ++step) balanced_step(team, 4e-3);
+  pace.mark(0.48, 60, team, policy);
+  estimates.at_boundary(pace, 0.48, 60, 100, true, medians);
+  EXPECT_EQ(estimates.latest().at_iteration, 60);
+  EXPECT_NEAR(estimates.latest().seconds, 0.48 + 40 * 4e-3, 1e-12);
+  // A preempted stretch: the pace has no undisturbed stretch again, the medians answer at the mark.
+  for (int step = 0; step < 20; ++step) balanced_step(team, 4e-3, 3);
+  pace.mark(0.56, 80, team, policy);
+  EXPECT_EQ(pace.clean_stretches(), 0);
+  estimates.at_boundary(pace, 0.56, 80, 100, true, medians);
+  EXPECT_EQ(estimates.latest().at_iteration, 80);
+  EXPECT_DOUBLE_EQ(estimates.latest().seconds, 0.75);
+  EXPECT_EQ(estimates.first().at_iteration, 30);  // the first stays
+  EXPECT_EQ(estimates.count(), 3);
+  // More iterations than expected: no estimate from the pace.
+  EXPECT_LT(augur::selfanalysis::pace_estimate(pace, 1.0, 120, 100, true), 0.0);
+  estimates.reset();
+  EXPECT_EQ(estimates.count(), 0);
+}
+
+// The report's outer region carries the first and the latest estimate, each with the share of the run it came at.
+TEST(LoopEstimates, TheReportKeepsTheFirstAndTheLatestEstimate) {
+  TeamAnalysis team(8);
+  for (int step = 0; step < 10; ++step) balanced_step(team);
+  augur::selfanalysis::OuterRegionResult outer;
+  outer.id = 42;
+  outer.length = 2;
+  outer.iterations = 200;
+  outer.expected_iterations = 200;
+  outer.elapsed = 0.5;
+  outer.first_estimate = {0.4, 50};
+  outer.latest_estimate = {0.49, 178};
+  outer.predict_up_to = 2;
+  outer.summary = summarize(team);
+  const auto json = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {outer}));
+  const auto& region = json.at("regions").at(0);
+  EXPECT_EQ(region.at("estimated_time_s"), 0.4);
+  EXPECT_EQ(region.at("estimated_at_iteration"), 50);
+  EXPECT_EQ(region.at("estimated_at_fraction"), 0.25);
+  EXPECT_EQ(region.at("latest_estimated_time_s"), 0.49);
+  EXPECT_EQ(region.at("latest_estimated_at_iteration"), 178);
+  EXPECT_EQ(region.at("latest_estimated_at_fraction"), 0.89);
+  const std::string summary = augur::selfanalysis::outer_summary(outer);
+  EXPECT_NE(summary.find("estimated time 0.400 s (first, at iteration 50, 25% of the run), 0.490 s (latest, at iteration 178, 89%), "
+                         "elapsed 0.500 s"),
+            std::string::npos)
+      << summary;
+  // No estimate: nulls.
+  outer.first_estimate = {};
+  outer.latest_estimate = {};
+  const auto none = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {outer}));
+  for (const char* key : {"estimated_time_s", "estimated_at_fraction", "latest_estimated_time_s", "latest_estimated_at_iteration"}) {
+    EXPECT_TRUE(none.at("regions").at(0).at(key).is_null()) << key;
+  }
 }
 
 TEST(TeamPolicy, AStepIsPreemptedByMoreSwitchesThanOnePerTenMilliseconds) {
