@@ -22,6 +22,7 @@
 #include "options_command.hpp"
 #include "runtime/options.hpp"
 #include "speedup_print.hpp"
+#include "verdict_print.hpp"
 
 namespace augur::cli {
 namespace {
@@ -182,6 +183,7 @@ int run_speedup_command(const SpeedupOptions& options) {
         refused != 0)
       return refused;
     Experiment experiment(options, max_threads, tool);
+    const ExperimentMachine machine;  // the load and steal around the runs, for the verdict
     const std::vector<PlannedRun> plans = selfanalysis::plan_experiment(max_threads, options.repeat, !options.no_sweep);
     selfanalysis::ExperimentInput input;
     input.choose_region = options.region.has_value();
@@ -206,10 +208,12 @@ int run_speedup_command(const SpeedupOptions& options) {
       result.notes.push_back("SA(1 exec) not measured: the region is one outer parallel region (\"kind\": \"outer\"), "
                              "whose team keeps its size while it runs, so a sweep of thread counts does not apply");
     }
+    const selfanalysis::Verdict verdict =
+        selfanalysis::judge_verdict(selfanalysis::verdict_input(result, options.repeat, machine.finish(experiment.wait_policy())));
     if (options.json) {
-      print_speedup_json(options, result, max_threads, experiment.wait_policy(), experiment.outer());
+      print_speedup_json(options, result, max_threads, experiment.wait_policy(), experiment.outer(), verdict);
     } else {
-      print_speedup_table(options, result, experiment.wait_policy(), experiment.outer());
+      print_speedup_table(options, result, experiment.wait_policy(), experiment.outer(), verdict);
     }
     return 0;
   } catch (const std::exception& error) {

@@ -146,7 +146,9 @@ Verdict judge_verdict(const VerdictInput& input) {
   if (input.judged) verdict.reasons = input.noise_reasons;
   const std::size_t given = verdict.reasons.size();
   judge_machine(input, verdict, meaningless);
-  const std::vector<std::string> own(verdict.reasons.begin() + static_cast<std::ptrdiff_t>(given), verdict.reasons.end());
+  // What the noise verdict's sentence leaves out: its reasons after the first (the sentence quotes one), and ours.
+  const std::size_t quoted = given > 0 ? 1 : 0;
+  const std::vector<std::string> own(verdict.reasons.begin() + static_cast<std::ptrdiff_t>(quoted), verdict.reasons.end());
   verdict.noisy = meaningless || !verdict.reasons.empty();
   if (input.judged && !input.noise_verdict.empty()) {
     verdict.lines.push_back(input.noise_verdict);  // the noise verdict's own sentence, with its interval of S
@@ -164,6 +166,80 @@ Verdict judge_verdict(const VerdictInput& input) {
     verdict.lines.push_back("what to do: " + joined(verdict.advice, "; "));
   }
   return verdict;
+}
+
+VerdictInput verdict_input(const Region& region, const NoiseVerdict& noise, const MachineContext& machine, int allocated) {
+  VerdictInput input;
+  input.processors = allocated;
+  input.baseline = region.baseline_done ? region.baseline_processors : 0;
+  const ProcessorStats* stats = region.stats(allocated);
+  if (stats != nullptr && stats->state == SpeedupState::Calculated) input.speedup = region.speedup(allocated);
+  input.sequential_fraction = region.sequential_fraction();
+  input.judged = noise.judged;
+  input.meaningless = noise.meaningless;
+  input.noise_verdict = noise.verdict;
+  if (noise.disturbed) input.noise_reasons = noise.reasons;
+  input.machine_in_reasons = machine.known;  // judge_noise judged the same machine
+  input.preempted_windows = noise.preempted_windows + noise.preempted_baseline_windows;
+  input.window_spread = noise.iteration_time_spread;
+  input.machine = machine;
+  return input;
+}
+
+VerdictInput verdict_input(const ReportRegion& region, const Report& report) {
+  VerdictInput input;
+  const bool outer = region.kind == "outer";
+  input.processors = outer ? region.team : report.allocated_processors;
+  input.baseline = outer ? 0 : region.baseline;  // an outer region's T(1) is the team's threads one after the other
+  if (const ReportPoint* point = region.point(input.processors); point != nullptr && point->calculated) input.speedup = point->speedup;
+  if (outer && region.parallel_efficiency > 0.0) input.efficiency = region.parallel_efficiency;
+  input.sequential_fraction = region.sequential_fraction;
+  const ReportNoise& noise = region.noise;
+  input.judged = noise.present;
+  input.meaningless = noise.meaningless;
+  input.noise_verdict = noise.verdict;
+  if (noise.disturbed) input.noise_reasons = noise.reasons;
+  input.machine_in_reasons = report.machine.known;
+  // The report keeps the reasons' sentences, not the count of preempted windows: a reason that names them.
+  for (const std::string& reason : input.noise_reasons) input.preempted_windows += reason.find("preempted") != std::string::npos ? 1 : 0;
+  input.window_spread = noise.iteration_time_spread;
+  input.machine = report.machine;
+  return input;
+}
+
+VerdictInput verdict_input(const ExperimentResult& result, int repeat, const MachineContext& machine) {
+  VerdictInput input;
+  input.speedup_name = "TS";
+  input.machine = machine;
+  int judged = 0;
+  int disturbed = 0;
+  for (const ExperimentPoint& point : result.points) {
+    judged += point.judged_runs;
+    disturbed += point.disturbed_runs;
+    for (const std::string& verdict : point.verdicts) {
+      input.preempted_windows += verdict.rfind("measurement disturbed", 0) == 0 && verdict.find("preempted") != std::string::npos;
+      input.meaningless = input.meaningless || verdict.rfind("measurement meaningless", 0) == 0;
+    }
+    if (point.processors < 2 || !(point.traditional > 0.0)) continue;  // NaN when not measured
+    input.processors = point.processors;
+    input.speedup = point.traditional;
+    input.repetitions = repeat;
+    input.repetition_spread = repeat >= 2 ? (point.traditional_max - point.traditional_min) / point.traditional : -1.0;
+  }
+  input.sequential_fraction = karp_flatt_fraction(input.speedup, input.processors);
+  input.fraction_from_speedup = input.sequential_fraction >= 0.0;
+  input.judged = judged > 0;
+  if (disturbed > 0) {
+    input.noise_reasons.push_back(std::to_string(disturbed) + " of " + std::to_string(judged) +
+                                  " analyzed runs disturbed (their noise verdicts: --json, points[].verdicts)");
+  }
+  return input;
+}
+
+std::string verdict_text(const Verdict& verdict, const std::string& prefix) {
+  std::string text;
+  for (const std::string& line : verdict.lines) text += prefix + line + "\n";
+  return text;
 }
 
 nlohmann::ordered_json verdict_json(const Verdict& verdict) {

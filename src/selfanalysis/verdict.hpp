@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "augur/selfanalysis_noise.hpp"
+#include "augur/selfanalysis_report.hpp"
+#include "selfanalysis/speedup_experiment.hpp"
 
 namespace augur::selfanalysis {
 
@@ -58,6 +60,21 @@ inline constexpr double steal_limit = 0.05;             // CPU steal over the ru
 [[nodiscard]] double karp_flatt_fraction(double speedup, int processors);
 
 [[nodiscard]] Verdict judge_verdict(const VerdictInput& input);
+
+// The input from the engine's region and its noise verdict (libaugur's summary and report), P = `allocated`.
+[[nodiscard]] VerdictInput verdict_input(const Region& region, const NoiseVerdict& noise, const MachineContext& machine,
+                                         int allocated);
+// The input from a region of a report read back (augur run): its noise verdict, the report's machine, P the
+// report's allocated processors (an outer region: its team, its measured efficiency).
+[[nodiscard]] VerdictInput verdict_input(const ReportRegion& region, const Report& report);
+
+// The input from augur speedup's experiment: P the largest count with a traditional speedup TS(P), f by
+// Karp-Flatt from it, the spread of its repetitions, the analyzed runs' noise verdicts counted, and the
+// machine snapshot taken around the experiment (not judged by those verdicts).
+[[nodiscard]] VerdictInput verdict_input(const ExperimentResult& result, int repeat, const MachineContext& machine);
+
+// The lines, each after `prefix` and ending with a newline.
+[[nodiscard]] std::string verdict_text(const Verdict& verdict, const std::string& prefix);
 
 // {"efficiency", "efficiency_source", "amdahl_factor_only", "f", "amdahl_limit", "noisy", "reasons", "advice",
 // "lines"}; unknown numbers are null.

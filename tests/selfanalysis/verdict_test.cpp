@@ -114,7 +114,7 @@ TEST(PlainVerdict, TheNoiseVerdictsReasonsGiveTheAdviceWithoutRepeatingTheMachin
   EXPECT_EQ(verdict.reasons, input.noise_reasons);
   EXPECT_EQ(verdict.lines,
             (Lines{"parallel efficiency on 2 threads: 0.63 = S(2) / 2 = 1.260 / 2", "sequential fraction f: unknown, so no Amdahl limit",
-                   "measurement disturbed: 3 of 5 windows on 2 processors preempted",
+                   "measurement disturbed: 3 of 5 windows on 2 processors preempted", "also noisy: CPU steal 10% of the run",
                    "what to do: rerun on a host without CPU steal (dedicated or bare metal); pin threads (OMP_PROC_BIND=close "
                    "OMP_PLACES=cores); use more iterations"}));
 }
@@ -185,6 +185,32 @@ TEST(PlainVerdict, JsonCarriesTheFigures) {
   EXPECT_DOUBLE_EQ(json["f"].get<double>(), 0.25);
   EXPECT_DOUBLE_EQ(json["amdahl_limit"].get<double>(), 4.0);
   EXPECT_EQ(json["efficiency_source"], "measured");
+}
+
+TEST(PlainVerdict, OfTheSpeedupExperiment) {
+  ExperimentResult result;
+  ExperimentPoint one;
+  one.processors = 1;
+  one.traditional = one.traditional_min = one.traditional_max = 1.0;
+  ExperimentPoint two;
+  two.processors = 2;
+  two.traditional = 1.6;
+  two.traditional_min = 1.5;
+  two.traditional_max = 1.8;  // (1.8 - 1.5) / 1.6 = 18.75%
+  two.judged_runs = 5;
+  two.disturbed_runs = 2;
+  two.verdicts = {"measurement clean: 5 baseline windows within 2%",
+                  "measurement disturbed: 3 of 5 windows on 2 processors preempted (2 involuntary context switches or more)",
+                  "measurement disturbed: window times on 2 processors spread 9% (MAD/median, above 5%)"};
+  result.points = {one, two};
+  const Verdict verdict = judge_verdict(verdict_input(result, 5, MachineContext{}));
+  EXPECT_EQ(verdict.lines,
+            (Lines{"parallel efficiency on 2 threads: 0.80 = TS(2) / 2 = 1.600 / 2",
+                   "sequential fraction f = 0.2500 (Karp-Flatt, from TS(2)): Amdahl limit 1/f = 4.0, the speedup no thread "
+                   "count exceeds",
+                   "measurement noisy: 2 of 5 analyzed runs disturbed (their noise verdicts: --json, points[].verdicts); the 5 "
+                   "repetitions of TS(2) spread 19% (max - min over the median, above 10%)",
+                   "what to do: pin threads (OMP_PROC_BIND=close OMP_PLACES=cores); use more repetitions (--repeat)"}));
 }
 
 TEST(PlainVerdict, KarpFlattFraction) {
