@@ -185,10 +185,10 @@ std::string render_summary(const RunContext& context, const std::vector<Region>&
             ", AF(B)=" + format("%.3f", region.amdahl_factor()) + "\n";
     for (const ProcessorStats& stats : region.by_processors) {
       if (stats.state != SpeedupState::Calculated) continue;
-      // On the baseline's count S(B) is AF(B), computed from f: the reference, not a measured speedup.
+      // On the baseline's count S(B) is AF(B), computed from f (state AF): the reference, not a measured speedup.
       const bool reference = stats.processors == region.baseline_processors;
       text += "augur:   S(" + std::to_string(stats.processors) + ")=" + format("%.3f", region.speedup(stats.processors)) +
-              (reference ? " is AF(B), not measured" : " PC");
+              (reference ? " AF" : " PC");
       if (stats.self_tuning_wall > 0.0) text += "  ST'=" + format("%.3f", stats.self_tuning_speedup());
       text += "  T(p)=" + format("%.3f", stats.iteration_time * 1e3) + " ms\n";
     }

@@ -70,7 +70,7 @@ void judge_fraction(const VerdictInput& input, Verdict& verdict) {
   }
   verdict.sequential_fraction = f;
   if (f == 0.0) {
-    verdict.lines.push_back("sequential fraction f = 0" + source + ": no Amdahl limit");
+    verdict.lines.push_back("sequential fraction f = " + fixed("%.4f", f) + source + ": no Amdahl limit");
     return;
   }
   verdict.amdahl_limit = 1.0 / f;
@@ -151,8 +151,8 @@ Verdict judge_verdict(const VerdictInput& input) {
   const std::vector<std::string> own(verdict.reasons.begin() + static_cast<std::ptrdiff_t>(quoted), verdict.reasons.end());
   verdict.noisy = meaningless || !verdict.reasons.empty();
   if (input.judged && !input.noise_verdict.empty()) {
-    verdict.lines.push_back(input.noise_verdict);  // the noise verdict's own sentence, with its interval of S
-    if (!own.empty()) verdict.lines.push_back("also noisy: " + joined(own, "; "));
+    // The noise verdict's own sentence, with its interval of S.
+    verdict.lines.push_back(input.noise_verdict + (own.empty() ? "" : "; also " + joined(own, "; ")));
   } else if (verdict.noisy) {
     verdict.lines.push_back(std::string(meaningless ? "measurement meaningless: " : "measurement noisy: ") +
                             joined(verdict.reasons, "; "));
@@ -161,10 +161,8 @@ Verdict judge_verdict(const VerdictInput& input) {
   } else {
     verdict.lines.push_back("noise: not judged (no noise verdict and no machine snapshot)");
   }
-  if (verdict.noisy) {
-    give_advice(input, meaningless, verdict);
-    verdict.lines.push_back("what to do: " + joined(verdict.advice, "; "));
-  }
+  if (verdict.noisy) give_advice(input, meaningless, verdict);
+  verdict.lines.push_back("what to do: " + (verdict.noisy ? joined(verdict.advice, "; ") : std::string("nothing")));
   return verdict;
 }
 

@@ -36,7 +36,7 @@ TEST(PlainVerdict, MeasuredSpeedupOnAQuietMachine) {
   const Verdict verdict = judge_verdict(input);
   EXPECT_EQ(verdict.lines, (Lines{"parallel efficiency on 2 threads: 0.90 = S(2) / 2 = 1.800 / 2",
                                   "sequential fraction f = 0.1000: Amdahl limit 1/f = 10.0, the speedup no thread count exceeds",
-                                  "measurement clean: 5 baseline windows within 3%"}));
+                                  "measurement clean: 5 baseline windows within 3%", "what to do: nothing"}));
   EXPECT_DOUBLE_EQ(verdict.efficiency, 0.9);
   EXPECT_EQ(verdict.efficiency_source, "measured");
   EXPECT_DOUBLE_EQ(verdict.amdahl_limit, 10.0);
@@ -60,7 +60,7 @@ TEST(PlainVerdict, BaselineEqualToPIsAmdahlsFactorNotAMeasuredSpeedup) {
                    "threads; a smaller --baseline measures one)",
                    "parallel efficiency on 2 threads: 0.99 by Amdahl's law (AF(2) / 2), not measured",
                    "sequential fraction f = 0.0065: Amdahl limit 1/f = 153.8, the speedup no thread count exceeds",
-                   "noise: not judged (no noise verdict and no machine snapshot)"}));
+                   "noise: not judged (no noise verdict and no machine snapshot)", "what to do: nothing"}));
 }
 
 TEST(PlainVerdict, SpinningOnAnOversubscribedMachineIsMeaninglessAndSaysWhatToDo) {
@@ -114,7 +114,7 @@ TEST(PlainVerdict, TheNoiseVerdictsReasonsGiveTheAdviceWithoutRepeatingTheMachin
   EXPECT_EQ(verdict.reasons, input.noise_reasons);
   EXPECT_EQ(verdict.lines,
             (Lines{"parallel efficiency on 2 threads: 0.63 = S(2) / 2 = 1.260 / 2", "sequential fraction f: unknown, so no Amdahl limit",
-                   "measurement disturbed: 3 of 5 windows on 2 processors preempted", "also noisy: CPU steal 10% of the run",
+                   "measurement disturbed: 3 of 5 windows on 2 processors preempted; also CPU steal 10% of the run",
                    "what to do: rerun on a host without CPU steal (dedicated or bare metal); pin threads (OMP_PROC_BIND=close "
                    "OMP_PLACES=cores); use more iterations"}));
 }
@@ -128,10 +128,9 @@ TEST(PlainVerdict, ACleanNoiseVerdictOnAStealingHostAddsTheMachine) {
   input.machine = machine(0.1, 0.1, 2, 0.20, "passive");  // a snapshot the noise verdict did not judge
   const Verdict verdict = judge_verdict(input);
   EXPECT_TRUE(verdict.noisy);
-  ASSERT_EQ(verdict.lines.size(), 5u);
-  EXPECT_EQ(verdict.lines[2], "measurement clean: 4 baseline windows within 2%");
-  EXPECT_EQ(verdict.lines[3], "also noisy: CPU steal 20% of the run");
-  EXPECT_EQ(verdict.lines[4], "what to do: rerun on a host without CPU steal (dedicated or bare metal)");
+  ASSERT_EQ(verdict.lines.size(), 4u);
+  EXPECT_EQ(verdict.lines[2], "measurement clean: 4 baseline windows within 2%; also CPU steal 20% of the run");
+  EXPECT_EQ(verdict.lines[3], "what to do: rerun on a host without CPU steal (dedicated or bare metal)");
 }
 
 TEST(PlainVerdict, CleanWithoutANoiseVerdictNamesTheFactsItRestsOn) {
@@ -144,7 +143,8 @@ TEST(PlainVerdict, CleanWithoutANoiseVerdictNamesTheFactsItRestsOn) {
   input.machine = machine(0.4, 0.2, 4, 0.0, "passive");
   const Verdict verdict = judge_verdict(input);
   EXPECT_FALSE(verdict.noisy);
-  EXPECT_EQ(verdict.lines.back(), "measurement clean: load 0.4 on 4 processors, 3 repetitions within 4%");
+  EXPECT_EQ(verdict.lines[2], "measurement clean: load 0.4 on 4 processors, 3 repetitions within 4%");
+  EXPECT_EQ(verdict.lines[3], "what to do: nothing");
 }
 
 TEST(PlainVerdict, AMeasuredEfficiencyAndNoSequentialPart) {
@@ -155,7 +155,7 @@ TEST(PlainVerdict, AMeasuredEfficiencyAndNoSequentialPart) {
   input.sequential_fraction = 0.0;
   const Verdict verdict = judge_verdict(input);
   EXPECT_EQ(verdict.lines[0], "parallel efficiency on 4 threads: 0.81 (measured in the run)");
-  EXPECT_EQ(verdict.lines[1], "sequential fraction f = 0: no Amdahl limit");
+  EXPECT_EQ(verdict.lines[1], "sequential fraction f = 0.0000: no Amdahl limit");
   EXPECT_LT(verdict.amdahl_limit, 0.0);
 }
 
@@ -165,14 +165,14 @@ TEST(PlainVerdict, NothingKnown) {
   const Verdict verdict = judge_verdict(input);
   EXPECT_EQ(verdict.lines, (Lines{"parallel efficiency on 4 threads: unknown (S(4) was not calculated)",
                                   "sequential fraction f: unknown, so no Amdahl limit",
-                                  "noise: not judged (no noise verdict and no machine snapshot)"}));
+                                  "noise: not judged (no noise verdict and no machine snapshot)", "what to do: nothing"}));
   const nlohmann::ordered_json json = verdict_json(verdict);
   EXPECT_TRUE(json["efficiency"].is_null());
   EXPECT_TRUE(json["efficiency_source"].is_null());
   EXPECT_TRUE(json["f"].is_null());
   EXPECT_TRUE(json["amdahl_limit"].is_null());
   EXPECT_EQ(json["noisy"], false);
-  EXPECT_EQ(json["lines"].size(), 3u);
+  EXPECT_EQ(json["lines"].size(), 4u);
 }
 
 TEST(PlainVerdict, JsonCarriesTheFigures) {
