@@ -648,6 +648,16 @@ TEST(Libaugur, UninterruptedRunOnOneThreadDiscardsOnlyTheWarmUp) {
 
 namespace {
 
+// Sends SIGINT to `child` and waits for it: its exit status, or -1 when it did not exit by itself.
+int exit_status_after_sigint(Child& child) {
+  if (::kill(child.pid(), SIGINT) != 0) {
+    ADD_FAILURE() << "kill: " << std::strerror(errno);
+    return -1;
+  }
+  const std::optional<int> status = child.wait(0);
+  return status && WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
+}
+
 // The report of the first run in augur speedup's scratch folder (TMPDIR/augur-speedup-*/run-1.json).
 bool first_run_reported(const fs::path& scratch) {
   for (const auto& entry : fs::directory_iterator(scratch)) {
@@ -670,11 +680,7 @@ TEST(SpeedupCommand, InterruptedLeavesNothingBehind) {
   ASSERT_TRUE(wait_until([&] { return first_run_reported(scratch); }))
       << "augur speedup did not finish its first run in 2 minutes:\n" << read_text(standard_error);
   ASSERT_FALSE(child.wait(WNOHANG).has_value()) << "augur speedup ended after its first run: give it more work";
-  ASSERT_EQ(::kill(child.pid(), SIGINT), 0) << std::strerror(errno);
-  const std::optional<int> status = child.wait(0);
-  ASSERT_TRUE(status.has_value());
-  ASSERT_TRUE(WIFEXITED(*status)) << "augur speedup did not exit by itself after SIGINT";
-  EXPECT_EQ(WEXITSTATUS(*status), 130);
+  EXPECT_EQ(exit_status_after_sigint(child), 130);
   const std::string error = read_text(standard_error);
   EXPECT_TRUE(contains(error, "augur speedup: [")) << "no progress line with --progress:\n" << error;
   EXPECT_TRUE(error.ends_with("\naugur speedup: interrupted\n")) << error;
@@ -697,11 +703,7 @@ TEST(SimCommand, InterruptedWritesNothing) {
   ASSERT_TRUE(wait_until([&] { return contains(read_text(standard_error), "augur sim: ["); }))
       << "augur sim wrote no progress in 2 minutes:\n" << read_text(standard_error);
   ASSERT_FALSE(child.wait(WNOHANG).has_value()) << "augur sim ended: give it more replications";
-  ASSERT_EQ(::kill(child.pid(), SIGINT), 0) << std::strerror(errno);
-  const std::optional<int> status = child.wait(0);
-  ASSERT_TRUE(status.has_value());
-  ASSERT_TRUE(WIFEXITED(*status)) << "augur sim did not exit by itself after SIGINT";
-  EXPECT_EQ(WEXITSTATUS(*status), 130);
+  EXPECT_EQ(exit_status_after_sigint(child), 130);
   const std::string error = read_text(standard_error);
   EXPECT_TRUE(error.ends_with("\naugur sim: interrupted\n")) << error;
   EXPECT_EQ(read_text(folder.path() / "stdout.txt"), "");
