@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "actors_command.hpp"
+#include "progress.hpp"
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
 #include "core/json_text.hpp"
