@@ -24,8 +24,8 @@ std::optional<selfanalysis::Verdict> run_verdict(const selfanalysis::Report& rep
 
 nlohmann::json run_verdict_json(const std::string& report_text) {
   const std::optional<selfanalysis::Verdict> verdict = run_verdict(selfanalysis::parse_report(report_text, "report"));
-  // The report is ordered; the run's --json object is not: its text carries over.
-  return verdict ? nlohmann::json::parse(selfanalysis::verdict_json(*verdict).dump()) : nlohmann::json(nullptr);
+  // The report is ordered, the run's --json object is not: nlohmann converts one into the other.
+  return verdict ? nlohmann::json(selfanalysis::verdict_json(*verdict)) : nlohmann::json(nullptr);
 }
 
 selfanalysis::MachineContext ExperimentMachine::finish(const std::string& wait_policy) const {
