@@ -6,9 +6,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 #include "actors_command.hpp"
+#include "progress.hpp"
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
 #include "core/json_text.hpp"
@@ -92,12 +92,13 @@ int run_actors_search(const ActorsOptions& cli) {
     options.budget = cli.budget > 0 ? cli.budget : default_budget(cli.method);
     options.threads = cli.threads;
     options.simulation = inputs.options;
-    if (isatty(STDERR_FILENO) != 0)  // progress of long searches, on a terminal only
-      options.progress = [](long simulations) { std::fprintf(stderr, "augur actors search: %ld simulations\n", simulations); };
+    Progress progress("augur actors search", 0, "simulations", Progress::mode_for(false));  // a terminal only
+    options.progress = [&progress](long simulations) { progress.update(simulations); };
     const actors::Layout initial{inputs.mapping, inputs.options.created_sites};
     const actors::SearchResult result = actors::search(inputs.program, inputs.machine, initial, options);
     if (!cli.write_mapping.empty())
       core::write_file_atomically(cli.write_mapping, mapping_text(inputs.program, result.best.mapping, result.best.created));
+    progress.clear();
     const std::string output = cli.json ? render_json(cli, inputs, result) : render_table(cli, inputs, result);
     std::fputs(output.c_str(), stdout);
     return 0;

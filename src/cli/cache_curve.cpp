@@ -10,6 +10,7 @@
 #include "augur/core/diagnostics.hpp"
 #include "augur/core/expression.hpp"
 #include "cache_input.hpp"
+#include "progress.hpp"
 #include "command.hpp"
 #include "core/files.hpp"
 #include "core/json_text.hpp"
@@ -150,10 +151,8 @@ Measured measure(const CacheCurveOptions& options, cache::TraceFormat format) {
   cache::TraceReader& reader = *input->reader;
   Measured measured;
   measured.trace = input->name;
-  const bool report = progress_on_stderr(options.quiet, options.progress);
-  const auto progress = [report](std::uint64_t done) {
-    if (report) std::fprintf(stderr, "augur cache curve: %llu accesses\n", static_cast<unsigned long long>(done));
-  };
+  Progress bar("augur cache curve", 0, "accesses", Progress::mode_for(options.quiet, options.progress));
+  const auto progress = [&bar](std::uint64_t done) { bar.update(static_cast<long long>(done)); };
   measured.statstack = options.method == "statstack";
   if (measured.statstack) {
     measured.estimate = cache::statstack_curve(reader, options.line, options.sample, options.seed, progress);

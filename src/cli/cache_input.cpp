@@ -1,6 +1,5 @@
 #include "cache_input.hpp"
 
-#include <unistd.h>
 
 #include <iostream>
 #include <iterator>
@@ -56,7 +55,5 @@ std::unique_ptr<TraceInput> open_trace_input(const std::string& path, sim::cache
   input->reader = sim::cache::open_trace(*stream, input->name, format);
   return input;
 }
-
-bool progress_on_stderr(bool quiet, bool forced) { return !quiet && (forced || isatty(STDERR_FILENO) != 0); }
 
 }  // namespace augur::cli

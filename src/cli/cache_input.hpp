@@ -1,6 +1,6 @@
 // The inputs of the augur cache commands: a trace named on the command line (sim, curve), a program model
-// and the --define N=V overrides of its parameters (trace, predict; docs/formats.md, "Program models"), and
-// whether progress goes to standard error.
+// and the --define N=V overrides of its parameters (trace, predict; docs/formats.md, "Program models"). Whether progress goes
+// to standard error: progress_on_stderr (progress.hpp).
 #pragma once
 
 #include <fstream>
@@ -33,8 +33,5 @@ struct TraceInput {
   std::unique_ptr<sim::cache::TraceReader> reader;
 };
 [[nodiscard]] std::unique_ptr<TraceInput> open_trace_input(const std::string& path, sim::cache::TraceFormat format);
-
-// Progress on standard error: never with -q, always with --progress, else when standard error is a terminal.
-[[nodiscard]] bool progress_on_stderr(bool quiet, bool forced);
 
 }  // namespace augur::cli

@@ -16,6 +16,7 @@
 #include "cache_input.hpp"
 #include "cache_predict.hpp"
 #include "command.hpp"
+#include "progress.hpp"
 #include "core/files.hpp"
 #include "sim/cache/cache_sim.hpp"
 #include "sim/cache/model_trace.hpp"
@@ -94,10 +95,8 @@ PredictPoint predict_from_trace(const cache::Model& model, const std::vector<cac
   PredictPoint point;
   point.levels = levels;
   cache::ModelTrace trace(model, sim::RandomStream(options.seed, 0));
-  const bool report = !options.quiet;
-  const auto progress = [report](std::uint64_t done) {
-    if (report) std::fprintf(stderr, "augur cache predict: %llu accesses\n", static_cast<unsigned long long>(done));
-  };
+  Progress bar("augur cache predict", 0, "accesses", Progress::mode_for(options.quiet));
+  const auto progress = [&bar](std::uint64_t done) { bar.update(static_cast<long long>(done)); };
   if (options.method == "exact") {
     cache::CacheHierarchy hierarchy(levels, false);
     hierarchy.run(trace, progress, 100'000'000);

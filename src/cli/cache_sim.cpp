@@ -7,6 +7,7 @@
 
 #include "augur/core/diagnostics.hpp"
 #include "cache_input.hpp"
+#include "progress.hpp"
 #include "cache_machine.hpp"
 #include "command.hpp"
 #include "core/json_text.hpp"
@@ -96,9 +97,10 @@ int run_cache_sim(const CacheSimOptions& options) {
     const std::unique_ptr<TraceInput> input = open_trace_input(options.trace, format);
     cache::TraceReader& reader = *input->reader;
     cache::CacheHierarchy hierarchy(levels, !options.no_3c);
-    const bool report = progress_on_stderr(options.quiet, options.progress);
-    hierarchy.run(reader, [](std::uint64_t done) { std::fprintf(stderr, "augur cache sim: %llu accesses\n", static_cast<unsigned long long>(done)); },
-                  report ? progress_every : 0);
+    Progress progress("augur cache sim", 0, "accesses", Progress::mode_for(options.quiet, options.progress));
+    hierarchy.run(reader, [&progress](std::uint64_t done) { progress.update(static_cast<long long>(done)); },
+                  progress_on_stderr(options.quiet, options.progress) ? progress_every : 0);
+    progress.clear();
     const std::string output = options.json ? render_json(hierarchy) : render_table(hierarchy, input->name, reader);
     std::fputs(output.c_str(), stdout);
     return 0;

@@ -1,6 +1,5 @@
 // augur cache trace MODEL -o FILE: a program model expanded into its exact address trace (docs/cache.md,
 // "Program models and traces"); the engine is src/sim/cache/model_trace.hpp, the writer trace_writer.hpp.
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -11,6 +10,7 @@
 #include "augur/core/diagnostics.hpp"
 #include "cache_input.hpp"
 #include "command.hpp"
+#include "progress.hpp"
 #include "core/files.hpp"
 #include "core/json_text.hpp"
 #include "sim/cache/line_table.hpp"
@@ -72,7 +72,7 @@ TraceSummary write_trace(const cache::Model& model, const CacheTraceOptions& opt
   cache::ModelTrace trace(model, sim::RandomStream(options.seed, 0));
   cache::LineTable lines(1024);
   std::vector<cache::Access> batch(8192);
-  const bool report = !options.quiet && (options.progress || isatty(STDERR_FILENO) != 0);
+  Progress progress("augur cache trace", 0, "accesses", Progress::mode_for(options.quiet, options.progress));
   std::uint64_t next_report = progress_every;
   std::uint64_t previous = ~std::uint64_t{0};  // the last line counted: runs of one line are common
   for (std::size_t count; (count = trace.read(batch)) > 0;) {
@@ -84,8 +84,8 @@ TraceSummary write_trace(const cache::Model& model, const CacheTraceOptions& opt
       previous = last;
     }
     writer.write(std::span<const cache::Access>(batch.data(), count));
-    if (report && writer.accesses() >= next_report) {
-      std::fprintf(stderr, "augur cache trace: %llu accesses\n", static_cast<unsigned long long>(writer.accesses()));
+    if (writer.accesses() >= next_report) {
+      progress.update(static_cast<long long>(writer.accesses()));
       next_report += progress_every;
     }
   }

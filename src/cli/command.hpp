@@ -31,7 +31,9 @@ struct Command {
 [[nodiscard]] std::span<const Command> commands();
 
 // Reports an error of a runner and returns its exit status, 1: a core::InputError as it is (it names the file,
-// line and column, the option or the variable), any other as "augur <command>: message" (core::describe_error).
+// line and column, the option or the variable), any other as "augur <command>: message" (core::describe_error);
+// Ctrl-C (Interrupted, progress.hpp) as "augur <command>: interrupted", returning 128 + the signal. A progress
+// bar on the screen is cleared first.
 int report_error(const std::string& command, const std::exception& error);
 
 }  // namespace augur::cli

@@ -21,6 +21,7 @@
 #include "interpose/run_result.hpp"
 #include "run_launch.hpp"
 #include "run_print.hpp"
+#include "verdict_print.hpp"
 #include "options_command.hpp"
 #include "runtime/options.hpp"
 
@@ -39,6 +40,7 @@ int finish(const RunOptions& options, const std::string& program, const std::str
     out["interpose"] = info;
     out["program_wall_time_s"] = child.wall_seconds;
     out["exit_code"] = child.exit_code;
+    out["verdict"] = run_verdict_json(report_text);
     core::write_file_atomically(options.json, core::json_text(out, 2) + "\n");
   }
   if (child.exit_code == 0) return 0;

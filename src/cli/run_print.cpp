@@ -10,6 +10,8 @@
 #include <map>
 #include <sstream>
 
+#include "verdict_print.hpp"
+
 namespace augur::cli {
 namespace {
 
@@ -142,11 +144,13 @@ void print_report(const selfanalysis::Report& report, const json& info, const co
     for (const selfanalysis::ReportPoint& point : main->points) {
       const double implied = point.calculated && point.speedup > 0.0 ? main->amdahl_factor * main->baseline_time / point.speedup : 0.0;
       std::printf("  %4d  %8s  %5s  %12s  %8s\n", point.processors,
-                  point.calculated ? std::to_string(point.speedup).substr(0, 6).c_str() : "-", point.calculated ? "PC" : "PNC",
+                  point.calculated ? std::to_string(point.speedup).substr(0, 6).c_str() : "-",
+                  !point.calculated ? "PNC" : point.processors == main->baseline ? "AF" : "PC",
                   implied > 0.0 ? format_seconds(implied).c_str() : "-",
                   point.self_tuning > 0.0 ? std::to_string(point.self_tuning).substr(0, 6).c_str() : "-");
     }
-    std::printf("  T(p) = AF(B) x T(B) / S(p): the time per iteration the speedup (history-weighted) stands for\n");
+    std::printf("  T(p) = AF(B) x T(B) / S(p): the time per iteration the speedup (history-weighted) stands for;\n"
+                "  state AF: on the baseline's count S(B) is Amdahl's Factor computed from f, not a measured speedup\n");
   }
   if (main->estimated_time >= 0.0) {
     const double error = main->elapsed > 0.0 ? (main->estimated_time - main->elapsed) / main->elapsed * 100.0 : 0.0;
@@ -163,6 +167,7 @@ void print_report(const selfanalysis::Report& report, const json& info, const co
   std::printf("program: %s wall time\n", format_seconds(child.wall_seconds).c_str());
   for (const std::string& note : report.notes) std::printf("note: %s\n", note.c_str());
   for (const std::string& note : main->notes) std::printf("note: %s\n", note.c_str());
+  if (const auto verdict = run_verdict(report)) print_verdict(*verdict);
 }
 
 
@@ -200,7 +205,6 @@ void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& op
     std::printf("  execution time of the region: actual %s; no estimate without the iteration count (--iterations N)\n",
                 format_seconds(outer.elapsed).c_str());
   }
-  std::printf("  %s\n", outer.noise.verdict.c_str());
 }
 
 // The second run of --check-run against the one-run prediction.
@@ -251,6 +255,7 @@ void print_worksharing(const interpose::RunInfo& run, const json& found, const c
   if (second) print_check(*second, outer, period.team_size);
   std::printf("program: %s wall time\n", format_seconds(child.wall_seconds).c_str());
   for (const std::string& note : report.notes) std::printf("note: %s\n", note.c_str());
+  if (const auto verdict = run_verdict(report)) print_verdict(*verdict);
 }
 
 void record_second_run(json& found, const interpose::SecondRunResult& second) {

@@ -3,13 +3,13 @@
 #include "task_system_io.hpp"
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "command.hpp"
+#include "progress.hpp"
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
 #include "core/json_text.hpp"
@@ -102,7 +102,8 @@ void add_sim_options(CLI::App* command, SimOptions& options) {
                       "the results are the same for any number")
       ->check(CLI::Range(1, 4096));
   command->add_flag("--json", options.json, "JSON instead of the table");
-  command->add_flag("-q,--quiet", options.quiet, "No progress on stderr");
+  command->add_flag("-q,--quiet", options.quiet, "No progress bar on stderr (shown on a terminal only)");
+  command->add_flag("--progress", options.progress, "Progress lines on stderr even when it is not a terminal");
   command->footer("Example:\n  augur sim examples/tspp/figure11.tspp --replications 10000 --trace figure11.trace.json");
 }
 
@@ -133,19 +134,13 @@ int run_sim_command(const SimOptions& cli) {
     options.service = cli.service == "deterministic" ? sim::ServiceDistribution::Deterministic : sim::ServiceDistribution::Exponential;
     options.discipline = cli.discipline == "ps" ? sim::Discipline::ProcessorSharing : sim::Discipline::FirstComeFirstServed;
     options.threads = cli.threads;
-    const auto started = std::chrono::steady_clock::now();
-    auto last_report = started;
-    const auto progress = [&](int done, int total) {
-      if (cli.quiet) return;
-      const auto now = std::chrono::steady_clock::now();
-      if (now - last_report < std::chrono::seconds(1) && done != total) return;
-      if (done == total && now - started < std::chrono::seconds(1)) return;  // short runs stay silent
-      last_report = now;
-      std::fprintf(stderr, "augur sim: %d/%d replications\n", done, total);
-    };
+    catch_interruptions();  // Ctrl-C between two replications: no output, the trace's temporary removed
+    Progress bar("augur sim", options.replications, "replications", Progress::mode_for(cli.quiet, cli.progress));
+    const auto progress = [&bar](int done, int /*total*/) { bar.update(done); };
     const sim::TaskSystemSimulation result = cli.trace.empty() ? sim::simulate(system, options, false, progress)
                                                                : simulate_with_trace(system, options, cli, progress);
     const std::string output = cli.json ? render_json(system, result, options, cli) : render_table(system, result, options, cli);
+    bar.clear();
     std::fputs(output.c_str(), stdout);
     return 0;
   } catch (const std::exception& error) {

@@ -21,6 +21,7 @@ struct SimOptions {
   std::string trace;  // Chrome trace-event file of the first replication; empty: none
   bool json = false;
   bool quiet = false;
+  bool progress = false;  // progress lines even when stderr is not a terminal
 };
 
 // Declares the options of `augur sim` on its subcommand (the table of commands.cpp makes it).

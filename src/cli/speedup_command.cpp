@@ -20,8 +20,10 @@
 #include "speedup_dynamic.hpp"
 #include "selfanalysis/speedup_experiment.hpp"
 #include "options_command.hpp"
+#include "progress.hpp"
 #include "runtime/options.hpp"
 #include "speedup_print.hpp"
+#include "verdict_print.hpp"
 
 namespace augur::cli {
 namespace {
@@ -48,7 +50,7 @@ public:
     settings_.sweep_every = options.sweep_every;
   }
 
-  ExperimentRun run(const PlannedRun& plan, int number, int total) {
+  ExperimentRun run(const PlannedRun& plan, int number, int total, Progress& progress) {
     const char* kind = selfanalysis::run_kind_name(plan.kind);
     const fs::path report = scratch_.path() / ("run-" + std::to_string(number) + ".json");
     const fs::path info = scratch_.path() / ("interpose-" + std::to_string(number) + ".json");
@@ -59,17 +61,10 @@ public:
     ToolChoices choices = selfanalysis::run_options(plan, settings_, report.string());
     if (tool_) choices.emplace_back("run.info", info.string());
     process.environment.push_back(tool_channel_entry(choices));
-    if (!options_.quiet) {
-      std::fprintf(stderr, "augur speedup: run %d/%d: %s on %d thread%s ...", number, total, kind, plan.processors,
-                   plan.processors == 1 ? "" : "s");
-      std::fflush(stderr);
-    }
+    progress.update(number - 1, "run " + std::to_string(number) + "/" + std::to_string(total) + ": " + kind + " on " +
+                                    std::to_string(plan.processors) + (plan.processors == 1 ? " thread" : " threads"));
     const core::ProcessResult result = core::run_process(options_.command, process);
-    if (!options_.quiet) std::fprintf(stderr, " %.3f s\n", result.wall_seconds);
-    if (const int signal_number = core::interrupted()) {
-      throw std::runtime_error(std::string("interrupted by signal ") + std::to_string(signal_number) + " (" +
-                               strsignal(signal_number) + "); no result");
-    }
+    check_interrupted();  // Ctrl-C: the child got it too; no result, the scratch folder removed
     if (!result.succeeded()) {
       throw std::runtime_error("'" + options_.command.front() + "' " + result.describe_status() + " (" + kind + " run on " +
                                std::to_string(plan.processors) + (plan.processors == 1 ? " thread" : " threads") +
@@ -158,7 +153,8 @@ void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
         return digits ? "" : "'" + value + "' is not a region id (a non-negative integer)";
       });
   command->add_flag("--json", options.json, "Print JSON instead of the table");
-  command->add_flag("-q,--quiet", options.quiet, "No progress lines on stderr");
+  command->add_flag("-q,--quiet", options.quiet, "No progress bar on stderr (shown on a terminal only)");
+  command->add_flag("--progress", options.progress, "Progress lines on stderr even when it is not a terminal");
   command->add_option("program", options.command,
                       "The program (linked with libaugur, or an unmodified OpenMP program) and its arguments, after --")
       ->required();
@@ -174,7 +170,7 @@ void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
 
 int run_speedup_command(const SpeedupOptions& options) {
   try {
-    core::forward_interruptions();
+    catch_interruptions();
     const int max_threads = options.max_threads > 0 ? options.max_threads : machine_processors();
     std::optional<Interposition> tool;
     std::string instrumentation;
@@ -182,10 +178,12 @@ int run_speedup_command(const SpeedupOptions& options) {
         refused != 0)
       return refused;
     Experiment experiment(options, max_threads, tool);
+    const ExperimentMachine machine;  // the load and steal around the runs, for the verdict
     const std::vector<PlannedRun> plans = selfanalysis::plan_experiment(max_threads, options.repeat, !options.no_sweep);
     selfanalysis::ExperimentInput input;
     input.choose_region = options.region.has_value();
     input.region_id = options.region.value_or(0);
+    Progress progress("augur speedup", static_cast<long long>(plans.size()), "runs", Progress::mode_for(options.quiet, options.progress));
     int number = 0;
     bool skipped_sweep = false;
     for (const PlannedRun& plan : plans) {
@@ -194,8 +192,9 @@ int run_speedup_command(const SpeedupOptions& options) {
         skipped_sweep = true;  // a team's size is fixed while it runs: nothing to sweep
         continue;
       }
-      selfanalysis::add_run(input, plan.kind, experiment.run(plan, number, static_cast<int>(plans.size())));
+      selfanalysis::add_run(input, plan.kind, experiment.run(plan, number, static_cast<int>(plans.size()), progress));
     }
+    progress.clear();
     selfanalysis::ExperimentResult result = selfanalysis::summarize_experiment(input);
     if (!instrumentation.empty()) result.notes.insert(result.notes.begin(), instrumentation);
     if (experiment.timed_outer()) {
@@ -206,15 +205,16 @@ int run_speedup_command(const SpeedupOptions& options) {
       result.notes.push_back("SA(1 exec) not measured: the region is one outer parallel region (\"kind\": \"outer\"), "
                              "whose team keeps its size while it runs, so a sweep of thread counts does not apply");
     }
+    const selfanalysis::Verdict verdict =
+        selfanalysis::judge_verdict(selfanalysis::verdict_input(result, options.repeat, machine.finish(experiment.wait_policy())));
     if (options.json) {
-      print_speedup_json(options, result, max_threads, experiment.wait_policy(), experiment.outer());
+      print_speedup_json(options, result, max_threads, experiment.wait_policy(), experiment.outer(), verdict);
     } else {
-      print_speedup_table(options, result, experiment.wait_policy(), experiment.outer());
+      print_speedup_table(options, result, experiment.wait_policy(), experiment.outer(), verdict);
     }
     return 0;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "augur speedup: %s\n", error.what());
-    return 1;
+    return report_error("speedup", error);
   }
 }
 

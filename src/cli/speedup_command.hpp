@@ -22,6 +22,7 @@ struct SpeedupOptions {
   std::optional<std::uint64_t> region;  // empty: the longest-running region
   bool json = false;
   bool quiet = false;
+  bool progress = false;  // progress lines even when stderr is not a terminal
 };
 
 // Declares the options of `augur speedup` on its subcommand (the table of commands.cpp makes it).

@@ -6,6 +6,7 @@
 
 #include "core/table.hpp"
 #include "core/json_text.hpp"
+#include "verdict_print.hpp"
 
 namespace augur::cli {
 namespace {
@@ -17,7 +18,7 @@ nlohmann::ordered_json number(double value) {
 }  // namespace
 
 void print_speedup_json(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result, int max_threads,
-                const std::string& wait_policy, bool outer) {
+                const std::string& wait_policy, bool outer, const selfanalysis::Verdict& verdict) {
   nlohmann::ordered_json json;
   json["command"] = options.command;
   json["region"] = {{"id", result.region_id}, {"length", result.region_length}, {"kind", outer ? "outer" : "loops"}};
@@ -53,11 +54,12 @@ void print_speedup_json(const SpeedupOptions& options, const selfanalysis::Exper
   json["overhead"] = number(result.overhead);
   json["noise_verdict"] = result.noise_verdict.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(result.noise_verdict);
   json["notes"] = result.notes;
+  json["verdict"] = selfanalysis::verdict_json(verdict);
   std::printf("%s\n", core::json_text(json, 2).c_str());
 }
 
 void print_speedup_table(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result, const std::string& wait_policy,
-                         bool outer) {
+                         bool outer, const selfanalysis::Verdict& verdict) {
   std::string command;
   for (const auto& word : options.command) command += (command.empty() ? "" : " ") + word;
   std::printf("augur speedup: %s\n", command.c_str());
@@ -100,6 +102,7 @@ void print_speedup_table(const SpeedupOptions& options, const selfanalysis::Expe
               "est_s: the self-analyzer's first estimate of the region time; sa_region_s: that region's actual time;\n"
               "disturbed: analyzed runs on p whose noise verdict says disturbed / runs judged.\n");
   for (const auto& note : result.notes) std::printf("note: %s\n", note.c_str());
+  print_verdict(verdict);
 }
 
 }  // namespace augur::cli

@@ -4,15 +4,16 @@
 #include <string>
 
 #include "selfanalysis/speedup_experiment.hpp"
+#include "selfanalysis/verdict.hpp"
 #include "speedup_command.hpp"
 
 namespace augur::cli {
 
 // `outer`: the region is one outer parallel region (its length counts worksharing constructs, and its baseline
-// is the team's threads one after the other, not a thread count).
+// is the team's threads one after the other, not a thread count). The plain verdict ends both.
 void print_speedup_json(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result, int max_threads,
-                        const std::string& wait_policy, bool outer);
+                        const std::string& wait_policy, bool outer, const selfanalysis::Verdict& verdict);
 void print_speedup_table(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result,
-                         const std::string& wait_policy, bool outer);
+                         const std::string& wait_policy, bool outer, const selfanalysis::Verdict& verdict);
 
 }  // namespace augur::cli

@@ -12,6 +12,7 @@
 #include "augur/core/diagnostics.hpp"
 #include "core/json_line.hpp"
 #include "core/json_text.hpp"
+#include "selfanalysis/verdict.hpp"
 
 namespace augur::selfanalysis {
 namespace {
@@ -100,7 +101,9 @@ ordered_json render_region(const RunContext& context, const Region& region) {
     points.push_back(std::move(point));
   }
   json["speedup"] = std::move(points);
-  json["noise"] = render_noise(judge_noise(region, context.config.noise, context.machine, context.allocated_processors));
+  const NoiseVerdict noise = judge_noise(region, context.config.noise, context.machine, context.allocated_processors);
+  json["noise"] = render_noise(noise);
+  json["verdict"] = verdict_json(judge_verdict(verdict_input(region, noise, context.machine, context.allocated_processors)));
   ordered_json notes = ordered_json::array();
   if (!region.parallel_loops_seen) {
     notes.push_back("no parallel loop was marked (augur_init_par/augur_end_par): f is unknown and AF(B) assumes f = 0");
@@ -182,7 +185,10 @@ std::string render_summary(const RunContext& context, const std::vector<Region>&
             ", AF(B)=" + format("%.3f", region.amdahl_factor()) + "\n";
     for (const ProcessorStats& stats : region.by_processors) {
       if (stats.state != SpeedupState::Calculated) continue;
-      text += "augur:   S(" + std::to_string(stats.processors) + ")=" + format("%.3f", region.speedup(stats.processors)) + " PC";
+      // On the baseline's count S(B) is AF(B), computed from f (state AF): the reference, not a measured speedup.
+      const bool reference = stats.processors == region.baseline_processors;
+      text += "augur:   S(" + std::to_string(stats.processors) + ")=" + format("%.3f", region.speedup(stats.processors)) +
+              (reference ? " AF" : " PC");
       if (stats.self_tuning_wall > 0.0) text += "  ST'=" + format("%.3f", stats.self_tuning_speedup());
       text += "  T(p)=" + format("%.3f", stats.iteration_time * 1e3) + " ms\n";
     }
@@ -192,7 +198,8 @@ std::string render_summary(const RunContext& context, const std::vector<Region>&
               "), elapsed " + format("%.3f", region.elapsed) + " s\n";
     }
     if (region.swept) text += "augur:   speedups from a sweep in one run (SA(1 exec)): data placement distorts them\n";
-    text += "augur:   " + judge_noise(region, context.config.noise, context.machine, context.allocated_processors).verdict + "\n";
+    const NoiseVerdict noise = judge_noise(region, context.config.noise, context.machine, context.allocated_processors);
+    text += verdict_text(judge_verdict(verdict_input(region, noise, context.machine, context.allocated_processors)), "augur:   ");
   }
   for (const std::string& note : context.notes) text += "augur: note: " + note + "\n";
   return text;

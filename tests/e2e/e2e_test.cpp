@@ -650,28 +650,66 @@ TEST(Libaugur, UninterruptedRunOnOneThreadDiscardsOnlyTheWarmUp) {
 
 namespace {
 
-// Interrupted, augur speedup stops its program, removes its temporary reports and prints no table.
+// Sends SIGINT to `child` and waits for it: its exit status, or -1 when it did not exit by itself.
+int exit_status_after_sigint(Child& child) {
+  if (::kill(child.pid(), SIGINT) != 0) {
+    ADD_FAILURE() << "kill: " << std::strerror(errno);
+    return -1;
+  }
+  const std::optional<int> status = child.wait(0);
+  return status && WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
+}
+
+// The report of the first run in augur speedup's scratch folder (TMPDIR/augur-speedup-*/run-1.json).
+bool first_run_reported(const fs::path& scratch) {
+  for (const auto& entry : fs::directory_iterator(scratch)) {
+    if (fs::exists(entry.path() / "run-1.json")) return true;
+  }
+  return false;
+}
+
+// Ctrl-C: augur speedup stops its program, removes its temporary reports, prints no table, says
+// "interrupted" on one line (after its progress) and exits with 130.
 TEST(SpeedupCommand, InterruptedLeavesNothingBehind) {
   const TemporaryFolder folder;
   const fs::path scratch = folder.path() / "tmp";
   fs::create_directories(scratch);
-  Child child({augur_exe, "speedup", "--max-threads", "1", "--repeat", "50", "--", swim_exe, "128", "2000"},
+  Child child({augur_exe, "speedup", "--progress", "--max-threads", "1", "--repeat", "50", "--", swim_exe, "128", "2000"},
               {{"TMPDIR", scratch.string()}}, folder.path() / "stdout.txt", folder.path() / "stderr.txt");
-  // Interrupted once it has announced its second run: its signal handlers are installed (before the first
-  // run) and one run's report is in the scratch folder; 50 repetitions leave it far from its end.
+  // Interrupted once its first run has reported: its signal handlers are installed (before the first run)
+  // and one run's report is in the scratch folder; 50 repetitions leave it far from its end.
   const fs::path standard_error = folder.path() / "stderr.txt";
-  ASSERT_TRUE(wait_until([&] { return contains(read_text(standard_error), "augur speedup: run 2/"); }))
-      << "augur speedup did not start its second run in 2 minutes:\n" << read_text(standard_error);
+  ASSERT_TRUE(wait_until([&] { return first_run_reported(scratch); }))
+      << "augur speedup did not finish its first run in 2 minutes:\n" << read_text(standard_error);
   ASSERT_FALSE(child.wait(WNOHANG).has_value()) << "augur speedup ended after its first run: give it more work";
-  ASSERT_EQ(::kill(child.pid(), SIGINT), 0) << std::strerror(errno);
-  const std::optional<int> status = child.wait(0);
-  ASSERT_TRUE(status.has_value());
-  ASSERT_TRUE(WIFEXITED(*status)) << "augur speedup did not exit by itself after SIGINT";
-  EXPECT_EQ(WEXITSTATUS(*status), 1);
-  EXPECT_TRUE(contains(read_text(folder.path() / "stderr.txt"), "interrupted by signal 2"))
-      << read_text(folder.path() / "stderr.txt");
+  EXPECT_EQ(exit_status_after_sigint(child), 130);
+  const std::string error = read_text(standard_error);
+  EXPECT_TRUE(contains(error, "augur speedup: [")) << "no progress line with --progress:\n" << error;
+  EXPECT_TRUE(error.ends_with("\naugur speedup: interrupted\n")) << error;
   EXPECT_EQ(read_text(folder.path() / "stdout.txt"), "");
   EXPECT_TRUE(fs::is_empty(scratch)) << "temporary files left in " << scratch;
+}
+
+// Ctrl-C during augur sim's replications: exit 130, one line "interrupted", no output, no trace file
+// (neither whole nor half: its temporary beside it is removed).
+TEST(SimCommand, InterruptedWritesNothing) {
+  const TemporaryFolder folder;
+  const fs::path out = folder.path() / "out";
+  fs::create_directories(out);
+  const std::string figure = std::string(AUGUR_EXAMPLES_DIR) + "/tspp/figure11.tspp";
+  Child child({augur_exe, "sim", figure, "--replications", "100000000", "--threads", "1", "--progress", "--trace",
+               (out / "trace.json").string()},
+              {}, folder.path() / "stdout.txt", folder.path() / "stderr.txt");
+  const fs::path standard_error = folder.path() / "stderr.txt";
+  // The first progress line comes after the first replication, once the signal handlers are installed.
+  ASSERT_TRUE(wait_until([&] { return contains(read_text(standard_error), "augur sim: ["); }))
+      << "augur sim wrote no progress in 2 minutes:\n" << read_text(standard_error);
+  ASSERT_FALSE(child.wait(WNOHANG).has_value()) << "augur sim ended: give it more replications";
+  EXPECT_EQ(exit_status_after_sigint(child), 130);
+  const std::string error = read_text(standard_error);
+  EXPECT_TRUE(error.ends_with("\naugur sim: interrupted\n")) << error;
+  EXPECT_EQ(read_text(folder.path() / "stdout.txt"), "");
+  EXPECT_TRUE(fs::is_empty(out)) << "augur sim left a file in " << out;
 }
 
 }  // namespace

@@ -201,6 +201,34 @@ TEST(AugurRun, OneOuterRegionFoundInTheCancellableEnds) {
   EXPECT_NE(out.find("300 iterations"), std::string::npos) << out;
 }
 
+// With the baseline on P (`-p 2 --baseline 2`) S(2) is Amdahl's Factor from f, not a measured speedup: the
+// table marks it AF, and the verdict at the end of the output and in --json says so
+// (docs/self-analysis.md, "The plain verdict").
+TEST(AugurRun, BaselineOnPIsCalledAmdahlsFactorInTheVerdict) {
+  TemporaryFile report("af.json");
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--baseline", "2", "--json", report.path(), "--",
+                                            AUGUR_SWIM_PLAIN_EXE, "128", "200"},
+                                           clean_environment());
+  ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
+  const std::string& out = result.standard_output;
+  const std::size_t verdict = out.find("\nverdict:\n  S(2) = ");
+  ASSERT_NE(verdict, std::string::npos) << out;
+  EXPECT_NE(out.find("is Amdahl's Factor AF(2) computed from f, not a measured speedup", verdict), std::string::npos) << out;
+  EXPECT_NE(out.find("\n  what to do: ", verdict), std::string::npos) << out;
+  EXPECT_NE(out.find("     AF  "), std::string::npos) << out;  // the table's state for p = B
+  const json full = json::parse(augur::core::read_file(report.path()));
+  const json& plain = full.at("verdict");
+  EXPECT_EQ(plain.at("amdahl_factor_only"), true) << plain.dump();
+  EXPECT_EQ(plain.at("efficiency_source"), "amdahl") << plain.dump();
+  EXPECT_EQ(plain.at("lines").size(), 5u) << plain.dump();  // AF, efficiency, f, noise, what to do
+  // libaugur's own report carries the same verdict for the main region (swim's time loop, 3 loops).
+  bool found = false;
+  for (const json& region : full.at("regions")) {
+    if (region.at("length") == 3) found = region.at("verdict").at("amdahl_factor_only") == true;
+  }
+  EXPECT_TRUE(found) << full.dump();
+}
+
 // One parallel region around the whole time loop, orphaned worksharing loops inside it: the period is
 // found in the ends of the worksharing constructs on the master thread, and the one-run analysis measures the
 // speedup from the threads' work between barriers and the baseline steps (threads one after the other).
