@@ -85,7 +85,7 @@ Honest cross_validate(const std::vector<SearchVariable>& variables, const Eigen:
 
 // The split holds when its cross-validated SMAPE is below one search's by more than split_margin standard
 // errors of the paired differences.
-constexpr double split_margin = 0.0;
+constexpr double split_margin = 1.5;
 
 bool split_holds(const Honest& honest) {
   const std::size_t n = honest.split.size();
