@@ -83,20 +83,23 @@ Honest cross_validate(const std::vector<SearchVariable>& variables, const Eigen:
   return result;
 }
 
-// The split holds when its cross-validated SMAPE is below one search's by more than split_margin standard
-// errors of the paired differences.
+// The split holds when it lowers the cross-validated SMAPE and predicts the held-out points better more
+// often than worse by a sign test: (better − worse) / √(better + worse) > split_margin (points predicted
+// equally well do not count). A count, not the mean's standard error: one point at the change, which either
+// law may claim, must not outweigh all the others.
 constexpr double split_margin = 1.5;
 
 bool split_holds(const Honest& honest) {
-  const std::size_t n = honest.split.size();
-  if (n < 2) return false;
-  std::vector<double> gain(n);
-  for (std::size_t i = 0; i < n; ++i) gain[i] = honest.single[i] - honest.split[i];
-  const double mean = std::accumulate(gain.begin(), gain.end(), 0.0) / static_cast<double>(n);
-  double squares = 0.0;
-  for (double g : gain) squares += (g - mean) * (g - mean);
-  const double se = std::sqrt(squares / static_cast<double>(n - 1) / static_cast<double>(n));
-  return mean > split_margin * se;
+  double gain = 0.0;
+  int better = 0;
+  int worse = 0;
+  for (std::size_t i = 0; i < honest.split.size(); ++i) {
+    const double difference = honest.single[i] - honest.split[i];
+    gain += difference;
+    if (difference > 1e-9) ++better;
+    if (difference < -1e-9) ++worse;
+  }
+  return gain > 0 && better - worse > split_margin * std::sqrt(static_cast<double>(better + worse));
 }
 
 }  // namespace
