@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "augur/core/diagnostics.hpp"
 #include "model/formula.hpp"
 #include "segment_splitter.hpp"
 
@@ -19,7 +20,8 @@ using detail::Piece;
 
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
-// The value of a search's chosen hypothesis at point i of the variables (its factors evaluated there).
+// The value of a search's chosen hypothesis at point i of the variables (its factors evaluated there);
+// NaN where a factor is undefined.
 double predict_at(const SearchResult& found, const std::vector<SearchVariable>& variables, Eigen::Index i) {
   const Formula formula = Formula::from_factors(found.factors, "c");
   core::Bindings bindings;
@@ -27,7 +29,11 @@ double predict_at(const SearchResult& found, const std::vector<SearchVariable>& 
     if (variable.parameter) bindings[variable.text] = variable.values(i);
   }
   double value = 0.0;
-  for (std::size_t t = 0; t < formula.terms().size(); ++t) value += found.fit.constants(static_cast<Eigen::Index>(t)) * formula.regressor(t, bindings);
+  try {
+    for (std::size_t t = 0; t < formula.terms().size(); ++t) value += found.fit.constants(static_cast<Eigen::Index>(t)) * formula.regressor(t, bindings);
+  } catch (const core::InputError&) {
+    return std::nan("");  // a term undefined at the held-out point (log2 of 0): the worst error
+  }
   return value;
 }
 
