@@ -168,7 +168,9 @@ SegmentedSearch search_segments(const std::vector<SearchVariable>& variables, co
   int checking = 0;
   if (chosen->press > single) chosen = whole;
   if (whole && chosen->pieces.size() > 1 && segmenting.segments == 0) {
-    const Honest honest = cross_validate(variables, values, parameters, search, chosen->parameter, static_cast<int>(chosen->pieces.size()));
+    // More than two segments are checked as two: is the data one law at all (the number of segments is
+    // the one-standard-error rule's); each fold then searches 2m ranges, not m²/2.
+    const Honest honest = cross_validate(variables, values, parameters, search, chosen->parameter, 2);
     checking = honest.hypotheses;
     if (!split_holds(honest)) chosen = whole;
   }
