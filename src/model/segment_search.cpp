@@ -8,145 +8,113 @@
 #include <stdexcept>
 #include <string>
 
-#include "search_terms.hpp"
+#include "augur/core/diagnostics.hpp"
+#include "model/formula.hpp"
+#include "segment_splitter.hpp"
 
 namespace augur::model {
 namespace {
 
+using detail::Candidate;
+using detail::Piece;
+
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
-// One range's search: its chosen hypothesis and the per-point leave-one-out errors (empty: undefined).
-struct Piece {
-  std::vector<int> members;
-  SearchResult found;
-  std::vector<double> errors;
-  double total = infinity;
-};
+// The value of a search's chosen hypothesis at point i of the variables (its factors evaluated there);
+// NaN where a factor is undefined.
+double predict_at(const SearchResult& found, const std::vector<SearchVariable>& variables, Eigen::Index i) {
+  const Formula formula = Formula::from_factors(found.factors, "c");
+  core::Bindings bindings;
+  for (const SearchVariable& variable : variables) {
+    if (variable.parameter) bindings[variable.text] = variable.values(i);
+  }
+  double value = 0.0;
+  try {
+    for (std::size_t t = 0; t < formula.terms().size(); ++t) value += found.fit.constants(static_cast<Eigen::Index>(t)) * formula.regressor(t, bindings);
+  } catch (const core::InputError&) {
+    return std::nan("");  // a term undefined at the held-out point (log2 of 0): the worst error
+  }
+  return value;
+}
 
-struct Candidate {
-  std::vector<const Piece*> pieces;
-  double mean = infinity;
-  double se = 0.0;
-  double press = 0.0;  // Σ over the segments of their weighted PRESS
-};
+double error_of(double value, double prediction) {
+  const double scale = std::fabs(value) + std::fabs(prediction);
+  if (!std::isfinite(prediction)) return 200.0;
+  return scale > 0 ? 200.0 * std::fabs(value - prediction) / scale : 0.0;
+}
 
-class Splitter {
-public:
-  Splitter(const std::vector<SearchVariable>& variables, const Eigen::VectorXd& values, const Eigen::MatrixXd& parameters,
-           const SearchOptions& search)
-      : variables_(variables), values_(values), parameters_(parameters), search_(search) {}
+// The folds of the cross-validation: the distinct values of the split parameter dealt in turn into at most
+// this many folds (each value its own fold up to 16 values).
+constexpr std::size_t cross_validation_folds = 16;
 
-  // The best split of all the points along `parameter` into exactly 1..most segments: result[s − 1]
-  // (no pieces when impossible), by dynamic programming over its sorted distinct values. Between equal
-  // totals the later change point wins (a point both pieces fit goes to the earlier segment).
+// The cross-validation of the whole choice (see search_segments): per held-out point, the error of the
+// split into `segments` chosen again without its fold, and of one search without it.
+struct Honest {
+  std::vector<double> split;
+  std::vector<double> single;
   int hypotheses = 0;
-
-  std::vector<Candidate> along(int parameter, int most) {
-    std::vector<double> distinct(parameters_.rows());
-    for (Eigen::Index i = 0; i < parameters_.rows(); ++i) distinct[static_cast<std::size_t>(i)] = parameters_(i, parameter);
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    const auto m = distinct.size();
-    std::vector<std::vector<int>> at(m);
-    for (Eigen::Index i = 0; i < parameters_.rows(); ++i) {
-      at[static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), parameters_(i, parameter)) - distinct.begin())].push_back(static_cast<int>(i));
-    }
-    auto& pieces = pieces_.emplace_back(m, std::vector<std::optional<Piece>>(m));
-    for (std::size_t a = 0; a < m; ++a) {
-      std::vector<int> range;
-      for (std::size_t b = a; b < m; ++b) {
-        range.insert(range.end(), at[b].begin(), at[b].end());
-        if (static_cast<int>(range.size()) >= segment_search_points) pieces[a][b] = piece(range);
-      }
-    }
-    const double tolerance = 1e-9 * static_cast<double>(values_.size());
-    const std::size_t limit = std::min(static_cast<std::size_t>(std::max(most, 1)), m);
-    // best[s][b]: the least total error of s + 1 segments over values 0..b; from[s][b]: where the last starts
-    std::vector<std::vector<double>> best(limit, std::vector<double>(m, infinity));
-    std::vector<std::vector<std::size_t>> from(limit, std::vector<std::size_t>(m, 0));
-    for (std::size_t b = 0; b < m; ++b) best[0][b] = pieces[0][b] ? pieces[0][b]->total : infinity;
-    for (std::size_t s = 1; s < limit; ++s) {
-      for (std::size_t b = s; b < m; ++b) {
-        for (std::size_t a = s; a <= b; ++a) {
-          if (!pieces[a][b] || !std::isfinite(best[s - 1][a - 1])) continue;
-          const double total = best[s - 1][a - 1] + pieces[a][b]->total;
-          if (total <= best[s][b] + tolerance) best[s][b] = std::min(total, best[s][b]), from[s][b] = a;
-        }
-      }
-    }
-    std::vector<Candidate> result(static_cast<std::size_t>(std::max(most, 1)));
-    for (std::size_t s = 0; s < limit; ++s) {
-      if (!std::isfinite(best[s][m - 1])) continue;
-      Candidate& candidate = result[s];
-      std::size_t end = m - 1;
-      for (std::size_t level = s + 1; level-- > 0;) {
-        const std::size_t start = level == 0 ? 0 : from[level][end];
-        candidate.pieces.push_back(&*pieces[start][end]);
-        end = start == 0 ? 0 : start - 1;
-      }
-      std::reverse(candidate.pieces.begin(), candidate.pieces.end());
-      score(candidate);
-    }
-    return result;
-  }
-
-private:
-  Piece piece(const std::vector<int>& members) {
-    const Eigen::Index rows = static_cast<Eigen::Index>(members.size());
-    Eigen::VectorXd values(rows);
-    std::vector<SearchVariable> variables = variables_;
-    for (SearchVariable& variable : variables) variable.values.resize(rows);
-    for (Eigen::Index i = 0; i < rows; ++i) {
-      const int member = members[static_cast<std::size_t>(i)];
-      values(i) = values_(member);
-      for (std::size_t v = 0; v < variables.size(); ++v) variables[v].values(i) = variables_[v].values(member);
-    }
-    Piece result{members, search_model(variables, values, search_), {}, infinity};
-    hypotheses += result.found.hypotheses;
-    result.errors = detail::loo_errors(result.found.fit, values);
-    if (!result.errors.empty()) result.total = std::accumulate(result.errors.begin(), result.errors.end(), 0.0);
-    return result;
-  }
-
-  static void score(Candidate& candidate) {
-    std::vector<double> errors;
-    for (const Piece* piece : candidate.pieces) errors.insert(errors.end(), piece->errors.begin(), piece->errors.end());
-    const double n = static_cast<double>(errors.size());
-    candidate.mean = std::accumulate(errors.begin(), errors.end(), 0.0) / n;
-    double squares = 0.0;
-    for (double error : errors) squares += (error - candidate.mean) * (error - candidate.mean);
-    candidate.se = n > 1 ? std::sqrt(squares / (n - 1.0) / n) : 0.0;
-    for (const Piece* piece : candidate.pieces) candidate.press += piece->found.fit.press;
-  }
-
-  const std::vector<SearchVariable>& variables_;
-  const Eigen::VectorXd& values_;
-  const Eigen::MatrixXd& parameters_;
-  const SearchOptions& search_;
-  std::vector<std::vector<std::vector<std::optional<Piece>>>> pieces_;  // per parameter tried: [a][b]
 };
 
-Segment segment_of(const Piece& piece, const Eigen::MatrixXd& parameters) {
-  Segment segment;
-  segment.members = piece.members;
-  segment.fit = piece.found.fit;
-  const auto count = static_cast<std::size_t>(parameters.cols());
-  segment.lower.assign(count, infinity);
-  segment.upper.assign(count, -infinity);
-  for (int member : piece.members) {
-    for (std::size_t p = 0; p < count; ++p) {
-      segment.lower[p] = std::min(segment.lower[p], parameters(member, static_cast<Eigen::Index>(p)));
-      segment.upper[p] = std::max(segment.upper[p], parameters(member, static_cast<Eigen::Index>(p)));
+Honest cross_validate(const std::vector<SearchVariable>& variables, const Eigen::VectorXd& values, const Eigen::MatrixXd& parameters,
+                      const SearchOptions& search, int parameter, int segments) {
+  std::vector<double> distinct(values.size());
+  for (Eigen::Index i = 0; i < values.size(); ++i) distinct[static_cast<std::size_t>(i)] = parameters(i, parameter);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  const std::size_t folds = std::min(distinct.size(), cross_validation_folds);
+  Honest result;
+  for (std::size_t fold = 0; fold < folds; ++fold) {
+    std::vector<int> training;
+    std::vector<int> held;
+    for (Eigen::Index i = 0; i < values.size(); ++i) {
+      const auto index = static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), parameters(i, parameter)) - distinct.begin());
+      (index % folds == fold ? held : training).push_back(static_cast<int>(i));
+    }
+    detail::Splitter splitter(variables, values, parameters, search, training, segment_search_points - 1);
+    const Candidate one = splitter.exactly(parameter, 1);
+    const Candidate split = splitter.exactly(parameter, segments);
+    result.hypotheses += splitter.hypotheses;
+    if (one.pieces.empty()) continue;
+    Segmentation pieces;
+    for (const Piece* piece : split.pieces) pieces.segments.push_back(detail::segment_of(*piece, parameters));
+    for (int i : held) {
+      std::vector<double> point(static_cast<std::size_t>(parameters.cols()));
+      for (Eigen::Index p = 0; p < parameters.cols(); ++p) point[static_cast<std::size_t>(p)] = parameters(i, p);
+      const double alone = predict_at(one.pieces.front()->found, variables, i);
+      const double piecewise = split.pieces.empty() ? alone : predict_at(split.pieces[segment_for(pieces, point)]->found, variables, i);
+      result.single.push_back(error_of(values(i), alone));
+      result.split.push_back(error_of(values(i), piecewise));
     }
   }
-  return segment;
+  return result;
+}
+
+// The split holds when it lowers the cross-validated SMAPE and predicts the held-out points better more
+// often than worse by a sign test: (better − worse) / √(better + worse) > split_margin (points predicted
+// equally well do not count). A count, not the mean's standard error: one point at the change, which either
+// law may claim, must not outweigh all the others.
+constexpr double split_margin = 1.5;
+
+bool split_holds(const Honest& honest) {
+  double gain = 0.0;
+  int better = 0;
+  int worse = 0;
+  for (std::size_t i = 0; i < honest.split.size(); ++i) {
+    const double difference = honest.single[i] - honest.split[i];
+    gain += difference;
+    if (difference > 1e-9) ++better;
+    if (difference < -1e-9) ++worse;
+  }
+  return gain > 0 && better - worse > split_margin * std::sqrt(static_cast<double>(better + worse));
 }
 
 }  // namespace
 
 SegmentedSearch search_segments(const std::vector<SearchVariable>& variables, const Eigen::VectorXd& values,
                                 const Eigen::MatrixXd& parameters, const SegmentOptions& segmenting, const SearchOptions& search) {
-  Splitter splitter(variables, values, parameters, search);
+  std::vector<int> everyone(static_cast<std::size_t>(values.size()));
+  std::iota(everyone.begin(), everyone.end(), 0);
+  detail::Splitter splitter(variables, values, parameters, search, everyone, segment_search_points);
   const int most = segmenting.segments > 0 ? segmenting.segments : segmenting.max_segments;
   const int first = segmenting.parameter >= 0 ? segmenting.parameter : 0;
   const int last = segmenting.parameter >= 0 ? segmenting.parameter : static_cast<int>(parameters.cols()) - 1;
@@ -163,7 +131,7 @@ SegmentedSearch search_segments(const std::vector<SearchVariable>& variables, co
     result.found.push_back(search_model(variables, values, search));
     Piece whole{{}, result.found.front(), {}, infinity};
     for (Eigen::Index i = 0; i < values.size(); ++i) whole.members.push_back(static_cast<int>(i));
-    result.segmentation.segments.push_back(segment_of(whole, parameters));
+    result.segmentation.segments.push_back(detail::segment_of(whole, parameters));
     result.hypotheses = result.found.front().hypotheses;
     result.loo_smape = result.loo_smape_se = std::nan("");
     return result;
@@ -193,17 +161,25 @@ SegmentedSearch search_segments(const std::vector<SearchVariable>& variables, co
       chosen = &candidate;
     }
   }
-  if (chosen->press > single) {
-    for (const Candidate& candidate : candidates) {
-      if (candidate.pieces.size() == 1) chosen = &candidate;
-    }
+  const Candidate* whole = nullptr;
+  for (const Candidate& candidate : candidates) {
+    if (candidate.pieces.size() == 1) whole = &candidate;
+  }
+  int checking = 0;
+  if (chosen->press > single) chosen = whole;
+  if (whole && chosen->pieces.size() > 1 && segmenting.segments == 0) {
+    // More than two segments are checked as two: is the data one law at all (the number of segments is
+    // the one-standard-error rule's); each fold then searches 2m ranges, not m²/2.
+    const Honest honest = cross_validate(variables, values, parameters, search, chosen->parameter, 2);
+    checking = honest.hypotheses;
+    if (!split_holds(honest)) chosen = whole;
   }
   SegmentedSearch result;
   for (const Piece* piece : chosen->pieces) {
-    result.segmentation.segments.push_back(segment_of(*piece, parameters));
+    result.segmentation.segments.push_back(detail::segment_of(*piece, parameters));
     result.found.push_back(piece->found);
   }
-  result.hypotheses = splitter.hypotheses;
+  result.hypotheses = splitter.hypotheses + checking;
   result.loo_smape = chosen->mean;
   result.loo_smape_se = chosen->se;
   return result;

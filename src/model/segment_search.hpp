@@ -4,8 +4,11 @@
 // piecewise model (each point left out of its own segment's chosen hypothesis), the best split for each
 // number of segments found by dynamic programming over the sorted distinct values (the per-point errors
 // add up), then the fewest segments within one standard error of the best (the one-standard-error rule),
-// kept only when the split also lowers the weighted PRESS (the fits' own leave-one-out loss) below one
-// search's on all the points.
+// proposed only when the split also lowers the weighted PRESS (the fits' own leave-one-out loss) below one
+// search's on all the points. With `auto`, a proposed split is kept only when a cross-validation of the
+// whole choice (up to 16 folds of the split parameter's distinct values; without each fold, one search and
+// the best two-segment split are redone) predicts the held-out points better than one search by a sign
+// test, so that the choice among many change points and hypotheses does not split one noisy law.
 // docs/modeling.md (section 4) has the equations.
 #pragma once
 
