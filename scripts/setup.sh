@@ -10,6 +10,7 @@ packages=(
   libsqlite3-dev
   libeigen3-dev gnuplot-nox
   valgrind
+  zsh
   openmpi-bin libopenmpi-dev
   libpapi-dev
   clang libclang-rt-14-dev libomp-dev

@@ -11,6 +11,7 @@
 #include "core/json_text.hpp"
 #include "model_common.hpp"
 #include "options_command.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -112,7 +113,7 @@ void add_length(CLI::App* sub, CoupleOptions& options) {
 }
 
 void add_json(CLI::App* sub, CoupleOptions& options) {
-  sub->add_flag("--json", options.json, "Write JSON instead of tables");
+  add_json_flag(*sub, options.json, "Write JSON instead of tables");
 }
 
 void add_db(CLI::App* sub, CoupleOptions& options, const char* help) {

@@ -16,6 +16,7 @@
 #include "core/stats_json.hpp"
 #include "core/table.hpp"
 #include "augur/sim/task_system.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -101,7 +102,7 @@ void add_sim_options(CLI::App* command, SimOptions& options) {
                       "Threads the replications run on (default: the hardware concurrency, capped by the replications); "
                       "the results are the same for any number")
       ->check(CLI::Range(1, 4096));
-  command->add_flag("--json", options.json, "JSON instead of the table");
+  add_json_flag(*command, options.json, "JSON instead of the table");
   command->add_flag("-q,--quiet", options.quiet, "No progress on stderr");
   command->footer("Example:\n  augur sim examples/tspp/figure11.tspp --replications 10000 --trace figure11.trace.json");
 }

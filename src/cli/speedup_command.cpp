@@ -22,6 +22,7 @@
 #include "options_command.hpp"
 #include "runtime/options.hpp"
 #include "speedup_print.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -157,7 +158,7 @@ void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
         const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
         return digits ? "" : "'" + value + "' is not a region id (a non-negative integer)";
       });
-  command->add_flag("--json", options.json, "Print JSON instead of the table");
+  add_json_flag(*command, options.json, "Print JSON instead of the table");
   command->add_flag("-q,--quiet", options.quiet, "No progress lines on stderr");
   command->add_option("program", options.command,
                       "The program (linked with libaugur, or an unmodified OpenMP program) and its arguments, after --")

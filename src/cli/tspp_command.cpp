@@ -14,6 +14,7 @@
 #include "core/stats_json.hpp"
 #include "core/table.hpp"
 #include "augur/tspp_predictor.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -119,7 +120,7 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
   command->add_option("file", options.file, "The task system (docs/formats.md); '-' or none: standard input");
   command->add_flag("-b,--brief", options.brief, "Brief: only the tasks' start, residence and end times and the completion");
   command->add_flag("-d,--dump", options.dump, "Dump: one value per line, in the order of the seed's Figure 13");
-  command->add_flag("--json", options.json, "JSON instead of the table");
+  add_json_flag(*command, options.json, "JSON instead of the table");
   command->add_option("--residence", options.residence,
                       "mak-lundstrom: distribution of a task's residence time: exponential (the seed's) or phases (one exponential "
                       "phase per resource; more accurate against simulation, docs/tspp.md)")
