@@ -22,6 +22,20 @@ CLI::Option* add_json_flag(CLI::App& command, bool& json, const std::string& des
   return add_file_flag(command, "--json", json, description + "; --json=FILE writes it to FILE");
 }
 
+CLI::Option* add_json_flag(CLI::App& command, bool& json, std::string& file, const std::string& description) {
+  auto value = std::make_shared<std::string>();
+  return command.add_flag("--json", *value, description + "; --json=FILE writes it to FILE, the table staying on standard output")
+      ->each([&json, &file](const std::string& given) {
+        if (given == "true") {
+          json = true;
+        } else {
+          file = given;
+        }
+      })
+      ->type_name("[=FILE]")
+      ->configurable(false);  // the mark of an option the command writes itself (redirected_output skips it)
+}
+
 CLI::Option* add_csv_flag(CLI::App& command, bool& csv, const std::string& description) {
   CLI::Option* option = add_file_flag(command, "--csv", csv, description + "; --csv=FILE writes it to FILE");
   if (CLI::Option* json = command.get_option_no_throw("--json"); json != nullptr) option->excludes(json);
@@ -41,7 +55,7 @@ CLI::Option* add_threads_option(CLI::App& command, int& threads, const std::stri
 std::string redirected_output(const CLI::App& command) {
   for (const char* name : {"--json", "--csv"}) {
     const CLI::Option* option = command.get_option_no_throw(name);
-    if (option == nullptr || option->count() == 0 || option->results().empty()) continue;
+    if (option == nullptr || option->count() == 0 || option->results().empty() || !option->get_configurable()) continue;
     const std::string& value = option->results().back();
     if (value != "true") return value;
   }

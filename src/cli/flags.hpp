@@ -21,12 +21,18 @@ namespace augur::cli {
 
 // The largest thread count any command accepts (-p/--threads, --max-threads).
 inline constexpr int thread_limit = 4096;
-// The largest count of the same quantity in every command: visit cycles (-V), replications.
+// The largest count of visit cycles V (-V, --visits) in tspp and sim alike, so that a system simulated with V
+// can be predicted with the same V: the simulator streams its events (10^6 is tested), the predictors' chains
+// refuse past their own limits with a message naming them.
 inline constexpr int visit_limit = 1000000;
 
 // --json[=FILE]: sets `json` when given. With =FILE, main() sends what the command prints on standard output
 // into FILE instead (output_redirect.hpp).
 CLI::Option* add_json_flag(CLI::App& command, bool& json, const std::string& description = "JSON instead of the table");
+// --json[=FILE] of a command that runs a program (run, manage): bare, `json` is set (the JSON instead of the
+// table); with =FILE, `file` is set and the command writes FILE itself, the table staying on standard output
+// after the program's own output.
+CLI::Option* add_json_flag(CLI::App& command, bool& json, std::string& file, const std::string& description);
 // --csv[=FILE], the same way; it excludes --json when the command has one (declare --json first).
 CLI::Option* add_csv_flag(CLI::App& command, bool& csv, const std::string& description = "CSV instead of the table");
 // -o,--output FILE.

@@ -27,10 +27,13 @@ struct ExportOptions {
 };
 
 int run_export(const ExportOptions& options, const CLI::App& root) {
-  if (options.what == "bash") {
-    std::fputs(bash_completion(root).c_str(), stdout);
-  } else if (options.what == "zsh") {
-    std::fputs(zsh_completion(root).c_str(), stdout);
+  if (options.what == "bash" || options.what == "zsh") {
+    const std::string script = options.what == "bash" ? bash_completion(root) : zsh_completion(root);
+    if (options.folder.empty()) {
+      std::fputs(script.c_str(), stdout);
+    } else {
+      core::write_file_atomically(options.folder, script);
+    }
   } else if (options.what == "tree") {
     for_each_command(root, [](const std::string& path, const CLI::App&) {
       if (!path.empty()) std::printf("%s\n", path.c_str());
@@ -58,7 +61,7 @@ Runner declare_help_export(CLI::App& command, const CLI::App& root) {
   auto options = std::make_shared<ExportOptions>();
   command.group("");  // hidden: a tool of the build, not a command of the user
   command.add_option("what", options->what, "man, bash, zsh or tree")->required()->check(CLI::IsMember({"man", "bash", "zsh", "tree"}));
-  command.add_option("folder", options->folder, "man: the folder to write the pages in");
+  command.add_option("folder", options->folder, "man: the folder to write the pages in; bash, zsh: the file to write (default: standard output)");
   return [options, &root] {
     try {
       return run_export(*options, root);

@@ -2,8 +2,8 @@
 // command `augur help-export`:
 //   augur help-export man DIR   a man page per command and subcommand (augur.1, augur-fit.1,
 //                               augur-couple-measure.1, ...) from the same text as --help
-//   augur help-export bash      the bash completion script (commands, subcommands, options)
-//   augur help-export zsh       the zsh completion function
+//   augur help-export bash [F]  the bash completion script (commands, subcommands, options), into F
+//   augur help-export zsh [F]   the zsh completion function, into F
 //   augur help-export tree      every command path, one per line ("fit", "couple measure")
 #pragma once
 

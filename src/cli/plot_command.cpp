@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "core/files.hpp"
+#include "core/json_text.hpp"
 #include "core/process.hpp"
 #include "fit_command.hpp"
 #include "gnuplot.hpp"
@@ -143,6 +144,8 @@ int run_plot_command(const PlotOptions& options) {
     draw_picture(plot_script(model, x, options, extension), options.output, extension);
     std::fprintf(stderr, "augur plot: wrote %s (%s · %s, %zu points, model %s)\n", options.output.c_str(), model.region.c_str(),
                  model.metric.c_str(), model.points.size(), model::symbolic_text(model).c_str());
+    // --json: the model drawn, as 'augur fit --json' gives it for the series.
+    if (options.model.json) std::fputs((core::json_text(series_json(model), 2) + "\n").c_str(), stdout);
     return 0;
   } catch (const std::exception& error) {
     return report_error("plot", error);

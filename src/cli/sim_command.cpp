@@ -90,7 +90,7 @@ void add_sim_options(CLI::App* command, SimOptions& options) {
   command->add_option("--seed", options.seed, "Seed of the random streams (the same seed, the same results)")->default_val(1);
   command->add_option("-V,--visits", options.visits, "Visit cycles V: each task spends its demand at its resources in V cycles")
       ->default_val(1)
-      ->check(CLI::Range(1, 1000000));
+      ->check(CLI::Range(1, visit_limit));
   command->add_option("--service", options.service, "Service times: exponential or deterministic")
       ->default_val("exponential")
       ->check(CLI::IsMember({"exponential", "deterministic"}));
@@ -98,10 +98,9 @@ void add_sim_options(CLI::App* command, SimOptions& options) {
       ->default_val("fcfs")
       ->check(CLI::IsMember({"fcfs", "ps"}));
   command->add_option("--trace", options.trace, "Write a Chrome trace-event timeline of the first replication to this file");
-  command->add_option("--threads", options.threads,
-                      "Threads the replications run on (default: the hardware concurrency, capped by the replications); "
-                      "the results are the same for any number")
-      ->check(CLI::Range(1, 4096));
+  add_threads_option(*command, options.threads,
+                     "Threads the replications run on (default: the hardware concurrency, capped by the replications); "
+                     "the results are the same for any number");
   add_json_flag(*command, options.json, "JSON instead of the table");
   command->add_flag("-q,--quiet", options.quiet, "No progress on stderr");
   command->footer("Example:\n  augur sim examples/tspp/figure11.tspp --replications 10000 --trace figure11.trace.json");

@@ -137,8 +137,9 @@ private:
 
 void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
 
-  command->add_option("--max-threads", options.max_threads, "Largest thread count P (default: the machine's processors)")
-      ->check(CLI::Range(1, 4096));
+  command->add_option("-p,--threads,--max-threads", options.max_threads, "Largest thread count P (default: the machine's processors; --max-threads: its old name)")
+      ->type_name("N")
+      ->check(CLI::Range(1, thread_limit));
   command->add_option("--baseline", options.baseline, "Baseline processors B of the self-analyzer: a count or 'half'")
       ->default_val("1")
       ->check([](const std::string& value) -> std::string {

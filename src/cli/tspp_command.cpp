@@ -145,7 +145,7 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
   command->add_option("-V,--visits", options.visits,
                       "transient, exact and decomposition: visit cycles per task over its resources, as augur sim -V")
       ->default_val(1)
-      ->check(CLI::Range(1, 1000));
+      ->check(CLI::Range(1, visit_limit));
   command->add_option("--stages", options.stages,
                       "transient, exact and decomposition: exponential stages per visit (1: exponential service; more: less variable, "
                       "e.g. 10 for nearly deterministic service)")
