@@ -47,9 +47,10 @@ CLI::Option* add_output_option(CLI::App& command, std::string& output, const std
 }
 
 CLI::Option* add_threads_option(CLI::App& command, int& threads, const std::string& description, int minimum) {
-  return command.add_option("-p,--threads", threads, description)
-      ->type_name("N")
-      ->check(CLI::Range(minimum, thread_limit));
+  CLI::Option* option = command.add_option("-p,--threads", threads, description)->check(CLI::Range(minimum, thread_limit));
+  // A 0 below the range is "not given" (the description says what then), not a default to show.
+  if (threads < minimum) option->default_str("");
+  return option;
 }
 
 std::string redirected_output(const CLI::App& command) {

@@ -138,8 +138,8 @@ private:
 void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
 
   command->add_option("-p,--threads,--max-threads", options.max_threads, "Largest thread count P (default: the machine's processors; --max-threads: its old name)")
-      ->type_name("N")
-      ->check(CLI::Range(1, thread_limit));
+      ->check(CLI::Range(1, thread_limit))
+      ->default_str("");
   command->add_option("--baseline", options.baseline, "Baseline processors B of the self-analyzer: a count or 'half'")
       ->default_val("1")
       ->check([](const std::string& value) -> std::string {
