@@ -47,6 +47,15 @@ std::string render_table(const tspp::TaskSystem& system, const sim::TaskSystemSi
   return out.str();
 }
 
+std::string render_csv(const tspp::TaskSystem& system, const sim::TaskSystemSimulation& result) {
+  std::vector<TaskTimes> times;
+  for (const auto& task : result.tasks) {
+    times.push_back({task.start.mean, task.start.deviation, task.residence.mean, task.residence.deviation, task.end.mean,
+                     task.end.deviation});
+  }
+  return render_times_csv(system, times, result.completion.mean, result.completion.deviation);
+}
+
 nlohmann::ordered_json statistic_json(const sim::Statistic& statistic) { return core::estimate_json(statistic.estimate()); }
 
 std::string render_json(const tspp::TaskSystem& system, const sim::TaskSystemSimulation& result,
@@ -102,6 +111,7 @@ void add_sim_options(CLI::App* command, SimOptions& options) {
                      "Threads the replications run on (default: the hardware concurrency, capped by the replications); "
                      "the results are the same for any number");
   add_json_flag(*command, options.json, "JSON instead of the table");
+  add_csv_flag(*command, options.csv, "The task times and the completion time as CSV instead of the table");
   command->add_flag("-q,--quiet", options.quiet, "No progress on stderr");
   command->footer("Example:\n  augur sim examples/tspp/figure11.tspp --replications 10000 --trace figure11.trace.json");
 }
@@ -145,7 +155,9 @@ int run_sim_command(const SimOptions& cli) {
     };
     const sim::TaskSystemSimulation result = cli.trace.empty() ? sim::simulate(system, options, false, progress)
                                                                : simulate_with_trace(system, options, cli, progress);
-    const std::string output = cli.json ? render_json(system, result, options, cli) : render_table(system, result, options, cli);
+    const std::string output = cli.json  ? render_json(system, result, options, cli)
+                               : cli.csv ? render_csv(system, result)
+                                         : render_table(system, result, options, cli);
     std::fputs(output.c_str(), stdout);
     return 0;
   } catch (const std::exception& error) {

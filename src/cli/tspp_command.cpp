@@ -49,6 +49,15 @@ std::string render_table(const tspp::TaskSystem& system, const tspp::Prediction&
   return out.str();
 }
 
+std::string render_csv(const tspp::TaskSystem& system, const tspp::Prediction& prediction) {
+  std::vector<TaskTimes> times;
+  for (const auto& task : prediction.tasks) {
+    times.push_back({task.start.mean, task.start.deviation(), task.residence.mean, task.residence.deviation(), task.end.mean,
+                     task.end.deviation()});
+  }
+  return render_times_csv(system, times, prediction.completion.mean, prediction.completion.deviation());
+}
+
 // Figure 13 of the seed: one value per line, in its order.
 std::string render_dump(const tspp::TaskSystem& system, const tspp::Prediction& prediction, bool brief) {
   std::ostringstream out;
@@ -121,6 +130,7 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
   command->add_flag("-b,--brief", options.brief, "Brief: only the tasks' start, residence and end times and the completion");
   command->add_flag("-d,--dump", options.dump, "Dump: one value per line, in the order of the seed's Figure 13");
   add_json_flag(*command, options.json, "JSON instead of the table");
+  add_csv_flag(*command, options.csv, "The task times and the completion time as CSV instead of the table");
   command->add_option("--residence", options.residence,
                       "mak-lundstrom: distribution of a task's residence time: exponential (the seed's) or phases (one exponential "
                       "phase per resource; more accurate against simulation, docs/tspp.md)")
@@ -184,7 +194,8 @@ int run_tspp_command(const TsppOptions& options) {
       std::fprintf(stderr, "tspp: %s: not converged after %d iterations; the figures are the last iteration's\n",
                    name.c_str(), prediction.iterations);
     }
-    const std::string output = options.json ? render_json(system, prediction, options.method)
+    const std::string output = options.json  ? render_json(system, prediction, options.method)
+                               : options.csv ? render_csv(system, prediction)
                                : options.dump ? render_dump(system, prediction, options.brief)
                                               : render_table(system, prediction, options.brief);
     std::fputs(output.c_str(), stdout);

@@ -177,8 +177,42 @@ TEST(CliJson, AnOptionalValueNeverTakesTheSeparatorOrTheProgram) {
   // `augur run --json -- true`: the program is `true`, and no file named `--` (nor `true`) appears.
   const ProcessResult result =
       run_process({"sh", "-c", "cd \"$1\" && exec \"$0\" run --json -- true", augur_exe, folder.path().string()});
-  EXPECT_NE(result.exit_code, 2) << describe(result);  // parsed; true has no parallel region to measure
+  EXPECT_EQ(result.exit_code, 1) << describe(result);  // parsed: `true` is the program, and not an OpenMP one
+  EXPECT_TRUE(contains(result.standard_error, "true loads neither")) << describe(result);
   EXPECT_TRUE(fs::is_empty(folder.path())) << describe(result);
+}
+
+// augur tspp --csv and augur sim --csv: the rows of the times table, at full precision. The figures are the
+// seed's Figure 12 (examples/tspp/figure11.out, three decimals).
+TEST(CliCsv, TsppAndSimGiveTheTimesTable) {
+  const std::string figure11 = std::string(AUGUR_EXAMPLES_DIR) + "/tspp/figure11.tspp";
+  const ProcessResult tspp = run_process({augur_exe, "tspp", "--csv", figure11});
+  ASSERT_EQ(tspp.exit_code, 0) << describe(tspp);
+  const std::vector<std::string> rows = lines(tspp.standard_output);
+  ASSERT_EQ(rows.size(), 8u) << tspp.standard_output;  // header, six tasks, the completion
+  EXPECT_EQ(rows[0], "kind,name,start_mean,start_sd,residence_mean,residence_sd,end_mean,end_sd");
+  auto field = [](const std::string& row, int index) {
+    std::istringstream split(row);
+    std::string value;
+    for (int i = 0; i <= index; ++i) std::getline(split, value, ',');
+    return value;
+  };
+  EXPECT_EQ(field(rows[3], 1), "task-3");
+  EXPECT_NEAR(std::stod(field(rows[3], 2)), 2.635, 0.0005);  // start
+  EXPECT_NEAR(std::stod(field(rows[3], 3)), 1.949, 0.0005);
+  EXPECT_NEAR(std::stod(field(rows[3], 6)), 4.828, 0.0005);  // end
+  EXPECT_EQ(field(rows[7], 0), "completion");
+  EXPECT_EQ(field(rows[7], 2), "");
+  EXPECT_NEAR(std::stod(field(rows[7], 6)), 6.393, 0.0005);
+  EXPECT_NEAR(std::stod(field(rows[7], 7)), 2.840, 0.0005);
+  EXPECT_EQ(run_process({augur_exe, "tspp", "--csv", "--json", figure11}).exit_code, 2);  // one or the other
+
+  const ProcessResult sim = run_process({augur_exe, "sim", figure11, "--replications", "20", "-q", "--csv"});
+  ASSERT_EQ(sim.exit_code, 0) << describe(sim);
+  const std::vector<std::string> simulated = lines(sim.standard_output);
+  ASSERT_EQ(simulated.size(), 8u) << sim.standard_output;
+  EXPECT_EQ(simulated[0], rows[0]);
+  EXPECT_EQ(field(simulated[1], 2), "0");  // task-1 starts at 0 in every replication
 }
 
 TEST(CliManPages, OnePerCommandFromItsHelp) {
