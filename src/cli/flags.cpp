@@ -25,7 +25,7 @@ CLI::Option* add_json_flag(CLI::App& command, bool& json, const std::string& des
 CLI::Option* add_json_flag(CLI::App& command, bool& json, std::string& file, const std::string& description) {
   auto value = std::make_shared<std::string>();
   return command.add_flag("--json", *value, description + "; --json=FILE writes it to FILE, the table staying on standard output")
-      ->each([&json, &file](const std::string& given) {
+      ->each([&json, &file, value](const std::string& given) {  // `value` lives as long as the option
         if (given == "true") {
           json = true;
         } else {
