@@ -75,7 +75,7 @@ augur::core::SpawnOptions options_for(const char* threads, const std::vector<std
   return options;
 }
 
-// `augur run -p 2 [extra] --json FILE -- program`; its wall time in `wall`. A run that found nothing
+// `augur run -p 2 [extra] --json=FILE -- program`; its wall time in `wall`. A run that found nothing
 // writes no report (augur run exits 1): that is a result, not a failure.
 RunReport augur_run(const Program& program, const std::vector<std::string>& extra, const fs::path& scratch,
                     double* wall = nullptr) {
@@ -83,7 +83,7 @@ RunReport augur_run(const Program& program, const std::vector<std::string>& extr
   fs::remove(report);
   std::vector<std::string> argv{AUGUR_EXE, "run", "-p", "2"};
   argv.insert(argv.end(), extra.begin(), extra.end());
-  argv.insert(argv.end(), {"--json", report.string(), "--"});
+  argv.insert(argv.end(), {"--json=" + report.string(), "--"});
   argv.insert(argv.end(), program.argv.begin(), program.argv.end());
   const augur::core::ProcessResult result = augur::core::spawn(argv, options_for(nullptr, program.environment));
   if (result.signal != 0 || result.timed_out)

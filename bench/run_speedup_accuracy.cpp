@@ -79,8 +79,8 @@ Set measure_set(const std::string& program, const Settings& settings, const augu
   Set set;
   const std::string dynamic_report = (scratch.path() / "dynamic.json").string();
   const ProcessResult dynamic = augur::core::run_process(
-      {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--baseline-iterations", settings.baseline_iterations, "--json",
-       dynamic_report, "--", program, settings.size, settings.iterations},
+      {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--baseline-iterations", settings.baseline_iterations, "--json=" + dynamic_report,
+        "--", program, settings.size, settings.iterations},
       clean_environment());
   require_success(dynamic, "augur run");
   const json dynamic_region = main_region(json::parse(augur::core::read_file(dynamic_report)));

@@ -60,3 +60,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/augur/examples
   PATTERN CMakeLists.txt EXCLUDE PATTERN Examples.cmake EXCLUDE)
+
+# augur's man pages and completion scripts, generated from the command table when augur is linked
+# (src/cli/CMakeLists.txt, docs/cli.md).
+install(DIRECTORY ${AUGUR_GENERATED_HELP_DIR}/man/man1 DESTINATION ${CMAKE_INSTALL_MANDIR})
+install(FILES ${AUGUR_GENERATED_HELP_DIR}/bash-completion/completions/augur
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+install(FILES ${AUGUR_GENERATED_HELP_DIR}/zsh/site-functions/_augur DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)

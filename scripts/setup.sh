@@ -11,6 +11,7 @@ packages=(
   libeigen3-dev gnuplot-nox
   valgrind
   chromium
+  zsh
   openmpi-bin libopenmpi-dev
   libpapi-dev
   clang libclang-rt-14-dev libomp-dev

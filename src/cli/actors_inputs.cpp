@@ -10,6 +10,7 @@
 #include "core/files.hpp"
 #include "core/json_text.hpp"
 #include "sim/actors/search.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -48,7 +49,7 @@ void add_actors_inputs(CLI::App& command, ActorsOptions& options) {
       ->excludes(mapping);
   command.add_option("--seed", options.seed, "Seed of the random streams (branches, random placement)")->default_val(1);
   command.add_option("--set", options.set, "Set a parameter of the program: NAME=VALUE (repeatable)")->type_name("NAME=VALUE");
-  command.add_flag("--json", options.json, "JSON instead of the tables");
+  add_json_flag(command, options.json, "JSON instead of the tables");
 }
 
 int run_reporting_errors(const char* subcommand, const std::function<int()>& body) {

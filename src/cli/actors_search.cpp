@@ -14,6 +14,7 @@
 #include "core/json_text.hpp"
 #include "core/table.hpp"
 #include "sim/actors/search.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -76,8 +77,7 @@ std::shared_ptr<ActorsOptions> add_actors_search(CLI::App& command) {
   command.add_option("--budget", options->budget,
                      "Simulations at most (default 1000; exhaustive: 1000000, and it refuses a larger space)")
       ->check(CLI::Range(1L, 1000000000L));
-  command.add_option("--threads", options->threads, "Threads to simulate on (default: the hardware's); the results do not depend on it")
-      ->check(CLI::Range(0, 1024));
+  add_threads_option(command, options->threads, "Threads to simulate on (0: the hardware's); the results do not depend on it", 0);
   command.add_option("--write-mapping", options->write_mapping, "Write the best mapping to this file (a mapping file, whole or not at all)")
       ->type_name("FILE");
   return options;

@@ -15,6 +15,7 @@
 #include "core/table.hpp"
 #include "sim/actors/simulate.hpp"
 #include "sim/parallel/ranks.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 
@@ -26,10 +27,8 @@ std::shared_ptr<ActorsOptions> add_actors_simulate(CLI::App& command) {
   command.add_option("--replications", options->replications, "Run R replications, each with its own random streams from (seed, replication)")
       ->check(CLI::Range(1, 100000000))
       ->type_name("R");
-  command.add_option("--threads", options->threads,
-                     "Threads the replications run on (default: the hardware concurrency, capped by the replications); the results are the same for any number")
-      ->check(CLI::Range(1, 4096))
-      ->type_name("T");
+  add_threads_option(command, options->threads,
+                     "Threads the replications run on (default: the hardware concurrency, capped by the replications); the results are the same for any number");
   command.footer("Under mpirun the replications are shared among the ranks and rank 0 prints (docs/actors.md, \"Replications\").\n"
                  "Example:\n  augur actors simulate examples/actors/irregular.actors --machine examples/actors/mesh4x4.machine --replications 100");
   return options;

@@ -11,6 +11,7 @@
 #include "augur/core/diagnostics.hpp"
 #include "model/dataset.hpp"
 #include "model_common.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -74,7 +75,7 @@ void add_bsp_options(CLI::App* command, BspOptions& options) {
       ->check(CLI::IsMember({"sum", "max"}));
   command->add_flag("--supersteps", options.supersteps,
                     "Add a table per machine and superstep (predicted F, measured end)");
-  command->add_flag("--json", options.json, "Write JSON instead of tables");
+  add_json_flag(*command, options.json, "Write JSON instead of tables");
   command->footer(
       "Examples:\n"
       "  augur bsp examples/bsp/figure1.jsonl --g 0 --L 2           the seed's Figure 1: 10 s, OBSP* 10 s, BSP 12 s\n"

@@ -20,6 +20,7 @@
 #include "sim/cache/stack_distance.hpp"
 #include "sim/cache/statstack.hpp"
 #include "sim/cache/trace_reader.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -218,8 +219,8 @@ Runner declare_cache_curve_command(CLI::App& command) {
   command.add_option("--seed", options->seed, "StatStack's random seed (the same seed samples the same references)")->default_val(1);
   command.add_option("--format", options->format, "The trace's format: din, lackey, augur (default: detected from its first bytes)")
       ->check(CLI::IsMember({"detect", "din", "lackey", "augur"}));
-  auto* json = command.add_flag("--json", options->json, "JSON instead of the table: {\"line\", \"sets\", \"method\", ..., \"points\": [{\"size\", \"assoc\", \"miss_rate\"}]}");
-  command.add_flag("--csv", options->csv, "CSV instead of the table: size,assoc,miss_rate")->excludes(json);
+  add_json_flag(command, options->json, "JSON instead of the table: {\"line\", \"sets\", \"method\", ..., \"points\": [{\"size\", \"assoc\", \"miss_rate\"}]}");
+  add_csv_flag(command, options->csv, "CSV instead of the table: size,assoc,miss_rate");
   command.add_option("--plot", options->plot, "Also draw the curve with gnuplot into FILE.svg or FILE.png (written whole or not at all)")->type_name("FILE");
   command.add_flag("--progress", options->progress, "Report progress on stderr every 2^24 accesses even when it is not a terminal");
   command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");

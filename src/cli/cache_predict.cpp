@@ -22,6 +22,7 @@
 #include "sim/cache/model_trace.hpp"
 #include "sim/cache/stack_distance.hpp"
 #include "sim/cache/statstack.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -170,8 +171,8 @@ Runner declare_cache_predict_command(CLI::App& command) {
   command.add_option("--sample-rate", options->sample_rate, "StatStack's sampling rate")
       ->default_val(0.001)
       ->check(CLI::Range(1e-9, 1.0));
-  command.add_flag("--json", options->json, "JSON instead of the table");
-  command.add_flag("--csv", options->csv, "CSV: one line per level (per size with --sizes)");
+  add_json_flag(command, options->json, "JSON instead of the table");
+  add_csv_flag(command, options->csv, "CSV: one line per level (per size with --sizes)");
   command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");
   command.footer(
       "Examples:\n"

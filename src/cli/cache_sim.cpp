@@ -14,6 +14,7 @@
 #include "core/table.hpp"
 #include "sim/cache/cache_sim.hpp"
 #include "sim/cache/trace_reader.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -125,7 +126,7 @@ Runner declare_cache_sim_command(CLI::App& command) {
                    "before any --cache");
   command.add_option("--format", options->format, "The trace's format: din, lackey, augur (default: detected from its first bytes)")
       ->check(CLI::IsMember({"detect", "din", "lackey", "augur"}));
-  command.add_flag("--json", options->json, "JSON instead of the table");
+  add_json_flag(command, options->json, "JSON instead of the table");
   command.add_flag("--no-3c", options->no_3c, "Do not classify the misses (faster, no memory per line touched)");
   command.add_flag("--progress", options->progress, "Report progress on stderr every 10^8 accesses even when it is not a terminal");
   command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");

@@ -16,6 +16,7 @@
 #include "sim/cache/line_table.hpp"
 #include "sim/cache/model_trace.hpp"
 #include "sim/cache/trace_writer.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -149,7 +150,7 @@ Runner declare_cache_trace_command(CLI::App& command) {
   command.add_option("--format", options->format, "augur (binary, default) or din (text)")
       ->check(CLI::IsMember({"augur", "din"}));
   command.add_option("--line", options->line, "Line size in bytes for the count of distinct lines (default 64)");
-  command.add_flag("--json", options->json, "The summary as JSON");
+  add_json_flag(command, options->json, "The summary as JSON");
   command.add_flag("--progress", options->progress,
                    "Report progress on stderr every 10^8 accesses even when it is not a terminal");
   command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");

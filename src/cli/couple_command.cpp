@@ -11,6 +11,7 @@
 #include "core/json_text.hpp"
 #include "model_common.hpp"
 #include "options_command.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -112,7 +113,7 @@ void add_length(CLI::App* sub, CoupleOptions& options) {
 }
 
 void add_json(CLI::App* sub, CoupleOptions& options) {
-  sub->add_flag("--json", options.json, "Write JSON instead of tables");
+  add_json_flag(*sub, options.json, "Write JSON instead of tables");
 }
 
 void add_db(CLI::App* sub, CoupleOptions& options, const char* help) {
@@ -130,7 +131,9 @@ void add_measure(CLI::App* command, CoupleOptions& options) {
   CLI::App* measure_command = command->add_subcommand(
       "measure", "Run PROGRAM, which declares its kernels to libaugur's coupling harness (augur/coupling.h), and report "
                  "its coupling values and predictions.");
-  measure_command->add_option("--save", options.save, "Keep the measurement file here (JSON Lines)")->type_name("FILE");
+  add_output_option(*measure_command, options.save, "Keep the measurement file here (JSON Lines)");
+  measure_command->add_option("--save", options.save, "The old name of -o/--output, kept for scripts")->type_name("FILE");
+  add_threads_option(*measure_command, options.threads, "OMP_NUM_THREADS for the program (default: as set)");
   // The harness's options, declared once in its registry (runtime/options.hpp): names, help, defaults, checks.
   for (const char* key : {"min_time", "samples", "warmup", "application_samples", "chains"}) {
     add_registry_option(*measure_command, runtime::coupling_option_set(), key, options.coupling_choices);
@@ -143,14 +146,14 @@ void add_measure(CLI::App* command, CoupleOptions& options) {
   measure_command->add_flag("--all-chains", options.all_chains, "Show the coupling values of every chain length");
   add_json(measure_command, options);
   measure_command->add_option("COMMAND", options.command, "PROGRAM [ARGS...] (after --)")->required();
-  measure_command->footer("Example:\n  augur couple measure --save sp-24.jsonl -- build/bin/sp --measure --size 24\n"
+  measure_command->footer("Example:\n  augur couple measure -o sp-24.jsonl -- build/bin/sp --measure --size 24\n"
                           "Guide: docs/couple.md; method: docs/coupling.md");
 }
 
 void add_report(CLI::App* command, CoupleOptions& options) {
   CLI::App* report_command =
       command->add_subcommand("report", "Coupling values and predictions of measurement files already taken.");
-  report_command->add_option("FILES", options.files, "Measurement files (augur couple measure --save); none: the stored runs");
+  report_command->add_option("FILES", options.files, "Measurement files (augur couple measure -o); none: the stored runs");
   report_command->add_option("--run", options.runs, "Stored runs to report (augur db list)")->type_name("ID");
   add_stored(report_command, options);
   add_length(report_command, options);

@@ -19,7 +19,8 @@ namespace augur::cli {
 struct CoupleOptions {
   // measure
   std::vector<std::string> command;  // PROGRAM ARGS
-  std::string save;                  // keep the measurement file here
+  std::string save;                  // keep the measurement file here (-o/--output; --save: its old name)
+  int threads = 0;                   // -p/--threads: OMP_NUM_THREADS for the program (0: as set)
   ToolChoices coupling_choices;  // measure: the harness's options given as flags (full keys), for the tool channel
   bool quiet = false;
   // report, predict, transitions

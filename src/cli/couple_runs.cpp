@@ -26,7 +26,9 @@ std::vector<std::pair<std::string, std::string>> measurement_environment(const C
   // The file is ours, read back and removed: the harness does not name it.
   ToolChoices choices = {{"coupling.output", file}, {"coupling.progress", options.quiet ? "0" : "1"}, {"coupling.announce", "0"}};
   choices.insert(choices.end(), options.coupling_choices.begin(), options.coupling_choices.end());
-  return {tool_channel_entry(choices)};
+  std::vector<std::pair<std::string, std::string>> environment = {tool_channel_entry(choices)};
+  if (options.threads > 0) environment.emplace_back("OMP_NUM_THREADS", std::to_string(options.threads));
+  return environment;
 }
 
 // Runs `program` (found for options.command[0]) under the harness; returns 0 when it wrote `file`, else

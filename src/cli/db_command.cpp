@@ -13,6 +13,7 @@
 #include "augur/coupling.hpp"
 #include "db_print.hpp"
 #include "store/store.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -146,7 +147,7 @@ void add_db_options(CLI::App* command, DbOptions& options) {
   list->add_option("--processors", options.processors, "Only runs on this many processors, threads x ranks (runs)")
       ->type_name("P")
       ->check(CLI::PositiveNumber);
-  list->add_flag("--json", options.json, "Write JSON instead of a table");
+  add_json_flag(*list, options.json, "Write JSON instead of a table");
   options.list_command = list;
 
   CLI::App* exporter = command->add_subcommand("export", "Export a table as CSV or JSON");
@@ -162,20 +163,20 @@ void add_db_options(CLI::App* command, DbOptions& options) {
 
   CLI::App* info = command->add_subcommand("info", "The database's file, schema version, rows per table and integrity");
   add_common(*info, options);
-  info->add_flag("--json", options.json, "Write JSON instead of text");
+  add_json_flag(*info, options.json, "Write JSON instead of text");
   options.info_command = info;
 
   CLI::App* remove = command->add_subcommand("delete", "Delete a run with its measurements and coupling values");
   add_common(*remove, options);
   remove->add_option("RUN_ID", options.run_id, "The run's id (augur db list)")->required()->check(CLI::PositiveNumber);
-  remove->add_flag("--json", options.json, "Write JSON instead of text");
+  add_json_flag(*remove, options.json, "Write JSON instead of text");
   options.delete_command = remove;
 
   CLI::App* add = command->add_subcommand(
       "add", "Store coupling measurement files (written by the harness, docs/formats.md); all or none");
   add_common(*add, options);
   add->add_option("FILE", options.files, "Measurement files (JSON Lines); '-': standard input")->required();
-  add->add_flag("--json", options.json, "Write JSON instead of text");
+  add_json_flag(*add, options.json, "Write JSON instead of text");
   options.add_command = add;
 
   command->footer(

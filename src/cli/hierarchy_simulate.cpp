@@ -16,6 +16,7 @@
 #include "hierarchy_command.hpp"
 #include "hierarchy_print.hpp"
 #include "sim/parallel/ranks.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 
@@ -32,9 +33,9 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_simulate(CLI::App& command) {
   model->excludes(program);
   command.add_option("--seed", options->seed, "Seed of the programs drawn from the model (replication r uses the stream (seed, r))")->default_val(1);
   command.add_option("--replications", options->replications, "Replications: programs drawn from the model, each simulated and executed ideally")->default_val(10)->check(CLI::Range(1, 1000000));
-  command.add_option("--threads", options->threads, "Threads for the replications (0: the hardware's); the numbers do not depend on it")->default_val(0)->check(CLI::Range(0, 4096));
+  add_threads_option(command, options->threads, "Threads for the replications (0: the hardware's); the numbers do not depend on it", 0)->default_val(0);
   command.add_option("--trace", options->trace, "Write replication 0's timeline to FILE (Perfetto JSON: CSs and processors as rows, packets grasped and migrated as flows)")->type_name("FILE");
-  command.add_flag("--json", options->json, "JSON instead of the tables");
+  add_json_flag(command, options->json, "JSON instead of the tables");
   command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
   command.footer("Under mpirun the replications are shared among the ranks and rank 0 prints (docs/hierarchy.md, \"Replications over MPI ranks\").\n"
                  "Guide: docs/hierarchy.md");

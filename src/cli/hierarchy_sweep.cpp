@@ -15,6 +15,7 @@
 #include "hierarchy_command.hpp"
 #include "sim/hierarchy/sweep.hpp"
 #include "sim/parallel/ranks.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -143,9 +144,9 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_sweep(CLI::App& command) {
   command.add_option("--levels", options->levels, "Levels of control subsystems (without --machine)")->default_val(2)->check(CLI::Range(1, 8))->excludes(machine);
   command.add_option("--seed", options->seed, "Seed of the programs (replication r of every point runs the program of (seed, r))")->default_val(1);
   command.add_option("--replications", options->replications, "Replications per point")->default_val(10)->check(CLI::Range(1, 100000));
-  command.add_option("--threads", options->threads, "Threads over the points (0: the hardware's); the numbers do not depend on it")->default_val(0)->check(CLI::Range(0, 4096));
-  auto* json = command.add_flag("--json", options->json, "JSON instead of the tables");
-  command.add_flag("--csv", lists->csv, "CSV: one line per point")->excludes(json);
+  add_threads_option(command, options->threads, "Threads over the points (0: the hardware's); the numbers do not depend on it", 0)->default_val(0);
+  add_json_flag(command, options->json, "JSON instead of the tables");
+  add_csv_flag(command, lists->csv, "CSV: one line per point");
   command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
   command.callback([options, lists] {
     options->model.clear();

@@ -22,6 +22,7 @@
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "locations.hpp"
+#include "flags.hpp"
 #include "manage_print.hpp"
 #include "manager_runtime.hpp"
 
@@ -32,7 +33,8 @@ namespace {
 
 struct ManageOptions {
   ManagerSettings settings;
-  std::string json_path;
+  bool json = false;      // --json: the JSON instead of the table
+  std::string json_path;  // --json=FILE: the JSON written there too
   std::string timeline_path;
   bool preload = false;
   bool quiet = false;
@@ -192,7 +194,7 @@ int run(ManageOptions& options) {
   const std::string report = render_manage_json(settings, jobs, log, start);
   if (!options.json_path.empty()) core::write_file_atomically(options.json_path, report);
   if (!options.timeline_path.empty()) core::write_file_atomically(options.timeline_path, render_manage_timeline(jobs, start));
-  std::fputs(render_manage_table(settings, jobs).c_str(), stdout);
+  std::fputs(options.json ? report.c_str() : render_manage_table(settings, jobs).c_str(), stdout);
   for (const ManagedJob& job : jobs) {
     if (job.exit_status != 0) return 1;
   }
@@ -206,7 +208,7 @@ Runner declare_manage_command(CLI::App& command) {
   declare_manager_settings(command, options->settings);
   options->settings.name = "manage-" + std::to_string(::getpid());
   command.get_option("--name")->default_str(options->settings.name);
-  command.add_option("--json", options->json_path, "Also write the jobs, their allocations over time and the log to FILE");
+  add_json_flag(command, options->json, options->json_path, "The jobs, their allocations over time and the log as JSON instead of the table");
   command.add_option("--timeline", options->timeline_path,
                      "Also write the allocations over time as a Perfetto timeline (Chrome trace JSON) to FILE");
   command.add_flag("--preload", options->preload,

@@ -10,6 +10,7 @@
 #include "core/files.hpp"
 #include "manager/workload.hpp"
 #include "manager_simulate.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -122,8 +123,8 @@ Runner declare_manager_simulate_command(CLI::App& command) {
                      "Run at most this many jobs at once, the others queue (0: no limit; PDPA sets its own)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  auto* json = command.add_flag("--json", options->json, "JSON instead of the table");
-  command.add_flag("--csv", options->csv, "One CSV row per job instead of the table")->excludes(json);
+  add_json_flag(command, options->json, "JSON instead of the table");
+  add_csv_flag(command, options->csv, "One CSV row per job instead of the table");
   command.add_option("--timeline", options->timeline, "Also write the allocations over time as a Perfetto timeline (Chrome trace JSON)");
   command.footer(
       "Examples:\n"

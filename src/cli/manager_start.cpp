@@ -17,6 +17,7 @@
 #include "manager_runtime.hpp"
 #include "manager/protocol.hpp"
 #include "manager/service.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -86,7 +87,7 @@ int run_manager(const ManagerSettings& settings, const ManagerHooks& hooks) {
 Runner declare_manager_start_command(CLI::App& command) {
   auto options = std::make_shared<ManagerSettings>();
   declare_manager_settings(command, *options);
-  command.add_flag("--json", options->json, "the log as JSON Lines, one object per line");
+  add_json_flag(command, options->json, "the log as JSON Lines, one object per line");
   command.footer(
       "The manager runs in the foreground until 'augur manager stop' (or Ctrl-C); programs linked to libaugur or run "
       "under 'augur run' connect to it when they start (AUGUR_MANAGER=NAME picks a manager other than 'default'). "

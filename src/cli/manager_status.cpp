@@ -16,6 +16,7 @@
 #include "core/table.hpp"
 #include "manager/protocol.hpp"
 #include "manager_runtime.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -145,7 +146,7 @@ int stop_manager(const std::string& name) {
 Runner declare_manager_status_command(CLI::App& command) {
   auto options = std::make_shared<StatusOptions>();
   declare_manager_name(command, options->name);
-  command.add_flag("--json", options->json, "JSON instead of the table");
+  add_json_flag(command, options->json, "JSON instead of the table");
   command.footer("Guide: docs/manager.md (\"The manager at run time\")");
   return [options] {
     try {

@@ -10,6 +10,7 @@
 #include "augur/core/expression.hpp"
 #include "core/json_text.hpp"
 #include "model/holdout.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -65,7 +66,7 @@ void add_model_options(CLI::App& command, ModelCommandOptions& options) {
   command.add_option("--exclude", options.exclude,
                      "Leave the measurements at these parameter values out of the fit, e.g. 'N=4194304' or 'N=1024,P=4' "
                      "(repeatable); predict still compares its predictions there with what was measured");
-  command.add_flag("--json", options.json, "Write JSON instead of tables");
+  add_json_flag(command, options.json, "Write JSON instead of tables");
 }
 
 namespace {

@@ -2,6 +2,7 @@
 
 #include "command.hpp"
 #include "core/json_text.hpp"
+#include "flags.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cctype>
@@ -82,7 +83,7 @@ void add_options_options(CLI::App* command, OptionsCommandOptions& options) {
   command->add_option("--set", options.set, "Only this set: runtime, coupling or run")
       ->check(CLI::IsMember({"runtime", "coupling", "run"}));
   CLI::Option* markdown = command->add_flag("--markdown", options.markdown, "The tables of the docs (Markdown)");
-  CLI::Option* json = command->add_flag("--json", options.json, "Write JSON instead of tables");
+  CLI::Option* json = add_json_flag(*command, options.json, "Write JSON instead of tables");
   markdown->excludes(json);
 }
 

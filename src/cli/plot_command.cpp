@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "core/files.hpp"
+#include "core/json_text.hpp"
 #include "core/process.hpp"
 #include "fit_command.hpp"
 #include "gnuplot.hpp"
@@ -52,6 +53,8 @@ int run_plot_command(const PlotOptions& options) {
     std::fprintf(stderr, "augur plot: wrote %s (%s · %s, %zu points, model %s)\n", options.output.c_str(), model.region.c_str(),
                  model.metric.c_str(), model.points.size(), model::symbolic_text(model).c_str());
     for (const std::string& note : script.notes) std::fprintf(stderr, "augur plot: note: %s\n", note.c_str());
+    // --json: the model drawn, as 'augur fit --json' gives it for the series.
+    if (options.model.json) std::fputs((core::json_text(series_json(model), 2) + "\n").c_str(), stdout);
     return 0;
   } catch (const std::exception& error) {
     return report_error("plot", error);

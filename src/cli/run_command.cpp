@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "command.hpp"
+#include "flags.hpp"
 #include "augur/selfanalysis_report.hpp"
 #include "core/files.hpp"
 #include "core/json_text.hpp"
@@ -31,17 +32,21 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// The end of every measured run: the --json file (the report with what the interposition saw) and the
-// program's exit status passed on.
+// The end of every measured run: with --json, the report with what the interposition saw (on standard output
+// instead of the table, or with --json=FILE into FILE), and the program's exit status passed on.
 int finish(const RunOptions& options, const std::string& program, const std::string& report_text, const json& info,
            const core::ProcessResult& child) {
-  if (!options.json.empty()) {
+  if (options.json || !options.json_file.empty()) {
     json out = json::parse(report_text);
     out["interpose"] = info;
     out["program_wall_time_s"] = child.wall_seconds;
     out["exit_code"] = child.exit_code;
     out["verdict"] = run_verdict_json(report_text);
-    core::write_file_atomically(options.json, core::json_text(out, 2) + "\n");
+    if (options.json_file.empty()) {
+      std::fputs((core::json_text(out, 2) + "\n").c_str(), stdout);
+    } else {
+      core::write_file_atomically(options.json_file, core::json_text(out, 2) + "\n");
+    }
   }
   if (child.exit_code == 0) return 0;
   std::fprintf(stderr, "augur run: %s exited with status %d\n", program.c_str(), child.exit_code);
@@ -57,11 +62,10 @@ void add_run_options(CLI::App* command, RunOptions& options) {
                           "history", "sweep", "sweep_every", "self_tuning", "trace"}) {
     add_registry_option(*command, runtime::runtime_option_set(), key, options.augur_options);
   }
-  command->add_option("-p,--threads", options.threads, "OMP_NUM_THREADS for the program (default: as set, or all processors)")
-      ->check(CLI::Range(1, 4096));
+  add_threads_option(*command, options.threads, "OMP_NUM_THREADS for the program (default: as set, or all processors)");
   add_registry_option(*command, runtime::run_option_set(), "iterations", options.augur_options);
   add_registry_option(*command, runtime::run_option_set(), "dpd.window", options.augur_options);
-  command->add_option("--json", options.json, "Also write the report (the static report's fields and 'interpose') to FILE");
+  add_json_flag(*command, options.json, options.json_file, "The report as JSON (the static report's fields and 'interpose') instead of the table");
   command->add_option("--preload", options.preload, "The interposition library (default: the installation's libaugur_preload.so, or libaugur_ompt.so for libomp)");
   command->add_flag("--check-run", options.check_run,
                    "One outer parallel region: run the program a second time on the baseline's thread count and compare "
@@ -87,7 +91,7 @@ int run_run_command(const RunOptions& options) {
     if (const int refused = choose_interposition("augur run", program, runtime, detail, options.preload, true, tool);
         refused != 0)
       return refused;
-    if (!options.json.empty()) core::refuse_output_over_inputs(options.json, {program, tool.library});
+    if (!options.json_file.empty()) core::refuse_output_over_inputs(options.json_file, {program, tool.library});
     core::TemporaryFolder scratch("augur-run");
     const std::string report_path = (scratch.path() / "report.json").string();
     const std::string info_path = (scratch.path() / "interpose.json").string();
@@ -118,7 +122,7 @@ int run_run_command(const RunOptions& options) {
       const std::optional<interpose::SecondRunResult> second =
           measure_second_run(options, *run.worksharing, child.exit_code, argv, environment, scratch.path());
       if (second) record_second_run(info["worksharing"], *second);
-      print_worksharing(run, info["worksharing"], child, report, second, options);
+      if (!options.json) print_worksharing(run, info["worksharing"], child, report, second, options);
       return finish(options, program, report_text, info, child);
     }
     if (!interpose::run_problem(run).empty() || !fs::exists(report_path)) {
@@ -128,7 +132,7 @@ int run_run_command(const RunOptions& options) {
     }
     const std::string report_text = core::read_file(report_path);
     const selfanalysis::Report report = selfanalysis::parse_report(report_text, report_path);
-    print_report(report, info, child, options);
+    if (!options.json) print_report(report, info, child, options);
     return finish(options, program, report_text, info, child);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "augur run: %s\n", core::describe_error(error).c_str());

@@ -16,7 +16,8 @@ namespace augur::cli {
 struct RunOptions {
   std::vector<std::string> command;
   std::string preload;  // libaugur_preload.so (default: the one of this build)
-  std::string json;     // write the report there (empty: no file)
+  bool json = false;      // --json: the report as JSON instead of the table
+  std::string json_file;  // --json=FILE: the report written there too (empty: no file)
   int threads = 0;      // OMP_NUM_THREADS for the program (0: leave it)
   bool one_run = false;   // one outer parallel region: no second run (the default; the flag is kept for scripts)
   bool check_run = false; // one outer parallel region: a second run on the baseline thread count, as a check

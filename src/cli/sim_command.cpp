@@ -16,6 +16,7 @@
 #include "core/stats_json.hpp"
 #include "core/table.hpp"
 #include "augur/sim/task_system.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -44,6 +45,15 @@ std::string render_table(const tspp::TaskSystem& system, const sim::TaskSystemSi
       << format_number(result.completion.mean + result.completion.half_width, 3) << "\n";
   out << "(mean (standard deviation) over the replications)\n";
   return out.str();
+}
+
+std::string render_csv(const tspp::TaskSystem& system, const sim::TaskSystemSimulation& result) {
+  std::vector<TaskTimes> times;
+  for (const auto& task : result.tasks) {
+    times.push_back({task.start.mean, task.start.deviation, task.residence.mean, task.residence.deviation, task.end.mean,
+                     task.end.deviation});
+  }
+  return render_times_csv(system, times, result.completion.mean, result.completion.deviation);
 }
 
 nlohmann::ordered_json statistic_json(const sim::Statistic& statistic) { return core::estimate_json(statistic.estimate()); }
@@ -89,7 +99,7 @@ void add_sim_options(CLI::App* command, SimOptions& options) {
   command->add_option("--seed", options.seed, "Seed of the random streams (the same seed, the same results)")->default_val(1);
   command->add_option("-V,--visits", options.visits, "Visit cycles V: each task spends its demand at its resources in V cycles")
       ->default_val(1)
-      ->check(CLI::Range(1, 1000000));
+      ->check(CLI::Range(1, visit_limit));
   command->add_option("--service", options.service, "Service times: exponential or deterministic")
       ->default_val("exponential")
       ->check(CLI::IsMember({"exponential", "deterministic"}));
@@ -97,11 +107,11 @@ void add_sim_options(CLI::App* command, SimOptions& options) {
       ->default_val("fcfs")
       ->check(CLI::IsMember({"fcfs", "ps"}));
   command->add_option("--trace", options.trace, "Write a Chrome trace-event timeline of the first replication to this file");
-  command->add_option("--threads", options.threads,
-                      "Threads the replications run on (default: the hardware concurrency, capped by the replications); "
-                      "the results are the same for any number")
-      ->check(CLI::Range(1, 4096));
-  command->add_flag("--json", options.json, "JSON instead of the table");
+  add_threads_option(*command, options.threads,
+                     "Threads the replications run on (default: the hardware concurrency, capped by the replications); "
+                     "the results are the same for any number");
+  add_json_flag(*command, options.json, "JSON instead of the table");
+  add_csv_flag(*command, options.csv, "The task times and the completion time as CSV instead of the table");
   command->add_flag("-q,--quiet", options.quiet, "No progress bar on stderr (shown on a terminal only)");
   command->add_flag("--progress", options.progress, "Progress lines on stderr even when it is not a terminal");
   command->footer("Example:\n  augur sim examples/tspp/figure11.tspp --replications 10000 --trace figure11.trace.json");
@@ -139,7 +149,9 @@ int run_sim_command(const SimOptions& cli) {
     const auto progress = [&bar](int done, int /*total*/) { bar.update(done); };
     const sim::TaskSystemSimulation result = cli.trace.empty() ? sim::simulate(system, options, false, progress)
                                                                : simulate_with_trace(system, options, cli, progress);
-    const std::string output = cli.json ? render_json(system, result, options, cli) : render_table(system, result, options, cli);
+    const std::string output = cli.json  ? render_json(system, result, options, cli)
+                               : cli.csv ? render_csv(system, result)
+                                         : render_table(system, result, options, cli);
     bar.clear();
     std::fputs(output.c_str(), stdout);
     return 0;

@@ -20,6 +20,7 @@ struct SimOptions {
   int threads = 0;    // 0: the hardware concurrency, capped by the replications
   std::string trace;  // Chrome trace-event file of the first replication; empty: none
   bool json = false;
+  bool csv = false;  // the task times as CSV (render_times_csv)
   bool quiet = false;
   bool progress = false;  // progress lines even when stderr is not a terminal
 };

@@ -24,6 +24,7 @@
 #include "runtime/options.hpp"
 #include "speedup_print.hpp"
 #include "verdict_print.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -131,8 +132,9 @@ private:
 
 void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
 
-  command->add_option("--max-threads", options.max_threads, "Largest thread count P (default: the machine's processors)")
-      ->check(CLI::Range(1, 4096));
+  command->add_option("-p,--threads,--max-threads", options.max_threads, "Largest thread count P (default: the machine's processors; --max-threads: its old name)")
+      ->check(CLI::Range(1, thread_limit))
+      ->default_str("");
   command->add_option("--baseline", options.baseline, "Baseline processors B of the self-analyzer: a count or 'half'")
       ->default_val("1")
       ->check([](const std::string& value) -> std::string {
@@ -152,7 +154,7 @@ void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
         const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
         return digits ? "" : "'" + value + "' is not a region id (a non-negative integer)";
       });
-  command->add_flag("--json", options.json, "Print JSON instead of the table");
+  add_json_flag(*command, options.json, "Print JSON instead of the table");
   command->add_flag("-q,--quiet", options.quiet, "No progress bar on stderr (shown on a terminal only)");
   command->add_flag("--progress", options.progress, "Progress lines on stderr even when it is not a terminal");
   command->add_option("program", options.command,

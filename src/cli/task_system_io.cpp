@@ -3,6 +3,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "augur/core/expression.hpp"
 #include "core/files.hpp"
 #include "core/table.hpp"
 
@@ -40,6 +41,21 @@ std::string render_queue_tables(const tspp::TaskSystem& system, const std::vecto
     text += table.render() + "\n";
   }
   return text;
+}
+
+std::string render_times_csv(const tspp::TaskSystem& system, const std::vector<TaskTimes>& tasks, double completion_mean,
+                             double completion_deviation) {
+  // Task names are identifiers of the TSPP language: no comma or quote to escape.
+  std::string out = "kind,name,start_mean,start_sd,residence_mean,residence_sd,end_mean,end_sd\n";
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const TaskTimes& t = tasks[i];
+    out += "task," + system.tasks[i].name;
+    for (const double value : {t.start_mean, t.start_deviation, t.residence_mean, t.residence_deviation, t.end_mean, t.end_deviation}) {
+      out += "," + core::format_shortest(value);
+    }
+    out += "\n";
+  }
+  return out + "completion,,,,,," + core::format_shortest(completion_mean) + "," + core::format_shortest(completion_deviation) + "\n";
 }
 
 }  // namespace augur::cli

@@ -39,4 +39,14 @@ template <typename Resources, typename Tasks>
   return render_queue_tables(system, utilization, queue_length, arrival, share);
 }
 
+// One task's times as the tables show them: mean and standard deviation of start, residence and end.
+struct TaskTimes {
+  double start_mean, start_deviation, residence_mean, residence_deviation, end_mean, end_deviation;
+};
+
+// --csv of augur tspp and augur sim: kind,name,start_mean,start_sd,residence_mean,residence_sd,end_mean,end_sd;
+// one "task" row per task in declaration order, then one "completion" row (its end columns only).
+[[nodiscard]] std::string render_times_csv(const tspp::TaskSystem& system, const std::vector<TaskTimes>& tasks,
+                                           double completion_mean, double completion_deviation);
+
 }  // namespace augur::cli

@@ -14,6 +14,7 @@
 #include "core/stats_json.hpp"
 #include "core/table.hpp"
 #include "augur/tspp_predictor.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 namespace {
@@ -46,6 +47,15 @@ std::string render_table(const tspp::TaskSystem& system, const tspp::Prediction&
   out << "\n";
   if (!prediction.converged) out << "Not converged: an estimate (the last of " << prediction.iterations << " iterations)\n";
   return out.str();
+}
+
+std::string render_csv(const tspp::TaskSystem& system, const tspp::Prediction& prediction) {
+  std::vector<TaskTimes> times;
+  for (const auto& task : prediction.tasks) {
+    times.push_back({task.start.mean, task.start.deviation(), task.residence.mean, task.residence.deviation(), task.end.mean,
+                     task.end.deviation()});
+  }
+  return render_times_csv(system, times, prediction.completion.mean, prediction.completion.deviation());
 }
 
 // Figure 13 of the seed: one value per line, in its order.
@@ -119,7 +129,8 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
   command->add_option("file", options.file, "The task system (docs/formats.md); '-' or none: standard input");
   command->add_flag("-b,--brief", options.brief, "Brief: only the tasks' start, residence and end times and the completion");
   command->add_flag("-d,--dump", options.dump, "Dump: one value per line, in the order of the seed's Figure 13");
-  command->add_flag("--json", options.json, "JSON instead of the table");
+  add_json_flag(*command, options.json, "JSON instead of the table");
+  add_csv_flag(*command, options.csv, "The task times and the completion time as CSV instead of the table");
   command->add_option("--residence", options.residence,
                       "mak-lundstrom: distribution of a task's residence time: exponential (the seed's) or phases (one exponential "
                       "phase per resource; more accurate against simulation, docs/tspp.md)")
@@ -144,7 +155,7 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
   command->add_option("-V,--visits", options.visits,
                       "transient, exact and decomposition: visit cycles per task over its resources, as augur sim -V")
       ->default_val(1)
-      ->check(CLI::Range(1, 1000));
+      ->check(CLI::Range(1, visit_limit));
   command->add_option("--stages", options.stages,
                       "transient, exact and decomposition: exponential stages per visit (1: exponential service; more: less variable, "
                       "e.g. 10 for nearly deterministic service)")
@@ -183,7 +194,8 @@ int run_tspp_command(const TsppOptions& options) {
       std::fprintf(stderr, "tspp: %s: not converged after %d iterations; the figures are the last iteration's\n",
                    name.c_str(), prediction.iterations);
     }
-    const std::string output = options.json ? render_json(system, prediction, options.method)
+    const std::string output = options.json  ? render_json(system, prediction, options.method)
+                               : options.csv ? render_csv(system, prediction)
                                : options.dump ? render_dump(system, prediction, options.brief)
                                               : render_table(system, prediction, options.brief);
     std::fputs(output.c_str(), stdout);

@@ -16,6 +16,7 @@ struct TsppOptions {
   bool brief = false;
   bool dump = false;
   bool json = false;
+  bool csv = false;  // the times as CSV (render_times_csv)
   std::string method = "mak-lundstrom";   // or "transient", "exact", "decomposition"
   std::string residence = "exponential";  // or "phases" (mak-lundstrom)
   std::string discipline = "fcfs";        // exact: or "ps"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <regex>
 #include <set>
 
 namespace augur::model {
@@ -108,6 +109,24 @@ std::string format_value(double value, core::ExpressionStyle style) {
   return buffer;
 }
 
+// Names such as c0 or c12 written for constants: "c0 + c1 * P" becomes "c[0] + c[1] * P" (names before a
+// '(' or a '[' are functions or constants already).
+std::string with_bracketed_constants(const std::string& text) {
+  static const std::regex numbered(R"(\b([A-Za-z_]+)([0-9]+)\b(?!\s*[(\[]))");
+  return std::regex_replace(text, numbered, "$1[$2]");
+}
+
+// The message for a term without a constant; when the term is a name like c0, the whole formula as it was
+// meant.
+std::string no_constant_message(const Expression& term, const Expression& whole) {
+  const std::string written = core::write_expression(term, core::ExpressionStyle::Readable);
+  std::string message = "the term " + written + " has no constant; write it as name[i] * (" + written + ")";
+  if (with_bracketed_constants(written) != written) {
+    message += "; constants take brackets: " + with_bracketed_constants(core::write_expression(whole, core::ExpressionStyle::Readable));
+  }
+  return message;
+}
+
 }  // namespace
 
 Formula Formula::parse(const core::SourceText& source) {
@@ -139,9 +158,7 @@ Formula Formula::parse(const core::SourceText& source) {
       constant = factor.node;
     }
     if (constant == nullptr) {
-      source.fail(leftmost(*term), "the term " + core::write_expression(*term, core::ExpressionStyle::Readable) +
-                                    " has no constant; write it as name[i] * (" +
-                                    core::write_expression(*term, core::ExpressionStyle::Readable) + ")");
+      source.fail(leftmost(*term), no_constant_message(*term, *tree));
     }
     if (!used.insert(constant->name).second) {
       source.fail(constant->offset, "the constant " + constant->name + " is used in two terms; each term needs its own constant");

@@ -167,9 +167,10 @@ TEST(Cli, UnknownCommandFails) {
 // ---- augur speedup: errors ---------------------------------------------------------------------
 
 TEST(SpeedupCommand, RejectsZeroMaxThreads) {
+  // --max-threads, the old name of -p/--threads: the message names the option by its name.
   const ProcessResult result = run({augur_exe, "speedup", "--max-threads", "0", "--", swim_exe});
   EXPECT_TRUE(result.signal == 0 && result.exit_code != 0) << describe(result);
-  EXPECT_TRUE(contains(result.standard_error, "--max-threads")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error, "--threads")) << describe(result);
 }
 
 TEST(SpeedupCommand, RejectsBadBaseline) {

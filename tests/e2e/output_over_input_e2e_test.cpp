@@ -100,7 +100,7 @@ TEST_F(OutputOverInput, CcRefusesItsSourceAsTheTranslation) {
 TEST_F(OutputOverInput, RunRefusesItsProgramAsTheReport) {
   const std::string program = copy(AUGUR_SWIM_PLAIN_EXE, "swim-plain");
   fs::permissions(program, fs::perms::owner_all);
-  expect_refused({"run", "--json", program, "--", program, "64", "2"}, program, program);
+  expect_refused({"run", "--json=" + program, "--", program, "64", "2"}, program, program);
 }
 
 TEST_F(OutputOverInput, CoupleMeasureRefusesItsProgramAndDatabaseAsTheSavedFile) {

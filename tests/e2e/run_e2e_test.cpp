@@ -49,7 +49,7 @@ json run_dynamic(const std::string& name, const std::string& program = AUGUR_SWI
   TemporaryFile report(name);
   std::vector<std::string> argv = {AUGUR_EXE, "run", "-p", "2", "--baseline", "1"};
   argv.insert(argv.end(), options.begin(), options.end());
-  argv.insert(argv.end(), {"--json", report.path(), "--", program});
+  argv.insert(argv.end(), {"--json=" + report.path(), "--", program});
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   const ProcessResult result = run_process(argv, clean_environment());
   EXPECT_TRUE(result.succeeded()) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
@@ -167,7 +167,7 @@ TEST(AugurRun, ClangSwimUnderTheOmptTool) {
   GTEST_SKIP() << "swim-clang was not built (clang -fopenmp with libomp-dev, or libaugur_ompt, not found)";
 #else
   TemporaryFile report("clang.json");
-  std::vector<std::string> argv = {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--iterations", "400", "--json", report.path(),
+  std::vector<std::string> argv = {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--iterations", "400", "--json=" + report.path(),
                                    "--", AUGUR_SWIM_CLANG_EXE};
   argv.insert(argv.end(), swim_arguments.begin(), swim_arguments.end());
   const ProcessResult result = run_process(argv, clean_environment());
@@ -234,7 +234,7 @@ TEST(AugurRun, BaselineOnPIsCalledAmdahlsFactorInTheVerdict) {
 // speedup from the threads' work between barriers and the baseline steps (threads one after the other).
 TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
   TemporaryFile report("outer.json");
-  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--iterations", "300", "--json", report.path(), "--",
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--iterations", "300", "--json=" + report.path(), "--",
                                             AUGUR_OUTER_REGION_EXE, "100000", "300"},
                                            clean_environment());
   ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
@@ -317,7 +317,7 @@ TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
 // compares the ratio with the one-run prediction.
 TEST(AugurRun, OneOuterRegionCheckRun) {
   TemporaryFile report("outer-two-runs.json");
-  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--check-run", "--json", report.path(), "--",
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--check-run", "--json=" + report.path(), "--",
                                             AUGUR_OUTER_REGION_EXE, "100000", "300"},
                                            clean_environment());
   ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
@@ -350,7 +350,7 @@ TEST(AugurRun, ClangOneOuterRegionUnderTheOmptTool) {
   GTEST_SKIP() << "outer_region-clang was not built (clang -fopenmp with libomp-dev, or libaugur_ompt, not found)";
 #else
   TemporaryFile report("outer-clang.json");
-  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--one-run", "--json", report.path(), "--",
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--one-run", "--json=" + report.path(), "--",
                                             AUGUR_OUTER_REGION_CLANG_EXE, "100000", "300"},
                                            clean_environment());
   ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
@@ -393,7 +393,7 @@ TEST(AugurRun, OneOuterRegionTooShortGetsAClearMessage) {
 // Fewer measured steps than the minimum (5): the period is found, no speedup is reported, and it is said why.
 TEST(AugurRun, OneOuterRegionNoSpeedupFromTooFewIterations) {
   TemporaryFile report("outer-short.json");
-  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--dpd-window", "8", "--json", report.path(), "--",
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--dpd-window", "8", "--json=" + report.path(), "--",
                                             AUGUR_OUTER_REGION_EXE, "1000", "8"},
                                            clean_environment());
   ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;

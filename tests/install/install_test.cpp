@@ -177,7 +177,7 @@ TEST_F(Install, TheInstalledAugurRunFindsItsPreloadLibrary) {
   quiet.unset = {"LD_PRELOAD", "OMP_TOOL_LIBRARIES"};
   const fs::path report = work("run") / "swim.json";
   const ProcessResult run = run_process({(prefix_ / "bin" / "augur").string(), "run", "-p", "2", "--baseline", "1",
-                                         "--json", report.string(), "--", AUGUR_SWIM_PLAIN_EXE, "64", "60"},
+                                         "--json=" + report.string(), "--", AUGUR_SWIM_PLAIN_EXE, "64", "60"},
                                         quiet);
   ASSERT_TRUE(run.succeeded()) << describe(run);
   EXPECT_NE(run.standard_output.find("period 3 (calc1._omp_fn.0, calc2._omp_fn.0, calc3._omp_fn.0)"), std::string::npos)

@@ -57,7 +57,7 @@ TEST(NonUtf8, AugurRunMeasuresAProgramAtSuchAPath) {
   const fs::path program = copy_to_latin1_folder(directory, AUGUR_SWIM_PLAIN_EXE);
   const std::string output = directory.file("run.json");
   const ProcessResult result = augur::core::run_process(
-      {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--json", output, "--", program.string(), "128", "200"},
+      {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--json=" + output, "--", program.string(), "128", "200"},
       augur::test::clean_environment());
   ASSERT_TRUE(result.succeeded()) << describe(result);
   EXPECT_EQ(result.standard_error.find("json.exception"), std::string::npos) << describe(result);

@@ -42,7 +42,7 @@ TEST(ManageE2e, TwoProgramsAdaptTheirThreadCountsToTheManager) {
   augur::core::ProcessOptions options;
   options.environment = program_environment;
   const ProcessResult result = run_process({AUGUR_BINARY, "manage", "--cpus", "4", "--policy", "equipartition", "--quantum", "5",
-                                            "--json", json, "--timeline", trace, "--", program, "3000", "run", ":::", program,
+                                            "--json=" + json, "--timeline", trace, "--", program, "3000", "run", ":::", program,
                                             "3000", "run"},
                                            options);
   ASSERT_EQ(result.exit_code, 0) << describe(result);

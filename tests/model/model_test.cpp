@@ -60,6 +60,10 @@ TEST(Formula, AFactorThatIsASumKeepsItsParenthesesAndReadsBackTheSame) {
 
 TEST(Formula, PointsAtTheTermThatIsNotCanonical) {
   EXPECT_EQ(formula_error("c[0] + N*P"), "f:1:8: the term N * P has no constant; write it as name[i] * (N * P)");
+  // Constants written without brackets: the formula as it was meant (log2 is a function, c[2] a constant).
+  EXPECT_EQ(formula_error("c0 + c1*P"), "f:1:1: the term c0 has no constant; write it as name[i] * (c0); constants take brackets: c[0] + c[1] * P");
+  EXPECT_EQ(formula_error("c[2]*log2(N) + c3*N"),
+            "f:1:16: the term c3 * N has no constant; write it as name[i] * (c3 * N); constants take brackets: c[2] * log2(N) + c[3] * N");
   EXPECT_EQ(formula_error("c[0] + c[1]*c[2]*N"), "f:1:13: the term has two constants, c[1] and c[2]; each term of a canonical formula has exactly one");
   EXPECT_EQ(formula_error("c[0] + log(c[1]*N)"), "f:1:8: the constant c[1] must multiply its term, not stand inside log(c[1] * N) (canonical form: a sum of terms constant * expression)");
   EXPECT_EQ(formula_error("c[0] + N/c[1]"), "f:1:10: the constant c[1] divides its term; a canonical term is constant * expression");

@@ -1,0 +1,98 @@
+// The flags every command shares (flags.hpp).
+#include "flags.hpp"
+
+#include <CLI/CLI.hpp>
+
+namespace augur::cli {
+
+namespace {
+
+// A flag whose value, when there is one, comes only after '=': `--json` alone is "true" (CLI11's value of a
+// bare flag), `--json=FILE` is FILE.
+CLI::Option* add_file_flag(CLI::App& command, const std::string& name, bool& given, const std::string& description) {
+  auto value = std::make_shared<std::string>();
+  return command.add_flag(name, *value, description)
+      ->each([&given, value](const std::string&) { given = true; })
+      ->type_name("[=FILE]");
+}
+
+}  // namespace
+
+CLI::Option* add_json_flag(CLI::App& command, bool& json, const std::string& description) {
+  return add_file_flag(command, "--json", json, description + "; --json=FILE writes it to FILE");
+}
+
+CLI::Option* add_json_flag(CLI::App& command, bool& json, std::string& file, const std::string& description) {
+  auto value = std::make_shared<std::string>();
+  return command.add_flag("--json", *value, description + "; --json=FILE writes it to FILE, the table staying on standard output")
+      ->each([&json, &file, value](const std::string& given) {  // `value` lives as long as the option
+        if (given == "true") {
+          json = true;
+        } else {
+          file = given;
+        }
+      })
+      ->type_name("[=FILE]")
+      ->configurable(false);  // the mark of an option the command writes itself (redirected_output skips it)
+}
+
+CLI::Option* add_csv_flag(CLI::App& command, bool& csv, const std::string& description) {
+  CLI::Option* option = add_file_flag(command, "--csv", csv, description + "; --csv=FILE writes it to FILE");
+  if (CLI::Option* json = command.get_option_no_throw("--json"); json != nullptr) option->excludes(json);
+  return option;
+}
+
+CLI::Option* add_output_option(CLI::App& command, std::string& output, const std::string& description) {
+  return command.add_option("-o,--output", output, description + " (written whole or not at all)")->type_name("FILE");
+}
+
+CLI::Option* add_threads_option(CLI::App& command, int& threads, const std::string& description, int minimum) {
+  CLI::Option* option = command.add_option("-p,--threads", threads, description)->check(CLI::Range(minimum, thread_limit));
+  // A 0 below the range is "not given" (the description says what then), not a default to show.
+  if (threads < minimum) option->default_str("");
+  return option;
+}
+
+std::string redirected_output(const CLI::App& command) {
+  for (const char* name : {"--json", "--csv"}) {
+    const CLI::Option* option = command.get_option_no_throw(name);
+    if (option == nullptr || option->count() == 0 || option->results().empty() || !option->get_configurable()) continue;
+    const std::string& value = option->results().back();
+    if (value != "true") return value;
+  }
+  return {};
+}
+
+}  // namespace augur::cli
+
+namespace augur::cli {
+
+namespace {
+
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_opts(const CLI::Option* option) const override {
+    std::string text = CLI::Formatter::make_option_opts(option);
+    for (const std::string empty : {"=[]", "=\"\""}) {
+      if (const std::size_t at = text.find(empty); at != std::string::npos) text.erase(at, empty.size());
+    }
+    return text;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<CLI::Formatter> help_formatter() { return std::make_shared<HelpFormatter>(); }
+
+std::vector<std::string> given_values(const CLI::App& command) {
+  std::vector<std::string> values;
+  for (const CLI::App* level = &command; level != nullptr; level = level->get_parent()) {
+    for (const CLI::Option* option : level->get_options()) {
+      if (option->check_name("--json") || option->check_name("--csv")) continue;
+      for (const std::string& value : option->results()) values.push_back(value);
+    }
+  }
+  return values;
+}
+
+}  // namespace augur::cli

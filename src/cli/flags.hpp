@@ -1,0 +1,62 @@
+// The flags every command shares, declared in one place so that the same thing has the same flag, the same
+// default and the same bounds everywhere (docs/cli.md):
+//   --json[=FILE]     the output as JSON: on standard output, or with =FILE into FILE (whole or not at all)
+//   --csv[=FILE]      a table as CSV, the same way
+//   -o,--output FILE  the file a command writes (whole or not at all, never over one of its inputs)
+//   -p,--threads N    threads: of the program a command runs (OMP_NUM_THREADS), or of augur's own work
+// An optional value is given only with '=': `--json -- prog` and `--json prog` never take `--` or the program
+// as a file name.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace augur::cli {
+
+// The largest thread count any command accepts (-p/--threads, --max-threads).
+inline constexpr int thread_limit = 4096;
+// The largest count of visit cycles V (-V, --visits) in tspp and sim alike, so that a system simulated with V
+// can be predicted with the same V: the simulator streams its events (10^6 is tested), the predictors' chains
+// refuse past their own limits with a message naming them.
+inline constexpr int visit_limit = 1000000;
+
+// --json[=FILE]: sets `json` when given. With =FILE, main() sends what the command prints on standard output
+// into FILE instead (output_redirect.hpp).
+CLI::Option* add_json_flag(CLI::App& command, bool& json, const std::string& description = "JSON instead of the table");
+// --json[=FILE] of a command that runs a program (run, manage): bare, `json` is set (the JSON instead of the
+// table); with =FILE, `file` is set and the command writes FILE itself, the table staying on standard output
+// after the program's own output.
+CLI::Option* add_json_flag(CLI::App& command, bool& json, std::string& file, const std::string& description);
+// --csv[=FILE], the same way; it excludes --json when the command has one (declare --json first).
+CLI::Option* add_csv_flag(CLI::App& command, bool& csv, const std::string& description = "CSV instead of the table");
+// -o,--output FILE.
+CLI::Option* add_output_option(CLI::App& command, std::string& output, const std::string& description);
+// -p,--threads N in [minimum, max_threads].
+CLI::Option* add_threads_option(CLI::App& command, int& threads, const std::string& description, int minimum = 1);
+
+// The file named by --json=FILE or --csv=FILE on `command` (empty: standard output, or not given).
+[[nodiscard]] std::string redirected_output(const CLI::App& command);
+
+}  // namespace augur::cli
+
+namespace CLI {
+class Formatter;
+}
+
+namespace augur::cli {
+
+// augur's --help layout: CLI11's, with the default of every option that has one after its type (TYPE=DEFAULT)
+// and none shown for an empty list.
+[[nodiscard]] std::shared_ptr<CLI::Formatter> help_formatter();
+
+// Everything the user gave `command` and the commands above it except --json and --csv: the files an output
+// must not replace.
+[[nodiscard]] std::vector<std::string> given_values(const CLI::App& command);
+
+}  // namespace augur::cli
