@@ -10,6 +10,7 @@
 #include "core/files.hpp"
 #include "core/json_text.hpp"
 #include "core/table.hpp"
+#include "flags.hpp"
 #include "report/report.hpp"
 #include "report_inputs.hpp"
 
@@ -70,7 +71,7 @@ Runner declare_report_command(CLI::App& command) {
       ->required();
   command.add_option("-o,--output", options->output, "The page (default: the first input's name with .html, in the current folder; '-': standard output, the page alone)");
   command.add_option("--kind", options->kind, "Read every input as this kind instead of detecting it from its keys");
-  command.add_flag("--json", options->json, "Print what was written (the page, each input's kind) as JSON");
+  add_json_flag(command, options->json, "Print what was written (the page, each input's kind) as JSON");
   command.footer("One HTML file that opens offline: charts drawn as inline SVG, sortable tables, a summary in plain words.\n"
                  "Kinds: " + report::known_kinds() + ".\n"
                  "Guide: docs/report.md. Example:\n"

@@ -72,8 +72,8 @@ std::vector<Kind> kinds(const fs::path& folder) {
                             "--quantum", "2", "--json"}, 2, "", {}},
       {"speedup", {"speedup", "--max-threads", "2", "--repeat", "1", "-q", "--json", "--", swim, "64", "100"}, 2, "", {}},
       {"self-analysis", {}, 1, self, {}},  // libaugur's report of swim itself (make_input)
-      {"run", {"run", "-p", "2", "--baseline", "1", "--iterations", "100", "--json", run, "--", swim_plain, "64", "100"}, 1, run, {}},
-      {"manage", {"manage", "-q", "--cpus", "2", "--policy", "equipartition", "--quantum", "50", "--json", manage, "--", swim, "64", "200",
+      {"run", {"run", "-p", "2", "--baseline", "1", "--iterations", "100", "--json=" + run, "--", swim_plain, "64", "100"}, 1, run, {}},
+      {"manage", {"manage", "-q", "--cpus", "2", "--policy", "equipartition", "--quantum", "50", "--json=" + manage, "--", swim, "64", "200",
                   ":::", swim, "48", "200"}, 1, manage, {{"AUGUR_SUMMARY", "0"}}},
   };
 }

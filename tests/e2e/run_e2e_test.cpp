@@ -206,7 +206,7 @@ TEST(AugurRun, OneOuterRegionFoundInTheCancellableEnds) {
 // (docs/self-analysis.md, "The plain verdict").
 TEST(AugurRun, BaselineOnPIsCalledAmdahlsFactorInTheVerdict) {
   TemporaryFile report("af.json");
-  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--baseline", "2", "--json", report.path(), "--",
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--baseline", "2", "--json=" + report.path(), "--",
                                             AUGUR_SWIM_PLAIN_EXE, "128", "200"},
                                            clean_environment());
   ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;

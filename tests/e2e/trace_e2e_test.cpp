@@ -147,7 +147,7 @@ std::pair<json, json> run_traced(const augur::test::TemporaryDirectory& folder, 
                                  const std::vector<std::string>& arguments) {
   const std::string report = folder.file("report.json");
   const std::string trace = folder.file("trace.json");
-  std::vector<std::string> argv = {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--json", report, "--trace", trace, "--", program};
+  std::vector<std::string> argv = {AUGUR_EXE, "run", "-p", "2", "--baseline", "1", "--json=" + report, "--trace", trace, "--", program};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   const ProcessResult result = run_process(argv, clean_environment());
   EXPECT_TRUE(result.succeeded()) << result.describe_status() << "\n" << result.standard_error;
