@@ -4,12 +4,15 @@
 
 #include "command.hpp"
 #include "core/table.hpp"
+#include "core/csv.hpp"
 #include "core/json_text.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 
 void add_fit_options(CLI::App* command, ModelCommandOptions& options) {
   add_model_options(*command, options);
+  add_csv_flag(*command, options.csv, "CSV instead of the tables: one line per constant of each segment");
   command->footer("Examples:\n"
                   "  augur fit times.csv                                   search a model per region and metric\n"
                   "  augur fit fft.csv --formula 'f[0] + f[1]*log(P) + f[2]*(N/P)*log(N/P) + f[3]*N*(P-1)/P'\n"
@@ -18,6 +21,29 @@ void add_fit_options(CLI::App* command, ModelCommandOptions& options) {
 }
 
 namespace {
+
+// --csv: region,metric,segment,formula,constant,value,std_error,r2,smape_percent (segment counts from 1; the last two
+// are the whole series' quality, repeated on its lines).
+std::string render_fit_csv(const std::vector<FittedSeries>& fitted) {
+  using core::csv_field;
+  using core::csv_number;
+  std::string out = core::csv_record({"region", "metric", "segment", "formula", "constant", "value", "std_error", "r2", "smape_percent"});
+  for (const FittedSeries& series : fitted) {
+    if (!series.error.empty()) continue;
+    const model::SeriesModel& model = series.model;
+    for (std::size_t index = 0; index < model.segmentation.segments.size(); ++index) {
+      const model::Segment& segment = model.segmentation.segments[index];
+      const model::Formula& formula = model::segment_formula(model, index);
+      for (std::size_t term = 0; term < formula.terms().size(); ++term) {
+        out += core::csv_record({csv_field(model.region), csv_field(model.metric), std::to_string(index + 1), csv_field(formula.text()),
+                                 csv_field(formula.terms()[term].constant), csv_number(segment.fit.constants(static_cast<Eigen::Index>(term))),
+                                 csv_number(segment.fit.standard_errors(static_cast<Eigen::Index>(term))), csv_number(model.r2),
+                                 csv_number(model.smape)});
+      }
+    }
+  }
+  return out;
+}
 
 void print_series(const FittedSeries& fitted) {
   std::printf("%s · %s\n", fitted.region.c_str(), fitted.metric.c_str());
@@ -81,6 +107,9 @@ int run_fit_command(const ModelCommandOptions& options) {
         else json["errors"].push_back({{"region", series.region}, {"metric", series.metric}, {"message", series.error}}), ++failures;
       }
       std::printf("%s\n", core::json_text(json, 2).c_str());
+    } else if (options.csv) {
+      std::printf("%s", render_fit_csv(fitted).c_str());
+      for (const FittedSeries& series : fitted) failures += series.error.empty() ? 0 : 1;
     } else {
       for (const FittedSeries& series : fitted) {
         print_series(series);

@@ -29,6 +29,7 @@ struct ModelCommandOptions {
   int max_terms = 3;
   std::string negative = "auto";
   bool json = false;
+  bool csv = false;  // fit, predict: --csv (declared by each)
   // --exclude: points left out of the fit ("N=4194304", "N=1024,P=4"): a measurement is left out when
   // its parameters have every value one of these gives. Left-out points are kept in FittedSeries::held_out.
   std::vector<std::string> exclude;

@@ -6,7 +6,9 @@
 
 #include "command.hpp"
 #include "core/table.hpp"
+#include "core/csv.hpp"
 #include "core/json_text.hpp"
+#include "flags.hpp"
 #include "fit_command.hpp"
 #include "model/holdout.hpp"
 
@@ -14,6 +16,7 @@ namespace augur::cli {
 
 void add_predict_options(CLI::App* command, PredictOptions& options) {
   add_model_options(*command, options.model);
+  add_csv_flag(*command, options.model.csv, "CSV instead of the table: one line per series and point");
   command->add_option("--at", options.at, "A point, e.g. 'P=256,N=1048576' (repeatable)");
   command->add_option("--grid", options.grid,
                       "Values of one parameter: 'P=1,2,4', 'P=64:1024:*2' (geometric) or 'N=100:500:+100' (arithmetic); "
@@ -151,6 +154,7 @@ int run_predict_command(const PredictOptions& options) {
     const std::vector<FittedSeries> fitted = fit_all(options.model);
     nlohmann::json predictions = nlohmann::json::array();
     std::vector<std::vector<std::string>> rows;
+    std::string csv = core::csv_record({"region", "metric", "at", "predicted", "lower", "upper", "confidence", "segment", "measured", "error_percent"});
     bool any_measured = false;
     int failures = 0;
     for (const FittedSeries& series : fitted) {
@@ -191,6 +195,10 @@ int run_predict_command(const PredictOptions& options) {
                                {"confidence", options.confidence}, {"segment", prediction.segment},
                                {"measured", std::isfinite(measured) ? nlohmann::json(measured) : nlohmann::json(nullptr)},
                                {"error_percent", std::isfinite(error) ? nlohmann::json(error) : nlohmann::json(nullptr)}});
+        csv += core::csv_record({core::csv_field(model.region), core::csv_field(model.metric), core::csv_field(describe(point)),
+                                 core::csv_number(prediction.interval.value), core::csv_number(lower), core::csv_number(upper),
+                                 core::csv_number(options.confidence), std::to_string(prediction.segment + 1), core::csv_number(measured),
+                                 core::csv_number(error)});
         rows.push_back({model.region, model.metric, describe(point), significant(prediction.interval.value, 6), significant(lower, 4),
                        significant(upper, 4), std::to_string(prediction.segment + 1) + "/" + std::to_string(model.segmentation.segments.size()),
                        significant(measured, 6), std::isfinite(error) ? significant(error, 3) + "%" : "-"});
@@ -198,6 +206,8 @@ int run_predict_command(const PredictOptions& options) {
     }
     if (options.model.json) {
       std::printf("%s\n", core::json_text(nlohmann::json{{"data", options.model.data}, {"predictions", predictions}}, 2).c_str());
+    } else if (options.model.csv) {
+      std::printf("%s", csv.c_str());
     } else {
       std::vector<std::string> header{"region", "metric", "at", "predicted", "lower", "upper", "segment"};
       if (any_measured) header.insert(header.end(), {"measured", "error"});

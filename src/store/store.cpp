@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "augur/core/expression.hpp"
+#include "core/csv.hpp"
 #include "core/json_text.hpp"
 #include "schema.hpp"
 #include "sqlite_store.hpp"
@@ -19,19 +20,7 @@ std::string environment(const char* name) {
   return value == nullptr ? std::string() : std::string(value);
 }
 
-// A CSV field: quoted when it holds a separator, a quote, a line break or blanks at either end.
-std::string csv_field(const std::string& text) {
-  const bool quote =
-      text.find_first_of(",\"\r\n") != std::string::npos ||
-      (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.back() == ' ' || text.back() == '\t'));
-  if (!quote) return text;
-  std::string quoted = "\"";
-  for (const char character : text) {
-    if (character == '"') quoted += '"';
-    quoted += character;
-  }
-  return quoted + "\"";
-}
+using core::csv_field;
 
 std::string csv_value(const Table::Value& value) {
   if (std::holds_alternative<std::monostate>(value)) return "";
