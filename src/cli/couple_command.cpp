@@ -32,6 +32,10 @@ int report_runs(const std::vector<SourcedRun>& runs, const CoupleOptions& option
       throw std::runtime_error(sourced.source + ": " + error.what());
     }
   }
+  if (options.csv) {
+    emit(options.summary ? summary_csv(runs, analyses) : report_csv(runs, analyses));
+    return 0;
+  }
   if (options.summary) {
     if (options.json) {
       emit_json(summary_json(runs, analyses));
@@ -161,6 +165,7 @@ void add_report(CLI::App* command, CoupleOptions& options) {
   report_command->add_flag("--summary", options.summary,
                            "One line per run: the errors of the summation and coupling predictors, and their means");
   add_json(report_command, options);
+  add_csv_flag(*report_command, options.csv, "CSV instead of the tables: one line per chain (with --summary: per run)");
 }
 
 void add_predict(CLI::App* command, CoupleOptions& options) {

@@ -38,6 +38,7 @@ struct CoupleOptions {
   bool no_db = false;       // measure: do not store
   std::string application;  // filter of the stored runs
   bool json = false;
+  bool csv = false;  // report: --csv
 };
 
 // Declares the options of `augur couple` on its subcommand (the table of commands.cpp makes it).

@@ -54,6 +54,15 @@ struct SourcedRun {
 [[nodiscard]] std::string size_series_text(const std::vector<SourcedRun>& runs, const coupling::SizeSeries& series,
                                            double threshold);
 
+// ---- CSV (couple_csv.cpp): report --csv -------------------------------------------------------------------
+
+// One line per chain of every run: source,length,chain,seconds,sum_alone,coupling (the chain's kernels
+// joined by commas, so quoted).
+[[nodiscard]] std::string report_csv(const std::vector<SourcedRun>& runs, const std::vector<coupling::Analysis>& analyses);
+// report --summary --csv: one line per run: source,application,dataset,processors,measured_s,summation_s,
+// summation_error,coupling_length,coupling_s,coupling_error,widest_interval (empty: none).
+[[nodiscard]] std::string summary_csv(const std::vector<SourcedRun>& runs, const std::vector<coupling::Analysis>& analyses);
+
 // ---- JSON (couple_json.cpp) -------------------------------------------------------------------------------
 
 using CoupleJson = nlohmann::ordered_json;

@@ -155,6 +155,7 @@ void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
         return digits ? "" : "'" + value + "' is not a region id (a non-negative integer)";
       });
   add_json_flag(*command, options.json, "Print JSON instead of the table");
+  add_csv_flag(*command, options.csv, "CSV instead of the table: one line per thread count, the columns of --json's points");
   command->add_flag("-q,--quiet", options.quiet, "No progress bar on stderr (shown on a terminal only)");
   command->add_flag("--progress", options.progress, "Progress lines on stderr even when it is not a terminal");
   command->add_option("program", options.command,
@@ -211,6 +212,8 @@ int run_speedup_command(const SpeedupOptions& options) {
         selfanalysis::judge_verdict(selfanalysis::verdict_input(result, options.repeat, machine.finish(experiment.wait_policy())));
     if (options.json) {
       print_speedup_json(options, result, max_threads, experiment.wait_policy(), experiment.outer(), verdict);
+    } else if (options.csv) {
+      std::printf("%s", render_speedup_csv(result).c_str());
     } else {
       print_speedup_table(options, result, experiment.wait_policy(), experiment.outer(), verdict);
     }

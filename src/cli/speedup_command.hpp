@@ -21,6 +21,7 @@ struct SpeedupOptions {
   bool no_sweep = false;
   std::optional<std::uint64_t> region;  // empty: the longest-running region
   bool json = false;
+  bool csv = false;  // one CSV line per thread count
   bool quiet = false;
   bool progress = false;  // progress lines even when stderr is not a terminal
 };

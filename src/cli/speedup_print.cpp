@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/csv.hpp"
 #include "core/table.hpp"
 #include "core/json_text.hpp"
 #include "verdict_print.hpp"
@@ -56,6 +57,25 @@ void print_speedup_json(const SpeedupOptions& options, const selfanalysis::Exper
   json["notes"] = result.notes;
   json["verdict"] = selfanalysis::verdict_json(verdict);
   std::printf("%s\n", core::json_text(json, 2).c_str());
+}
+
+std::string render_speedup_csv(const selfanalysis::ExperimentResult& result) {
+  std::string out = core::csv_record({"p", "time_s", "region_time_s", "time_sa_s", "ts", "ts_min", "ts_max", "sa_n", "sa_n_min", "sa_n_max",
+                                      "sa_n_mean", "sa_1", "st", "estimated_time_s", "region_time_sa_s", "overhead", "judged_runs",
+                                      "disturbed_runs"});
+  for (const auto& point : result.points) {
+    std::vector<std::string> fields{std::to_string(point.processors)};
+    for (const double value : {point.time, point.region_time, point.analyzed_time, point.traditional, point.traditional_min,
+                               point.traditional_max, point.self_analyzer, point.self_analyzer_min, point.self_analyzer_max,
+                               point.self_analyzer_mean, point.self_analyzer_one, point.self_tuning, point.estimated_time,
+                               point.analyzed_region_time, point.overhead}) {
+      fields.push_back(core::csv_number(value));
+    }
+    fields.push_back(std::to_string(point.judged_runs));
+    fields.push_back(std::to_string(point.disturbed_runs));
+    out += core::csv_record(fields);
+  }
+  return out;
 }
 
 void print_speedup_table(const SpeedupOptions& options, const selfanalysis::ExperimentResult& result, const std::string& wait_policy,
