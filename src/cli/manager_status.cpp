@@ -1,4 +1,4 @@
-// augur manager status [--name N] [--json] and augur manager stop [--name N]: what a running manager's segment
+// augur manager status [--name N] [--json] and augur manager stop [--name N] [--json]: what a running manager's segment
 // holds (its applications, their allocations, speedups and PC/PNC states), and the end of the manager
 // (docs/manager.md, "The manager at run time").
 #include <signal.h>
@@ -114,14 +114,27 @@ std::string status_text(const nlohmann::json& status) {
   return text + table.render();
 }
 
-int stop_manager(const std::string& name) {
+// What stop did: one sentence, or with --json {"name", "pid", "was_running" (false: it had ended and left its
+// segment, now removed), "sigterm" (it did not stop at its next quanta and was sent SIGTERM)}.
+void print_stopped(const std::string& name, pid_t pid, bool was_running, bool sigterm, bool json) {
+  if (json) {
+    const nlohmann::json out = {{"name", name}, {"pid", static_cast<int>(pid)}, {"was_running", was_running}, {"sigterm", sigterm}};
+    std::printf("%s\n", core::json_text(out, 2).c_str());
+  } else if (!was_running) {
+    std::printf("The manager '%s' (pid %d) had ended without removing its segment: removed.\n", name.c_str(), static_cast<int>(pid));
+  } else {
+    std::printf("Stopped the manager '%s' (pid %d)%s.\n", name.c_str(), static_cast<int>(pid), sigterm ? " with SIGTERM" : "");
+  }
+}
+
+int stop_manager(const std::string& name, bool json) {
   std::unique_ptr<manager::Segment> segment = open_segment(name);
   manager::Header& header = segment->header();
   const pid_t pid = header.manager_pid.load();
   const std::uint64_t start_time = header.manager_start_time.load();
   if (!manager::process_alive(pid, start_time)) {
     manager::Segment::remove(name);
-    std::printf("The manager '%s' (pid %d) had ended without removing its segment: removed.\n", name.c_str(), static_cast<int>(pid));
+    print_stopped(name, pid, false, false, json);
     return 0;
   }
   header.stop_requested.store(1);
@@ -137,7 +150,7 @@ int stop_manager(const std::string& name) {
     const timespec pause{0, 10000000};
     nanosleep(&pause, nullptr);
   }
-  std::printf("Stopped the manager '%s' (pid %d)%s.\n", name.c_str(), static_cast<int>(pid), terminated ? " with SIGTERM" : "");
+  print_stopped(name, pid, true, terminated, json);
   return 0;
 }
 
@@ -161,12 +174,13 @@ Runner declare_manager_status_command(CLI::App& command) {
 }
 
 Runner declare_manager_stop_command(CLI::App& command) {
-  auto name = std::make_shared<std::string>();
-  declare_manager_name(command, *name);
+  auto options = std::make_shared<StatusOptions>();
+  declare_manager_name(command, options->name);
+  add_json_flag(command, options->json, "JSON: the manager's name and pid, whether it was running, whether SIGTERM ended it");
   command.footer("The applications keep their last allocations. Guide: docs/manager.md (\"The manager at run time\")");
-  return [name] {
+  return [options] {
     try {
-      return stop_manager(*name);
+      return stop_manager(options->name, options->json);
     } catch (const std::exception& error) {
       return report_error("manager stop", error);
     }

@@ -92,9 +92,7 @@ TEST(CliGrammar, EveryCommandsHelpHasTheSharedFlags) {
     const auto json = option_lines(help, "--json");
     const auto output = option_lines(help, "--output");
     // A report in JSON, or a file of the command's own language (-o): every command has one of the two.
-    if (path != "manager stop") {
-      EXPECT_TRUE(!json.empty() || !output.empty()) << help;
-    }
+    EXPECT_TRUE(!json.empty() || !output.empty()) << help;
     for (const std::string& line : json) EXPECT_TRUE(contains(line, "--json [=FILE]")) << line;
     for (const std::string& line : option_lines(help, "--csv")) EXPECT_TRUE(contains(line, "--csv [=FILE]")) << line;
     for (const std::string& line : output) EXPECT_TRUE(contains(line, "-o,--output")) << line;

@@ -190,4 +190,16 @@ TEST(ManagerE2e, StartStatusStop) {
   EXPECT_TRUE(contains(bad.standard_error, "--name: a manager's name is made of")) << bad.standard_error;
 }
 
+// stop --json says what it stopped: the pid the manager announced, running until asked, no SIGTERM needed.
+TEST(ManagerE2e, StopJsonSaysWhatWasStopped) {
+  const std::string name = "e2e-json-" + std::to_string(::getpid());
+  BackgroundManager manager(name);
+  ASSERT_TRUE(contains(manager.line(), "augur manager '" + name + "': pid " + std::to_string(manager.pid)));
+  const ProcessResult stop = run_process({AUGUR_BINARY, "manager", "stop", "--name", name, "--json"});
+  ASSERT_EQ(stop.exit_code, 0) << describe(stop);
+  const nlohmann::json json = nlohmann::json::parse(stop.standard_output);
+  EXPECT_EQ(json, nlohmann::json({{"name", name}, {"pid", manager.pid}, {"was_running", true}, {"sigterm", false}})) << json.dump();
+  EXPECT_EQ(manager.wait(), 0);
+}
+
 }  // namespace
