@@ -21,7 +21,7 @@ std::string report_csv(const std::vector<SourcedRun>& runs, const std::vector<co
     for (const coupling::LengthCouplings& values : analyses[i].couplings) {
       for (const auto& chain : values.chains) {
         std::string names;
-        for (const int kernel : chain.chain) names += (names.empty() ? "" : ",") + run.kernels[static_cast<std::size_t>(kernel)].name;
+        for (const int kernel : chain.chain) names += (names.empty() ? "" : "→") + run.kernels[static_cast<std::size_t>(kernel)].name;
         out += core::csv_record({csv_field(runs[i].source), std::to_string(values.length), csv_field(names), csv_number(chain.time),
                                  csv_number(chain.sum_alone), csv_number(chain.value)});
       }

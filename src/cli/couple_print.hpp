@@ -56,8 +56,8 @@ struct SourcedRun {
 
 // ---- CSV (couple_csv.cpp): report --csv -------------------------------------------------------------------
 
-// One line per chain of every run: source,length,chain,seconds,sum_alone,coupling (the chain's kernels
-// joined by commas, so quoted).
+// One line per chain of every run: source,length,chain,seconds,sum_alone,coupling (the chain "a→b", as in
+// the table).
 [[nodiscard]] std::string report_csv(const std::vector<SourcedRun>& runs, const std::vector<coupling::Analysis>& analyses);
 // report --summary --csv: one line per run: source,application,dataset,processors,measured_s,summation_s,
 // summation_error,coupling_length,coupling_s,coupling_error,widest_interval (empty: none).
