@@ -14,15 +14,35 @@
 
 namespace augur::cli {
 
-std::string metric_label(const std::string& metric) {
-  const auto ends_with = [&metric](const std::string& tail) {
-    return metric.size() > tail.size() && metric.compare(metric.size() - tail.size(), tail.size(), tail) == 0;
+namespace {
+
+// The unit a name's ending gives: seconds ("time", "*_time", "*_s"), "*_ms", "*_us", "*_ns", bytes ("bytes",
+// "*_bytes"), "*_kib", "*_mib", "*_gib"; empty otherwise.
+std::string unit_of(const std::string& name) {
+  const auto ends_with = [&name](const std::string& tail) {
+    return name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
   };
-  if (metric == "time" || ends_with("_time") || ends_with("_s")) return metric + " (s)";
-  if (ends_with("_ms")) return metric + " (ms)";
-  if (ends_with("_us")) return metric + " (µs)";
-  if (ends_with("_ns")) return metric + " (ns)";
-  return metric;
+  if (name == "time" || ends_with("_time") || ends_with("_s")) return "s";
+  if (ends_with("_ms")) return "ms";
+  if (ends_with("_us")) return "µs";
+  if (ends_with("_ns")) return "ns";
+  if (name == "bytes" || ends_with("_bytes")) return "bytes";
+  if (ends_with("_kib")) return "KiB";
+  if (ends_with("_mib")) return "MiB";
+  if (ends_with("_gib")) return "GiB";
+  return "";
+}
+
+std::string with_unit(const std::string& name, const std::string& unit) { return unit.empty() ? name : name + " (" + unit + ")"; }
+
+}  // namespace
+
+std::string metric_label(const std::string& metric) { return with_unit(metric, unit_of(metric)); }
+
+std::string parameter_label(const std::string& parameter) {
+  // P is the processor count in CALL's formulas (the seed's convention), as in every example of docs/fit.md.
+  if (parameter == "P" || parameter == "p") return with_unit(parameter, "processors");
+  return with_unit(parameter, unit_of(parameter));
 }
 
 namespace {
@@ -191,7 +211,7 @@ std::string header(const model::SeriesModel& model, const PlotScriptOptions& opt
   std::ostringstream script;
   script << options.terminal;
   script << "set title " << gnuplot_quote(model.region + " · " + model.metric + ":  " + model::symbolic_text(model)) << " noenhanced\n";
-  script << "set xlabel " << gnuplot_quote(model.parameters[options.x]) << " noenhanced\nset ylabel "
+  script << "set xlabel " << gnuplot_quote(parameter_label(model.parameters[options.x])) << " noenhanced\nset ylabel "
          << gnuplot_quote(metric_label(model.metric)) << " noenhanced\n";
   script << "set format x \"%g\"\nset format y \"%g\"\n";
   script << "set key top left noenhanced opaque\nset grid\n";

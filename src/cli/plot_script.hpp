@@ -21,9 +21,12 @@ struct PlotScript {
   std::vector<std::string> notes;   // what the picture leaves out (model values ≤ 0 on a log axis), also drawn in it
 };
 
-// The y axis' label: the metric with its unit where the name says it ("time" and "*_s": seconds; "*_ms",
-// "*_us", "*_ns"), else the metric alone.
+// The y axis' label: the metric with its unit where the name says it ("time", "*_time" and "*_s": seconds;
+// "*_ms", "*_us", "*_ns"; "bytes", "*_bytes", "*_kib", "*_mib", "*_gib"), else the metric alone.
 [[nodiscard]] std::string metric_label(const std::string& metric);
+// The x axis' label: the parameter with its unit the same way, and P (or p), CALL's processor count, in
+// processors: "P (processors)", "size_bytes (bytes)", "N".
+[[nodiscard]] std::string parameter_label(const std::string& parameter);
 
 // Throws core::InputError (under --x) when the other parameters take more than 12 combinations of values.
 [[nodiscard]] PlotScript plot_script(const model::SeriesModel& model, const PlotScriptOptions& options);

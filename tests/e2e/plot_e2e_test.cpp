@@ -82,12 +82,24 @@ TEST(PlotScript, PlainTickLabelsAndUnitsOnTheAxes) {
   const std::string script = script_of(directory, {fft_t3e, "--formula", fft_formula, "--x", "P"});
   EXPECT_TRUE(has_line(script, "set format x \"%g\"")) << script.substr(0, 800);
   EXPECT_TRUE(has_line(script, "set format y \"%g\""));
-  EXPECT_TRUE(has_line(script, "set xlabel \"P\" noenhanced"));
+  EXPECT_TRUE(has_line(script, "set xlabel \"P (processors)\" noenhanced"));
   EXPECT_TRUE(has_line(script, "set ylabel \"time (s)\" noenhanced"));
   // P = 1 .. 32, every one a power of two: a log2 axis, ticks at 1, 2, 4, ...
   EXPECT_TRUE(has_line(script, "set logscale x 2"));
   EXPECT_TRUE(has_line(script, "set xrange [1:64]"));
   EXPECT_FALSE(contains(script, "set terminal png")) << "a .gp script draws SVG";
+}
+
+// The x axis takes its unit from the parameter's name as the y axis does from the metric's; N gives none.
+TEST(PlotScript, TheXAxisUnitComesFromTheParameterName) {
+  TemporaryDirectory directory;
+  const std::string data = directory.file("sizes.csv");
+  write_text(data, "size_bytes,latency_us\n1024,3\n2048,5\n4096,9\n8192,17\n");
+  const std::string script = script_of(directory, {data, "--formula", "c[0] + c[1]*size_bytes"});
+  EXPECT_TRUE(has_line(script, "set xlabel \"size_bytes (bytes)\" noenhanced")) << script.substr(0, 800);
+  EXPECT_TRUE(has_line(script, "set ylabel \"latency_us (µs)\" noenhanced"));
+  const std::string fft = script_of(directory, {fft_t3e, "--formula", fft_formula, "--x", "N"});
+  EXPECT_TRUE(has_line(fft, "set xlabel \"N\" noenhanced")) << fft.substr(0, 800);
 }
 
 TEST(PlotScript, TheExtrapolationRegionIsShadedAndTheBandNamedInTheLegend) {
