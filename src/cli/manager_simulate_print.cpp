@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/csv.hpp"
 #include "core/json_text.hpp"
 #include "core/table.hpp"
 #include "manager_simulate.hpp"
@@ -91,13 +92,7 @@ std::string render_simulation_csv(const manager::SimulationResult& result) {
   std::ostringstream out;
   out << "job,arrival,start,finish,response_time,work,processor_seconds,efficiency,allocation_changes\n";
   for (const manager::JobOutcome& job : result.jobs) {
-    std::string name = job.name;
-    if (name.find_first_of(",\"") != std::string::npos) {
-      std::string quoted = "\"";
-      for (const char c : name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-      name = quoted + "\"";
-    }
-    out << name << ',' << format_number(job.arrival, 6) << ',' << format_number(job.start, 6) << ','
+    out << core::csv_field(job.name) << ',' << format_number(job.arrival, 6) << ',' << format_number(job.start, 6) << ','
         << format_number(job.finish, 6) << ',' << format_number(job.response_time, 6) << ',' << format_number(job.work, 6)
         << ',' << format_number(job.processor_seconds, 6) << ',' << format_number(job.efficiency, 6) << ','
         << job.allocations.size() << '\n';
