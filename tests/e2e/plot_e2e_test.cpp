@@ -192,7 +192,7 @@ TEST(PlotPicture, TheSvgHasTheLegendAndPlainTickLabels) {
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const std::string svg = read_text(output);
   for (const std::string text : {">95% prediction band<", ">extrapolation (P > 32)<", ">measured (N=2097152)<", ">model (N=2097152)<",
-                                 ">time (s)<", ">P<"}) {
+                                 ">time (s)<", ">P (processors)<"}) {
     EXPECT_TRUE(contains(svg, text)) << text;
   }
   EXPECT_FALSE(contains(svg, "10.0000000"));
