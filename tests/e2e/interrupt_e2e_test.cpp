@@ -1,0 +1,72 @@
+// End-to-end tests of Ctrl-C in the long commands (docs/progress.md, "Ctrl-C"): each runs the built binary on
+// work far too long to finish, waits for its first progress line (the signal handlers are installed by then),
+// sends SIGINT and checks the exit status 130, the one line "augur COMMAND: interrupted" at the end of
+// standard error, nothing on standard output and no file left in the output folder.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "e2e_child.hpp"
+#include "e2e_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace augur::e2e;
+
+// Starts augur with `arguments` (and --progress), waits for a line starting "augur LABEL: " that is not the
+// last (a progress line), interrupts it, and checks what it left: `out` must be empty.
+void expect_interrupted_cleanly(const std::string& label, std::vector<std::string> arguments, const TemporaryDirectory& directory,
+                                const fs::path& out) {
+  arguments.insert(arguments.begin(), AUGUR_EXE);
+  arguments.emplace_back("--progress");
+  const fs::path standard_output = directory.path() / "stdout.txt";
+  const fs::path standard_error = directory.path() / "stderr.txt";
+  Child child(arguments, {}, standard_output, standard_error);
+  ASSERT_TRUE(wait_until([&] { return contains(read_text(standard_error), "augur " + label + ": "); }))
+      << "augur " << label << " wrote no progress in 2 minutes:\n" << read_text(standard_error);
+  ASSERT_FALSE(child.wait(WNOHANG).has_value()) << "augur " << label << " ended: give it more work\n" << read_text(standard_error);
+  EXPECT_EQ(exit_status_after_sigint(child), 130);
+  const std::string error = read_text(standard_error);
+  EXPECT_TRUE(error.ends_with("\naugur " + label + ": interrupted\n")) << error;
+  EXPECT_EQ(read_text(standard_output), "");
+  EXPECT_TRUE(fs::is_empty(out)) << "augur " << label << " left a file in " << out;
+}
+
+TEST(InterruptE2e, HierarchySweepStopsItsThreadsAndPrintsNothing) {
+  TemporaryDirectory directory;
+  const fs::path out = directory.path() / "out";
+  fs::create_directories(out);
+  // 10000 points of growing size, 20 replications each, on two threads: minutes of work; the first point
+  // takes milliseconds.
+  expect_interrupted_cleanly("hierarchy sweep",
+                             {"hierarchy", "sweep", "--model", "UU20", "--fanout", "2", "--processors", "4:40000:+4", "--replications", "20",
+                              "--threads", "2"},
+                             directory, out);
+}
+
+TEST(InterruptE2e, HierarchySimulateLeavesNoTrace) {
+  TemporaryDirectory directory;
+  const fs::path out = directory.path() / "out";
+  fs::create_directories(out);
+  expect_interrupted_cleanly("hierarchy simulate",
+                             {"hierarchy", "simulate", "--model", "UU20", "--levels", "2", "--fanout", "8", "--processors", "64", "--replications",
+                              "1000000", "--threads", "2", "--trace", (out / "trace.json").string()},
+                             directory, out);
+}
+
+TEST(InterruptE2e, ActorsSearchStopsItsThreadsAndWritesNoMapping) {
+  TemporaryDirectory directory;
+  const fs::path out = directory.path() / "out";
+  fs::create_directories(out);
+  const std::string examples = examples_of("actors");
+  // A hundred million random layouts of the stencil on 64 sites: hours; the first line comes after 10000.
+  expect_interrupted_cleanly("actors search",
+                             {"actors", "search", examples + "stencil.actors", "--machine", examples + "mesh8x8.machine", "--method", "random",
+                              "--budget", "100000000", "--threads", "2", "--write-mapping", (out / "best.map").string()},
+                             directory, out);
+}
+
+}  // namespace
