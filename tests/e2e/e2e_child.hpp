@@ -39,7 +39,10 @@ public:
     std::vector<std::string> environment;
     for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
       const std::string_view text(*entry);
-      if (!is_controlled_variable(text.substr(0, text.find('=')))) environment.emplace_back(text);
+      const std::string_view name = text.substr(0, text.find('='));
+      bool given = false;  // a variable of `variables` replaces ours
+      for (const auto& variable : variables) given = given || variable.first == name;
+      if (!is_controlled_variable(name) && !given) environment.emplace_back(text);
     }
     for (const auto& [name, value] : variables) environment.push_back(name + "=" + value);
     std::vector<char*> arguments;

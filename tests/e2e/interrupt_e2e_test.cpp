@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "e2e_child.hpp"
@@ -16,16 +17,16 @@ namespace {
 namespace fs = std::filesystem;
 using namespace augur::e2e;
 
-// Starts augur with `arguments` (and --progress), waits for a line starting "augur LABEL: " that is not the
-// last (a progress line), interrupts it, and checks what it left: `out` must be empty.
+// Starts augur with `arguments` (and `variables` in its environment), waits for `started` on its standard
+// error (a progress line), interrupts it, and checks what it left: `out` must be empty.
 void expect_interrupted_cleanly(const std::string& label, std::vector<std::string> arguments, const TemporaryDirectory& directory,
-                                const fs::path& out) {
+                                const fs::path& out, const std::string& started,
+                                const std::vector<std::pair<std::string, std::string>>& variables = {}) {
   arguments.insert(arguments.begin(), AUGUR_EXE);
-  arguments.emplace_back("--progress");
   const fs::path standard_output = directory.path() / "stdout.txt";
   const fs::path standard_error = directory.path() / "stderr.txt";
-  Child child(arguments, {}, standard_output, standard_error);
-  ASSERT_TRUE(wait_until([&] { return contains(read_text(standard_error), "augur " + label + ": "); }))
+  Child child(arguments, variables, standard_output, standard_error);
+  ASSERT_TRUE(wait_until([&] { return contains(read_text(standard_error), started); }))
       << "augur " << label << " wrote no progress in 2 minutes:\n" << read_text(standard_error);
   ASSERT_FALSE(child.wait(WNOHANG).has_value()) << "augur " << label << " ended: give it more work\n" << read_text(standard_error);
   EXPECT_EQ(exit_status_after_sigint(child), 130);
@@ -43,8 +44,8 @@ TEST(InterruptE2e, HierarchySweepStopsItsThreadsAndPrintsNothing) {
   // takes milliseconds.
   expect_interrupted_cleanly("hierarchy sweep",
                              {"hierarchy", "sweep", "--model", "UU20", "--fanout", "2", "--processors", "4:40000:+4", "--replications", "20",
-                              "--threads", "2"},
-                             directory, out);
+                              "--threads", "2", "--progress"},
+                             directory, out, "augur hierarchy sweep: [");
 }
 
 TEST(InterruptE2e, HierarchySimulateLeavesNoTrace) {
@@ -53,8 +54,8 @@ TEST(InterruptE2e, HierarchySimulateLeavesNoTrace) {
   fs::create_directories(out);
   expect_interrupted_cleanly("hierarchy simulate",
                              {"hierarchy", "simulate", "--model", "UU20", "--levels", "2", "--fanout", "8", "--processors", "64", "--replications",
-                              "1000000", "--threads", "2", "--trace", (out / "trace.json").string()},
-                             directory, out);
+                              "1000000", "--threads", "2", "--trace", (out / "trace.json").string(), "--progress"},
+                             directory, out, "augur hierarchy simulate: [");
 }
 
 TEST(InterruptE2e, ActorsSearchStopsItsThreadsAndWritesNoMapping) {
@@ -65,8 +66,20 @@ TEST(InterruptE2e, ActorsSearchStopsItsThreadsAndWritesNoMapping) {
   // A hundred million random layouts of the stencil on 64 sites: hours; the first line comes after 10000.
   expect_interrupted_cleanly("actors search",
                              {"actors", "search", examples + "stencil.actors", "--machine", examples + "mesh8x8.machine", "--method", "random",
-                              "--budget", "100000000", "--threads", "2", "--write-mapping", (out / "best.map").string()},
-                             directory, out);
+                              "--budget", "100000000", "--threads", "2", "--write-mapping", (out / "best.map").string(), "--progress"},
+                             directory, out, "augur actors search: 10000 simulations");
+}
+
+// The harness inside the program prints its rounds; Ctrl-C reaches the program (augur passes it on), and
+// augur's temporary folder (in TMPDIR) goes.
+TEST(InterruptE2e, CoupleMeasureKillsTheProgramAndRemovesItsTemporaryFolder) {
+  TemporaryDirectory directory;
+  const fs::path out = directory.path() / "tmp";
+  fs::create_directories(out);
+  expect_interrupted_cleanly("couple measure",
+                             {"couple", "measure", "--no-db", "--chains", "none", "--min-time", "0.002", "--samples", "10000", "--application-samples",
+                              "1", "--", AUGUR_SP_EXE, "--measure", "--size", "8", "--iterations", "3"},
+                             directory, out, "augur: coupling: round 1 of 10000 done", {{"TMPDIR", out.string()}, {"OMP_NUM_THREADS", "1"}});
 }
 
 }  // namespace
