@@ -39,6 +39,8 @@ struct ActorsOptions {
   // search
   std::string method;                   // --method exhaustive|annealing|random|greedy|clustering
   long budget = 0;                      // --budget N (0: the method's default)
+  bool progress = false;                // --progress: progress lines on stderr even when it is not a terminal
+  bool quiet = false;                   // -q: no progress
 };
 
 struct ActorsInputs {

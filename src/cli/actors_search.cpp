@@ -80,6 +80,8 @@ std::shared_ptr<ActorsOptions> add_actors_search(CLI::App& command) {
   add_threads_option(command, options->threads, "Threads to simulate on (0: the hardware's); the results do not depend on it", 0);
   command.add_option("--write-mapping", options->write_mapping, "Write the best mapping to this file (a mapping file, whole or not at all)")
       ->type_name("FILE");
+  command.add_flag("--progress", options->progress, "Progress lines on stderr even when it is not a terminal");
+  command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
   return options;
 }
 
@@ -92,7 +94,9 @@ int run_actors_search(const ActorsOptions& cli) {
     options.budget = cli.budget > 0 ? cli.budget : default_budget(cli.method);
     options.threads = cli.threads;
     options.simulation = inputs.options;
-    Progress progress("augur actors search", 0, "simulations", Progress::mode_for(false));  // a terminal only
+    catch_interruptions();  // Ctrl-C: the threads stop before their next simulation; no output, no mapping written
+    options.interruption = check_interrupted;
+    Progress progress("augur actors search", 0, "simulations", Progress::mode_for(cli.quiet, cli.progress));
     options.progress = [&progress](long simulations) { progress.update(simulations); };
     const actors::Layout initial{inputs.mapping, inputs.options.created_sites};
     const actors::SearchResult result = actors::search(inputs.program, inputs.machine, initial, options);

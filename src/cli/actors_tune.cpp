@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "actors_command.hpp"
+#include "progress.hpp"
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
 #include "core/json_text.hpp"
@@ -90,6 +91,8 @@ int run_actors_tune(const ActorsOptions& cli) {
     actors::TuneOptions options;
     options.maximum_iterations = cli.maximum_iterations;
     options.simulation = inputs.options;
+    catch_interruptions();  // Ctrl-C: stops before the next simulation; no output, no mapping written
+    options.interruption = check_interrupted;
     const actors::TuneResult result = actors::tune(inputs.program, inputs.machine, inputs.mapping, options);
     if (!cli.write_mapping.empty()) core::write_file_atomically(cli.write_mapping, mapping_text(inputs.program, result.mapping, result.created));
     const std::string output = cli.json ? render_json(inputs, result) : render_table(cli, inputs, result);

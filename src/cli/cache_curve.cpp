@@ -180,6 +180,7 @@ int run_cache_curve(const CacheCurveOptions& options, const CLI::App& command) {
       const std::string extension = picture_extension(options.plot);
       if (extension != "svg" && extension != "png") throw core::InputError({"--plot", 0, 0}, "the picture must end in .svg or .png, not '" + options.plot + "'");
     }
+    catch_interruptions();  // Ctrl-C: stops at the next progress call (every 2^24 accesses), nothing written
     const Measured measured = measure(options, format);
     if (!options.plot.empty()) plot_curve(options, measured);
     const std::string output = options.json ? render_json(options, measured) : options.csv ? render_csv(measured) : render_table(options, measured);

@@ -100,7 +100,7 @@ PredictPoint predict_from_trace(const cache::Model& model, const std::vector<cac
   const auto progress = [&bar](std::uint64_t done) { bar.update(static_cast<long long>(done)); };
   if (options.method == "exact") {
     cache::CacheHierarchy hierarchy(levels, false);
-    hierarchy.run(trace, progress, 100'000'000);
+    hierarchy.run(trace, progress, std::uint64_t{1} << 24);
     for (const cache::CacheLevel& level : hierarchy.levels()) {
       point.counts.emplace_back(static_cast<double>(level.statistics().accesses), static_cast<double>(level.statistics().misses()));
     }
@@ -121,7 +121,9 @@ int run_cache_predict(const CachePredictOptions& options) {
     const core::SourceText source = model_source(options.model);
     const cache::Model model = cache::parse_model(source, parse_model_defines(options.defines));
     CachePredictReport report{options, source, model, {}};
+    catch_interruptions();  // Ctrl-C: stops at the next progress call or configuration, nothing printed
     for (const auto& configuration : configurations(options, levels)) {
+      check_interrupted();
       const auto started = std::chrono::steady_clock::now();
       PredictPoint point = options.method == "stochastic" ? predict_stochastic(model, configuration, options)
                                                           : predict_from_trace(model, configuration, options);

@@ -32,7 +32,7 @@ struct CacheSimOptions {
   bool quiet = false;
 };
 
-constexpr std::uint64_t progress_every = 100'000'000;
+constexpr std::uint64_t progress_every = std::uint64_t{1} << 24;  // also how often Ctrl-C is looked at
 
 std::string size_text(std::uint64_t bytes) {
   if (bytes % (std::uint64_t{1} << 30) == 0) return std::to_string(bytes >> 30) + "G";
@@ -98,9 +98,9 @@ int run_cache_sim(const CacheSimOptions& options) {
     const std::unique_ptr<TraceInput> input = open_trace_input(options.trace, format);
     cache::TraceReader& reader = *input->reader;
     cache::CacheHierarchy hierarchy(levels, !options.no_3c);
+    catch_interruptions();  // Ctrl-C: stops at the next progress call (quiet or not), nothing printed
     Progress progress("augur cache sim", 0, "accesses", Progress::mode_for(options.quiet, options.progress));
-    hierarchy.run(reader, [&progress](std::uint64_t done) { progress.update(static_cast<long long>(done)); },
-                  progress_on_stderr(options.quiet, options.progress) ? progress_every : 0);
+    hierarchy.run(reader, [&progress](std::uint64_t done) { progress.update(static_cast<long long>(done)); }, progress_every);
     progress.clear();
     const std::string output = options.json ? render_json(hierarchy) : render_table(hierarchy, input->name, reader);
     std::fputs(output.c_str(), stdout);
@@ -128,7 +128,7 @@ Runner declare_cache_sim_command(CLI::App& command) {
       ->check(CLI::IsMember({"detect", "din", "lackey", "augur"}));
   add_json_flag(command, options->json, "JSON instead of the table");
   command.add_flag("--no-3c", options->no_3c, "Do not classify the misses (faster, no memory per line touched)");
-  command.add_flag("--progress", options->progress, "Report progress on stderr every 10^8 accesses even when it is not a terminal");
+  command.add_flag("--progress", options->progress, "Report progress on stderr every 2^24 accesses even when it is not a terminal");
   command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");
   command.footer(
       "Examples:\n"

@@ -42,7 +42,7 @@ struct TraceSummary {
   std::uint64_t skipped_calls = 0;
 };
 
-constexpr std::uint64_t progress_every = 100'000'000;
+constexpr std::uint64_t progress_every = std::uint64_t{1} << 24;  // also how often Ctrl-C is looked at
 
 // An ostream's buffer that hands everything to an OutputFile (written whole or not at all).
 class OutputFileBuffer final : public std::streambuf {
@@ -124,6 +124,7 @@ int run_cache_trace(const CacheTraceOptions& options) {
     const cache::TraceFormat format = options.format == "din" ? cache::TraceFormat::Din : cache::TraceFormat::Augur;
     core::refuse_output_over_inputs(options.output, {options.model});
     const cache::Model model = read_cache_model(options.model, options.defines);
+    catch_interruptions();  // Ctrl-C: stops at the next progress call, the trace's temporary removed
     core::OutputFile file(options.output);
     const TraceSummary summary = write_trace(model, options, format, file);
     file.commit();
@@ -152,7 +153,7 @@ Runner declare_cache_trace_command(CLI::App& command) {
   command.add_option("--line", options->line, "Line size in bytes for the count of distinct lines (default 64)");
   add_json_flag(command, options->json, "The summary as JSON");
   command.add_flag("--progress", options->progress,
-                   "Report progress on stderr every 10^8 accesses even when it is not a terminal");
+                   "Report progress on stderr every 2^24 accesses even when it is not a terminal");
   command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");
   return [options] { return run_cache_trace(*options); };
 }

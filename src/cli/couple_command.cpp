@@ -11,6 +11,7 @@
 #include "core/json_text.hpp"
 #include "model_common.hpp"
 #include "options_command.hpp"
+#include "progress.hpp"
 #include "flags.hpp"
 
 namespace augur::cli {
@@ -220,7 +221,8 @@ int run_couple_command(const CLI::App& command, const CoupleOptions& options) {
     if (command.got_subcommand("transitions")) return transitions(options);
     if (command.got_subcommand("reuse")) return reuse(options);
   } catch (const std::exception& error) {
-    return report_error("couple", error);
+    const bool interrupted = dynamic_cast<const Interrupted*>(&error) != nullptr && command.got_subcommand("measure");
+    return report_error(interrupted ? "couple measure" : "couple", error);
   }
   return 2;
 }

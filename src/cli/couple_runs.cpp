@@ -10,6 +10,7 @@
 #include "couple_print.hpp"
 #include "model_common.hpp"
 #include "options_command.hpp"
+#include "progress.hpp"
 #include "store/store.hpp"
 
 namespace augur::cli {
@@ -37,6 +38,7 @@ int run_harness(const CoupleOptions& options, const std::string& program, const 
   std::vector<std::string> argv = options.command;
   argv[0] = program;
   const core::ProcessResult child = core::run_attached(argv, measurement_environment(options, file));
+  check_interrupted();  // Ctrl-C: the program got it too; the temporary folder goes, nothing is measured or stored
   if (!child.succeeded()) {
     std::fprintf(stderr, "augur couple measure: %s %s; nothing measured\n", program.c_str(), child.describe_status().c_str());
     return child.exit_code > 0 ? child.exit_code : 1;
@@ -100,6 +102,7 @@ int measure_program(const CoupleOptions& options, SourcedRun& measured) {
   if (!options.save.empty()) {
     core::refuse_output_over_inputs(options.save, {program, options.db.empty() ? store::default_store_path() : options.db});
   }
+  catch_interruptions();
   core::TemporaryFolder folder("augur-couple");
   const std::string file = (folder.path() / "measurements.coupling.jsonl").string();
   if (const int status = run_harness(options, program, file); status != 0) return status;

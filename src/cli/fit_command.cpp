@@ -95,7 +95,7 @@ void print_series(const FittedSeries& fitted) {
 
 int run_fit_command(const ModelCommandOptions& options) {
   try {
-    const std::vector<FittedSeries> fitted = fit_all(options);
+    const std::vector<FittedSeries> fitted = fit_all(options, "augur fit");
     int failures = 0;
     if (options.json) {
       nlohmann::json json;

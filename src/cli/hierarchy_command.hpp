@@ -34,6 +34,7 @@ struct HierarchyOptions {
   std::string trace;          // simulate --trace FILE: replication 0's timeline
   bool json = false;
   bool quiet = false;
+  bool progress = false;  // --progress: progress lines on stderr even when it is not a terminal
   bool levels_given = false;  // --levels on the command line (filled by the runner)
   std::vector<std::string> sweep_fanouts;     // sweep: --fanout and --processors as given
   std::vector<std::string> sweep_processors;

@@ -3,7 +3,6 @@
 // replications (a model's program drawn anew in each, from the stream (seed, replication)) over threads and,
 // under mpirun, over the ranks (sim/parallel), and rank 0 prints.
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -17,6 +16,7 @@
 #include "hierarchy_print.hpp"
 #include "sim/parallel/ranks.hpp"
 #include "flags.hpp"
+#include "progress.hpp"
 
 namespace augur::cli {
 
@@ -36,6 +36,7 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_simulate(CLI::App& command) {
   add_threads_option(command, options->threads, "Threads for the replications (0: the hardware's); the numbers do not depend on it", 0)->default_val(0);
   command.add_option("--trace", options->trace, "Write replication 0's timeline to FILE (Perfetto JSON: CSs and processors as rows, packets grasped and migrated as flows)")->type_name("FILE");
   add_json_flag(command, options->json, "JSON instead of the tables");
+  command.add_flag("--progress", options->progress, "Progress lines on stderr even when it is not a terminal");
   command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
   command.footer("Under mpirun the replications are shared among the ranks and rank 0 prints (docs/hierarchy.md, \"Replications over MPI ranks\").\n"
                  "Guide: docs/hierarchy.md");
@@ -70,22 +71,17 @@ int simulate_on_ranks(const HierarchyOptions& cli, const sim::parallel::Ranks& r
       return hierarchy::generate_program(*model, random, name);
     };
   }
-  const auto started = std::chrono::steady_clock::now();
-  auto last = started;
   options.runner = [&ranks](int count, int threads, const std::function<hierarchy::Execution(int)>& replicate,
                             const std::function<void(int, hierarchy::Execution&&)>& combine) {
     sim::parallel::run_replications_over_ranks(
         ranks, count, threads, replicate, [](const hierarchy::Execution& run) { return sim::parallel::encode_doubles(hierarchy::execution_values(run)); },
         [](const std::string& bytes) { return hierarchy::execution_from_values(sim::parallel::decode_doubles(bytes)); }, combine);
   };
-  if (!cli.quiet && options.replications > 1 && ranks.root()) {
-    options.progress = [&](int done) {
-      const auto now = std::chrono::steady_clock::now();
-      if (now - last < std::chrono::seconds(1)) return;
-      last = now;
-      std::fprintf(stderr, "augur hierarchy simulate: %d of %d replications\n", done, options.replications);
-    };
-  }
+  catch_interruptions();  // Ctrl-C: the threads stop before their next replication; no output, the trace's temporary removed
+  options.interruption = check_interrupted;
+  const bool shown = options.replications > 1 && ranks.root();
+  Progress bar("augur hierarchy simulate", options.replications, "replications", shown ? Progress::mode_for(cli.quiet, cli.progress) : Progress::Mode::off);
+  options.progress = [&bar](int done) { bar.update(done); };
   // Replication 0 runs on rank 0 (the first block): rank 0 alone opens the timeline.
   const std::unique_ptr<core::OutputFile> trace = sim::parallel::open_output_on_root(ranks, cli.trace);
   std::unique_ptr<sim::TimelineWriter> timeline;
@@ -97,6 +93,7 @@ int simulate_on_ranks(const HierarchyOptions& cli, const sim::parallel::Ranks& r
     timeline->finish();
     trace->commit();
   }
+  bar.clear();
   const std::string output = cli.json ? hierarchy_json(cli, machine, summary) : hierarchy_table(cli, machine, summary);
   std::fputs(output.c_str(), stdout);
   return 0;

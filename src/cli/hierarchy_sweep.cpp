@@ -3,7 +3,6 @@
 // relative to the ideal one (Figure 19) and the actual execution time (Figure 20) by system size, one row per
 // model and fan-out.
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -16,6 +15,7 @@
 #include "sim/hierarchy/sweep.hpp"
 #include "sim/parallel/ranks.hpp"
 #include "flags.hpp"
+#include "progress.hpp"
 
 namespace augur::cli {
 namespace {
@@ -147,6 +147,7 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_sweep(CLI::App& command) {
   add_threads_option(command, options->threads, "Threads over the points (0: the hardware's); the numbers do not depend on it", 0)->default_val(0);
   add_json_flag(command, options->json, "JSON instead of the tables");
   add_csv_flag(command, lists->csv, "CSV: one line per point");
+  command.add_flag("--progress", options->progress, "Progress lines on stderr even when it is not a terminal");
   command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
   command.callback([options, lists] {
     options->model.clear();
@@ -176,15 +177,11 @@ int run_hierarchy_sweep(const HierarchyOptions& cli) {
     options.seed = cli.seed;
     options.replications = cli.replications;
     options.threads = cli.threads;
-    auto last = std::chrono::steady_clock::now();
-    if (!cli.quiet && ranks.root()) {
-      options.progress = [&](int done, int total) {
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last < std::chrono::seconds(1)) return;
-        last = now;
-        std::fprintf(stderr, "augur hierarchy sweep: %d of %d points\n", done, total);
-      };
-    }
+    catch_interruptions();  // Ctrl-C: the threads stop before their next replication, nothing is printed
+    options.interruption = check_interrupted;
+    const auto points_total = static_cast<long long>(models.size() * fanouts.size() * sizes.size());
+    Progress bar("augur hierarchy sweep", points_total, "points", ranks.root() ? Progress::mode_for(cli.quiet, cli.progress) : Progress::Mode::off);
+    options.progress = [&bar](int done, int /*total*/) { bar.update(done); };
     options.runner = [&ranks](int count, int threads, const std::function<hierarchy::SweepPoint(int)>& point,
                               const std::function<void(int, hierarchy::SweepPoint&&)>& combine) {
       sim::parallel::run_replications_over_ranks(
@@ -193,6 +190,7 @@ int run_hierarchy_sweep(const HierarchyOptions& cli) {
     };
     const auto points = hierarchy::sweep(models, fanouts, sizes, options);
     if (!ranks.root()) return 0;
+    bar.clear();
     const std::string output = cli.json ? sweep_json(cli, options.levels, points) : cli.output == "csv" ? sweep_csv(points) : sweep_table(cli, options.levels, points, sizes);
     std::fputs(output.c_str(), stdout);
     return 0;

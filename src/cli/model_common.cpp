@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "augur/core/diagnostics.hpp"
@@ -11,6 +12,7 @@
 #include "core/json_text.hpp"
 #include "model/holdout.hpp"
 #include "flags.hpp"
+#include "progress.hpp"
 
 namespace augur::cli {
 namespace {
@@ -136,7 +138,7 @@ model::ModelOptions modeling_options(const ModelCommandOptions& options) {
 
 }  // namespace
 
-std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
+std::vector<FittedSeries> fit_all(const ModelCommandOptions& options, const std::string& label) {
   model::ReadOptions read;
   read.format = parse_format(options.format);
   read.value_column = options.value_column;
@@ -146,7 +148,13 @@ std::vector<FittedSeries> fit_all(const ModelCommandOptions& options) {
   for (const std::string& text : options.exclude) exclusions.push_back(parse_exclusion(text));
 
   const model::Dataset dataset = model::read_dataset(options.data, read);
-  model::DatasetFit fit = model::fit_dataset(dataset, options.region, options.metric, exclusions, modeling);
+  std::optional<Progress> bar;  // over several series, on a terminal only; erased when the fits are done
+  model::DatasetFit fit = model::fit_dataset(dataset, options.region, options.metric, exclusions, modeling, [&](int done, int total) {
+    if (total < 2) return;
+    if (!bar) bar.emplace(label, total, "series", Progress::mode_for(false));
+    bar->update(done);
+  });
+  bar.reset();
   std::vector<FittedSeries> fitted = std::move(fit.series);
   for (std::size_t index = 0; index < exclusions.size(); ++index) {
     if (!fitted.empty() && !fit.matched[index]) {

@@ -42,7 +42,8 @@ using model::FittedSeries;
 
 // Reads the data and models each selected series. Throws core::InputError / std::runtime_error for
 // bad input (the data file, an option); a series that cannot be modeled gets its `error` instead.
-[[nodiscard]] std::vector<FittedSeries> fit_all(const ModelCommandOptions& options);
+// `label` ("augur fit") names the progress bar over the series, drawn on a terminal when the fits take a while.
+[[nodiscard]] std::vector<FittedSeries> fit_all(const ModelCommandOptions& options, const std::string& label);
 
 // "%.4g" and friends.
 [[nodiscard]] std::string significant(double value, int digits = 4);

@@ -30,7 +30,7 @@ int run_plot_command(const PlotOptions& options) {
       throw core::InputError({"--output", 0, 0}, "the picture must end in .svg, .png or .gp (the gnuplot script), not '" + options.output + "'");
     }
     core::refuse_output_over_inputs(options.output, {options.model.data});
-    const std::vector<FittedSeries> fitted = fit_all(options.model);
+    const std::vector<FittedSeries> fitted = fit_all(options.model, "augur plot");
     if (fitted.size() > 1) {
       throw core::InputError({options.model.data, 0, 0}, "the data holds " + std::to_string(fitted.size()) +
                                                               " series; choose one with --region and --metric");

@@ -151,7 +151,7 @@ int run_predict_command(const PredictOptions& options) {
   try {
     const std::vector<Assignment> points = points_of(options);
     if (points.empty()) throw core::InputError({"--at", 0, 0}, "give the points to predict with --at or --grid");
-    const std::vector<FittedSeries> fitted = fit_all(options.model);
+    const std::vector<FittedSeries> fitted = fit_all(options.model, "augur predict");
     nlohmann::json predictions = nlohmann::json::array();
     std::vector<std::vector<std::string>> rows;
     std::string csv = core::csv_record({"region", "metric", "at", "predicted", "lower", "upper", "confidence", "segment", "measured", "error_percent"});

@@ -52,12 +52,18 @@ double measured_at(const SeriesModel& model, const std::vector<Measurement>& hel
 }
 
 DatasetFit fit_dataset(const Dataset& dataset, const std::string& region, const std::string& metric,
-                       const std::vector<Exclusion>& exclusions, const ModelOptions& options) {
+                       const std::vector<Exclusion>& exclusions, const ModelOptions& options,
+                       const std::function<void(int done, int total)>& progress) {
   DatasetFit fit;
   fit.matched.assign(exclusions.size(), false);
+  const auto chosen = [&](const Series& series) {
+    return (region.empty() || series.region == region) && (metric.empty() || series.metric == metric);
+  };
+  int total = 0;
+  for (const Series& series : dataset.series) total += chosen(series) ? 1 : 0;
+  if (progress) progress(0, total);
   for (const Series& series : dataset.series) {
-    if (!region.empty() && series.region != region) continue;
-    if (!metric.empty() && series.metric != metric) continue;
+    if (!chosen(series)) continue;
     FittedSeries result;
     result.region = series.region;
     result.metric = series.metric;
@@ -74,6 +80,7 @@ DatasetFit fit_dataset(const Dataset& dataset, const std::string& region, const 
       result.error = core::describe_error(error);
     }
     fit.series.push_back(std::move(result));
+    if (progress) progress(static_cast<int>(fit.series.size()), total);
   }
   return fit;
 }

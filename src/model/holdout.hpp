@@ -4,6 +4,7 @@
 // with its hold-out, that those commands share.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -50,8 +51,11 @@ struct DatasetFit {
 
 // Models each series of `dataset` whose region and metric are `region` and `metric` (empty: any), without
 // the measurements `exclusions` hold out. A series the method cannot fit gets its `error`; a
-// core::InputError (a bad formula, an exclusion of a parameter a series lacks) is thrown.
+// core::InputError (a bad formula, an exclusion of a parameter a series lacks) is thrown. `progress`, if
+// set, is called on the calling thread before the first series and after each, with the series modeled so far
+// and their number.
 [[nodiscard]] DatasetFit fit_dataset(const Dataset& dataset, const std::string& region, const std::string& metric,
-                                     const std::vector<Exclusion>& exclusions, const ModelOptions& options);
+                                     const std::vector<Exclusion>& exclusions, const ModelOptions& options,
+                                     const std::function<void(int done, int total)>& progress = {});
 
 }  // namespace augur::model

@@ -31,6 +31,7 @@
 #include "core/process.hpp"
 #include "support/temporary_directory.hpp"
 #include "support/trace_nesting.hpp"
+#include "e2e_child.hpp"
 
 extern char** environ;
 
@@ -49,9 +50,10 @@ const std::string swim_plain_exe = AUGUR_SWIM_PLAIN_EXE;
 
 // ---- Helpers ---------------------------------------------------------------------------------
 
-bool is_controlled_variable(std::string_view name) {
-  return name.rfind("AUGUR_", 0) == 0 || name.rfind("OMP_", 0) == 0 || name.rfind("GOMP_", 0) == 0;
-}
+using augur::e2e::Child;
+using augur::e2e::exit_status_after_sigint;
+using augur::e2e::is_controlled_variable;
+using augur::e2e::wait_until;
 
 // The names of this process' AUGUR_*, OMP_* and GOMP_* variables: removed from every child.
 std::vector<std::string> controlled_variables() {
@@ -506,76 +508,6 @@ TEST(Libaugur, SweepMeasuresEveryProcessorCountInOneRun) {
 
 // ---- A program stopped and continued ---------------------------------------------------------
 
-// A child started with posix_spawn; killed and reaped if the test ends before it does.
-class Child {
-public:
-  Child(const std::vector<std::string>& argv, const Environment& variables, const fs::path& output, const fs::path& error) {
-    std::vector<std::string> environment;
-    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-      const std::string_view text(*entry);
-      if (!is_controlled_variable(text.substr(0, text.find('=')))) environment.emplace_back(text);
-    }
-    for (const auto& [name, value] : variables) environment.push_back(name + "=" + value);
-    std::vector<char*> arguments;
-    for (const auto& argument : argv) arguments.push_back(const_cast<char*>(argument.c_str()));
-    arguments.push_back(nullptr);
-    std::vector<char*> pointers;
-    for (auto& variable : environment) pointers.push_back(variable.data());
-    pointers.push_back(nullptr);
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, error.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int spawned = ::posix_spawn(&pid_, argv.front().c_str(), &actions, nullptr, arguments.data(), pointers.data());
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0) {
-      pid_ = -1;
-      throw std::runtime_error("cannot start " + argv.front() + ": " + std::strerror(spawned));
-    }
-  }
-  ~Child() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      int status = 0;
-      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-      }
-    }
-  }
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-
-  [[nodiscard]] pid_t pid() const { return pid_; }
-  // waitpid with `flags`; the status, or nullopt when nothing changed (WNOHANG).
-  std::optional<int> wait(int flags) {
-    int status = 0;
-    pid_t waited = 0;
-    do {
-      waited = ::waitpid(pid_, &status, flags);
-    } while (waited < 0 && errno == EINTR);
-    if (waited < 0) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
-    if (waited == 0) return std::nullopt;
-    if (WIFEXITED(status) || WIFSIGNALED(status)) pid_ = -1;  // reaped
-    return status;
-  }
-
-private:
-  pid_t pid_ = -1;
-};
-
-// Polls `condition` until it holds or `limit` has passed; whether it held. The limit only stops a hung
-// test: what the tests wait for is an event (text written, CPU time used), never an amount of wall time.
-template <class Condition>
-bool wait_until(Condition condition, std::chrono::seconds limit = std::chrono::seconds(120)) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the polling period, not a synchronisation
-  }
-  return true;
-}
-
 // The CPU time (user + system) process `pid` has used, from /proc/<pid>/stat (fields 14 and 15, in clock
 // ticks); also readable while it is a zombie, not yet reaped.
 double cpu_seconds(pid_t pid) {
@@ -650,16 +582,6 @@ TEST(Libaugur, UninterruptedRunOnOneThreadDiscardsOnlyTheWarmUp) {
 }  // namespace
 
 namespace {
-
-// Sends SIGINT to `child` and waits for it: its exit status, or -1 when it did not exit by itself.
-int exit_status_after_sigint(Child& child) {
-  if (::kill(child.pid(), SIGINT) != 0) {
-    ADD_FAILURE() << "kill: " << std::strerror(errno);
-    return -1;
-  }
-  const std::optional<int> status = child.wait(0);
-  return status && WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
-}
 
 // The report of the first run in augur speedup's scratch folder (TMPDIR/augur-speedup-*/run-1.json).
 bool first_run_reported(const fs::path& scratch) {

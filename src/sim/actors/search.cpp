@@ -26,6 +26,7 @@ Layout SearchSpace::layout(const std::vector<int>& sites) const {
 }
 
 double SearchSpace::time(const std::vector<int>& sites) const {
+  if (interruption) interruption();
   const Simulation run = simulate_layout(program, machine, layout(sites), options);
   return run.deadlock.empty() ? run.time : never;
 }
@@ -33,7 +34,7 @@ double SearchSpace::time(const std::vector<int>& sites) const {
 namespace {
 
 SearchSpace make_space(const Program& program, const Machine& machine, const Layout& initial, const SimulationOptions& options) {
-  SearchSpace space{program, machine, options, {}, {}, {}};
+  SearchSpace space{program, machine, options, {}, {}, {}, {}};
   space.options.created_sites.clear();
   space.profile = simulate_layout(program, machine, initial, space.options);
   if (!space.profile.deadlock.empty())
@@ -136,7 +137,8 @@ Found search_annealing(const SearchSpace& space, const SearchOptions& options) {
 }  // namespace
 
 SearchResult search(const Program& program, const Machine& machine, const Layout& initial, const SearchOptions& options) {
-  const SearchSpace space = make_space(program, machine, initial, options.simulation);
+  SearchSpace space = make_space(program, machine, initial, options.simulation);
+  space.interruption = options.interruption;
   SearchResult result;
   result.initial_time = space.profile.time;
   result.static_players = static_cast<long>(program.players.size());

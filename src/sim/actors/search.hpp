@@ -33,6 +33,9 @@ struct SearchOptions {
   int chains = 4;                // annealing: independent chains, budget shared
   SimulationOptions simulation;  // the seed (created_sites are ignored: a layout names its created players)
   std::function<void(long simulations)> progress;  // called on the calling thread about every 10000 simulations
+  // If set, called on any thread before each simulation; it throws to stop the search (Ctrl-C), and the
+  // search stops promptly and passes the exception on.
+  std::function<void()> interruption;
 };
 
 struct SearchResult {

@@ -2,6 +2,7 @@
 // site per player, its simulation, and the methods' entry points.
 #pragma once
 
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ struct SearchSpace {
   std::vector<std::string> created;  // creation paths
   Simulation profile;                // the initial layout's run
   std::vector<int> initial;          // its sites, one per player
+  std::function<void()> interruption;  // SearchOptions::interruption, before each simulation
 
   [[nodiscard]] std::size_t players() const { return program.players.size() + created.size(); }
   [[nodiscard]] Layout layout(const std::vector<int>& sites) const;

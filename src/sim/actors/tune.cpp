@@ -241,6 +241,7 @@ std::vector<Move> propose_moves(const Program& program, const Machine& machine, 
 TuneResult tune(const Program& program, const Machine& machine, const Mapping& initial, const TuneOptions& options) {
   TuneResult result;
   const auto simulate_mapping = [&](const Layout& layout) {
+    if (options.interruption) options.interruption();
     ++result.simulations;
     return simulate_layout(program, machine, layout, options.simulation);
   };

@@ -3,6 +3,7 @@
 // and iterate until no proposal improves the execution time. docs/actors.md, "augur actors tune".
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -33,6 +34,7 @@ struct TuneOptions {
   std::size_t alternatives = 64;  // proposals tried alone, best first, when the combined ones are not faster
   std::size_t paired = 8;         // then the pairs of the best `paired` proposals, when none alone is faster
   SimulationOptions simulation;  // created_sites: the initial sites of created players named
+  std::function<void()> interruption;  // if set, called before each simulation; it throws to stop (Ctrl-C)
 };
 
 // Per heuristic: its proposals, and those in a mapping that was kept.

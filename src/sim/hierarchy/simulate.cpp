@@ -122,6 +122,7 @@ Summary simulate(const std::function<Program(int replication)>& program_of, cons
   std::vector<std::array<Accumulator, 8>> levels(static_cast<std::size_t>(machine.levels));
   std::vector<Accumulator> processors(static_cast<std::size_t>(machine.total_processors()));
   const std::function<Execution(int)> replicate = [&](int replication) {
+    if (options.interruption) options.interruption();
     const Program program = program_of(replication);
     Execution run = simulate_hierarchy(program, machine, options.source, replication == 0 ? options.timeline : nullptr);
     run.ideal_time = ideal_time(program, machine.total_processors());

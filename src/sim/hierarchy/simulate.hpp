@@ -70,6 +70,7 @@ struct SimulationOptions {
   int threads = 0;                // 0: the hardware concurrency, capped by the replications
   std::string source = "program"; // where errors of fit are located (the model or program file)
   std::function<void(int done)> progress;  // called on the calling thread after each replication, if set
+  std::function<void()> interruption;      // if set, called on any thread before each replication; it throws to stop (Ctrl-C)
   ReplicationRunner runner;       // unset: run_replications over `threads` threads
   TimelineWriter* timeline = nullptr;  // if set, replication 0's timeline (simulate_hierarchy)
 };

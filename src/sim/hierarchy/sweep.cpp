@@ -99,6 +99,7 @@ std::vector<SweepPoint> sweep(const std::vector<SweepModel>& models, const std::
         run.replications = options.replications;
         run.threads = 1;  // the points run in parallel
         run.source = point.model;
+        run.interruption = options.interruption;
         point.summary = simulate(
             [&](int replication) {
               RandomStream random(options.seed, static_cast<std::uint64_t>(replication));

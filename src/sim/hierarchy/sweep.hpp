@@ -33,6 +33,7 @@ struct SweepOptions {
   int replications = 10;
   int threads = 0;                              // over the points; the numbers do not depend on it
   std::function<void(int done, int total)> progress;
+  std::function<void()> interruption;  // if set, called on any thread before each replication of every point; it throws to stop (Ctrl-C)
   // How the points run (run_replications' contract, as SimulationOptions::runner); unset: over `threads`.
   std::function<void(int count, int threads, const std::function<SweepPoint(int)>& point, const std::function<void(int, SweepPoint&&)>& combine)> runner;
 };
