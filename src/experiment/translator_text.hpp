@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "augur/core/diagnostics.hpp"
+#include "augur/core/expression.hpp"
 
 namespace augur::experiment::detail {
 
