@@ -1,4 +1,4 @@
-// The pragma translator of `augur cc` (src/experiment/translator.cpp): translate a C source. The
+// The pragma translator of `augur cc` (src/experiment/translator*.cpp): translate a C source. The
 // translator never throws; a translation either has errors (each at a place inside the file) and no
 // code, or code with as many lines as the source after its preamble (every line stays where it was).
 #include <algorithm>

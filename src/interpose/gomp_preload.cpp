@@ -13,147 +13,43 @@
 //
 // Options: libaugur's (docs/self-analysis.md, "Options") and the run set (docs/run.md: dpd.window,
 // run.iterations, run.info), declared in runtime/options.cpp, as AUGUR_<KEY> or in the tool channel.
+//
+// This file: the state of the preload, its start at the first region and its report at exit. The GOMP_*
+// wrappers: gomp_wrappers.cpp; the real libgomp and the thread control: gomp_preload.hpp.
+#include "interpose/gomp_preload.hpp"
+
 #include <dlfcn.h>
 #include <pthread.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <cerrno>
-#include <cinttypes>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
-#include <memory>
 #include <string>
-#include <vector>
 
 #include "core/files.hpp"
-#include "augur/selfanalysis.hpp"
-#include "interpose/run_timeline.hpp"
 #include "interpose/session.hpp"
 
-#define AUGUR_PRELOAD_EXPORT __attribute__((visibility("default")))
-
-extern char** environ;
-
-namespace {
-
-using OutlinedFunction = void (*)(void*);
-using namespace augur;
-
-using interpose::warn;
-
-// ---- The real libgomp, found with dlsym(RTLD_NEXT) ---------------------------------------------
-
-struct RealGomp {
-  std::atomic<void*> parallel{nullptr};
-  std::atomic<void*> parallel_start{nullptr};
-  std::atomic<void*> parallel_end{nullptr};
-  std::atomic<void*> loop_static{nullptr};
-  std::atomic<void*> loop_dynamic{nullptr};
-  std::atomic<void*> loop_guided{nullptr};
-  std::atomic<void*> loop_runtime{nullptr};
-  std::atomic<void*> loop_nonmonotonic_dynamic{nullptr};
-  std::atomic<void*> loop_nonmonotonic_guided{nullptr};
-  std::atomic<void*> loop_nonmonotonic_runtime{nullptr};
-  std::atomic<void*> loop_maybe_nonmonotonic_runtime{nullptr};
-  std::atomic<void*> loop_static_start{nullptr};
-  std::atomic<void*> loop_dynamic_start{nullptr};
-  std::atomic<void*> loop_guided_start{nullptr};
-  std::atomic<void*> loop_runtime_start{nullptr};
-  std::atomic<void*> sections{nullptr};
-  std::atomic<void*> sections_start{nullptr};
-  std::atomic<void*> reductions{nullptr};
-  std::atomic<void*> barrier{nullptr};
-  std::atomic<void*> loop_end{nullptr};
-  std::atomic<void*> loop_end_nowait{nullptr};
-  std::atomic<void*> sections_end{nullptr};
-  std::atomic<void*> sections_end_nowait{nullptr};
-  std::atomic<void*> barrier_cancel{nullptr};
-  std::atomic<void*> loop_end_cancel{nullptr};
-  std::atomic<void*> sections_end_cancel{nullptr};
-  std::atomic<void*> omp_get_max_threads{nullptr};
-  std::atomic<void*> omp_get_level{nullptr};
-  std::atomic<void*> omp_get_num_threads{nullptr};
-  std::atomic<void*> omp_get_thread_num{nullptr};
-  std::atomic<void*> single_start{nullptr};
-};
+namespace augur::interpose::gomp {
 
 RealGomp real;
 
-// The real function `name`, looked up once (a race only looks it up twice). A missing function
-// cannot be called: the program is told, and ends as it would without libgomp.
-template <typename Function>
-Function resolve(std::atomic<void*>& slot, const char* name) {
-  void* address = slot.load(std::memory_order_relaxed);
-  if (address == nullptr) {
-    address = dlsym(RTLD_NEXT, name);
-    if (address == nullptr) address = dlsym(RTLD_DEFAULT, name);
-    if (address == nullptr) {
-      std::fprintf(stderr, "augur: libaugur_preload cannot find libgomp's %s (%s)\n", name, dlerror());
-      std::_Exit(127);
-    }
-    slot.store(address, std::memory_order_relaxed);
-  }
-  return reinterpret_cast<Function>(address);
-}
-
-int max_threads() { return resolve<int (*)()>(real.omp_get_max_threads, "omp_get_max_threads")(); }
-int nesting_level() { return resolve<int (*)()>(real.omp_get_level, "omp_get_level")(); }
-int team_size() { return resolve<int (*)()>(real.omp_get_num_threads, "omp_get_num_threads")(); }
-int thread_number() { return resolve<int (*)()>(real.omp_get_thread_num, "omp_get_thread_num")(); }
-
-// ---- The engine's edges: clock, thread control, listener ---------------------------------------
-
-// The processors are set per region through GOMP's num_threads argument, not omp_set_num_threads:
-// the program's own setting (its allocation) stays untouched and readable with omp_get_max_threads.
-// Under a processor manager (docs/manager.md) the allocation is the manager's, passed to every region the
-// program does not ask fewer threads for.
-class ArgumentThreadControl final : public selfanalysis::ThreadControl {
-public:
-  int allocated_processors() override {
-    const int managed = managed_ != nullptr ? managed_->load(std::memory_order_relaxed) : 0;
-    allocated_ = managed > 0 ? managed : max_threads();
-    return allocated_;
-  }
-  void set_active_threads(int threads) override { active_ = threads; }
-  bool stopped_since_last_call() override { return false; }
-  void manage(const std::atomic<std::int32_t>* allocation) { managed_ = allocation; }
-  [[nodiscard]] bool managed() const { return managed_ != nullptr; }
-  // The num_threads to pass for a region the program asked `requested` threads for (0: the default).
-  [[nodiscard]] unsigned threads_for(unsigned requested) const {
-    if (active_ <= 0 || (active_ == allocated_ && managed_ == nullptr)) return requested;
-    const auto active = static_cast<unsigned>(active_);
-    return requested == 0 || requested > active ? active : requested;
-  }
-
-private:
-  int allocated_ = 0;
-  int active_ = 0;
-  const std::atomic<std::int32_t>* managed_ = nullptr;
-};
-
-// ---- The state of the preload --------------------------------------------------------------------
-
-// The shared session (options, engine, report) and the thread control of the libgomp wrappers.
-struct Preload {
-  interpose::Session session;
-  ArgumentThreadControl threads;
-  Preload() {
-    session.runtime = "libgomp";
-    session.library = "libaugur_preload";
-  }
-};
-
-Preload* preload = nullptr;          // set once, by the first region
+Preload* preload = nullptr;
 std::atomic<bool> started{false};
 std::atomic<bool> active{false};     // the engine may be driven
 pthread_t owner{};                   // the thread that drives the engine
 bool pending_start = false;          // GOMP_parallel_start instrumented, waiting for its end
 
-void finish_at_exit();
+namespace {
+
+// ---- The report ----------------------------------------------------------------------------------
+
+void finish_at_exit() {
+  if (preload == nullptr) return;
+  active.store(false, std::memory_order_relaxed);
+  interpose::finish_session(preload->session);
+}
+
+}  // namespace
 
 void start_once() {
   Preload* state = new Preload();
@@ -171,129 +67,7 @@ void disable_after(const char* what) {
   warn(std::string("libaugur_preload: ") + what + "; the program goes on unmeasured");
 }
 
-// True when this region drives the engine: the first thread that runs a region at level 0 owns it.
-bool owns_region() {
-  if (!started.load(std::memory_order_acquire)) {
-    static std::atomic_flag once = ATOMIC_FLAG_INIT;
-    if (nesting_level() != 0 || once.test_and_set()) return false;
-    try {
-      start_once();
-    } catch (const std::exception& error) {
-      warn(std::string("libaugur_preload: cannot start: ") + error.what() + "; the program goes on unmeasured");
-    } catch (...) {
-      warn("libaugur_preload: cannot start; the program goes on unmeasured");
-    }
-    started.store(true, std::memory_order_release);
-  }
-  if (preload == nullptr) return false;
-  if (!pthread_equal(owner, pthread_self()) || nesting_level() != 0) {
-    preload->session.passed_through.fetch_add(1, std::memory_order_relaxed);
-    return false;
-  }
-  ++preload->session.intercepted;
-  return active.load(std::memory_order_relaxed);
-}
-
-// DI_event_pre of Figure 4.11: returns the num_threads to pass on.
-unsigned before_region(OutlinedFunction function, unsigned requested) {
-  try {
-    if (preload->session.worksharing != nullptr) {
-      preload->session.worksharing->enter_region(reinterpret_cast<std::uint64_t>(function));
-      interpose::outer_begin(preload->session, reinterpret_cast<std::uint64_t>(function), runtime::read_clock(CLOCK_MONOTONIC));
-    }
-    preload->session.engine->before_region(reinterpret_cast<std::uint64_t>(function));
-    if (preload->session.trace != nullptr) {
-      interpose::timeline_region_begin(preload->session, reinterpret_cast<std::uint64_t>(function), runtime::read_clock(CLOCK_MONOTONIC));
-    }
-    // Outside the iterations only a manager's allocation applies (the engine set the threads to it).
-    const bool apply = preload->session.engine->regions().in_iteration() || preload->threads.managed();
-    return apply ? preload->threads.threads_for(requested) : requested;
-  } catch (const std::exception& error) {
-    disable_after(error.what());
-  } catch (...) {
-    disable_after("unknown exception");
-  }
-  return requested;
-}
-
-// DI_event_post of Figure 4.11.
-void after_region() {
-  if (!active.load(std::memory_order_relaxed)) return;
-  try {
-    if (preload->session.trace != nullptr) interpose::timeline_region_end(preload->session, runtime::read_clock(CLOCK_MONOTONIC));
-    if (preload->session.worksharing != nullptr) {
-      preload->session.worksharing->leave_region();
-      interpose::outer_end(preload->session, runtime::read_clock(CLOCK_MONOTONIC));
-    }
-    preload->session.engine->after_region();
-  } catch (const std::exception& error) {
-    disable_after(error.what());
-  } catch (...) {
-    disable_after("unknown exception");
-  }
-}
-
-// What construct_end recorded: the thread's number in its team when it recorded an arrival (else -1), and
-// the arrival time on the timeline when the construct ends in a barrier there (else negative).
-struct Arrival {
-  int thread = -1;
-  double traced = -1.0;
-};
-
-// The end of a worksharing construct (`site`: the call's return address in the program) on any thread. On the
-// master thread of a measured region (the owner thread at level 1: it started that region at level 0, so it is
-// thread 0 of its team) it is a sample of the second detector. On every thread of that team, a construct that
-// ends in a barrier (`barrier`) is an arrival for the one-run analysis. On every thread of a traced region's team,
-// the end of its work on the timeline (run_timeline.hpp). construct_left must follow the real call.
-Arrival construct_end(void* site, interpose::ConstructEnd kind, bool barrier) {
-  Arrival arrival;
-  if (preload == nullptr || !active.load(std::memory_order_relaxed)) return arrival;
-  interpose::Session& session = preload->session;
-  if (session.trace != nullptr) {
-    arrival.traced = interpose::timeline_construct_end(session, kind, barrier, runtime::read_clock(CLOCK_MONOTONIC));
-  }
-  if (session.worksharing == nullptr || nesting_level() != 1) return arrival;
-  const bool master = pthread_equal(owner, pthread_self());
-  if (!master && (session.outer == nullptr || !session.outer->measuring.load(std::memory_order_acquire))) return arrival;
-  try {
-    const double now = runtime::read_clock(CLOCK_MONOTONIC);
-    arrival.thread = barrier ? thread_number() : -1;
-    if (arrival.thread >= 0) interpose::outer_arrive(session, arrival.thread, now);
-    if (master) interpose::outer_sample(session, reinterpret_cast<std::uint64_t>(site), kind, team_size(), now);
-    return arrival;
-  } catch (const std::exception& error) {
-    disable_after(error.what());
-  } catch (...) {
-    disable_after("unknown exception");
-  }
-  arrival.thread = -1;
-  return arrival;
-}
-
-// After the real call of a construct's end that construct_end recorded.
-void construct_left(const Arrival& arrival) {
-  if (arrival.traced >= 0.0 && preload != nullptr) {
-    interpose::timeline_construct_left(preload->session, arrival.traced, runtime::read_clock(CLOCK_MONOTONIC));
-  }
-  const int thread = arrival.thread;
-  if (thread < 0 || preload == nullptr || !active.load(std::memory_order_relaxed)) return;
-  try {
-    const bool master = pthread_equal(owner, pthread_self());
-    interpose::outer_depart(preload->session, thread, master, master ? team_size() : 0, runtime::read_clock(CLOCK_MONOTONIC));
-  } catch (const std::exception& error) {
-    disable_after(error.what());
-  } catch (...) {
-    disable_after("unknown exception");
-  }
-}
-
-// ---- The report ----------------------------------------------------------------------------------
-
-void finish_at_exit() {
-  if (preload == nullptr) return;
-  active.store(false, std::memory_order_relaxed);
-  interpose::finish_session(preload->session);
-}
+namespace {
 
 // Looks the real functions up at load, when libgomp (a dependency of the program) is mapped already.
 __attribute__((constructor)) void resolve_at_load() {
@@ -319,154 +93,5 @@ __attribute__((destructor)) void write_info_at_unload() {
   }
 }
 
-// The wrapper of one libgomp entry point with num_threads as its third argument.
-template <typename Function, typename... Rest>
-auto wrap(std::atomic<void*>& slot, const char* name, OutlinedFunction function, void* data, unsigned threads, Rest... rest) {
-  const auto call = resolve<Function>(slot, name);
-  if (!owns_region()) return call(function, data, threads, rest...);
-  const unsigned chosen = before_region(function, threads);
-  if constexpr (std::is_void_v<decltype(call(function, data, threads, rest...))>) {
-    call(function, data, chosen, rest...);
-    after_region();
-  } else {
-    auto result = call(function, data, chosen, rest...);
-    after_region();
-    return result;
-  }
-}
-
-using LoopFunction = void (*)(OutlinedFunction, void*, unsigned, long, long, long, long, unsigned);
-using RuntimeLoopFunction = void (*)(OutlinedFunction, void*, unsigned, long, long, long, unsigned);
-using LoopStartFunction = void (*)(OutlinedFunction, void*, unsigned, long, long, long, long);
-
-// The old pairs (GOMP_parallel_start, GOMP_parallel_loop_*_start, GOMP_parallel_sections_start):
-// the region begins here and ends in GOMP_parallel_end.
-template <typename Function, typename... Rest>
-void wrap_start(std::atomic<void*>& slot, const char* name, OutlinedFunction function, void* data, unsigned threads, Rest... rest) {
-  const auto call = resolve<Function>(slot, name);
-  if (!owns_region()) return call(function, data, threads, rest...);
-  const unsigned chosen = before_region(function, threads);
-  pending_start = true;
-  call(function, data, chosen, rest...);
-}
-
 }  // namespace
-
-extern "C" {
-
-AUGUR_PRELOAD_EXPORT void GOMP_parallel(OutlinedFunction function, void* data, unsigned threads, unsigned flags) {
-  wrap<void (*)(OutlinedFunction, void*, unsigned, unsigned)>(real.parallel, "GOMP_parallel", function, data, threads, flags);
-}
-
-AUGUR_PRELOAD_EXPORT unsigned GOMP_parallel_reductions(OutlinedFunction function, void* data, unsigned threads, unsigned flags) {
-  return wrap<unsigned (*)(OutlinedFunction, void*, unsigned, unsigned)>(real.reductions, "GOMP_parallel_reductions", function,
-                                                                          data, threads, flags);
-}
-
-AUGUR_PRELOAD_EXPORT void GOMP_parallel_sections(OutlinedFunction function, void* data, unsigned threads, unsigned count,
-                                                 unsigned flags) {
-  wrap<void (*)(OutlinedFunction, void*, unsigned, unsigned, unsigned)>(real.sections, "GOMP_parallel_sections", function, data,
-                                                                         threads, count, flags);
-}
-
-#define AUGUR_LOOP_WRAPPER(suffix, slot)                                                                              \
-  AUGUR_PRELOAD_EXPORT void GOMP_parallel_loop_##suffix(OutlinedFunction function, void* data, unsigned threads,     \
-                                                        long start, long end, long increment, long chunk, unsigned flags) { \
-    wrap<LoopFunction>(real.slot, "GOMP_parallel_loop_" #suffix, function, data, threads, start, end, increment, chunk, flags); \
-  }
-AUGUR_LOOP_WRAPPER(static, loop_static)
-AUGUR_LOOP_WRAPPER(dynamic, loop_dynamic)
-AUGUR_LOOP_WRAPPER(guided, loop_guided)
-AUGUR_LOOP_WRAPPER(nonmonotonic_dynamic, loop_nonmonotonic_dynamic)
-AUGUR_LOOP_WRAPPER(nonmonotonic_guided, loop_nonmonotonic_guided)
-#undef AUGUR_LOOP_WRAPPER
-
-#define AUGUR_RUNTIME_LOOP_WRAPPER(suffix, slot)                                                                   \
-  AUGUR_PRELOAD_EXPORT void GOMP_parallel_loop_##suffix(OutlinedFunction function, void* data, unsigned threads,  \
-                                                        long start, long end, long increment, unsigned flags) {   \
-    wrap<RuntimeLoopFunction>(real.slot, "GOMP_parallel_loop_" #suffix, function, data, threads, start, end, increment, flags); \
-  }
-AUGUR_RUNTIME_LOOP_WRAPPER(runtime, loop_runtime)
-AUGUR_RUNTIME_LOOP_WRAPPER(nonmonotonic_runtime, loop_nonmonotonic_runtime)
-AUGUR_RUNTIME_LOOP_WRAPPER(maybe_nonmonotonic_runtime, loop_maybe_nonmonotonic_runtime)
-#undef AUGUR_RUNTIME_LOOP_WRAPPER
-
-AUGUR_PRELOAD_EXPORT void GOMP_parallel_start(OutlinedFunction function, void* data, unsigned threads) {
-  wrap_start<void (*)(OutlinedFunction, void*, unsigned)>(real.parallel_start, "GOMP_parallel_start", function, data, threads);
-}
-
-#define AUGUR_LOOP_START_WRAPPER(suffix, slot)                                                                     \
-  AUGUR_PRELOAD_EXPORT void GOMP_parallel_loop_##suffix##_start(OutlinedFunction function, void* data, unsigned threads, \
-                                                                long start, long end, long increment, long chunk) { \
-    wrap_start<LoopStartFunction>(real.slot, "GOMP_parallel_loop_" #suffix "_start", function, data, threads, start, end, \
-                                  increment, chunk);                                                                \
-  }
-AUGUR_LOOP_START_WRAPPER(static, loop_static_start)
-AUGUR_LOOP_START_WRAPPER(dynamic, loop_dynamic_start)
-AUGUR_LOOP_START_WRAPPER(guided, loop_guided_start)
-#undef AUGUR_LOOP_START_WRAPPER
-
-AUGUR_PRELOAD_EXPORT void GOMP_parallel_loop_runtime_start(OutlinedFunction function, void* data, unsigned threads, long start,
-                                                           long end, long increment) {
-  wrap_start<void (*)(OutlinedFunction, void*, unsigned, long, long, long)>(real.loop_runtime_start,
-                                                                             "GOMP_parallel_loop_runtime_start", function, data,
-                                                                             threads, start, end, increment);
-}
-
-AUGUR_PRELOAD_EXPORT void GOMP_parallel_sections_start(OutlinedFunction function, void* data, unsigned threads, unsigned count) {
-  wrap_start<void (*)(OutlinedFunction, void*, unsigned, unsigned)>(real.sections_start, "GOMP_parallel_sections_start", function,
-                                                                     data, threads, count);
-}
-
-AUGUR_PRELOAD_EXPORT void GOMP_parallel_end(void) {
-  resolve<void (*)()>(real.parallel_end, "GOMP_parallel_end")();
-  // Only the owner thread's outer region was instrumented; the owner is back at level 0 now.
-  if (pending_start && preload != nullptr && pthread_equal(owner, pthread_self()) && nesting_level() == 0) {
-    pending_start = false;
-    after_region();
-  }
-}
-
-// The ends of worksharing constructs, the samples of one outer parallel region (docs/run.md, "One outer
-// parallel region"): an orphaned `#pragma omp for` with a static schedule calls only GOMP_barrier at its
-// end (nothing with nowait), a dynamic, guided or runtime one GOMP_loop_*_start, _next and GOMP_loop_end
-// (GOMP_loop_end_nowait with nowait), sections GOMP_sections_end(_nowait), single GOMP_barrier.
-// noinline: __builtin_return_address(0) must be the program's call site.
-#define AUGUR_CONSTRUCT_END_WRAPPER(function, slot, kind, barrier)                               \
-  AUGUR_PRELOAD_EXPORT __attribute__((noinline)) void function(void) {                          \
-    const Arrival arrival = construct_end(__builtin_return_address(0), interpose::ConstructEnd::kind, barrier); \
-    resolve<void (*)()>(real.slot, #function)();                                                 \
-    construct_left(arrival);                                                                     \
-  }
-AUGUR_CONSTRUCT_END_WRAPPER(GOMP_barrier, barrier, Barrier, true)
-AUGUR_CONSTRUCT_END_WRAPPER(GOMP_loop_end, loop_end, LoopEnd, true)
-AUGUR_CONSTRUCT_END_WRAPPER(GOMP_loop_end_nowait, loop_end_nowait, LoopEndNowait, false)
-AUGUR_CONSTRUCT_END_WRAPPER(GOMP_sections_end, sections_end, SectionsEnd, true)
-AUGUR_CONSTRUCT_END_WRAPPER(GOMP_sections_end_nowait, sections_end_nowait, SectionsEndNowait, false)
-#undef AUGUR_CONSTRUCT_END_WRAPPER
-// The same ends in a region that may be cancelled (`#pragma omp cancel` in the program): they return
-// whether the construct was cancelled.
-#define AUGUR_CANCELLABLE_END_WRAPPER(function, slot, kind)                                       \
-  AUGUR_PRELOAD_EXPORT __attribute__((noinline)) bool function(void) {                           \
-    const Arrival arrival = construct_end(__builtin_return_address(0), interpose::ConstructEnd::kind, true); \
-    const bool cancelled = resolve<bool (*)()>(real.slot, #function)();                          \
-    construct_left(arrival);                                                                     \
-    return cancelled;                                                                            \
-  }
-AUGUR_CANCELLABLE_END_WRAPPER(GOMP_barrier_cancel, barrier_cancel, Barrier)
-AUGUR_CANCELLABLE_END_WRAPPER(GOMP_loop_end_cancel, loop_end_cancel, LoopEnd)
-AUGUR_CANCELLABLE_END_WRAPPER(GOMP_sections_end_cancel, sections_end_cancel, SectionsEnd)
-#undef AUGUR_CANCELLABLE_END_WRAPPER
-
-// `#pragma omp single`: every thread calls GOMP_single_start (true for the one that runs the block), then
-// GOMP_barrier at the block's end (none with nowait). On the master of a measured region, the next barrier
-// ends a serial episode for the one-run analysis.
-AUGUR_PRELOAD_EXPORT bool GOMP_single_start(void) {
-  const bool chosen = resolve<bool (*)()>(real.single_start, "GOMP_single_start")();
-  if (preload != nullptr && active.load(std::memory_order_relaxed) && pthread_equal(owner, pthread_self()) && nesting_level() == 1) {
-    interpose::outer_single(preload->session);
-  }
-  return chosen;
-}
-
-}  // extern "C"
+}  // namespace augur::interpose::gomp

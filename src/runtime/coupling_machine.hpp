@@ -1,5 +1,5 @@
 // Where and when a coupling measurement runs: the machine's description and the start time, for the
-// measurement file (coupling_harness.cpp). Private to src/runtime.
+// measurement file (coupling_measure.cpp). Private to src/runtime.
 #pragma once
 
 #include <string>

@@ -1,6 +1,8 @@
-// libaugur: the C API of include/augur/augur.h over the self-analysis engine, with the OpenMP thread
-// control, the monotonic and CPU clocks and the end-of-run report. Nothing here throws across the C ABI
-// or aborts the host program.
+// libaugur: the C API of include/augur/augur.h over the self-analysis engine: the probes of regions,
+// iterations and parallel loops, and which thread owns the measurement. Nothing here throws across the C ABI
+// or aborts the host program. Starting the self-analysis (the OpenMP thread control, the processor manager,
+// the listener, the report at exit): self_analysis_start.cpp; the queries and the report:
+// self_analysis_queries.cpp.
 //
 // Threads (docs/self-analysis.md, "Threads"): the measurement belongs to one thread at a time, its owner:
 // the thread whose region runs (from augur_init_parallel_region to augur_end_parallel_region, or to the
@@ -8,12 +10,8 @@
 // pointer and one flag. Everything else (entering and leaving a region, the queries, the report) holds
 // SelfAnalysis::mutex and touches the analyzer only when the calling thread owns it or no thread does.
 // Probes of other threads while a region runs are ignored, with one warning.
-#include <errno.h>
 #include <omp.h>
 #include <pthread.h>
-#include <signal.h>
-#include <strings.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -77,45 +75,6 @@ void release_locked(SelfAnalysis& s) {
 
 namespace {
 
-std::atomic<bool> stopped_flag{false};
-
-// The processors of an OpenMP program: the allocation is what the program (or its user, through
-// OMP_NUM_THREADS) last set with omp_set_num_threads; augur's own settings are told apart by
-// remembering the last value augur set.
-class OpenMpThreadControl final : public selfanalysis::ThreadControl {
- public:
-  OpenMpThreadControl() : allocation_(omp_get_max_threads()), last_set_(allocation_) {}
-  int allocated_processors() override {
-    // Connected to a processor manager: its allocation, once it has decided one (docs/manager.md).
-    if (manager_connection != nullptr) {
-      const int managed = manager_connection->allocation();
-      if (managed > 0) return managed;
-    }
-    const int current = omp_get_max_threads();
-    if (current != last_set_) {
-      allocation_ = current;
-      last_set_ = current;
-    }
-    return allocation_;
-  }
-  void set_active_threads(int threads) override {
-    omp_set_num_threads(threads);
-    last_set_ = threads;
-  }
-  bool stopped_since_last_call() override {
-    // A plain load first: the locked exchange is paid only when the flag is set.
-    return stopped_flag.load(std::memory_order_relaxed) && stopped_flag.exchange(false, std::memory_order_relaxed);
-  }
-
- private:
-  int allocation_;
-  int last_set_;
-};
-
-void on_sigcont(int) {
-  stopped_flag.store(true, std::memory_order_relaxed);
-}
-
 void lock_before_fork() {
   state().mutex.lock();
 }
@@ -156,96 +115,11 @@ void claim_locked(SelfAnalysis& s) {
   s.owned = true;
 }
 
-void report_to_manager(const selfanalysis::SpeedupEvent& event);
-
-void forward_speedup(const selfanalysis::SpeedupEvent& event, void*) {
-  report_to_manager(event);
-  SelfAnalysis& s = state();
-  augur_speedup_callback callback = nullptr;
-  void* data = nullptr;
-  {
-    std::lock_guard lock(s.callback_mutex);
-    callback = s.callback;
-    data = s.callback_data;
-  }
-  if (callback == nullptr) return;
-  augur_speedup_event out{};
-  out.ipr = event.region->ipr;
-  out.length = event.region->length;
-  out.processors = event.processors;
-  out.speedup = event.speedup;
-  out.estimated_time = event.estimated_time;
-  out.iteration = event.region->iterations_closed;
-  callback(&out, data);
-}
-
-// The thesis' cpus_speedup, cpus_prediction_time and cpus_reference_time (Table 4.3) into the manager's slot.
-void report_to_manager(const selfanalysis::SpeedupEvent& event) {
-  if (manager_connection == nullptr) return;
-  manager_connection->report_speedup(event.processors, event.speedup, event.estimated_time);
-  if (event.region->baseline_done) {
-    manager_connection->report_reference(event.region->baseline_time, event.region->baseline_processors);
-  }
-}
-
 // The heartbeat at each iteration's end: iterations closed, threads of the iteration.
 void report_iteration_to_manager(const Analyzer& analyzer) {
   const selfanalysis::Region* region = analyzer.current();
   if (manager_connection == nullptr || region == nullptr) return;
   manager_connection->report_iteration(manager::monotonic_ns(), region->iterations_closed, analyzer.active_threads());
-}
-
-// Connects to the processor manager named by the option `manager` when it runs: nothing when none does, one
-// warning when its segment cannot be used (the program runs on as without a manager).
-void connect_manager_locked(SelfAnalysis& s) {
-  if (s.settings.manager == "off") return;
-  manager::Connection::Result result =
-      manager::Connection::connect(s.settings.manager, ::getpid(), program_invocation_short_name, s.initial_allocation);
-  if (result.connection == nullptr) {
-    if (result.failure != manager::OpenFailure::Absent) warn("AUGUR_MANAGER: " + result.error + "; running without the manager");
-    return;
-  }
-  s.manager = std::move(result.connection);
-  manager_connection = s.manager.get();
-  s.notes.push_back("connected to the processor manager '" + s.settings.manager + "' (slot " +
-                    std::to_string(s.manager->slot_index()) + "): the allocated processors are the manager's");
-}
-
-void finalize_at_exit() {
-  augur_finalize();
-}
-
-void start_locked(SelfAnalysis& s) {
-  if (s.started) return;
-  s.started = true;
-  s.settings = settings();
-  s.initial_allocation = omp_get_max_threads();
-  if (s.settings.mode == Mode::Off) return;
-  std::atexit(finalize_at_exit);
-  s.settings.engine.analyze = s.settings.mode == Mode::Analyze;
-  if (s.settings.engine.analyze && s.settings.watch_sigcont) {
-    struct sigaction current {};
-    if (sigaction(SIGCONT, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
-      struct sigaction handler {};
-      handler.sa_handler = on_sigcont;
-      sigemptyset(&handler.sa_mask);
-      handler.sa_flags = SA_RESTART;
-      sigaction(SIGCONT, &handler, nullptr);
-    }
-  }
-  const char* wait_policy = std::getenv("OMP_WAIT_POLICY");
-  if (s.settings.engine.analyze && s.settings.engine.self_tuning &&
-      (wait_policy == nullptr || strcasecmp(wait_policy, "passive") != 0)) {
-    s.notes.push_back(
-        "OMP_WAIT_POLICY is not 'passive': threads that spin while waiting count as busy, so the "
-        "self-tuning' speedup (ST') is overestimated");
-  }
-  const int processors = std::max(omp_get_num_procs(), s.initial_allocation);
-  s.threads = std::make_unique<OpenMpThreadControl>();
-  if (s.settings.engine.analyze) connect_manager_locked(s);
-  s.analyzer = std::make_unique<Analyzer>(s.settings.engine, s.clock, *s.threads, processors);
-  s.machine.start();
-  s.analyzer->set_listener(forward_speedup, nullptr);
 }
 
 // What happened to a probe called out of order, in the C API's words.
@@ -439,10 +313,6 @@ void augur_close_parallel_region(void) {
 }
 void augur_end_parallelism(void) {
   augur_end_parallel_region();
-}
-
-void augur_notify_stopped(void) {
-  stopped_flag.store(true, std::memory_order_relaxed);
 }
 
 }  // extern "C"

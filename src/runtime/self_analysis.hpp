@@ -1,5 +1,5 @@
-// The state of the self-analysis in libaugur, shared by the probes (runtime.cpp) and the queries and the
-// report (self_analysis_queries.cpp). Private to src/runtime.
+// The state of the self-analysis in libaugur, shared by the probes (runtime.cpp), its start
+// (self_analysis_start.cpp) and the queries and the report (self_analysis_queries.cpp). Private to src/runtime.
 //
 // Threads (docs/self-analysis.md, "Threads"): the measurement belongs to one thread at a time, its owner:
 // the thread whose region runs, from augur_init_parallel_region to augur_end_parallel_region (or to the
@@ -72,5 +72,9 @@ bool measuring_locked(const SelfAnalysis& s);
 bool other_thread_owns_locked(const SelfAnalysis& s);
 // Under the lock, on the owner: gives the measurement up.
 void release_locked(SelfAnalysis& s);
+
+// Under the lock, at the first region (self_analysis_start.cpp): the settings, and unless augur is off the
+// thread control, the processor manager's slot, the analyzer and its listener, the report at exit.
+void start_locked(SelfAnalysis& s);
 
 }  // namespace augur::runtime

@@ -1,6 +1,7 @@
 // Opening the SQLite performance database: the checks made before SQLite touches the file, the roll-back
 // of a write that a crash interrupted (a hot journal), the fallback for read-only media, and the check
-// of the file's header and schema (and, read-write, the migration). The runs themselves: sqlite_store.cpp.
+// of the file's header and schema (and, read-write, the migration). The runs themselves: sqlite_add.cpp
+// (storing) and sqlite_queries.cpp (reading).
 #pragma once
 
 #include <memory>

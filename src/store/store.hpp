@@ -1,7 +1,8 @@
 // The performance database: coupling runs (augur/coupling.hpp) stored with their machine, application,
 // kernels, dataset, chain measurements and coupling values, so that they can be listed, exported and
 // reused (isocoupling). One interface, PerformanceStore; one implementation today, an SQLite file
-// (src/store/sqlite_store.cpp); a shared server database can implement the same interface later.
+// (src/store/sqlite_store.cpp and its parts); a shared server database can implement the same interface
+// later.
 // Schema and migration policy: docs/formats.md, "Performance database"; the tool: docs/db.md.
 #pragma once
 

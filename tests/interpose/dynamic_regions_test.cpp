@@ -287,7 +287,7 @@ private:
 
 TEST(DynamicRegions, EveryLoopRunsOnTheCountChosenForItsOwnIteration) {
   // The preload passes, for each region, the engine's count while in_iteration() and the program's
-  // otherwise (gomp_preload.cpp; the OMPT tool likewise through the ICV). The iteration that ends
+  // otherwise (gomp_wrappers.cpp; the OMPT tool likewise through the ICV). The iteration that ends
   // with a sequential gap is closed, and the next opened (the engine choosing its count), before the
   // next first loop starts: so each loop runs on the count of its own iteration, the first loop of
   // the first iteration after the baseline on P, and the loop after the break on P.
