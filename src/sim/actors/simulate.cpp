@@ -391,7 +391,6 @@ void Run::finish() {
     site.utilization = result_.time > 0 ? site.busy / result_.time : 0.0;
     site.mean_queue = result_.time > 0 ? sites_[s].queue_area / result_.time : 0.0;
   }
-  for (auto& channel : result_.channels) channel.utilization = result_.time > 0 ? channel.busy / result_.time : 0.0;
   for (std::size_t p = 0; p < players_.size(); ++p) {
     const PlayerState& state = players_[p];
     if (state.state != State::Waiting) continue;
@@ -399,6 +398,8 @@ void Run::finish() {
     result_.deadlock.push_back({static_cast<int>(p), program_.kinds[static_cast<std::size_t>(state.wait_kind)].name, state.wait_received,
                                 state.wait_needed, location.file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column)});
   }
+  if (machine_.wormhole) worm_deadlock();
+  for (auto& channel : result_.channels) channel.utilization = result_.time > 0 ? channel.busy / result_.time : 0.0;
 }
 
 }  // namespace detail
