@@ -396,7 +396,8 @@ void Run::finish() {
     if (state.state != State::Waiting) continue;
     const auto location = source_.locate(program_.code[static_cast<std::size_t>(state.wait_pc)].offset);
     result_.deadlock.push_back({static_cast<int>(p), program_.kinds[static_cast<std::size_t>(state.wait_kind)].name, state.wait_received,
-                                state.wait_needed, location.file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column)});
+                                state.wait_needed, location.file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column),
+                                "", -1, ""});
   }
   if (machine_.wormhole) worm_deadlock();
   for (auto& channel : result_.channels) channel.utilization = result_.time > 0 ? channel.busy / result_.time : 0.0;

@@ -147,12 +147,10 @@ void Run::worm_deadlock() {
     for (const int id : channels_[c].waiting) {
       const Message& message = messages_[static_cast<std::size_t>(id)];
       const auto location = source_.locate(message.sent_at);
-      Waiting entry{message.receiver, kind_name(message.kind), 0, 1,
-                    location.file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column)};
-      entry.channel = std::to_string(channel.from) + "->" + std::to_string(channel.to);
-      entry.sender = message.sender;
-      entry.holder = describe_message(channels_[c].holder);
-      result_.deadlock.push_back(std::move(entry));
+      result_.deadlock.push_back({message.receiver, kind_name(message.kind), 0, 1,
+                                  location.file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column),
+                                  std::to_string(channel.from) + "->" + std::to_string(channel.to), message.sender,
+                                  describe_message(channels_[c].holder)});
     }
   }
 }
