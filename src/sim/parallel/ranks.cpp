@@ -1,6 +1,7 @@
 // Replications over the ranks of an MPI launch (ranks.hpp, docs/sim.md "Replications over MPI ranks").
 #include "sim/parallel/ranks.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <climits>
 #include <cstdint>
@@ -88,6 +89,29 @@ std::vector<std::string> Ranks::gather(const std::string& local) const {
 #endif
 }
 
+std::vector<std::string> Ranks::gather_everywhere(const std::string& local) const {
+  if (size_ <= 1) return {local};
+#ifdef AUGUR_HAVE_MPI
+  long long length = static_cast<long long>(local.size());
+  std::vector<long long> lengths(static_cast<std::size_t>(size_));
+  MPI_Allgather(&length, 1, MPI_LONG_LONG, lengths.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD);
+  // Every rank sees the same lengths, so every rank gives the same verdict.
+  if (std::accumulate(lengths.begin(), lengths.end(), 0LL) > INT_MAX) throw std::runtime_error("the results of one round exceed 2 GB");
+  std::vector<int> counts(lengths.begin(), lengths.end());
+  std::vector<int> displacements(counts.size(), 0);
+  for (std::size_t r = 1; r < counts.size(); ++r) displacements[r] = displacements[r - 1] + counts[r - 1];
+  std::string all(static_cast<std::size_t>(displacements.back() + counts.back()), '\0');
+  MPI_Allgatherv(local.data(), static_cast<int>(local.size()), MPI_CHAR, all.data(), counts.data(), displacements.data(), MPI_CHAR,
+                 MPI_COMM_WORLD);
+  std::vector<std::string> pieces;
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    pieces.push_back(all.substr(static_cast<std::size_t>(displacements[r]), static_cast<std::size_t>(counts[r])));
+  return pieces;
+#else
+  return {local};
+#endif
+}
+
 bool Ranks::any(bool local) const {
   if (size_ <= 1) return local;
 #ifdef AUGUR_HAVE_MPI
@@ -142,15 +166,17 @@ std::unique_ptr<core::OutputFile> open_output_on_root(const Ranks& ranks, const 
   return output;
 }
 
-void run_encoded_over_ranks(const Ranks& ranks, int count, int threads, const std::function<std::string(int index)>& produce,
-                            const std::function<void(int index, const std::string& bytes)>& consume) {
-  const auto [first, last] = share(count, ranks.rank(), ranks.size());
-  std::string block;  // each result: its length (8 bytes), then its bytes
+namespace {
+
+// Runs produce(index) for index in [first, last) over `threads` threads: the results, each its length (8
+// bytes) then its bytes. A failure on any rank is rethrown on rank 0 (its own, or "rank R: what") and
+// FailedOnAnotherRank elsewhere, after every rank has finished its block. Collective.
+std::string run_block(const Ranks& ranks, int first, int last, int threads, const std::function<std::string(int index)>& produce) {
+  std::string block;
   std::exception_ptr failure;
   try {
     run_replications(
-        last - first, threads, [&, first = first](int index) { return produce(first + index); },
-        [&](int, std::string&& bytes) { append_piece(block, bytes); });
+        last - first, threads, [&](int index) { return produce(first + index); }, [&](int, std::string&& bytes) { append_piece(block, bytes); });
   } catch (...) {
     failure = std::current_exception();
   }
@@ -162,9 +188,11 @@ void run_encoded_over_ranks(const Ranks& ranks, int count, int threads, const st
     for (std::size_t r = 0; r < messages.size(); ++r)
       if (!messages[r].empty()) throw std::runtime_error("rank " + std::to_string(r) + ": " + messages[r].substr(1));
   }
-  const std::vector<std::string> blocks = ranks.gather(block);
-  if (!ranks.root()) return;
-  int index = 0;
+  return block;
+}
+
+// consume(index, bytes) for each result of the blocks, in order, from `index`; returns the index after.
+int consume_blocks(const std::vector<std::string>& blocks, int index, const std::function<void(int index, const std::string& bytes)>& consume) {
   for (const std::string& piece : blocks) {
     for (std::size_t at = 0; at < piece.size();) {
       std::uint64_t length = 0;
@@ -174,7 +202,29 @@ void run_encoded_over_ranks(const Ranks& ranks, int count, int threads, const st
       at += static_cast<std::size_t>(length);
     }
   }
-  assert(index == count && "run_encoded_over_ranks: every replication gathered");
+  return index;
+}
+
+}  // namespace
+
+void run_encoded_over_ranks(const Ranks& ranks, int count, int threads, const std::function<std::string(int index)>& produce,
+                            const std::function<void(int index, const std::string& bytes)>& consume) {
+  const auto [first, last] = share(count, ranks.rank(), ranks.size());
+  const std::vector<std::string> blocks = ranks.gather(run_block(ranks, first, last, threads, produce));
+  if (!ranks.root()) return;
+  [[maybe_unused]] const int end = consume_blocks(blocks, 0, consume);
+  assert(end == count && "run_encoded_over_ranks: every replication gathered");
+}
+
+void run_encoded_on_every_rank(const Ranks& ranks, int count, int threads, const std::function<std::string(int index)>& produce,
+                               const std::function<void(int index, const std::string& bytes)>& consume) {
+  const int round = 1024 * ranks.size();
+  for (int begin = 0; begin < count; begin += round) {
+    const auto [first, last] = share(std::min(round, count - begin), ranks.rank(), ranks.size());
+    const std::vector<std::string> blocks = ranks.gather_everywhere(run_block(ranks, begin + first, begin + last, threads, produce));
+    [[maybe_unused]] const int end = consume_blocks(blocks, begin, consume);
+    assert(end == begin + std::min(round, count - begin) && "run_encoded_on_every_rank: every result gathered");
+  }
 }
 
 std::string encode_doubles(const std::vector<double>& values) {
