@@ -44,8 +44,8 @@ namespace actors = sim::actors;
 std::string deadlock_summary(const actors::Simulation& result) {
   const auto stuck = std::count_if(result.deadlock.begin(), result.deadlock.end(), [](const actors::Waiting& entry) { return !entry.channel.empty(); });
   const auto players = static_cast<long>(result.deadlock.size()) - stuck;
-  std::string text = std::to_string(players) + (players == 1 ? " player waits" : " players wait") + " for messages that never come";
-  if (stuck > 0) text += ", " + std::to_string(stuck) + (stuck == 1 ? " message is" : " messages are") + " stuck in the network";
+  std::string text = players > 0 || stuck == 0 ? std::to_string(players) + (players == 1 ? " player waits" : " players wait") + " for messages that never come" : "";
+  if (stuck > 0) text += (text.empty() ? "" : ", ") + std::to_string(stuck) + (stuck == 1 ? " message is" : " messages are") + " stuck in the network";
   return text;
 }
 
