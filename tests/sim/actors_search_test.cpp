@@ -156,10 +156,10 @@ TEST(ActorsSearch, ResultsDoNotDependOnTheThreadCount) {
 TEST(ActorsSearch, ASpreadGivesWhatTheThreadsGive) {
   const Case input = make_case(tree, mesh2x2);
   for (const SearchMethod method : {SearchMethod::Exhaustive, SearchMethod::Annealing, SearchMethod::Random, SearchMethod::Clustering, SearchMethod::Greedy}) {
-    const SearchResult threaded = run_search(input, method, 3000, 2, 5);
+    const SearchResult threaded = run_search(input, method, 5000, 2, 5);
     SearchOptions options;
     options.method = method;
-    options.budget = 3000;
+    options.budget = 5000;
     options.simulation.seed = 5;
     long evaluated = 0;
     options.spread = [&](int count, const std::function<std::string(int)>& evaluate, const std::function<void(int, const std::string&)>& collect) {
