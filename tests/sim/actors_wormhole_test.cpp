@@ -163,6 +163,8 @@ TEST(ActorsWormhole, ACycleOfWormsIsReportedAsADeadlock) {
   const Simulation cut = ring_of_five("cut-through", 10);
   EXPECT_TRUE(cut.deadlock.empty());
   EXPECT_DOUBLE_EQ(cut.time, 21.0);
+  // Store-and-forward: the first hop [0, 10], at the next site at 11, the second [11, 21], there at 22.
+  EXPECT_DOUBLE_EQ(ring_of_five("store-and-forward", 10).time, 22.0);
 }
 
 // Short worms leave before the cycle closes: each tail is sent onto the first channel at 0.5, before the
