@@ -172,7 +172,9 @@ TEST(ActorsSearch, ASpreadGivesWhatTheThreadsGive) {
     EXPECT_EQ(spread.simulations, threaded.simulations) << static_cast<int>(method);
     EXPECT_EQ(spread.best.mapping.sites, threaded.best.mapping.sites) << static_cast<int>(method);
     EXPECT_EQ(spread.best.created, threaded.best.created) << static_cast<int>(method);
-    if (method != SearchMethod::Greedy) EXPECT_GT(evaluated, 0) << static_cast<int>(method);
+    if (method != SearchMethod::Greedy) {
+      EXPECT_GT(evaluated, 0) << static_cast<int>(method);
+    }
   }
 }
 
