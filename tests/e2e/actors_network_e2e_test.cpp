@@ -37,7 +37,7 @@ TEST(ActorsWormholeE2e, ACycleOfWormsIsADeadlockSaidOnStderrWithExitOne) {
   const ProcessResult table = run_actors({"simulate", program, "--machine", machine});
   EXPECT_EQ(table.exit_code, 1) << describe(table);
   EXPECT_TRUE(contains(table.standard_output, "(ring, 5 sites, shortest routing, wormhole)")) << table.standard_output;
-  EXPECT_TRUE(contains(table.standard_output, "message 'data' from p[4] to p[1] (sent at " + program + ":2:72) waits for channel 0->1, held by 'data' from p[0] to p[2]"))
+  EXPECT_TRUE(contains(table.standard_output, "message 'data' from p[4] to p[1] (sent at " + program + ":2:69) waits for channel 0->1, held by 'data' from p[0] to p[2]"))
       << table.standard_output;
   EXPECT_TRUE(contains(table.standard_error, "deadlock: 5 messages are stuck in the network")) << table.standard_error;
   const ProcessResult json = run_actors({"simulate", program, "--machine", machine, "--json"});
