@@ -68,10 +68,9 @@ ProcessResult run_search(const Arguments& arguments) {
 }
 
 ProcessResult run_search_mpi(int ranks, const Arguments& arguments) {
-  Arguments argv = mpirun(ranks);
-  argv.insert(argv.end(), {AUGUR_EXE, "actors", "search"});
-  argv.insert(argv.end(), arguments.begin(), arguments.end());
-  return augur::core::run_process(argv);
+  Arguments search{"search"};
+  search.insert(search.end(), arguments.begin(), arguments.end());
+  return run_command_mpi(ranks, "actors", search);
 }
 
 // Each method under 2 and 3 ranks gives the bytes one process gives (and those of another thread count).
@@ -142,11 +141,7 @@ TEST(ActorsSearchMpiE2e, TuneUnderMpiPrintsOnce) {
   const Arguments tune{"tune", examples + "pipeline.actors", "--machine", examples + "ring8.machine"};
   const ProcessResult alone = run_actors(tune);
   ASSERT_EQ(alone.exit_code, 0) << describe(alone);
-  Arguments argv = mpirun(2);
-  argv.push_back(AUGUR_EXE);
-  argv.push_back("actors");
-  argv.insert(argv.end(), tune.begin(), tune.end());
-  const ProcessResult shared = augur::core::run_process(argv);
+  const ProcessResult shared = run_command_mpi(2, "actors", tune);
   ASSERT_EQ(shared.exit_code, 0) << describe(shared);
   EXPECT_EQ(shared.standard_output, alone.standard_output);
 }

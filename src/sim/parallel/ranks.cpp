@@ -27,6 +27,25 @@ int whole_number(const char* text) {
   return *end == '\0' && value >= 0 && value <= INT_MAX ? static_cast<int>(value) : -1;
 }
 
+#ifdef AUGUR_HAVE_MPI
+// Where each rank's text goes in a gathered whole: its length and its offset, in rank order.
+struct Layout {
+  std::vector<int> counts;
+  std::vector<int> displacements;
+
+  explicit Layout(const std::vector<long long>& lengths) : counts(lengths.begin(), lengths.end()), displacements(counts.size(), 0) {
+    for (std::size_t r = 1; r < counts.size(); ++r) displacements[r] = displacements[r - 1] + counts[r - 1];
+  }
+  [[nodiscard]] std::size_t total() const { return counts.empty() ? 0U : static_cast<std::size_t>(displacements.back() + counts.back()); }
+  [[nodiscard]] std::vector<std::string> pieces(const std::string& all) const {
+    std::vector<std::string> result;
+    for (std::size_t r = 0; r < counts.size(); ++r)
+      result.push_back(all.substr(static_cast<std::size_t>(displacements[r]), static_cast<std::size_t>(counts[r])));
+    return result;
+  }
+};
+#endif
+
 }  // namespace
 
 Launch detect_launch(const std::function<const char*(const char*)>& lookup) {
@@ -74,16 +93,11 @@ std::vector<std::string> Ranks::gather(const std::string& local) const {
   int fits = root() ? static_cast<int>(std::accumulate(lengths.begin(), lengths.end(), 0LL) <= INT_MAX) : 0;
   MPI_Bcast(&fits, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (fits == 0) throw std::runtime_error("the replications' results exceed 2 GB on rank 0: run fewer replications at once");
-  std::vector<int> counts(lengths.begin(), lengths.end());
-  std::vector<int> displacements(counts.size(), 0);
-  for (std::size_t r = 1; r < counts.size(); ++r) displacements[r] = displacements[r - 1] + counts[r - 1];
-  std::string all(root() ? static_cast<std::size_t>(displacements.back() + counts.back()) : 0U, '\0');
-  MPI_Gatherv(local.data(), static_cast<int>(local.size()), MPI_CHAR, all.data(), counts.data(), displacements.data(), MPI_CHAR, 0,
-              MPI_COMM_WORLD);
-  std::vector<std::string> pieces;
-  for (std::size_t r = 0; r < counts.size(); ++r)
-    pieces.push_back(all.substr(static_cast<std::size_t>(displacements[r]), static_cast<std::size_t>(counts[r])));
-  return pieces;
+  Layout layout(lengths);
+  std::string all(root() ? layout.total() : 0U, '\0');
+  MPI_Gatherv(local.data(), static_cast<int>(local.size()), MPI_CHAR, all.data(), layout.counts.data(), layout.displacements.data(), MPI_CHAR,
+              0, MPI_COMM_WORLD);
+  return layout.pieces(all);
 #else
   return {local};
 #endif
@@ -97,16 +111,11 @@ std::vector<std::string> Ranks::gather_everywhere(const std::string& local) cons
   MPI_Allgather(&length, 1, MPI_LONG_LONG, lengths.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD);
   // Every rank sees the same lengths, so every rank gives the same verdict.
   if (std::accumulate(lengths.begin(), lengths.end(), 0LL) > INT_MAX) throw std::runtime_error("the results of one round exceed 2 GB");
-  std::vector<int> counts(lengths.begin(), lengths.end());
-  std::vector<int> displacements(counts.size(), 0);
-  for (std::size_t r = 1; r < counts.size(); ++r) displacements[r] = displacements[r - 1] + counts[r - 1];
-  std::string all(static_cast<std::size_t>(displacements.back() + counts.back()), '\0');
-  MPI_Allgatherv(local.data(), static_cast<int>(local.size()), MPI_CHAR, all.data(), counts.data(), displacements.data(), MPI_CHAR,
-                 MPI_COMM_WORLD);
-  std::vector<std::string> pieces;
-  for (std::size_t r = 0; r < counts.size(); ++r)
-    pieces.push_back(all.substr(static_cast<std::size_t>(displacements[r]), static_cast<std::size_t>(counts[r])));
-  return pieces;
+  Layout layout(lengths);
+  std::string all(layout.total(), '\0');
+  MPI_Allgatherv(local.data(), static_cast<int>(local.size()), MPI_CHAR, all.data(), layout.counts.data(), layout.displacements.data(),
+                 MPI_CHAR, MPI_COMM_WORLD);
+  return layout.pieces(all);
 #else
   return {local};
 #endif
