@@ -67,10 +67,18 @@ ProcessResult run_search(const Arguments& arguments) {
   return run_actors(search);
 }
 
+// augur actors ARGUMENTS... under mpirun -np RANKS.
+ProcessResult run_actors_mpi(int ranks, const Arguments& arguments) {
+  Arguments argv = mpirun(ranks);
+  argv.insert(argv.end(), {AUGUR_EXE, "actors"});
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  return augur::core::run_process(argv);
+}
+
 ProcessResult run_search_mpi(int ranks, const Arguments& arguments) {
   Arguments search{"search"};
   search.insert(search.end(), arguments.begin(), arguments.end());
-  return run_command_mpi(ranks, "actors", search);
+  return run_actors_mpi(ranks, search);
 }
 
 // Each method under 2 and 3 ranks gives the bytes one process gives (and those of another thread count).
@@ -141,7 +149,7 @@ TEST(ActorsSearchMpiE2e, TuneUnderMpiPrintsOnce) {
   const Arguments tune{"tune", examples + "pipeline.actors", "--machine", examples + "ring8.machine"};
   const ProcessResult alone = run_actors(tune);
   ASSERT_EQ(alone.exit_code, 0) << describe(alone);
-  const ProcessResult shared = run_command_mpi(2, "actors", tune);
+  const ProcessResult shared = run_actors_mpi(2, tune);
   ASSERT_EQ(shared.exit_code, 0) << describe(shared);
   EXPECT_EQ(shared.standard_output, alone.standard_output);
 }

@@ -77,16 +77,6 @@ inline std::vector<std::string> mpirun(int ranks) {
   return {AUGUR_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks)};
 }
 
-#ifdef AUGUR_EXE
-// augur COMMAND ARGUMENTS... under mpirun -np RANKS, e.g. run_command_mpi(2, "actors", {"search", ...}).
-inline core::ProcessResult run_command_mpi(int ranks, const std::string& command, const Arguments& arguments) {
-  Arguments argv = mpirun(ranks);
-  argv.insert(argv.end(), {AUGUR_EXE, command});
-  argv.insert(argv.end(), arguments.begin(), arguments.end());
-  return core::run_process(argv);
-}
-#endif
-
 // With and without --json, 2 and 3 ranks print what one process prints: run(arguments) runs the command
 // alone, run_mpi(ranks, arguments) under mpirun.
 template <typename Run, typename RunMpi>
