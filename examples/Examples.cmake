@@ -227,6 +227,10 @@ augur_example(NAME actors_tune_divide_hypercube3
 augur_example(NAME actors_divide_cut_through
   COMMAND augur actors simulate examples/actors/divide.actors --machine examples/actors/ring8-cut-through.machine
   EXPECTED examples/actors/divide_ring8_cut_through.out)
+# ... a cycle of worms on a ring under wormhole switching: a deadlock of the network, reported.
+augur_example(NAME actors_shift_wormhole
+  COMMAND augur actors simulate examples/actors/shift.actors --machine examples/actors/ring5-wormhole.machine
+  EXPECTED examples/actors/shift_ring5_wormhole.out STREAM both EXIT_CODE 1)
 augur_example(NAME actors_irregular_replications
   COMMAND augur actors simulate examples/actors/irregular.actors --machine examples/actors/mesh4x4.machine --replications 100
   EXPECTED examples/actors/irregular_replications.out)

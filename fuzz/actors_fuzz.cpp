@@ -36,9 +36,9 @@ void check_machine(const augur::sim::actors::Machine& machine, const std::string
       augur::fuzz::expect(at == to, "a route that does not arrive", text);
     }
   }
-  augur::fuzz::expect(machine.cut_through == (machine.switching == "cut-through") &&
-                          (machine.switching == "cut-through" || machine.switching == "store-and-forward"),
-                      "a switching that is neither", text);
+  augur::fuzz::expect(machine.cut_through == (machine.switching == "cut-through") && machine.wormhole == (machine.switching == "wormhole") &&
+                          (machine.switching == "cut-through" || machine.switching == "store-and-forward" || machine.switching == "wormhole"),
+                      "a switching that is none of the three", text);
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 // (docs/actors.md): the baselines of post-game analysis; prints the best mapping found and its time.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <functional>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -14,6 +16,7 @@
 #include "core/json_text.hpp"
 #include "core/table.hpp"
 #include "sim/actors/search.hpp"
+#include "sim/parallel/ranks.hpp"
 #include "flags.hpp"
 
 namespace augur::cli {
@@ -82,31 +85,60 @@ std::shared_ptr<ActorsOptions> add_actors_search(CLI::App& command) {
       ->type_name("FILE");
   command.add_flag("--progress", options->progress, "Progress lines on stderr even when it is not a terminal");
   command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
+  command.footer("Under mpirun the candidates are shared among the ranks and rank 0 prints the same result (docs/actors.md, "
+                 "\"Searches over MPI ranks\").");
   return options;
 }
 
+namespace {
+
+// The search on this rank: every rank searches, its candidates shared among the ranks (each rank's block over
+// its threads, every result to every rank, so that each goes on alike); rank 0 alone prints and writes.
+int search_on(const ActorsOptions& cli, const sim::parallel::Ranks& ranks) {
+  if (!cli.write_mapping.empty()) core::refuse_output_over_inputs(cli.write_mapping, {cli.program, cli.machine, cli.mapping});
+  const ActorsInputs inputs = load_actors_inputs(cli);
+  actors::SearchOptions options;
+  options.method = methods.at(cli.method);
+  options.budget = cli.budget > 0 ? cli.budget : default_budget(cli.method);
+  options.threads = cli.threads;
+  options.simulation = inputs.options;
+  catch_interruptions();  // Ctrl-C: the threads stop before their next simulation; no output, no mapping written
+  options.interruption = check_interrupted;
+  if (ranks.size() > 1) {
+    options.spread = [&ranks, threads = cli.threads](int count, const std::function<std::string(int)>& evaluate,
+                                                     const std::function<void(int, const std::string&)>& collect) {
+      sim::parallel::run_encoded_on_every_rank(ranks, count, threads, evaluate, collect);
+    };
+  }
+  Progress progress("augur actors search", 0, "simulations", ranks.root() ? Progress::mode_for(cli.quiet, cli.progress) : Progress::Mode::off);
+  options.progress = [&progress](long simulations) { progress.update(simulations); };
+  const actors::Layout initial{inputs.mapping, inputs.options.created_sites};
+  const actors::SearchResult result = actors::search(inputs.program, inputs.machine, initial, options);
+  if (!ranks.root()) return 0;
+  if (!cli.write_mapping.empty())
+    core::write_file_atomically(cli.write_mapping, mapping_text(inputs.program, result.best.mapping, result.best.created));
+  progress.clear();
+  const std::string output = cli.json ? render_json(cli, inputs, result) : render_table(cli, inputs, result);
+  std::fputs(output.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+// Under mpirun every rank reads the inputs and searches; rank 0 alone reports errors and prints.
 int run_actors_search(const ActorsOptions& cli) {
-  return run_reporting_errors("search", [&] {
-    if (!cli.write_mapping.empty()) core::refuse_output_over_inputs(cli.write_mapping, {cli.program, cli.machine, cli.mapping});
-    const ActorsInputs inputs = load_actors_inputs(cli);
-    actors::SearchOptions options;
-    options.method = methods.at(cli.method);
-    options.budget = cli.budget > 0 ? cli.budget : default_budget(cli.method);
-    options.threads = cli.threads;
-    options.simulation = inputs.options;
-    catch_interruptions();  // Ctrl-C: the threads stop before their next simulation; no output, no mapping written
-    options.interruption = check_interrupted;
-    Progress progress("augur actors search", 0, "simulations", Progress::mode_for(cli.quiet, cli.progress));
-    options.progress = [&progress](long simulations) { progress.update(simulations); };
-    const actors::Layout initial{inputs.mapping, inputs.options.created_sites};
-    const actors::SearchResult result = actors::search(inputs.program, inputs.machine, initial, options);
-    if (!cli.write_mapping.empty())
-      core::write_file_atomically(cli.write_mapping, mapping_text(inputs.program, result.best.mapping, result.best.created));
-    progress.clear();
-    const std::string output = cli.json ? render_json(cli, inputs, result) : render_table(cli, inputs, result);
-    std::fputs(output.c_str(), stdout);
+  std::unique_ptr<sim::parallel::Ranks> ranks;
+  const int status = run_reporting_errors("search", [&] {
+    ranks = std::make_unique<sim::parallel::Ranks>();
     return 0;
   });
+  if (status != 0) return status;
+  if (ranks->root()) return run_reporting_errors("search", [&] { return search_on(cli, *ranks); });
+  try {
+    return search_on(cli, *ranks);  // errors: rank 0 reports them
+  } catch (const std::exception&) {
+    return 1;
+  }
 }
 
 }  // namespace augur::cli

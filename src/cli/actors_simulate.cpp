@@ -2,6 +2,7 @@
 // [--trace FILE] [--replications R [--threads T]] (docs/actors.md): reads the program, the machine and the
 // mapping, runs the simulator once (or R times: actors_replications.cpp), prints.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -39,11 +40,26 @@ namespace {
 using core::format_number;
 namespace actors = sim::actors;
 
+// "N players wait for messages that never come", and the messages stuck in the network (wormhole).
+std::string deadlock_summary(const actors::Simulation& result) {
+  const auto stuck = std::count_if(result.deadlock.begin(), result.deadlock.end(), [](const actors::Waiting& entry) { return !entry.channel.empty(); });
+  const auto players = static_cast<long>(result.deadlock.size()) - stuck;
+  std::string text = players > 0 || stuck == 0 ? std::to_string(players) + (players == 1 ? " player waits" : " players wait") + " for messages that never come" : "";
+  if (stuck > 0) text += (text.empty() ? "" : ", ") + std::to_string(stuck) + (stuck == 1 ? " message is" : " messages are") + " stuck in the network";
+  return text;
+}
+
 std::string describe_deadlock(const actors::Simulation& result) {
   std::string text;
   for (const auto& waiting : result.deadlock) {
-    text += "  " + result.players[static_cast<std::size_t>(waiting.player)].name + " waits for '" + waiting.kind + "' (" +
-            std::to_string(waiting.received) + " of " + std::to_string(waiting.needed) + " received) at " + waiting.where + "\n";
+    const std::string& receiver = result.players[static_cast<std::size_t>(waiting.player)].name;
+    if (!waiting.channel.empty()) {  // wormhole: a message stuck in the network
+      text += "  message '" + waiting.kind + "' from " + result.players[static_cast<std::size_t>(waiting.sender)].name + " to " + receiver +
+              " (sent at " + waiting.where + ") waits for channel " + waiting.channel + ", held by " + waiting.holder + "\n";
+      continue;
+    }
+    text += "  " + receiver + " waits for '" + waiting.kind + "' (" + std::to_string(waiting.received) + " of " + std::to_string(waiting.needed) +
+            " received) at " + waiting.where + "\n";
   }
   return text;
 }
@@ -85,7 +101,9 @@ std::string render_table(const ActorsOptions& cli, const actors::Machine& machin
   }
   out << "Partners: " << result.partners.size() << " pairs of players exchanged messages\n";
   if (!result.partners.empty()) out << partners.render();
-  if (!result.deadlock.empty()) out << "\nDeadlock: players wait for messages that never come:\n" << describe_deadlock(result);
+  const bool stuck = std::any_of(result.deadlock.begin(), result.deadlock.end(), [](const actors::Waiting& entry) { return !entry.channel.empty(); });
+  if (!result.deadlock.empty())
+    out << "\nDeadlock: " << (stuck ? deadlock_summary(result) : "players wait for messages that never come") << ":\n" << describe_deadlock(result);
   return out.str();
 }
 
@@ -127,6 +145,10 @@ std::string render_json(const actors::Machine& machine, const actors::Simulation
   for (const auto& waiting : result.deadlock) {
     deadlock.push_back({{"player", result.players[static_cast<std::size_t>(waiting.player)].name}, {"kind", waiting.kind},
                         {"received", waiting.received}, {"needed", waiting.needed}, {"at", waiting.where}});
+    if (waiting.channel.empty()) continue;
+    deadlock.back()["sender"] = result.players[static_cast<std::size_t>(waiting.sender)].name;
+    deadlock.back()["channel"] = waiting.channel;
+    deadlock.back()["held_by"] = waiting.holder;
   }
   json["deadlock"] = std::move(deadlock);
   return core::json_text(json, 2) + "\n";
@@ -149,7 +171,7 @@ int simulate_once(const ActorsOptions& cli, const ActorsInputs& inputs) {
   const std::string output = cli.json ? render_json(machine, result) : render_table(cli, machine, result);
   std::fputs(output.c_str(), stdout);
   if (!result.deadlock.empty()) {
-    std::fprintf(stderr, "augur actors simulate: deadlock: %zu players wait for messages that never come\n", result.deadlock.size());
+    std::fprintf(stderr, "augur actors simulate: deadlock: %s\n", deadlock_summary(result).c_str());
     return 1;
   }
   return 0;

@@ -3,6 +3,7 @@
 // initial mapping; prints each iteration's time and the moves applied, the final mapping, the speedup.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -13,6 +14,7 @@
 #include "core/json_text.hpp"
 #include "core/table.hpp"
 #include "sim/actors/tune.hpp"
+#include "sim/parallel/ranks.hpp"
 
 namespace augur::cli {
 namespace {
@@ -84,7 +86,15 @@ std::shared_ptr<ActorsOptions> add_actors_tune(CLI::App& command) {
   return options;
 }
 
+// Under mpirun rank 0 alone tunes and prints: post-game analysis is one sequence of simulations, each
+// depending on the last (docs/actors.md, "Searches over MPI ranks"); the other ranks only join MPI.
 int run_actors_tune(const ActorsOptions& cli) {
+  std::unique_ptr<sim::parallel::Ranks> ranks;
+  const int status = run_reporting_errors("tune", [&] {
+    ranks = std::make_unique<sim::parallel::Ranks>();
+    return 0;
+  });
+  if (status != 0 || !ranks->root()) return status;
   return run_reporting_errors("tune", [&] {
     if (!cli.write_mapping.empty()) core::refuse_output_over_inputs(cli.write_mapping, {cli.program, cli.machine, cli.mapping});
     const ActorsInputs inputs = load_actors_inputs(cli);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -146,6 +147,33 @@ TEST(ActorsSearch, ResultsDoNotDependOnTheThreadCount) {
       EXPECT_EQ(more.simulations, one.simulations);
       EXPECT_EQ(more.best.mapping.sites, one.best.mapping.sites);
       EXPECT_EQ(more.best.created, one.best.created);
+    }
+  }
+}
+
+// Through a spread that evaluates the candidates last first and hands back copies of their bytes (as the
+// ranks of an MPI launch do), every method finds what the threads find.
+TEST(ActorsSearch, ASpreadGivesWhatTheThreadsGive) {
+  const Case input = make_case(tree, mesh2x2);
+  for (const SearchMethod method : {SearchMethod::Exhaustive, SearchMethod::Annealing, SearchMethod::Random, SearchMethod::Clustering, SearchMethod::Greedy}) {
+    const SearchResult threaded = run_search(input, method, 5000, 2, 5);
+    SearchOptions options;
+    options.method = method;
+    options.budget = 5000;
+    options.simulation.seed = 5;
+    long evaluated = 0;
+    options.spread = [&](int count, const std::function<std::string(int)>& evaluate, const std::function<void(int, const std::string&)>& collect) {
+      std::vector<std::string> results(static_cast<std::size_t>(count));
+      for (int index = count - 1; index >= 0; --index, ++evaluated) results[static_cast<std::size_t>(index)] = evaluate(index);
+      for (int index = 0; index < count; ++index) collect(index, std::string(results[static_cast<std::size_t>(index)]));
+    };
+    const SearchResult spread = search(input.program, input.machine, input.initial, options);
+    EXPECT_EQ(spread.time, threaded.time) << static_cast<int>(method);
+    EXPECT_EQ(spread.simulations, threaded.simulations) << static_cast<int>(method);
+    EXPECT_EQ(spread.best.mapping.sites, threaded.best.mapping.sites) << static_cast<int>(method);
+    EXPECT_EQ(spread.best.created, threaded.best.created) << static_cast<int>(method);
+    if (method != SearchMethod::Greedy) {
+      EXPECT_GT(evaluated, 0) << static_cast<int>(method);
     }
   }
 }

@@ -173,7 +173,7 @@ TEST(ActorsSwitching, TheMachineSaysWhichAndStoreAndForwardIsTheDefault) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(error("topology ring 2\nswitching wormhole\n"), "m.machine:2:11: switching is store-and-forward or cut-through, not 'wormhole'");
+  EXPECT_EQ(error("topology ring 2\nswitching wormhol\n"), "m.machine:2:11: switching is store-and-forward, cut-through or wormhole, not 'wormhol'");
   EXPECT_EQ(error("topology ring 2\nswitching cut-through\nswitching cut-through\n"), "m.machine:3:1: 'switching' given twice");
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <stdexcept>
 #include <map>
 #include <string>
 #include <vector>
@@ -77,6 +78,24 @@ TEST(Ranks, OneRankIsRunReplications) {
         seen.push_back(index);
       });
   EXPECT_EQ(seen, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+}
+
+// The results on every rank (one here): each index produced once and consumed in order, over rounds of
+// 1024 a rank, the bytes as produced.
+TEST(Ranks, EveryRankConsumesEveryResultInOrder) {
+  const Ranks ranks;
+  EXPECT_EQ(ranks.gather_everywhere("y"), std::vector<std::string>{"y"});
+  std::vector<int> seen;
+  run_encoded_on_every_rank(
+      ranks, 2500, 3, [](int index) { return std::string(static_cast<std::size_t>(index % 7), 'a') + std::to_string(index); },
+      [&](int index, const std::string& bytes) {
+        EXPECT_EQ(bytes, std::string(static_cast<std::size_t>(index % 7), 'a') + std::to_string(index));
+        seen.push_back(index);
+      });
+  ASSERT_EQ(seen.size(), 2500U);
+  for (std::size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], static_cast<int>(i));
+  run_encoded_on_every_rank(ranks, 0, 2, [](int) -> std::string { throw std::logic_error("nothing to produce"); },
+                            [](int, const std::string&) { throw std::logic_error("nothing to consume"); });
 }
 
 }  // namespace

@@ -134,8 +134,8 @@ void MachineReader::setting(const std::vector<Word>& words) {
   }
   if (key == "switching") {
     arguments(words, 1);
-    if (words[1].text != "store-and-forward" && words[1].text != "cut-through")
-      source_.fail(words[1].offset, "switching is store-and-forward or cut-through, not '" + words[1].text + "'");
+    if (words[1].text != "store-and-forward" && words[1].text != "cut-through" && words[1].text != "wormhole")
+      source_.fail(words[1].offset, "switching is store-and-forward, cut-through or wormhole, not '" + words[1].text + "'");
     switching_ = words[1].text;
     return;
   }
@@ -196,6 +196,7 @@ Machine MachineReader::build() {
   machine.routing = routing_;
   machine.switching = switching_;
   machine.cut_through = switching_ == "cut-through";
+  machine.wormhole = switching_ == "wormhole";
   const bool grid = topology_ == "mesh" || topology_ == "torus";
   machine.sites = grid ? shape_[0] * shape_[1] : topology_ == "hypercube" ? 1 << shape_[0] : shape_[0];
   const int n = machine.sites;

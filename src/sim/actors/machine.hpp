@@ -1,6 +1,6 @@
 // The machine of an actor simulation (docs/formats.md, "Machines"): sites with a processor speed and a
 // context-switch cost, a topology of full-duplex links (each direction a channel of its own with a latency
-// and a bandwidth), a routing, a switching (store-and-forward or cut-through), and the processor time of
+// and a bandwidth), a routing, a switching (store-and-forward, cut-through or wormhole), and the processor time of
 // sending and receiving a message.
 #pragma once
 
@@ -20,8 +20,9 @@ struct Channel {
 struct Machine {
   std::string topology;               // ring, mesh, torus, hypercube, full or links
   std::string routing;                // shortest or dimension-order
-  std::string switching;              // store-and-forward (the default) or cut-through
+  std::string switching;              // store-and-forward (the default), cut-through or wormhole
   bool cut_through = false;           // switching == "cut-through"
+  bool wormhole = false;              // switching == "wormhole"
   int sites = 0;
   std::vector<double> speed;          // work units per time unit, per site
   std::vector<double> context_switch; // time units, per site

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 #include "augur/sim/engine.hpp"
@@ -31,6 +33,36 @@ double SearchSpace::time(const std::vector<int>& sites) const {
   return run.deadlock.empty() ? run.time : never;
 }
 
+// Found as bytes: the time (8 bytes), the simulations (8), then the sites (4 each).
+std::string encode_found(const Found& found) {
+  const auto simulations = static_cast<std::int64_t>(found.simulations);
+  std::string bytes(sizeof found.time + sizeof simulations + found.sites.size() * sizeof(std::int32_t), '\0');
+  std::memcpy(bytes.data(), &found.time, sizeof found.time);
+  std::memcpy(bytes.data() + sizeof found.time, &simulations, sizeof simulations);
+  for (std::size_t p = 0; p < found.sites.size(); ++p) {
+    const auto site = static_cast<std::int32_t>(found.sites[p]);
+    std::memcpy(bytes.data() + sizeof found.time + sizeof simulations + p * sizeof site, &site, sizeof site);
+  }
+  return bytes;
+}
+
+Found decode_found(const std::string& bytes) {
+  Found found;
+  std::int64_t simulations = 0;
+  constexpr std::size_t header = sizeof found.time + sizeof simulations;
+  if (bytes.size() < header || (bytes.size() - header) % sizeof(std::int32_t) != 0) throw std::runtime_error("a search result came back damaged");
+  std::memcpy(&found.time, bytes.data(), sizeof found.time);
+  std::memcpy(&simulations, bytes.data() + sizeof found.time, sizeof simulations);
+  found.simulations = static_cast<long>(simulations);
+  found.sites.resize((bytes.size() - header) / sizeof(std::int32_t));
+  for (std::size_t p = 0; p < found.sites.size(); ++p) {
+    std::int32_t site = 0;
+    std::memcpy(&site, bytes.data() + header + p * sizeof site, sizeof site);
+    found.sites[p] = site;
+  }
+  return found;
+}
+
 namespace {
 
 SearchSpace make_space(const Program& program, const Machine& machine, const Layout& initial, const SimulationOptions& options) {
@@ -56,19 +88,19 @@ Found search_random(const SearchSpace& space, const SearchOptions& options) {
   const int count = static_cast<int>(std::max(0L, options.budget - 1));
   const std::size_t players = space.players();
   Progress progress{options};
-  run_replications(
-      count, options.threads,
+  run_candidates(
+      options, count,
       [&](int index) {
         RandomStream random(space.options.seed, 1000 + static_cast<std::uint64_t>(index));
         std::vector<int> sites(players);
         for (auto& site : sites) site = random_site(random, space.machine.sites);
         const double time = space.time(sites);
-        return std::make_pair(std::move(sites), time);
+        return Found{std::move(sites), time, 1};
       },
-      [&](int, std::pair<std::vector<int>, double>&& candidate) {
+      [&](int, Found&& candidate) {
         ++best.simulations;
         progress.add(1);
-        keep_better(best, candidate.first, candidate.second);
+        keep_better(best, candidate.sites, candidate.time);
       });
   return best;
 }
@@ -123,8 +155,8 @@ Found search_annealing(const SearchSpace& space, const SearchOptions& options) {
   const int chains = static_cast<int>(std::max(1L, std::min<long>(options.chains, steps)));
   Found best{space.initial, space.profile.time, 0};
   Progress progress{options};
-  run_replications(
-      chains, options.threads,
+  run_candidates(
+      options, chains,
       [&](int chain) { return anneal(space, steps / chains + (chain < steps % chains ? 1 : 0), 100 + static_cast<std::uint64_t>(chain)); },
       [&](int, Found&& found) {
         best.simulations += found.simulations;

@@ -26,6 +26,13 @@ struct Layout {
 
 enum class SearchMethod { Exhaustive, Annealing, Random, Greedy, Clustering };
 
+// How a method's candidates are run: spread(count, evaluate, collect) calls evaluate(index) once for each
+// index in [0, count), on any thread of any process, and collect(index, bytes) with what it returned, for
+// every index in order, on the calling thread. The command spreads them over the ranks of an MPI launch
+// (sim/parallel, run_encoded_on_every_rank); the search's result is the same bits as with threads.
+using Spread = std::function<void(int count, const std::function<std::string(int index)>& evaluate,
+                                  const std::function<void(int index, const std::string& bytes)>& collect)>;
+
 struct SearchOptions {
   SearchMethod method = SearchMethod::Random;
   long budget = 1000;            // simulations at most; exhaustive refuses when its mappings exceed it
@@ -36,6 +43,8 @@ struct SearchOptions {
   // If set, called on any thread before each simulation; it throws to stop the search (Ctrl-C), and the
   // search stops promptly and passes the exception on.
   std::function<void()> interruption;
+  // If set, the candidates run through it instead of over `threads` threads here (the same result).
+  Spread spread;
 };
 
 struct SearchResult {

@@ -187,11 +187,11 @@ Found search_clustering(const SearchSpace& space, const SearchOptions& options) 
   }
   candidates.resize(std::min<std::size_t>(candidates.size(), static_cast<std::size_t>(std::max(1L, options.budget - 1))));
   Found best;
-  run_replications(
-      static_cast<int>(candidates.size()), options.threads, [&](int c) { return space.time(candidates[static_cast<std::size_t>(c)]); },
-      [&](int c, double time) {
+  run_candidates(
+      options, static_cast<int>(candidates.size()), [&](int c) { return Found{{}, space.time(candidates[static_cast<std::size_t>(c)]), 1}; },
+      [&](int c, Found&& found) {
         ++best.simulations;
-        keep_better(best, candidates[static_cast<std::size_t>(c)], time);
+        keep_better(best, candidates[static_cast<std::size_t>(c)], found.time);
       });
   return best;
 }

@@ -141,8 +141,8 @@ Exhaustive search_exhaustive(const SearchSpace& space, const SearchOptions& opti
   std::vector<std::pair<std::vector<int>, std::vector<char>>> blocks;
   prefixes.walk(0, depth, std::vector<char>(group.size(), 1), [&](const std::vector<char>& equal) { blocks.emplace_back(prefixes.prefix, equal); });
   Progress progress{options};
-  run_replications(
-      static_cast<int>(blocks.size()), options.threads,
+  run_candidates(
+      options, static_cast<int>(blocks.size()),
       [&](int block) {
         Walk walk{group, machine.sites, players, blocks[static_cast<std::size_t>(block)].first};
         Found best;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "augur/sim/engine.hpp"
 #include "sim/actors/search.hpp"
 
 namespace augur::sim::actors {
@@ -44,6 +45,19 @@ inline void keep_better(Found& best, const std::vector<int>& sites, double time)
     best.sites = sites;
     best.time = time;
   }
+}
+
+// A result of a method's candidates as bytes and back, bit for bit (SearchOptions::spread).
+[[nodiscard]] std::string encode_found(const Found& found);
+[[nodiscard]] Found decode_found(const std::string& bytes);
+
+// Runs evaluate(index) -> Found for index in [0, count) over options.threads threads, or through
+// options.spread when it is set, and collect(index, Found&&) on the calling thread in index order.
+template <typename Evaluate, typename Collect>
+void run_candidates(const SearchOptions& options, int count, Evaluate&& evaluate, Collect&& collect) {
+  if (!options.spread) return run_replications(count, options.threads, evaluate, collect);
+  options.spread(
+      count, [&](int index) { return encode_found(evaluate(index)); }, [&](int index, const std::string& bytes) { collect(index, decode_found(bytes)); });
 }
 
 // Reports the simulations done so far through options.progress, about every 10000.

@@ -391,14 +391,16 @@ void Run::finish() {
     site.utilization = result_.time > 0 ? site.busy / result_.time : 0.0;
     site.mean_queue = result_.time > 0 ? sites_[s].queue_area / result_.time : 0.0;
   }
-  for (auto& channel : result_.channels) channel.utilization = result_.time > 0 ? channel.busy / result_.time : 0.0;
   for (std::size_t p = 0; p < players_.size(); ++p) {
     const PlayerState& state = players_[p];
     if (state.state != State::Waiting) continue;
     const auto location = source_.locate(program_.code[static_cast<std::size_t>(state.wait_pc)].offset);
     result_.deadlock.push_back({static_cast<int>(p), program_.kinds[static_cast<std::size_t>(state.wait_kind)].name, state.wait_received,
-                                state.wait_needed, location.file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column)});
+                                state.wait_needed, location.file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column),
+                                "", -1, ""});
   }
+  if (machine_.wormhole) worm_deadlock();
+  for (auto& channel : result_.channels) channel.utilization = result_.time > 0 ? channel.busy / result_.time : 0.0;
 }
 
 }  // namespace detail

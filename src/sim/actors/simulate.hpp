@@ -1,8 +1,8 @@
 // The actor simulator (seed 004 §3, Axe): a program's players, mapped to the sites of a machine, run on the
 // discrete-event engine. A site runs one work item at a time from a FIFO of ready work (a compute, or the
 // processor time of sending or receiving), with a context switch between players; a message between sites
-// travels hop by hop on its route, store-and-forward, each channel sending one message at a time in order of
-// arrival. docs/actors.md describes the model; docs/formats.md the program, machine and mapping files.
+// travels hop by hop on its route (store-and-forward, cut-through or wormhole), each channel sending one
+// message at a time in order of arrival. docs/actors.md describes the model; docs/formats.md the program, machine and mapping files.
 #pragma once
 
 #include <cstdint>
@@ -78,6 +78,12 @@ struct Waiting {
   long received = 0;
   long needed = 0;
   std::string where;            // file:line:col of the wait
+  // Wormhole switching: a message stuck in the network, its head waiting for a channel that another stuck
+  // message holds (a deadlock of the network: docs/actors.md, "Wormhole"). `player` is its receiver, `kind`
+  // its kind, `where` its send, received 0 of needed 1.
+  std::string channel;          // the channel its head waits for, "FROM->TO"; empty for a player waiting
+  int sender = -1;              // its sender
+  std::string holder;           // the message holding that channel: "'KIND' from SENDER to RECEIVER"
 };
 
 struct Simulation {
@@ -86,7 +92,7 @@ struct Simulation {
   std::vector<ChannelResult> channels;  // as Machine::channels
   std::vector<PlayerResult> players;    // static players first, then created ones in order of creation
   std::vector<Partners> partners;       // every pair of players that exchanged messages, in order of first message
-  std::vector<Waiting> deadlock;        // players left waiting for messages that never came
+  std::vector<Waiting> deadlock;        // players left waiting for messages that never came, then messages stuck in the network
   long messages = 0;
   std::uint64_t events = 0;
 };

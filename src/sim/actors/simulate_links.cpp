@@ -1,6 +1,6 @@
 // The actor simulator's links (simulate_run.hpp, docs/actors.md "The machine"): a message leaves its sender's
 // site, reserves each channel of its route in turn and crosses it by store-and-forward or cut-through
-// switching, and is received whole at its receiver's site.
+// switching (wormhole: simulate_wormhole.cpp), and is received whole at its receiver's site.
 #include <algorithm>
 
 #include "sim/actors/simulate_run.hpp"
@@ -17,6 +17,8 @@ void Run::inject(int id) {
   if (from == to) {
     end_flow(message, to);
     engine_.schedule(0.0, [this, id] { deliver(id); });
+  } else if (machine_.wormhole) {
+    worm_inject(id);
   } else {
     hop(id, from);
   }

@@ -1,7 +1,7 @@
 // The actor simulator's run (simulate.hpp, docs/actors.md), private to sim/actors: one simulation of a
 // program on a machine under a mapping. Its parts: simulate.cpp (players, messages, sites, the interpreter),
 // simulate_links.cpp (messages on the channels: reservation, store-and-forward and cut-through switching),
-// simulate_timeline.cpp (the Perfetto timeline's rows, slices and flows).
+// simulate_wormhole.cpp (wormhole switching: worms that hold their channels), simulate_timeline.cpp (the Perfetto timeline's rows, slices and flows).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +29,22 @@ struct Message {
   bool flow_started = false; // the timeline has its flow's start
   double tail_at = 0.0;      // cut-through: when its last byte is at the site its head has reached
   std::vector<double> fields;
+};
+
+// A message under wormhole switching (simulate_wormhole.cpp). It moves as one: its clock (virtual time) runs
+// with the engine's except while its head waits for a channel; `offset` is the engine's time minus its clock.
+struct Worm {
+  std::vector<int> path;       // the channels of its route
+  std::vector<double> entered; // per channel taken: the clock when its head took it
+  std::size_t head = 0;        // channels taken
+  std::size_t tail = 0;        // channels released
+  double rate = 1.0;           // the smallest bandwidth of the route: the pace of its body
+  double offset = 0.0;
+  bool blocked = false;        // its head waits for path[head]
+  double blocked_clock = 0.0;  // the clock when it began to wait
+  double blocked_since = 0.0;  // the engine's time then
+  bool release_pending = false;// an event will release path[tail]
+  std::uint64_t epoch = 0;     // a new one for each message and once its tail has arrived: older events do nothing
 };
 
 enum class State { Idle, Running, Waiting, Stopped };
@@ -79,6 +95,10 @@ struct SiteState {
 
 struct ChannelState {
   double free_at = 0.0;
+  // wormhole
+  int holder = nobody;         // the message holding it
+  double held_since = 0.0;
+  std::deque<int> waiting;     // messages whose heads wait for it, in order of arrival
 };
 
 class Run {
@@ -108,6 +128,17 @@ private:
   void hop(int id, int at);
   void arrive(int id, int at);
   void received(int id);
+
+  // ---- wormhole switching (simulate_wormhole.cpp) ----
+  void worm_inject(int id);
+  void worm_request(int id);
+  void worm_take(int id);
+  void worm_arrive(int id);
+  void worm_schedule_release(int id);
+  void worm_release(int id);
+  void worm_tail_arrives(int id);
+  void worm_deadlock();
+  std::string describe_message(int id) const;
 
   // ---- the timeline (simulate_timeline.cpp); nothing without one ----
   const std::string& name_of(int player_id) const { return result_.players[static_cast<std::size_t>(player_id)].name; }
@@ -150,6 +181,7 @@ private:
   RandomStream placements_;
   std::vector<PlayerState> players_;
   std::vector<Message> messages_;
+  std::vector<Worm> worms_;  // wormhole: one per message slot
   std::vector<int> free_messages_;
   std::vector<SiteState> sites_;
   std::vector<ChannelState> channels_;

@@ -1,6 +1,7 @@
 // Replications over the ranks of an MPI launch (ranks.hpp, docs/sim.md "Replications over MPI ranks").
 #include "sim/parallel/ranks.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <climits>
 #include <cstdint>
@@ -25,6 +26,25 @@ int whole_number(const char* text) {
   const long value = std::strtol(text, &end, 10);
   return *end == '\0' && value >= 0 && value <= INT_MAX ? static_cast<int>(value) : -1;
 }
+
+#ifdef AUGUR_HAVE_MPI
+// Where each rank's text goes in a gathered whole: its length and its offset, in rank order.
+struct Layout {
+  std::vector<int> counts;
+  std::vector<int> displacements;
+
+  explicit Layout(const std::vector<long long>& lengths) : counts(lengths.begin(), lengths.end()), displacements(counts.size(), 0) {
+    for (std::size_t r = 1; r < counts.size(); ++r) displacements[r] = displacements[r - 1] + counts[r - 1];
+  }
+  [[nodiscard]] std::size_t total() const { return counts.empty() ? 0U : static_cast<std::size_t>(displacements.back() + counts.back()); }
+  [[nodiscard]] std::vector<std::string> pieces(const std::string& all) const {
+    std::vector<std::string> result;
+    for (std::size_t r = 0; r < counts.size(); ++r)
+      result.push_back(all.substr(static_cast<std::size_t>(displacements[r]), static_cast<std::size_t>(counts[r])));
+    return result;
+  }
+};
+#endif
 
 }  // namespace
 
@@ -73,16 +93,29 @@ std::vector<std::string> Ranks::gather(const std::string& local) const {
   int fits = root() ? static_cast<int>(std::accumulate(lengths.begin(), lengths.end(), 0LL) <= INT_MAX) : 0;
   MPI_Bcast(&fits, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (fits == 0) throw std::runtime_error("the replications' results exceed 2 GB on rank 0: run fewer replications at once");
-  std::vector<int> counts(lengths.begin(), lengths.end());
-  std::vector<int> displacements(counts.size(), 0);
-  for (std::size_t r = 1; r < counts.size(); ++r) displacements[r] = displacements[r - 1] + counts[r - 1];
-  std::string all(root() ? static_cast<std::size_t>(displacements.back() + counts.back()) : 0U, '\0');
-  MPI_Gatherv(local.data(), static_cast<int>(local.size()), MPI_CHAR, all.data(), counts.data(), displacements.data(), MPI_CHAR, 0,
-              MPI_COMM_WORLD);
-  std::vector<std::string> pieces;
-  for (std::size_t r = 0; r < counts.size(); ++r)
-    pieces.push_back(all.substr(static_cast<std::size_t>(displacements[r]), static_cast<std::size_t>(counts[r])));
-  return pieces;
+  Layout layout(lengths);
+  std::string all(root() ? layout.total() : 0U, '\0');
+  MPI_Gatherv(local.data(), static_cast<int>(local.size()), MPI_CHAR, all.data(), layout.counts.data(), layout.displacements.data(), MPI_CHAR,
+              0, MPI_COMM_WORLD);
+  return layout.pieces(all);
+#else
+  return {local};
+#endif
+}
+
+std::vector<std::string> Ranks::gather_everywhere(const std::string& local) const {
+  if (size_ <= 1) return {local};
+#ifdef AUGUR_HAVE_MPI
+  long long length = static_cast<long long>(local.size());
+  std::vector<long long> lengths(static_cast<std::size_t>(size_));
+  MPI_Allgather(&length, 1, MPI_LONG_LONG, lengths.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD);
+  // Every rank sees the same lengths, so every rank gives the same verdict.
+  if (std::accumulate(lengths.begin(), lengths.end(), 0LL) > INT_MAX) throw std::runtime_error("the results of one round exceed 2 GB");
+  Layout layout(lengths);
+  std::string all(layout.total(), '\0');
+  MPI_Allgatherv(local.data(), static_cast<int>(local.size()), MPI_CHAR, all.data(), layout.counts.data(), layout.displacements.data(),
+                 MPI_CHAR, MPI_COMM_WORLD);
+  return layout.pieces(all);
 #else
   return {local};
 #endif
@@ -142,15 +175,17 @@ std::unique_ptr<core::OutputFile> open_output_on_root(const Ranks& ranks, const 
   return output;
 }
 
-void run_encoded_over_ranks(const Ranks& ranks, int count, int threads, const std::function<std::string(int index)>& produce,
-                            const std::function<void(int index, const std::string& bytes)>& consume) {
-  const auto [first, last] = share(count, ranks.rank(), ranks.size());
-  std::string block;  // each result: its length (8 bytes), then its bytes
+namespace {
+
+// Runs produce(index) for index in [first, last) over `threads` threads: the results, each its length (8
+// bytes) then its bytes. A failure on any rank is rethrown on rank 0 (its own, or "rank R: what") and
+// FailedOnAnotherRank elsewhere, after every rank has finished its block. Collective.
+std::string run_block(const Ranks& ranks, int first, int last, int threads, const std::function<std::string(int index)>& produce) {
+  std::string block;
   std::exception_ptr failure;
   try {
     run_replications(
-        last - first, threads, [&, first = first](int index) { return produce(first + index); },
-        [&](int, std::string&& bytes) { append_piece(block, bytes); });
+        last - first, threads, [&](int index) { return produce(first + index); }, [&](int, std::string&& bytes) { append_piece(block, bytes); });
   } catch (...) {
     failure = std::current_exception();
   }
@@ -162,9 +197,11 @@ void run_encoded_over_ranks(const Ranks& ranks, int count, int threads, const st
     for (std::size_t r = 0; r < messages.size(); ++r)
       if (!messages[r].empty()) throw std::runtime_error("rank " + std::to_string(r) + ": " + messages[r].substr(1));
   }
-  const std::vector<std::string> blocks = ranks.gather(block);
-  if (!ranks.root()) return;
-  int index = 0;
+  return block;
+}
+
+// consume(index, bytes) for each result of the blocks, in order, from `index`; returns the index after.
+int consume_blocks(const std::vector<std::string>& blocks, int index, const std::function<void(int index, const std::string& bytes)>& consume) {
   for (const std::string& piece : blocks) {
     for (std::size_t at = 0; at < piece.size();) {
       std::uint64_t length = 0;
@@ -174,7 +211,29 @@ void run_encoded_over_ranks(const Ranks& ranks, int count, int threads, const st
       at += static_cast<std::size_t>(length);
     }
   }
-  assert(index == count && "run_encoded_over_ranks: every replication gathered");
+  return index;
+}
+
+}  // namespace
+
+void run_encoded_over_ranks(const Ranks& ranks, int count, int threads, const std::function<std::string(int index)>& produce,
+                            const std::function<void(int index, const std::string& bytes)>& consume) {
+  const auto [first, last] = share(count, ranks.rank(), ranks.size());
+  const std::vector<std::string> blocks = ranks.gather(run_block(ranks, first, last, threads, produce));
+  if (!ranks.root()) return;
+  [[maybe_unused]] const int end = consume_blocks(blocks, 0, consume);
+  assert(end == count && "run_encoded_over_ranks: every replication gathered");
+}
+
+void run_encoded_on_every_rank(const Ranks& ranks, int count, int threads, const std::function<std::string(int index)>& produce,
+                               const std::function<void(int index, const std::string& bytes)>& consume) {
+  const int round = 1024 * ranks.size();
+  for (int begin = 0; begin < count; begin += round) {
+    const auto [first, last] = share(std::min(round, count - begin), ranks.rank(), ranks.size());
+    const std::vector<std::string> blocks = ranks.gather_everywhere(run_block(ranks, begin + first, begin + last, threads, produce));
+    [[maybe_unused]] const int end = consume_blocks(blocks, begin, consume);
+    assert(end == begin + std::min(round, count - begin) && "run_encoded_on_every_rank: every result gathered");
+  }
 }
 
 std::string encode_doubles(const std::vector<double>& values) {

@@ -44,6 +44,8 @@ public:
   [[nodiscard]] bool root() const { return rank_ == 0; }
   // Every rank's `local`, on rank 0 in rank order; empty on the others. Collective.
   [[nodiscard]] std::vector<std::string> gather(const std::string& local) const;
+  // Every rank's `local`, in rank order, on every rank. Collective.
+  [[nodiscard]] std::vector<std::string> gather_everywhere(const std::string& local) const;
   // Whether `local` holds on some rank; every rank gets the answer. Collective.
   [[nodiscard]] bool any(bool local) const;
 
@@ -73,6 +75,12 @@ struct FailedOnAnotherRank : std::runtime_error {
 // FailedOnAnotherRank elsewhere, after every rank has finished its block.
 void run_encoded_over_ranks(const Ranks& ranks, int count, int threads, const std::function<std::string(int index)>& produce,
                             const std::function<void(int index, const std::string& bytes)>& consume);
+
+// The same, but every rank gets consume(index, bytes) for every index in order (a search whose every rank
+// goes on from the results: sim/actors' SearchOptions::spread). In rounds of at most 1024 indices a rank, so
+// that the results held at once stay bounded. A failure on any rank: as run_encoded_over_ranks.
+void run_encoded_on_every_rank(const Ranks& ranks, int count, int threads, const std::function<std::string(int index)>& produce,
+                               const std::function<void(int index, const std::string& bytes)>& consume);
 
 // run_replications (engine.hpp) over the ranks: replicate(index) -> Result on any rank and thread (it must
 // depend on `index` only); on one rank combine(index, Result&&) as run_replications does, with no encoding;
