@@ -35,6 +35,7 @@ struct ActorsOptions {
   int threads = 0;                      // --threads T (0: the hardware's; simulate's replications, search)
   // tune
   int maximum_iterations = 20;
+  int perturbations = 3;                // --perturbations N
   std::string write_mapping;            // --write-mapping FILE (tune, search)
   // search
   std::string method;                   // --method exhaustive|annealing|random|greedy|clustering
