@@ -7,7 +7,7 @@
 // baselines; then how often each heuristic's moves were kept. Prints figures; never fails.
 // A case of 255 players on 64 sites too. Usage: bench_actors_tune [--quick | --large] (--quick: fewer cases,
 // shorter annealing; --large: the 255 players alone). The environment may set tune's options for a comparison:
-// ALTERNATIVES, PERTURBATIONS, WEIGH (0: proposals ranked by projected gain alone), and ONLY (the cases whose
+// ALTERNATIVES, ITERATIONS, PERTURBATIONS, WEIGH (0: proposals ranked by projected gain alone), and ONLY (the cases whose
 // "program machine" contains it).
 #include <algorithm>
 #include <chrono>
@@ -77,6 +77,7 @@ Row measure(const Case& c, long annealing_budget, std::map<std::string, actors::
   actors::TuneOptions tune_options;
   if (const char* alternatives = std::getenv("ALTERNATIVES")) tune_options.alternatives = std::stoul(alternatives);
   if (const char* perturbations = std::getenv("PERTURBATIONS")) tune_options.perturbations = std::stoi(perturbations);
+  if (const char* iterations = std::getenv("ITERATIONS")) tune_options.maximum_iterations = std::stoi(iterations);
   if (const char* weigh = std::getenv("WEIGH")) tune_options.weigh_by_record = std::strcmp(weigh, "0") != 0;
   const actors::TuneResult tuned = actors::tune(program, machine, round_robin, tune_options);
   for (const auto& [name, count] : tuned.heuristics) {

@@ -78,10 +78,10 @@ std::string render_json(const ActorsInputs& inputs, const actors::TuneResult& re
 std::shared_ptr<ActorsOptions> add_actors_tune(CLI::App& command) {
   auto options = std::make_shared<ActorsOptions>();
   add_actors_inputs(command, *options);
-  command.add_option("--max-iterations", options->maximum_iterations, "Iterations at most (default 20)")->check(CLI::Range(1, 10000));
+  command.add_option("--max-iterations", options->maximum_iterations, "Iterations at most (default 40)")->check(CLI::Range(1, 10000));
   command.add_option("--perturbations", options->perturbations,
                      "When no proposal is faster, perturb the best mapping (a few players to random sites) and go on, this many times "
-                     "at most (default 3; 0: stop there)")
+                     "at most (default 6; 0: stop there)")
       ->check(CLI::Range(0, 10000));
   command.add_option("--write-mapping", options->write_mapping, "Write the final mapping to this file (a mapping file, whole or not at all)")
       ->type_name("FILE");

@@ -127,6 +127,7 @@ TEST(ActorsTunePerturbation, GoesOnFromTheBestMappingAndKeepsTheBest) {
   const TuneResult plain = tune(tuned.program, tuned.machine, start, alone);
   TuneOptions options;
   options.maximum_iterations = 100;
+  options.perturbations = 3;
   const TuneResult perturbed = tune(tuned.program, tuned.machine, start, options);
   EXPECT_LE(perturbed.time, plain.time);
   EXPECT_EQ(perturbed.heuristics.at("perturbation").proposed, 2 * 3);

@@ -38,7 +38,7 @@ struct TuneIteration {
 };
 
 struct TuneOptions {
-  int maximum_iterations = 20;
+  int maximum_iterations = 40;
   std::size_t alternatives = 64;  // proposals tried alone, best first, when the combined ones are not faster
   std::size_t paired = 8;         // then the pairs of the best `paired` proposals, when none alone is faster
   // Rank the proposals by projected gain × (kept + 1) / (proposed + 2) of their heuristic in this analysis so
@@ -47,7 +47,7 @@ struct TuneOptions {
   // When no proposal is faster: at most this many perturbations, each moving a few players of the best
   // mapping so far to random sites (from the seed's stream 5000 + k), the analysis going on from there; the
   // best mapping found is the result. 0: the analysis stops at the first mapping no proposal improves.
-  int perturbations = 3;
+  int perturbations = 6;
   SimulationOptions simulation;  // created_sites: the initial sites of created players named; seed
   std::function<void()> interruption;  // if set, called before each simulation; it throws to stop (Ctrl-C)
 };
