@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "sim/actors/search.hpp"
 #include "sim/actors/tune.hpp"
@@ -26,10 +27,23 @@ std::vector<Proposal> proposals_of(const char* heuristic, const Tuned& tuned, co
   return proposals;
 }
 
-void expect_move(const Move& move, const std::string& name, int from, int to) {
-  EXPECT_EQ(move.name, name);
-  EXPECT_EQ(move.from, from);
-  EXPECT_EQ(move.to, to);
+struct Expected {
+  std::string name;
+  int from = 0;
+  int to = 0;
+};
+
+// The proposal moves these players, in this order, and projects `gain`, repeated in each move.
+void expect_proposal(const Proposal& proposal, const std::vector<Expected>& moves, double gain) {
+  ASSERT_EQ(proposal.moves.size(), moves.size());
+  for (std::size_t m = 0; m < moves.size(); ++m) {
+    EXPECT_EQ(proposal.moves[m].name, moves[m].name);
+    EXPECT_EQ(proposal.moves[m].from, moves[m].from);
+    EXPECT_EQ(proposal.moves[m].to, moves[m].to);
+    EXPECT_EQ(proposal.moves[m].heuristic, proposal.heuristic);
+    EXPECT_DOUBLE_EQ(proposal.moves[m].projected_gain, gain);
+  }
+  EXPECT_DOUBLE_EQ(proposal.projected_gain, gain);
 }
 
 // a sends b 4 messages of size 10 (a works 0, b 4: a compute of 1 each); c works 10, d 2. On two sites
@@ -44,16 +58,8 @@ TEST(ActorsTuneExchange, APlayerTradesSitesWithOneBesideItsPartner) {
   // w[1] works 10 (c), w[0] works 2 (d)
   const std::vector<Proposal> proposals = proposals_of("exchange", tuned, {{0, 1, 1, 0}, Placement::Creator});
   ASSERT_EQ(proposals.size(), 2u);
-  ASSERT_EQ(proposals[0].moves.size(), 2u);
-  expect_move(proposals[0].moves[0], "a", 0, 1);
-  expect_move(proposals[0].moves[1], "w[0]", 1, 0);
-  EXPECT_DOUBLE_EQ(proposals[0].projected_gain, 6.0);
-  EXPECT_DOUBLE_EQ(proposals[0].moves[1].projected_gain, 6.0);
-  EXPECT_EQ(proposals[0].moves[1].heuristic, "exchange");
-  ASSERT_EQ(proposals[1].moves.size(), 2u);
-  expect_move(proposals[1].moves[0], "b", 1, 0);
-  expect_move(proposals[1].moves[1], "w[1]", 0, 1);
-  EXPECT_DOUBLE_EQ(proposals[1].projected_gain, 6.0);
+  expect_proposal(proposals[0], {{"a", 0, 1}, {"w[0]", 1, 0}}, 6.0);
+  expect_proposal(proposals[1], {{"b", 1, 0}, {"w[1]", 0, 1}}, 6.0);
 }
 
 // Three independent players on three sites, site 0 twice as fast: l works 2 on site 0 (busy 1), h 20 on
@@ -65,20 +71,10 @@ TEST(ActorsTuneSpeed, TheHeaviestPlayersGoToTheFastSiteAndTheLightOnesMakeRoom) 
                            "topology full 3\nsite 0 speed 2\n");
   const std::vector<Proposal> proposals = proposals_of("speed", tuned, {{0, 1, 2}, Placement::Creator});
   ASSERT_EQ(proposals.size(), 4u);
-  ASSERT_EQ(proposals[0].moves.size(), 2u);
-  expect_move(proposals[0].moves[0], "h", 1, 0);
-  expect_move(proposals[0].moves[1], "l", 0, 1);
-  EXPECT_DOUBLE_EQ(proposals[0].projected_gain, 10.0);
-  ASSERT_EQ(proposals[1].moves.size(), 1u);
-  expect_move(proposals[1].moves[0], "h", 1, 0);
-  EXPECT_DOUBLE_EQ(proposals[1].projected_gain, 9.0);
-  ASSERT_EQ(proposals[2].moves.size(), 2u);
-  expect_move(proposals[2].moves[0], "m", 2, 0);
-  expect_move(proposals[2].moves[1], "l", 0, 2);
-  EXPECT_DOUBLE_EQ(proposals[2].projected_gain, 4.0);
-  ASSERT_EQ(proposals[3].moves.size(), 1u);
-  expect_move(proposals[3].moves[0], "m", 2, 0);
-  EXPECT_DOUBLE_EQ(proposals[3].projected_gain, 3.0);
+  expect_proposal(proposals[0], {{"h", 1, 0}, {"l", 0, 1}}, 10.0);
+  expect_proposal(proposals[1], {{"h", 1, 0}}, 9.0);
+  expect_proposal(proposals[2], {{"m", 2, 0}, {"l", 0, 2}}, 4.0);
+  expect_proposal(proposals[3], {{"m", 2, 0}}, 3.0);
   // On a machine of equal sites the heuristic has nothing to say.
   const Tuned equal = make("type W { on go { compute 1 } }\ngroup w[2] : W\nstart go to all w\n", "topology full 2\n");
   EXPECT_TRUE(proposals_of("speed", equal, {{0, 0}, Placement::Creator}).empty());
@@ -94,10 +90,7 @@ TEST(ActorsTuneChain, PartnersOnOneSiteMoveTogether) {
                            "topology links 3\nlink 0 1\nlink 1 2\nlatency 1\nbandwidth 10\n");
   const std::vector<Proposal> proposals = proposals_of("chain", tuned, {{0, 2, 2}, Placement::Creator});
   ASSERT_EQ(proposals.size(), 1u);
-  ASSERT_EQ(proposals[0].moves.size(), 2u);
-  expect_move(proposals[0].moves[0], "y", 2, 0);
-  expect_move(proposals[0].moves[1], "z", 2, 0);
-  EXPECT_DOUBLE_EQ(proposals[0].projected_gain, 8.0);
+  expect_proposal(proposals[0], {{"y", 2, 0}, {"z", 2, 0}}, 8.0);
 }
 
 const char* const pipeline = R"(param items = 6
