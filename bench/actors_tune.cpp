@@ -6,7 +6,9 @@
 // iterations, random search with tune's number of simulations (the median of 5 seeds), and the other
 // baselines; then how often each heuristic's moves were kept. Prints figures; never fails.
 // A case of 255 players on 64 sites too. Usage: bench_actors_tune [--quick | --large] (--quick: fewer cases,
-// shorter annealing; --large: the 255 players alone).
+// shorter annealing; --large: the 255 players alone). The environment may set tune's options for a comparison:
+// ALTERNATIVES, ITERATIONS, PERTURBATIONS, WEIGH (0: proposals ranked by projected gain alone), and ONLY (the cases whose
+// "program machine" contains it).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -74,6 +76,9 @@ Row measure(const Case& c, long annealing_budget, std::map<std::string, actors::
   Row row;
   actors::TuneOptions tune_options;
   if (const char* alternatives = std::getenv("ALTERNATIVES")) tune_options.alternatives = std::stoul(alternatives);
+  if (const char* perturbations = std::getenv("PERTURBATIONS")) tune_options.perturbations = std::stoi(perturbations);
+  if (const char* iterations = std::getenv("ITERATIONS")) tune_options.maximum_iterations = std::stoi(iterations);
+  if (const char* weigh = std::getenv("WEIGH")) tune_options.weigh_by_record = std::strcmp(weigh, "0") != 0;
   const actors::TuneResult tuned = actors::tune(program, machine, round_robin, tune_options);
   for (const auto& [name, count] : tuned.heuristics) {
     kept[name].proposed += count.proposed;
@@ -124,18 +129,22 @@ int main(int argc, char** argv) {
   std::map<std::string, actors::HeuristicCount> kept;
   double worst = 100.0;
   int ahead = 0;
+  int measured = 0;
   const double started = process_seconds();
+  const char* only = std::getenv("ONLY");
   for (const auto& c : cases) {
+    if (only != nullptr && (label(c) + " " + c.machine).find(only) == std::string::npos) continue;
     const Row row = measure(c, annealing_budget, kept);
     const double percent = 100.0 * row.optimum / row.tune;
     if (c.shape) worst = std::min(worst, percent);
     ahead += row.tune <= row.random ? 1 : 0;
+    ++measured;
     std::printf("%-22s %-10s %9.1f %9.1f %3s %7.1f %5d %5d %9.1f %9.1f %9.1f %9.1f\n", label(c).c_str(), c.machine.c_str(), row.tune, row.optimum,
                 row.exhaustive ? "ex" : "an", percent, row.iterations, row.simulations, row.random, row.annealing, row.greedy, row.clustering);
     std::fflush(stdout);
   }
-  std::printf("\nworst %% of optimum on pipelines and divide and conquer: %.1f; tune at least as fast as random search in %d of %zu cases\n", worst,
-              ahead, cases.size());
+  std::printf("\nworst %% of optimum on pipelines and divide and conquer: %.1f; tune at least as fast as random search in %d of %d cases\n", worst,
+              ahead, measured);
   std::printf("heuristic      proposed  kept\n");
   for (const auto& [name, count] : kept) std::printf("%-13s %9ld %5ld\n", name.c_str(), count.proposed, count.kept);
   std::printf("CPU time %.1f s (2 search threads)\n", process_seconds() - started);

@@ -34,7 +34,8 @@ struct ActorsOptions {
   int replications = 1;                 // --replications R
   int threads = 0;                      // --threads T (0: the hardware's; simulate's replications, search)
   // tune
-  int maximum_iterations = 20;
+  int maximum_iterations = 40;
+  int perturbations = 6;                // --perturbations N
   std::string write_mapping;            // --write-mapping FILE (tune, search)
   // search
   std::string method;                   // --method exhaustive|annealing|random|greedy|clustering

@@ -1,4 +1,4 @@
-// augur actors tune PROGRAM --machine M [--mapping FILE | --initial RULE] [--max-iterations N]
+// augur actors tune PROGRAM --machine M [--mapping FILE | --initial RULE] [--max-iterations N] [--perturbations N]
 // [--write-mapping FILE] [--seed S] [--set k=v] [--json] (docs/actors.md): post-game analysis from the
 // initial mapping; prints each iteration's time and the moves applied, the final mapping, the speedup.
 #include <CLI/CLI.hpp>
@@ -80,7 +80,11 @@ std::string render_json(const ActorsInputs& inputs, const actors::TuneResult& re
 std::shared_ptr<ActorsOptions> add_actors_tune(CLI::App& command) {
   auto options = std::make_shared<ActorsOptions>();
   add_actors_inputs(command, *options);
-  command.add_option("--max-iterations", options->maximum_iterations, "Iterations at most (default 20)")->check(CLI::Range(1, 10000));
+  command.add_option("--max-iterations", options->maximum_iterations, "Iterations at most (default 40)")->check(CLI::Range(1, 10000));
+  command.add_option("--perturbations", options->perturbations,
+                     "When no proposal is faster, perturb the best mapping (a few players to random sites) and go on, this many times "
+                     "at most (default 6; 0: stop there)")
+      ->check(CLI::Range(0, 10000));
   command.add_option("--write-mapping", options->write_mapping, "Write the final mapping to this file (a mapping file, whole or not at all)")
       ->type_name("FILE");
   return options;
@@ -100,6 +104,7 @@ int run_actors_tune(const ActorsOptions& cli) {
     const ActorsInputs inputs = load_actors_inputs(cli);
     actors::TuneOptions options;
     options.maximum_iterations = cli.maximum_iterations;
+    options.perturbations = cli.perturbations;
     options.simulation = inputs.options;
     catch_interruptions();  // Ctrl-C: stops before the next simulation; no output, no mapping written
     options.interruption = check_interrupted;

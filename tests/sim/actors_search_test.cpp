@@ -240,10 +240,16 @@ start solve(level = 0) to root
 )";
 const char* const ring3 = "topology ring 3\nlatency 1\nbandwidth 2\nsend-overhead 0.5\nreceive-overhead 0.5\n";
 
-std::vector<Move> creation_moves(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options) {
-  std::vector<Move> moves = propose_moves(program, machine, mapping, simulate(program, machine, mapping, options));
-  std::erase_if(moves, [](const Move& move) { return move.heuristic != "creation"; });
+// The moves of one heuristic's proposals, best first.
+std::vector<Move> moves_by(const char* heuristic, const std::vector<Proposal>& proposals) {
+  std::vector<Move> moves;
+  for (const auto& proposal : proposals)
+    if (proposal.heuristic == heuristic) moves.insert(moves.end(), proposal.moves.begin(), proposal.moves.end());
   return moves;
+}
+
+std::vector<Move> creation_moves(const Program& program, const Machine& machine, const Mapping& mapping, const SimulationOptions& options) {
+  return moves_by("creation", propose(program, machine, simulate(program, machine, mapping, options)));
 }
 
 TEST(ActorsTune, CreationPlacementSpreadsSiblingsAndKeepsTheFirstChildBesideItsCreator) {
@@ -288,9 +294,7 @@ TEST(ActorsTune, TheTunedMappingNamesEveryCreatedPlayerAndGivesItsTime) {
 std::vector<Move> moves_of(const char* heuristic, const std::string& program_text, const std::string& machine_text, const Mapping& mapping) {
   const Program program = parse_program(program_text, "p.actors");
   const Machine machine = parse_machine(machine_text, "m.machine");
-  std::vector<Move> moves = propose_moves(program, machine, mapping, simulate(program, machine, mapping, {}));
-  std::erase_if(moves, [&](const Move& move) { return move.heuristic != heuristic; });
-  return moves;
+  return moves_by(heuristic, propose(program, machine, simulate(program, machine, mapping, {})));
 }
 
 // Two players of work 10 on site 1 of three fully connected sites, site 0 twice as fast: either moved to
