@@ -33,6 +33,7 @@ void add_hierarchy_sweep(Part& part, const View& sweep);
 void add_manager_simulate(Part& part, const View& manager);
 void add_manage(Part& part, const View& manage);
 void add_database(Part& part, const View& database);
+void add_trace(Part& part, const View& trace);  // a Chrome trace (object or array form)
 
 // Shared pieces.
 [[nodiscard]] std::string percent(double fraction, int significant = 3);  // 0.8 → "80%"

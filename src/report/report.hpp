@@ -32,6 +32,7 @@ enum class Kind {
   manager_simulate,    // augur manager simulate --json
   manage,              // augur manage --json FILE
   database,            // a performance database, as the command reads it (database_json below)
+  trace,               // a Chrome trace: augur run --trace, AUGUR_TRACE, augur sim --trace
 };
 
 struct KindName {

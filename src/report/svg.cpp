@@ -7,9 +7,10 @@
 #include <sstream>
 
 #include "core/json_text.hpp"
+#include "svg_parts.hpp"
 
 namespace augur::report {
-namespace {
+namespace parts {
 
 // Okabe and Ito's palette: told apart by readers with any colour vision.
 constexpr const char* palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
@@ -29,18 +30,6 @@ std::string pixel(double value) {
 bool finite(double value) {
   return std::isfinite(value);
 }
-
-// The range of a set of values, padded so that no mark sits on the frame.
-struct Range {
-  double low = std::numeric_limits<double>::infinity();
-  double high = -std::numeric_limits<double>::infinity();
-  void add(double value, bool logarithmic) {
-    if (!finite(value) || (logarithmic && value <= 0)) return;
-    low = std::min(low, value);
-    high = std::max(high, value);
-  }
-  [[nodiscard]] bool empty() const { return low > high; }
-};
 
 Range padded(Range range, const Axis& axis) {
   if (range.empty()) range = axis.logarithmic ? Range{1, 10} : Range{0, 1};
@@ -74,14 +63,6 @@ std::vector<double> ticks_of(const Scale& scale, bool integer) {
   std::vector<double> ticks = scale.logarithmic() ? log_ticks(scale.low(), scale.high()) : linear_ticks(scale.low(), scale.high());
   return integer ? integer_ticks(std::move(ticks), scale.low(), scale.high()) : ticks;
 }
-
-struct LegendItem {
-  std::string name;
-  std::string color;
-  bool shade = false;
-  bool dashed = false;
-  bool point = false;  // a mark without a line: a dot
-};
 
 // The legend under the plot, wrapped to the width; returns its height.
 int legend_height(const std::vector<LegendItem>& items, int width) {
@@ -136,10 +117,6 @@ void open_svg(std::ostringstream& out, int width, int height, const std::string&
   }
 }
 
-struct Frame {
-  double left, top, right, bottom;  // the plot area, pixels
-};
-
 void write_x_axis(std::ostringstream& out, const Scale& x, const Frame& frame, const std::string& label, bool integer) {
   out << "<g class=\"axis x\">";
   out << "<line x1=\"" << pixel(frame.left) << "\" y1=\"" << pixel(frame.bottom) << "\" x2=\"" << pixel(frame.right)
@@ -170,6 +147,12 @@ void write_y_axis(std::ostringstream& out, const Scale& y, const Frame& frame, c
   out << "<text class=\"axis-label\" x=\"14\" y=\"" << pixel(middle) << "\" text-anchor=\"middle\" transform=\"rotate(-90 14 "
       << pixel(middle) << ")\">" << escape_html(label) << "</text></g>";
 }
+
+}  // namespace parts
+
+namespace {
+
+using namespace parts;
 
 bool shown(const Point& point, const Axis& x_axis, const Axis& y_axis) {
   return finite(point.x) && finite(point.y) && (!x_axis.logarithmic || point.x > 0) &&
@@ -237,6 +220,8 @@ void write_series(std::ostringstream& out, const Series& series, const std::stri
 }
 
 }  // namespace
+
+using namespace parts;
 
 std::string escape_html(std::string_view text) {
   const std::string valid = core::valid_utf8(text);
