@@ -129,6 +129,10 @@ Page build_page(const std::vector<Input>& inputs) {
     page.sections.push_back(Section{part.prefix + "Source", {}});
     page.sections.back().paragraph("From " + input.file + " (" + name_of(input.kind).description + ").");
   }
+  Page compared;  // after every input was read alone, so that an error names what that input lacks
+  add_comparisons(compared, inputs);
+  page.summary.insert(page.summary.begin(), compared.summary.begin(), compared.summary.end());
+  page.sections.insert(page.sections.begin(), compared.sections.begin(), compared.sections.end());
   return page;
 }
 

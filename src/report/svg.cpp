@@ -199,7 +199,7 @@ void write_series(std::ostringstream& out, const Series& series, const std::stri
           << format_number(last->y, 6) << "</title></path>";
     }
   }
-  if (series.mark == Mark::error_bars) {
+  if (series.mark == Mark::error_bars || series.mark == Mark::ranges) {
     for (const Point& point : series.points) {
       if (!shown(point, chart.x, chart.y) || !point.low || !point.high) continue;
       const double at = x(point.x);

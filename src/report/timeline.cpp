@@ -129,19 +129,24 @@ void write_bars(std::ostringstream& out, const TimelineLayout& layout, const std
   }
 }
 
+// "1 slice", "2 slices".
+std::string counted(std::size_t number, const std::string& thing) {
+  return std::to_string(number) + " " + thing + (number == 1 ? "" : "s");
+}
+
 std::vector<std::string> notes_of(const TimelineChart& chart, const TimelineLayout& layout) {
   std::vector<std::string> notes;
   if (layout.merge_gap > 0) {
-    notes.push_back(std::to_string(layout.drawn) + " slices drawn as " + std::to_string(layout.bars.size()) +
-                    " bars: on each row, slices of one colour at most " + format_number(layout.merge_gap, 3) +
+    notes.push_back(counted(layout.drawn, "slice") + " drawn as " + counted(layout.bars.size(), "bar") +
+                    ": on each row, slices of one colour at most " + format_number(layout.merge_gap, 3) +
                     " apart are one bar (its tooltip counts them)");
   }
   if (layout.deep > 0) {
-    notes.push_back(std::to_string(layout.deep) + " slices nested deeper than " + std::to_string(chart.max_depth) + " levels not drawn");
+    notes.push_back(counted(layout.deep, "slice") + " nested deeper than " + std::to_string(chart.max_depth) + " levels not drawn");
   }
   if (layout.hidden_tracks > 0) {
-    notes.push_back(std::to_string(layout.hidden_tracks) + " more tracks (" + std::to_string(layout.on_hidden_tracks) +
-                    " slices) not drawn: the chart shows the first " + std::to_string(chart.max_tracks));
+    notes.push_back(counted(layout.hidden_tracks, "more track") + " (" + counted(layout.on_hidden_tracks, "slice") +
+                    ") not drawn: the chart shows the first " + std::to_string(chart.max_tracks));
   }
   return notes;
 }
