@@ -14,6 +14,7 @@
 
 #include "core/process.hpp"
 #include "e2e_support.hpp"
+#include "report_support.hpp"
 
 namespace {
 
@@ -26,12 +27,6 @@ using Arguments = std::vector<std::string>;
 
 const std::string augur_exe = AUGUR_EXE;
 const std::string examples = AUGUR_EXAMPLES_DIR;
-
-std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t found = 0;
-  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++found;
-  return found;
-}
 
 ProcessResult augur(Arguments arguments, const ProcessOptions& options = {}) {
   arguments.insert(arguments.begin(), augur_exe);
@@ -95,28 +90,6 @@ std::string make_input(const Kind& kind, const fs::path& folder) {
   EXPECT_EQ(result.exit_code, 0) << kind.name << ": " << describe(result);
   if (kind.file.empty()) write_text(path, result.standard_output);
   return path;
-}
-
-std::string chromium() {
-  for (const char* name : {"chromium", "chromium-browser"}) {
-    const std::string found = augur::core::find_program(name);
-    if (!found.empty()) return found;
-  }
-  return "";
-}
-
-struct Loaded {
-  ProcessResult dump;  // --dump-dom, with the console on stderr
-  ProcessResult screenshot;
-};
-
-Loaded load(const std::string& browser, const fs::path& page, const fs::path& screenshot) {
-  const std::string url = "file://" + fs::absolute(page).string();
-  const Arguments common{"timeout", "120", browser, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"};
-  Arguments dump = common, shot = common;
-  dump.insert(dump.end(), {"--dump-dom", url});
-  shot.insert(shot.end(), {"--screenshot=" + screenshot.string(), "--window-size=1200,2000", "--hide-scrollbars", url});
-  return {run_process(dump), run_process(shot)};
 }
 
 TEST(ReportE2e, EveryKindMakesAPageThatChromiumLoadsWithItsCharts) {
