@@ -27,7 +27,7 @@ constexpr KindName kind_table[] = {
     {Kind::manager_simulate, "manager-simulate", "augur manager simulate --json"},
     {Kind::manage, "manage", "augur manage --json"},
     {Kind::database, "db", "a performance database, augur db"},
-    {Kind::trace, "trace", "a Chrome trace, augur run --trace, augur sim --trace, AUGUR_TRACE"},
+    {Kind::trace, "trace", "a Chrome trace of augur run --trace, augur sim --trace or AUGUR_TRACE"},
 };
 
 bool has_all(const nlohmann::ordered_json& document, std::initializer_list<const char*> keys) {
