@@ -26,6 +26,7 @@ struct Slice {
 
 struct Trace {
   std::vector<Track> tracks;
+  std::map<std::pair<std::string, std::string>, std::size_t> track_index;  // (pid, tid) → index into tracks
   std::map<std::string, std::string> processes;  // pid → process_name
   std::vector<Slice> slices;
   std::map<std::string, std::size_t> other;  // events not drawn, by what they are
@@ -38,11 +39,9 @@ std::string id_text(const View& event, const char* key) {
 
 std::size_t track_of(Trace& trace, const View& event) {
   const std::string pid = id_text(event, "pid"), tid = id_text(event, "tid");
-  for (std::size_t index = 0; index < trace.tracks.size(); ++index) {
-    if (trace.tracks[index].pid == pid && trace.tracks[index].tid == tid) return index;
-  }
-  trace.tracks.push_back({pid, tid, "thread " + tid});
-  return trace.tracks.size() - 1;
+  const auto [found, added] = trace.track_index.try_emplace({pid, tid}, trace.tracks.size());
+  if (added) trace.tracks.push_back({pid, tid, "thread " + tid});
+  return found->second;
 }
 
 // A duration ("X") slice, a begin ("B") and end ("E") pair, metadata ("M"); the rest is counted.

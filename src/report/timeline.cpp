@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <sstream>
 #include <tuple>
 
@@ -45,39 +44,37 @@ std::vector<Placed> place(const TimelineChart& chart, TimelineLayout& layout) {
   const std::size_t tracks = std::min(chart.tracks.size(), chart.max_tracks);
   layout.hidden_tracks = chart.tracks.size() - tracks;
   layout.depths.assign(tracks, 1);
-  std::vector<std::vector<const TimelineSlice*>> per_track(tracks);
-  std::vector<const TimelineSlice*> by_time;
-  for (const TimelineSlice& slice : chart.slices) {
+  std::vector<std::size_t> drawn;  // indices of the slices on drawn tracks
+  for (std::size_t index = 0; index < chart.slices.size(); ++index) {
+    const TimelineSlice& slice = chart.slices[index];
     if (!finite(slice.start) || !finite(slice.end) || slice.end < slice.start) continue;
     if (slice.track >= tracks) {
       ++layout.on_hidden_tracks;
       continue;
     }
-    per_track[slice.track].push_back(&slice);
-    by_time.push_back(&slice);
+    drawn.push_back(index);
   }
-  // The legend's order: keys by the time they first appear.
-  std::stable_sort(by_time.begin(), by_time.end(), [](const auto* a, const auto* b) { return a->start < b->start; });
-  std::map<const TimelineSlice*, std::size_t> keys;
-  for (const TimelineSlice* slice : by_time) keys[slice] = key_index(layout.keys, slice->key, chart.max_keys);
+  // By start, the longer first on a tie (a parent before its children); the legend's keys in that order.
+  std::stable_sort(drawn.begin(), drawn.end(), [&](std::size_t a, std::size_t b) {
+    const TimelineSlice &x = chart.slices[a], &y = chart.slices[b];
+    return x.start != y.start ? x.start < y.start : x.end > y.end;
+  });
+  std::vector<std::size_t> keys(chart.slices.size());
+  for (const std::size_t index : drawn) keys[index] = key_index(layout.keys, chart.slices[index].key, chart.max_keys);
+  std::vector<std::vector<double>> open(tracks);  // per track, the ends of the slices that enclose the current start
   std::vector<Placed> placed;
-  for (std::size_t track = 0; track < tracks; ++track) {
-    auto& slices = per_track[track];
-    std::stable_sort(slices.begin(), slices.end(), [](const auto* a, const auto* b) {
-      return a->start != b->start ? a->start < b->start : a->end > b->end;
-    });
-    std::vector<double> open;  // the ends of the slices that enclose the current start
-    for (const TimelineSlice* slice : slices) {
-      while (!open.empty() && open.back() <= slice->start) open.pop_back();
-      const int depth = static_cast<int>(open.size());
-      open.push_back(slice->end);
-      if (depth >= chart.max_depth) {
-        ++layout.deep;
-        continue;
-      }
-      layout.depths[track] = std::max(layout.depths[track], depth + 1);
-      placed.push_back({track, depth, keys[slice], slice->start, slice->end, &slice->name});
+  for (const std::size_t index : drawn) {
+    const TimelineSlice& slice = chart.slices[index];
+    std::vector<double>& enclosing = open[slice.track];
+    while (!enclosing.empty() && enclosing.back() <= slice.start) enclosing.pop_back();
+    const int depth = static_cast<int>(enclosing.size());
+    enclosing.push_back(slice.end);
+    if (depth >= chart.max_depth) {
+      ++layout.deep;
+      continue;
     }
+    layout.depths[slice.track] = std::max(layout.depths[slice.track], depth + 1);
+    placed.push_back({slice.track, depth, keys[index], slice.start, slice.end, &slice.name});
   }
   return placed;
 }
