@@ -188,9 +188,9 @@ std::vector<std::string> input_names(const std::vector<Input>& inputs) {
     names.push_back(stem);
   }
   // Two inputs of the same stem (a/speedup.json, b/speedup.json) are named by their files.
+  const std::vector<std::string> stems = names;
   for (std::size_t index = 0; index < inputs.size(); ++index) {
-    if (!inputs[index].label.empty()) continue;
-    if (std::count(names.begin(), names.end(), names[index]) > 1) names[index] = inputs[index].file;
+    if (inputs[index].label.empty() && std::count(stems.begin(), stems.end(), stems[index]) > 1) names[index] = inputs[index].file;
   }
   return names;
 }

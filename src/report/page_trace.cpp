@@ -33,7 +33,9 @@ struct Trace {
   std::size_t unclosed = 0;                  // "B" events without their "E"
 };
 
+// A pid or tid as text, numbers in full (two threads 12345 and 12346 stay two tracks).
 std::string id_text(const View& event, const char* key) {
+  if (const auto id = event.find(key); id && id->is_number()) return format_number(id->number(), 17);
   return event.text_or(key, "0");
 }
 
@@ -78,10 +80,11 @@ void read_event(Trace& trace, const View& event, std::map<std::size_t, std::vect
     if (slice.end >= slice.start) trace.slices.push_back(std::move(slice));
     return;
   }
-  static const std::map<std::string, std::string> names{{"C", "counter values"}, {"i", "instants"}, {"I", "instants"},
-                                                        {"s", "flow events"}, {"t", "flow events"}, {"f", "flow events"}};
-  const auto known = names.find(phase);
-  ++trace.other[known != names.end() ? known->second : "other events"];
+  const char* what = "other events";
+  if (phase == "C") what = "counter values";
+  if (phase == "i" || phase == "I") what = "instants";
+  if (phase == "s" || phase == "t" || phase == "f") what = "flow events";
+  ++trace.other[what];
 }
 
 Trace read_trace(const View& document) {
@@ -175,7 +178,7 @@ std::vector<std::string> order_tracks(Trace& trace) {
   const auto number = [](const std::string& text) {
     char* end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
-    return end != text.c_str() && *end == '\0' ? value : INFINITY;
+    return end != text.c_str() && *end == '\0' && !std::isnan(value) ? value : INFINITY;
   };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const Track &x = trace.tracks[a], &y = trace.tracks[b];
