@@ -47,7 +47,9 @@ std::string first_chart(const std::string& html) {
 
 std::size_t complete_slices(const fs::path& trace) {
   std::size_t slices = 0;
-  for (const Json& event : Json::parse(read_text(trace)).at("traceEvents")) slices += event.value("ph", "") == "X";
+  for (const Json& event : Json::parse(read_text(trace)).at("traceEvents")) {
+    if (event.value("ph", "") == "X") ++slices;
+  }
   return slices;
 }
 
