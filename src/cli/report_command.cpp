@@ -80,7 +80,8 @@ Runner declare_report_command(CLI::App& command) {
   command.add_option("--label", options->labels,
                      "The name of an input in the legends of the charts that compare inputs of one kind; repeated: the first "
                      "names the first input, and so on (default: each input's file name without its folder and extension)")
-      ->type_name("NAME");
+      ->type_name("NAME")
+      ->allow_extra_args(false);  // one NAME per --label, so that an input after it stays an input
   add_json_flag(command, options->json, "Print what was written (the page, each input's kind) as JSON");
   command.footer("One HTML file that opens offline: charts drawn as inline SVG, sortable tables, a summary in plain words.\n"
                  "Kinds: " + report::known_kinds() + ".\n"

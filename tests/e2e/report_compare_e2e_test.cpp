@@ -59,7 +59,8 @@ TEST(ReportE2e, TwoSpeedupsAndTwoFitsAreComparedOnOneChartEach) {
   for (const fs::path& file : {a, b}) {
     write_output({"speedup", "--max-threads", "2", "--repeat", "1", "-q", "--json", "--", AUGUR_SWIM_EXE, "64", "100"}, file);
   }
-  ProcessResult made = augur({"report", a.string(), b.string(), "--label", "build <A>", "--label", "build B", "-o", page.string()});
+  // A label before the inputs takes one name: the inputs stay inputs.
+  ProcessResult made = augur({"report", "--label", "build <A>", "--label", "build B", a.string(), b.string(), "-o", page.string()});
   ASSERT_EQ(made.exit_code, 0) << describe(made);
   std::string html = read_text(page);
   EXPECT_TRUE(contains(html, "<h2>Speedups compared: build &lt;A&gt; and build B</h2>")) << html.substr(0, 2000);
