@@ -3,56 +3,20 @@
 // numbers and the positions worked out by hand.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 #include <string>
 
 #include "report/report.hpp"
+#include "report_test_support.hpp"
 
 namespace augur::report {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t found = 0;
-  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++found;
-  return found;
-}
-
-struct Rendered {
-  Page page;
-  std::string html;
-  [[nodiscard]] bool says(const std::string& line) const {
-    return std::find(page.summary.begin(), page.summary.end(), line) != page.summary.end();
-  }
-  [[nodiscard]] std::string summary() const {
-    std::string all;
-    for (const std::string& line : page.summary) all += line + "\n";
-    return all;
-  }
-  // The n-th <svg> element of the page.
-  [[nodiscard]] std::string svg(std::size_t index) const {
-    std::size_t at = html.find("<svg");
-    for (std::size_t k = 0; k < index && at != std::string::npos; ++k) at = html.find("<svg", at + 1);
-    return at == std::string::npos ? "" : html.substr(at, html.find("</svg>", at) + 6 - at);
-  }
-};
-
-Rendered render(const std::vector<std::pair<std::string, std::string>>& files, const std::vector<std::string>& labels = {}) {
-  std::vector<Input> inputs;
-  for (const auto& [file, text] : files) {
-    const Json document = Json::parse(text);
-    inputs.push_back(Input{file, document, detect_kind(document, file)});
-  }
-  for (std::size_t index = 0; index < labels.size(); ++index) inputs[index].label = labels[index];
-  Page page = build_page(inputs);
-  std::ostringstream html;
-  write_page(html, page);
-  return {std::move(page), html.str()};
-}
+using test::count;
+using test::Json;
+using test::Rendered;
+using test::render_files;
 
 const std::string speedup_a = R"({"command": "a", "max_threads": 2, "points": [
     {"p": 1, "ts": 1.0, "ts_min": 1.0, "ts_max": 1.0, "sa_n": 1.0},
@@ -62,7 +26,7 @@ const std::string speedup_b = R"({"command": "b", "max_threads": 2, "points": [
     {"p": 2, "ts": 1.8, "ts_min": 1.7, "ts_max": 1.9, "sa_n": null}]})";
 
 TEST(ReportCompare, TwoSpeedupsAreDrawnOnOneChartWithTheirNames) {
-  const Rendered page = render({{"runs/old.json", speedup_a}, {"runs/new.json", speedup_b}});
+  const Rendered page = render_files({{"runs/old.json", speedup_a}, {"runs/new.json", speedup_b}});
   EXPECT_TRUE(page.says("old: TS S(2) = 1.6, SA(N exec) S(2) = 1.5")) << page.summary();
   EXPECT_TRUE(page.says("new: TS S(2) = 1.8, SA(N exec) -")) << page.summary();
   EXPECT_EQ(page.page.summary.front(), "old: TS S(2) = 1.6, SA(N exec) S(2) = 1.5");  // the comparison comes first
@@ -85,7 +49,7 @@ TEST(ReportCompare, TwoSpeedupsAreDrawnOnOneChartWithTheirNames) {
 }
 
 TEST(ReportCompare, LabelsNameTheInputsAndSameStemsFallBackToTheFiles) {
-  const Rendered labelled = render({{"a.json", speedup_a}, {"b.json", speedup_b}}, {"machine <A>"});
+  const Rendered labelled = render_files({{"a.json", speedup_a}, {"b.json", speedup_b}}, {"machine <A>"});
   EXPECT_TRUE(labelled.says("machine <A>: TS S(2) = 1.6, SA(N exec) S(2) = 1.5")) << labelled.summary();
   EXPECT_NE(labelled.html.find(">machine &lt;A&gt;: TS</text>"), std::string::npos);
   EXPECT_TRUE(labelled.says("b: TS S(2) = 1.8, SA(N exec) -")) << labelled.summary();
@@ -94,7 +58,7 @@ TEST(ReportCompare, LabelsNameTheInputsAndSameStemsFallBackToTheFiles) {
                          Input{"z/speedup.json", document, Kind::speedup, "third"}, Input{"<stdin>", document, Kind::speedup}}),
             (std::vector<std::string>{"x/speedup.json", "y/speedup.json", "third", "<stdin>"}));
   // One speedup alone: no comparison.
-  EXPECT_EQ(count(render({{"a.json", speedup_a}}).html, "<svg"), 2u);
+  EXPECT_EQ(count(render_files({{"a.json", speedup_a}}).html, "<svg"), 2u);
 }
 
 std::string fit_of(double constant, double largest) {
@@ -105,7 +69,7 @@ std::string fit_of(double constant, double largest) {
 }
 
 TEST(ReportCompare, TwoFitsOfOneParameterShareAChart) {
-  const Rendered page = render({{"t3e.json", fit_of(8, 32)}, {"sp2.json", fit_of(10, 64)}});
+  const Rendered page = render_files({{"t3e.json", fit_of(8, 32)}, {"sp2.json", fit_of(10, 64)}});
   EXPECT_TRUE(page.says("main, time against P: t3e c[0] / P (leave-one-out SMAPE 5%); sp2 c[0] / P (leave-one-out SMAPE 5%)"))
       << page.summary();
   EXPECT_EQ(page.page.sections.front().heading, "Models compared: main, time (t3e and sp2)");
@@ -131,13 +95,13 @@ TEST(ReportCompare, TwoFitsOfOneParameterShareAChart) {
 TEST(ReportCompare, FitsOfOtherMetricsAreNotCompared) {
   std::string other = fit_of(10, 64);
   other.replace(other.find("\"time\""), 6, "\"bytes\"");
-  const Rendered page = render({{"t3e.json", fit_of(8, 32)}, {"sp2.json", other}});
+  const Rendered page = render_files({{"t3e.json", fit_of(8, 32)}, {"sp2.json", other}});
   EXPECT_EQ(count(page.html, "<svg"), 2u);
   EXPECT_EQ(page.html.find("Models compared"), std::string::npos);
 }
 
 TEST(ReportDatabase, EachStoredRunPredictedAgainstItsMeasuredTime) {
-  const Rendered page = render({{"perf.db", R"({"augur_database": "perf.db", "tables": {"runs": []}, "predictions": [
+  const Rendered page = render_files({{"perf.db", R"({"augur_database": "perf.db", "tables": {"runs": []}, "predictions": [
     {"target": {"application": "toy", "dataset": "S", "processors": 2}, "source": "run 1", "length": 2,
      "measured": {"seconds": 10}, "summation": {"method": "summation", "length": 1, "seconds": 12, "error": 0.2},
      "own": {"method": "coupling", "length": 2, "seconds": 10.5, "error": 0.05},

@@ -8,43 +8,15 @@
 
 #include "augur/core/diagnostics.hpp"
 #include "report/report.hpp"
+#include "report_test_support.hpp"
 
 namespace augur::report {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t found = 0;
-  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++found;
-  return found;
-}
-
-struct Rendered {
-  Kind kind;
-  Page page;
-  std::string html;
-  [[nodiscard]] bool says(const std::string& line) const {
-    for (const std::string& summary : page.summary) {
-      if (summary == line) return true;
-    }
-    return false;
-  }
-  [[nodiscard]] std::string summary() const {
-    std::string all;
-    for (const std::string& line : page.summary) all += line + "\n";
-    return all;
-  }
-};
-
-Rendered render(const std::string& text) {
-  const Json document = Json::parse(text);
-  const Kind kind = detect_kind(document, "input.json");
-  Page page = build_page({Input{"input.json", document, kind}});
-  std::ostringstream html;
-  write_page(html, page);
-  return {kind, std::move(page), html.str()};
-}
+using test::count;
+using test::Json;
+using test::render;
+using test::Rendered;
 
 TEST(ReportPage, SpeedupShowsTsAndSaSideBySide) {
   const Rendered page = render(R"({"command": ["prog", "<script>alert(1)</script>"], "max_threads": 2, "points": [

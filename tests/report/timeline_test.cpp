@@ -3,24 +3,18 @@
 // tables on traces written here, with every number worked out by hand.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <sstream>
 #include <string>
 
 #include "augur/core/diagnostics.hpp"
 #include "report/report.hpp"
 #include "report/timeline.hpp"
+#include "report_test_support.hpp"
 
 namespace augur::report {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t found = 0;
-  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++found;
-  return found;
-}
+using test::count;
+using test::Rendered;
 
 TEST(Timeline, NestedSlicesGoOneRowBelowTheirParent) {
   TimelineChart chart{"", "ms", {"main", "worker"}, {}};
@@ -104,25 +98,8 @@ TEST(Timeline, DeepSlicesFarTracksAndManyKeysAreBounded) {
   EXPECT_NE(svg.find("1 more track (1 slice) not drawn: the chart shows the first 2"), std::string::npos);
 }
 
-struct Rendered {
-  Page page;
-  std::string html;
-  [[nodiscard]] bool says(const std::string& line) const {
-    return std::find(page.summary.begin(), page.summary.end(), line) != page.summary.end();
-  }
-  [[nodiscard]] std::string summary() const {
-    std::string all;
-    for (const std::string& line : page.summary) all += line + "\n";
-    return all;
-  }
-};
-
 Rendered render(const std::string& text) {
-  const Json document = Json::parse(text);
-  Page page = build_page({Input{"trace.json", document, detect_kind(document, "trace.json")}});
-  std::ostringstream html;
-  write_page(html, page);
-  return {std::move(page), html.str()};
+  return test::render(text, "trace.json");
 }
 
 TEST(ReportTrace, ARunsTraceHasItsPhasesThreadsAndCategories) {
