@@ -101,7 +101,7 @@ TEST(ReportCompare, FitsOfOtherMetricsAreNotCompared) {
 }
 
 TEST(ReportDatabase, EachStoredRunPredictedAgainstItsMeasuredTime) {
-  const Rendered page = render_files({{"perf.db", R"({"augur_database": "perf.db", "tables": {"runs": []}, "predictions": [
+  const Rendered page = render_files({{"perf.db", R"json({"augur_database": "perf.db", "tables": {"runs": []}, "predictions": [
     {"target": {"application": "toy", "dataset": "S", "processors": 2}, "source": "run 1", "length": 2,
      "measured": {"seconds": 10}, "summation": {"method": "summation", "length": 1, "seconds": 12, "error": 0.2},
      "own": {"method": "coupling", "length": 2, "seconds": 10.5, "error": 0.05},
@@ -109,7 +109,7 @@ TEST(ReportDatabase, EachStoredRunPredictedAgainstItsMeasuredTime) {
                {"method": "reuse", "length": 2, "seconds": 11, "error": 0.1, "from": "run 3", "chosen": false}], "not_reusable": []},
     {"source": "run 2", "not_predicted": "no problem size (augur_coupling_set_problem)"},
     {"target": {"application": "toy", "dataset": "M", "processors": 4}, "source": "run 3", "length": 2, "measured": null,
-     "summation": {"method": "summation", "length": 1, "seconds": 20, "error": null}, "own": null, "reuse": [], "not_reusable": ["run 1"]}]})"}});
+     "summation": {"method": "summation", "length": 1, "seconds": 20, "error": null}, "own": null, "reuse": [], "not_reusable": ["run 1"]}]})json"}});
   // Run 1 predicted (its chosen source run 2: |−10%|), run 3 has no source; the mean over the one measured run.
   EXPECT_TRUE(page.says("1 of 3 stored runs predicted from the others (augur couple predict); mean |error| 10% by isocoupling, "
                         "20% by summation over 1 measured run"))

@@ -177,9 +177,11 @@ TEST(ReportPage, DatabaseTablesAndCouplings) {
 TEST(ReportPage, SeveralInputsMakeOnePage) {
   const Json fit = Json::parse(fit_json);
   const Page page = build_page({Input{"one.json", fit, Kind::fit}, Input{"two.json", fit, Kind::fit}});
-  ASSERT_EQ(page.summary.size(), 2u);
-  EXPECT_EQ(page.summary[0].rfind("one.json: ", 0), 0u);
-  EXPECT_EQ(page.summary[1].rfind("two.json: ", 0), 0u);
+  // The two models of main's time along P compared first (compare_test.cpp), then each input's part.
+  ASSERT_EQ(page.summary.size(), 3u);
+  EXPECT_EQ(page.summary[0], "main, time against P: one c[0] + c[1] * P (leave-one-out SMAPE 2.1%); two c[0] + c[1] * P (leave-one-out SMAPE 2.1%)");
+  EXPECT_EQ(page.summary[1].rfind("one.json: ", 0), 0u);
+  EXPECT_EQ(page.summary[2].rfind("two.json: ", 0), 0u);
 }
 
 TEST(ReportPage, TablesAreSortableAndTheScriptsReportTheirErrors) {

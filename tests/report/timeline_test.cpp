@@ -103,7 +103,7 @@ Rendered render(const std::string& text) {
 }
 
 TEST(ReportTrace, ARunsTraceHasItsPhasesThreadsAndCategories) {
-  const Rendered page = render(R"({"traceEvents": [
+  const Rendered page = render(R"json({"traceEvents": [
     {"name": "process_name", "ph": "M", "pid": 7, "tid": 0, "args": {"name": "swim"}},
     {"name": "thread_name", "ph": "M", "pid": 7, "tid": 1, "args": {"name": "phase (baseline / allocated)"}},
     {"name": "thread_name", "ph": "M", "pid": 7, "tid": 2, "args": {"name": "swim (thread 0)"}},
@@ -118,7 +118,7 @@ TEST(ReportTrace, ARunsTraceHasItsPhasesThreadsAndCategories) {
     {"name": "threads", "ph": "C", "pid": 7, "tid": 2, "ts": 1000, "args": {"threads": 1}},
     {"name": "<script>x</script>", "cat": "iteration", "ph": "B", "pid": 7, "tid": 3, "ts": 2000},
     {"ph": "E", "pid": 7, "tid": 3, "ts": 2500}],
-    "displayTimeUnit": "ms", "metadata": {"augur_trace": {"events": 14, "dropped": 3}}})");
+    "displayTimeUnit": "ms", "metadata": {"augur_trace": {"events": 14, "dropped": 3}}})json");
   // 9 slices (8 complete, one begin-end pair) from 1000 to 6000 µs: 5 ms; tracks tid 1, 2 and 3 (unnamed).
   EXPECT_TRUE(page.says("trace of swim: 9 slices on 3 tracks over 5 ms")) << page.summary();
   EXPECT_TRUE(page.says("not drawn: 1 counter values")) << page.summary();
