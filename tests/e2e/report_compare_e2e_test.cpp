@@ -47,8 +47,9 @@ std::string first_chart(const std::string& html) {
 
 std::size_t complete_slices(const fs::path& trace) {
   std::size_t slices = 0;
-  for (const Json& event : Json::parse(read_text(trace)).at("traceEvents")) {
-    if (event.value("ph", "") == "X") ++slices;
+  const Json document = Json::parse(read_text(trace));
+  for (const Json& event : document.at("traceEvents")) {
+    if (event.value("ph", std::string()) == "X") ++slices;
   }
   return slices;
 }
@@ -73,7 +74,9 @@ TEST(ReportE2e, TwoSpeedupsAndTwoFitsAreComparedOnOneChartEach) {
   EXPECT_GE(points, 4u);
   EXPECT_EQ(count(html, "<svg"), 5u);  // the comparison, then each input's speedup and times
   std::string dom = check_in_chromium(page);
-  if (!dom.empty()) EXPECT_EQ(count(first_chart(dom), "class=\"point\""), points);
+  if (!dom.empty()) {
+    EXPECT_EQ(count(first_chart(dom), "class=\"point\""), points);
+  }
 
   // Two fits of the seed's Table 1 along P: formula (11) and c[0]/P in segments.
   const fs::path fit = folder.path() / "fit.json", segments = folder.path() / "segments.json", fits = folder.path() / "fits.html";
@@ -138,7 +141,9 @@ TEST(ReportE2e, TracesOfSimAndRunAreDrawnAsTimelines) {
   ASSERT_GT(services, 0u);
   EXPECT_EQ(count(html, "<rect class=\"slice\""), services);
   std::string dom = check_in_chromium(sim_page);
-  if (!dom.empty()) EXPECT_EQ(count(dom, "<rect class=\"slice\""), services);
+  if (!dom.empty()) {
+    EXPECT_EQ(count(dom, "<rect class=\"slice\""), services);
+  }
 
   // augur run --trace: the phases on their track, the threads' regions and iterations.
   const fs::path run = folder.path() / "run_trace.json", run_page = folder.path() / "run_trace.html";
@@ -149,7 +154,9 @@ TEST(ReportE2e, TracesOfSimAndRunAreDrawnAsTimelines) {
   html = read_text(run_page);
   const std::size_t slices = complete_slices(run);
   ASSERT_GT(slices, 0u);
-  if (slices <= 2000) EXPECT_EQ(count(html, "<rect class=\"slice\""), slices);
+  if (slices <= 2000) {
+    EXPECT_EQ(count(html, "<rect class=\"slice\""), slices);
+  }
   EXPECT_TRUE(contains(html, ">phase allocated</text>")) << "the allocated phase is not in the legend";
   check_in_chromium(run_page);
 
@@ -164,7 +171,9 @@ TEST(ReportE2e, TracesOfSimAndRunAreDrawnAsTimelines) {
   EXPECT_LE(count(html, "<rect class=\"slice"), 2000u);
   EXPECT_TRUE(contains(html, std::to_string(complete_slices(big)) + " slices drawn as ")) << "no note of the merge";
   dom = check_in_chromium(big_page);
-  if (!dom.empty()) EXPECT_LE(count(dom, "<rect class=\"slice"), 2000u);
+  if (!dom.empty()) {
+    EXPECT_LE(count(dom, "<rect class=\"slice"), 2000u);
+  }
 }
 
 }  // namespace
