@@ -94,7 +94,7 @@ void write_legend(std::ostringstream& out, const std::vector<LegendItem>& items,
       out << "<circle cx=\"" << x + 11 << "\" cy=\"" << y - 3 << "\" r=\"3.5\" fill=\"" << item.color << "\"/>";
     } else if (item.shade) {
       out << "<rect x=\"" << x << "\" y=\"" << y - 8 << "\" width=\"22\" height=\"10\" fill=\"" << item.color
-          << "\" fill-opacity=\"0.25\"/>";
+          << (item.solid ? "\"/>" : "\" fill-opacity=\"0.25\"/>");
     } else {
       out << "<line x1=\"" << x << "\" y1=\"" << y - 3 << "\" x2=\"" << x + 22 << "\" y2=\"" << y - 3
           << "\" stroke=\"" << item.color << "\" stroke-width=\"2\"" << (item.dashed ? " stroke-dasharray=\"5,3\"" : "")

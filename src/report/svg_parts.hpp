@@ -37,6 +37,7 @@ struct LegendItem {
   bool shade = false;
   bool dashed = false;
   bool point = false;  // a mark without a line: a dot
+  bool solid = false;  // a shade drawn opaque (the bars of a timeline), not translucent (a shaded region)
 };
 // The legend under the plot, wrapped to the width: its height, and the legend itself from `top`.
 [[nodiscard]] int legend_height(const std::vector<LegendItem>& items, int width);

@@ -66,7 +66,11 @@ std::vector<Placed> place(const TimelineChart& chart, TimelineLayout& layout) {
   for (const std::size_t index : drawn) {
     const TimelineSlice& slice = chart.slices[index];
     std::vector<double>& enclosing = open[slice.track];
-    while (!enclosing.empty() && enclosing.back() <= slice.start) enclosing.pop_back();
+    // Ended by the start, to rounding: a slice that begins as the last one ends (ts + dur of the one before,
+    // summed in floating point) stays on its row.
+    while (!enclosing.empty() && enclosing.back() <= slice.start + 1e-9 * std::max(std::fabs(slice.start), std::fabs(enclosing.back()))) {
+      enclosing.pop_back();
+    }
     const int depth = static_cast<int>(enclosing.size());
     enclosing.push_back(slice.end);
     if (depth >= chart.max_depth) {
@@ -200,7 +204,7 @@ std::string render_timeline(const TimelineChart& chart) {
   const Scale x(xs.low, xs.high, frame.left, frame.right, false);
   std::vector<LegendItem> legend;
   for (std::size_t index = 0; index < layout.keys.size(); ++index) {
-    legend.push_back({layout.keys[index], color_of(static_cast<int>(index)), true, false});
+    legend.push_back({layout.keys[index], color_of(static_cast<int>(index)), true, false, false, true});
   }
   const std::vector<std::string> notes = notes_of(chart, layout);
   const int axis_height = 44;
