@@ -33,6 +33,18 @@ TEST(Timeline, NestedSlicesGoOneRowBelowTheirParent) {
   EXPECT_EQ(layout.merge_gap, 0);
 }
 
+TEST(Timeline, ASliceThatBeginsAsTheLastEndsStaysOnItsRow) {
+  // 0.1 + 0.2 is 0.30000000000000004 in doubles: ts + dur of the first slice, 0.3 the start of the next.
+  TimelineChart chart{"", "s", {"cpu"}, {}};
+  chart.slices = {{0, 0.1, 0.1 + 0.2, "a", "k"}, {0, 0.3, 0.5, "b", "k"}, {0, 0.4, 0.45, "c", "k"}};
+  const TimelineLayout layout = lay_out_timeline(chart);
+  ASSERT_EQ(layout.bars.size(), 3u);
+  EXPECT_EQ(layout.bars[0].depth, 0);  // a
+  EXPECT_EQ(layout.bars[1].depth, 0);  // b, not below a
+  EXPECT_EQ(layout.bars[2].depth, 1);  // c within b
+  EXPECT_EQ(layout.depths, (std::vector<int>{2}));
+}
+
 TEST(Timeline, BarsSitWhereTheScaleAndTheRowsPutThem) {
   // width 400: the plot from 14 + 7·4 = 42 (names shorter than 4 characters) to 400 − 18 = 382 px; the times
   // 0 to 10 padded to [0, 10.4]: x(t) = 42 + t / 10.4 · 340. Rows of 16 px from y = 12 (no title), tracks 4 px
