@@ -379,6 +379,10 @@ augur_example(NAME report_figure11_page
 augur_example(NAME report_two_inputs
   COMMAND augur report examples/report/figure11.json examples/report/fft_fit.json -o /dev/null
   EXPECTED examples/report/two_inputs.out)
+# figure11_trace.json is `augur sim examples/tspp/figure11.tspp --replications 1 --seed 1 -q --trace FILE`: a trace.
+augur_example(NAME report_trace
+  COMMAND augur report examples/report/figure11_trace.json -o /dev/null
+  EXPECTED examples/report/trace.out)
 augur_example(NAME report_unknown_kind
   COMMAND augur report examples/report/unknown.json -o /dev/null
   EXPECTED examples/report/unknown.out STREAM both EXIT_CODE 1)

@@ -1,8 +1,10 @@
-// augur report's page builders (src/report/): any JSON, read as the kind its keys say and then as every kind,
-// either gives a page or a core::InputError; no text of the input ever reaches the page unescaped.
+// augur report's page builders (src/report/): any JSON, read as the kind its keys say and then as every kind
+// (and twice, for the kinds compared on one chart), either gives a page or a core::InputError; no text of the
+// input ever reaches the page unescaped.
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "augur/core/diagnostics.hpp"
 #include "fuzz_common.hpp"
@@ -10,11 +12,14 @@
 
 namespace {
 
+// One input of `kind`; for the kinds that are compared on one chart (speedup, fit), two copies of it as well.
 void build(const nlohmann::ordered_json& document, augur::report::Kind kind) {
   using namespace augur;
   try {
+    std::vector<report::Input> inputs{report::Input{"input.json", document, kind}};
+    if (kind == report::Kind::speedup || kind == report::Kind::fit) inputs.push_back(report::Input{"other.json", document, kind, "<b>"});
     std::ostringstream html;
-    report::write_page(html, report::build_page({report::Input{"input.json", document, kind}}));
+    report::write_page(html, report::build_page(inputs));
     const std::string page = html.str();
     std::size_t scripts = 0;
     for (std::size_t at = page.find("<script"); at != std::string::npos; at = page.find("<script", at + 1)) ++scripts;

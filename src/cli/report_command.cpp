@@ -21,6 +21,7 @@ struct ReportOptions {
   std::vector<std::string> inputs;
   std::string output;
   std::string kind;
+  std::vector<std::string> labels;  // --label, one per input in order
   bool json = false;
 };
 
@@ -40,8 +41,13 @@ int run_report(const ReportOptions& options) {
     forced = report::kind_named(options.kind);
     if (!forced) throw core::InputError({"--kind", 0, 0}, "unknown kind '" + options.kind + "'; known: " + report::known_kinds());
   }
+  if (options.labels.size() > options.inputs.size()) {
+    throw CLI::ValidationError("--label", std::to_string(options.labels.size()) + " labels for " + std::to_string(options.inputs.size()) +
+                                              " inputs: give at most one per input, in their order");
+  }
   std::vector<report::Input> inputs;
   for (const std::string& file : options.inputs) inputs.push_back(read_report_input(file, forced));
+  for (std::size_t index = 0; index < options.labels.size(); ++index) inputs[index].label = options.labels[index];
   std::ostringstream page;
   report::write_page(page, report::build_page(inputs));  // every input checked before anything is written
   if (to_stdout) {  // the page itself on standard output, nothing else
@@ -71,9 +77,15 @@ Runner declare_report_command(CLI::App& command) {
       ->required();
   command.add_option("-o,--output", options->output, "The page (default: the first input's name with .html, in the current folder; '-': standard output, the page alone)");
   command.add_option("--kind", options->kind, "Read every input as this kind instead of detecting it from its keys");
+  command.add_option("--label", options->labels,
+                     "The name of an input in the legends of the charts that compare inputs of one kind; repeated: the first "
+                     "names the first input, and so on (default: each input's file name without its folder and extension)")
+      ->type_name("NAME")
+      ->allow_extra_args(false);  // one NAME per --label, so that an input after it stays an input
   add_json_flag(command, options->json, "Print what was written (the page, each input's kind) as JSON");
   command.footer("One HTML file that opens offline: charts drawn as inline SVG, sortable tables, a summary in plain words.\n"
                  "Kinds: " + report::known_kinds() + ".\n"
+                 "Several speedups, or fits of one region, metric and parameter, are also drawn on one chart (--label names them).\n"
                  "Guide: docs/report.md. Example:\n"
                  "  augur fit examples/model/fft_t3e.csv --json > fit.json && augur report fit.json -o fit.html");
   return [options, &command]() {

@@ -3,9 +3,11 @@
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <stdexcept>
 
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
+#include "couple_print.hpp"
 #include "model/dataset.hpp"
 #include "store/store.hpp"
 
@@ -30,7 +32,30 @@ json parse_json(const std::string& text, const std::string& file) {
   }
 }
 
-// Every table of the database, as augur db export --format json writes it.
+// Each stored run predicted as `augur couple predict --target-run ID --json` predicts it (the same engine and
+// the same JSON, couple_json.cpp): from the coupling values of every other stored run. A run that cannot be
+// predicted (no problem size, no source with a complete set of chains) says why.
+json database_predictions(store::PerformanceStore& database) {
+  std::vector<SourcedRun> runs;
+  for (store::StoredRun& stored : database.load_runs()) runs.push_back({std::move(stored.run), "run " + std::to_string(stored.id)});
+  json predictions = json::array();
+  for (std::size_t target = 0; target < runs.size(); ++target) {
+    std::vector<SourcedRun> sources;
+    for (std::size_t other = 0; other < runs.size(); ++other) {
+      if (other != target) sources.push_back(runs[other]);
+    }
+    const SourcedRun& predicted = runs[target];
+    try {
+      if (predicted.run.problem_size <= 0) throw std::invalid_argument("no problem size (augur_coupling_set_problem)");
+      predictions.push_back(isocoupling_json(predicted, sources, coupling::isocouple(predicted.run, runs_of(sources), std::nullopt)));
+    } catch (const std::invalid_argument& error) {
+      predictions.push_back({{"source", predicted.source}, {"not_predicted", error.what()}});
+    }
+  }
+  return predictions;
+}
+
+// Every table of the database, as augur db export --format json writes it, and the predictions of its runs.
 json database_json(const std::string& file) {
   const auto database = store::open_store(file, store::OpenMode::ReadOnly);
   json document;
@@ -39,6 +64,7 @@ json database_json(const std::string& file) {
   for (const std::string& name : store::table_names()) {
     document["tables"][name] = json::parse(store::to_json(database->export_table(name)));
   }
+  document["predictions"] = database_predictions(*database);
   return document;
 }
 

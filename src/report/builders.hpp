@@ -5,6 +5,7 @@
 #include <string>
 
 #include "report/page.hpp"
+#include "report/report.hpp"
 #include "view.hpp"
 
 namespace augur::report {
@@ -33,6 +34,9 @@ void add_hierarchy_sweep(Part& part, const View& sweep);
 void add_manager_simulate(Part& part, const View& manager);
 void add_manage(Part& part, const View& manage);
 void add_database(Part& part, const View& database);
+void add_trace(Part& part, const View& trace);  // a Chrome trace (object or array form)
+// The charts of several inputs of one kind (page_compare.cpp): their sections and summary lines.
+void add_comparisons(Page& page, const std::vector<Input>& inputs);
 
 // Shared pieces.
 [[nodiscard]] std::string percent(double fraction, int significant = 3);  // 0.8 → "80%"

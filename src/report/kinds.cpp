@@ -27,6 +27,7 @@ constexpr KindName kind_table[] = {
     {Kind::manager_simulate, "manager-simulate", "augur manager simulate --json"},
     {Kind::manage, "manage", "augur manage --json"},
     {Kind::database, "db", "a performance database, augur db"},
+    {Kind::trace, "trace", "a Chrome trace of augur run --trace, augur sim --trace or AUGUR_TRACE"},
 };
 
 bool has_all(const nlohmann::ordered_json& document, std::initializer_list<const char*> keys) {
@@ -49,6 +50,7 @@ std::optional<Kind> detect(const nlohmann::ordered_json& d) {
   if (has_all(d, {"points", "levels", "replications"})) return Kind::hierarchy_sweep;
   if (has_all(d, {"policy", "jobs", "log"})) return Kind::manage;
   if (has_all(d, {"policy", "jobs", "makespan"})) return Kind::manager_simulate;
+  if (d.contains("traceEvents")) return Kind::trace;
   return std::nullopt;
 }
 
@@ -78,7 +80,17 @@ std::string known_kinds() {
   return text;
 }
 
+namespace {
+
+// The JSON array form of a Chrome trace: its events alone.
+bool is_event_array(const nlohmann::ordered_json& document) {
+  return document.is_array() && !document.empty() && document.front().is_object() && document.front().contains("ph");
+}
+
+}  // namespace
+
 Kind detect_kind(const nlohmann::ordered_json& document, const std::string& file) {
+  if (is_event_array(document)) return Kind::trace;
   if (!document.is_object()) {
     throw core::InputError({file, 0, 0}, "not a JSON object: augur report reads " + known_kinds());
   }
@@ -93,7 +105,7 @@ Page build_page(const std::vector<Input>& inputs) {
   for (const Input& input : inputs) {
     Part part{page, inputs.size() > 1 ? input.file + ": " : ""};
     const View view(input.document, input.file);
-    if (!input.document.is_object()) view.fail("expected a JSON object (" + std::string(name_of(input.kind).description) + ")");
+    if (!input.document.is_object() && !(input.kind == Kind::trace && input.document.is_array())) view.fail("expected a JSON object (" + std::string(name_of(input.kind).description) + ")");
     switch (input.kind) {
       case Kind::self_analysis:
       case Kind::run: add_self_analysis(part, view); break;
@@ -112,10 +124,15 @@ Page build_page(const std::vector<Input>& inputs) {
       case Kind::manager_simulate: add_manager_simulate(part, view); break;
       case Kind::manage: add_manage(part, view); break;
       case Kind::database: add_database(part, view); break;
+      case Kind::trace: add_trace(part, view); break;
     }
     page.sections.push_back(Section{part.prefix + "Source", {}});
     page.sections.back().paragraph("From " + input.file + " (" + name_of(input.kind).description + ").");
   }
+  Page compared;  // after every input was read alone, so that an error names what that input lacks
+  add_comparisons(compared, inputs);
+  page.summary.insert(page.summary.begin(), compared.summary.begin(), compared.summary.end());
+  page.sections.insert(page.sections.begin(), compared.sections.begin(), compared.sections.end());
   return page;
 }
 

@@ -6,14 +6,10 @@
 
 #include "augur/core/expression.hpp"
 #include "builders.hpp"
+#include "model_chart.hpp"
 #include "report/svg.hpp"
 
 namespace augur::report {
-namespace {
-
-struct Bound {
-  double low = INFINITY, high = -INFINITY;
-};
 
 // The bounds of every parameter over all segments of a model.
 std::map<std::string, Bound> bounds_of(const View& segments) {
@@ -30,6 +26,8 @@ std::map<std::string, Bound> bounds_of(const View& segments) {
   }
   return bounds;
 }
+
+namespace {
 
 // The parameter a chart runs along: the one whose bounds span most (by ratio when positive).
 std::string varied_parameter(const std::map<std::string, Bound>& bounds) {
@@ -96,6 +94,8 @@ std::string bounds_text(const std::map<std::string, Bound>& bounds) {
   return text;
 }
 
+}  // namespace
+
 // The measurements the command attached ("measurements": the data file's series), at the fixed values of the
 // other parameters: mean with the range of repetitions.
 Series measured_series(const View& fit, const View& model, const std::string& varied, const core::Bindings& fixed) {
@@ -134,27 +134,35 @@ Series measured_series(const View& fit, const View& model, const std::string& va
   return series;
 }
 
-void add_model_chart(Section& section, const View& fit, const View& model, const std::map<std::string, Bound>& bounds) {
-  const std::string varied = varied_parameter(bounds);
-  if (varied.empty()) return;
-  const Bound range = bounds.at(varied);
-  const bool logarithmic = range.low > 0 && range.high / range.low >= 8;
-  const double end = logarithmic ? range.high * 4 : range.high + (range.high - range.low) * 0.5 + (range.high == range.low);
-  core::Bindings fixed;
-  std::string fixed_text;
+std::optional<ModelAxis> model_axis(const std::map<std::string, Bound>& bounds) {
+  ModelAxis axis;
+  axis.varied = varied_parameter(bounds);
+  if (axis.varied.empty()) return std::nullopt;
+  axis.range = bounds.at(axis.varied);
   for (const auto& [name, bound] : bounds) {
-    if (name == varied) continue;
-    fixed[name] = bound.high;
-    fixed_text += (fixed_text.empty() ? "" : ", ") + name + " = " + format_number(bound.high, 7);
+    if (name == axis.varied) continue;
+    axis.fixed[name] = bound.high;
+    axis.fixed_text += (axis.fixed_text.empty() ? "" : ", ") + name + " = " + format_number(bound.high, 7);
   }
-  const std::string metric = model.text_or("metric", "value");
-  Chart chart{metric + " of " + model.text_or("region", "?") + " against " + varied + (fixed_text.empty() ? "" : " (" + fixed_text + ")"),
-              {varied, logarithmic, {}, {}}, {metric, logarithmic, {}, {}}, {}, {}, 680, 400};
+  return axis;
+}
+
+bool logarithmic_range(const Bound& range) {
+  return range.low > 0 && range.high / range.low >= 8;
+}
+
+double extrapolated_end(const Bound& range) {
+  return logarithmic_range(range) ? range.high * 4 : range.high + (range.high - range.low) * 0.5 + (range.high == range.low);
+}
+
+std::vector<Series> segment_series(const View& model, const ModelAxis& axis, double end, bool logarithmic, int color) {
+  std::vector<Series> pieces;
+  const std::string& varied = axis.varied;
   const View segments = model["segments"];
   for (std::size_t index = 0; index < segments.size(); ++index) {
     const View segment = segments[index];
     const Curve curve(model, segment);
-    double from = range.low, to = end;
+    double from = axis.range.low, to = end;
     if (const auto own = segment.find("bounds"); own && own->has(varied)) {
       from = (*own)[varied][0].number();
       if (index + 1 < segments.size()) to = (*own)[varied][1].number();
@@ -169,19 +177,35 @@ void add_model_chart(Section& section, const View& fit, const View& model, const
     Series piece{segments.size() > 1 ? "segment " + std::to_string(index + 1) + ": " + segment.text_or("formula", "")
                                      : "model: " + model.text_or("formula", ""),
                  {}, Mark::line, segments.size() > 1 ? static_cast<int>(index == 0 ? 0 : index + 1) : 0, false};
+    if (color >= 0) piece.color = color;
     constexpr int steps = 96;
     for (int step = 0; step <= steps; ++step) {
       const double t = static_cast<double>(step) / steps;
       const double x = logarithmic ? from * std::pow(to / from, t) : from + (to - from) * t;
-      core::Bindings at = fixed;
+      core::Bindings at = axis.fixed;
       at[varied] = x;
       piece.points.push_back({x, curve(at), {}, {}});
     }
-    chart.series.push_back(std::move(piece));
+    pieces.push_back(std::move(piece));
   }
-  const Series measured = measured_series(fit, model, varied, fixed);
+  return pieces;
+}
+
+namespace {
+
+void add_model_chart(Section& section, const View& fit, const View& model, const std::map<std::string, Bound>& bounds) {
+  const auto axis = model_axis(bounds);
+  if (!axis) return;
+  const bool logarithmic = logarithmic_range(axis->range);
+  const double end = extrapolated_end(axis->range);
+  const std::string metric = model.text_or("metric", "value");
+  Chart chart{metric + " of " + model.text_or("region", "?") + " against " + axis->varied +
+                  (axis->fixed_text.empty() ? "" : " (" + axis->fixed_text + ")"),
+              {axis->varied, logarithmic, {}, {}}, {metric, logarithmic, {}, {}}, {}, {}, 680, 400};
+  chart.series = segment_series(model, *axis, end, logarithmic, -1);
+  const Series measured = measured_series(fit, model, axis->varied, axis->fixed);
   if (!measured.points.empty()) chart.series.push_back(measured);
-  chart.shades.push_back({range.high, end, "extrapolation (beyond the measurements)"});
+  chart.shades.push_back({axis->range.high, end, "extrapolation (beyond the measurements)"});
   section.svg(render_chart(chart));
   if (measured.points.empty()) {
     section.paragraph("The measurements are not on this page: the data file " + fit.text_or("data", "-") +

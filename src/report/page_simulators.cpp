@@ -240,34 +240,4 @@ void add_manage(Part& part, const View& manage) {
   if (const auto log = manage.find("log")) section.table(rows_table(*log, "The manager's decisions"));
 }
 
-void add_database(Part& part, const View& database) {
-  const View tables = database["tables"];
-  std::string counts;
-  for (const auto& [name, rows] : tables.json().items()) {
-    counts += (counts.empty() ? "" : ", ") + std::to_string(rows.size()) + " " + name;
-  }
-  part.summary("performance database " + database["augur_database"].text() + ": " + counts);
-  if (const auto couplings = tables.find("couplings"); couplings && couplings->size() > 0) {
-    std::vector<std::string> runs;
-    std::map<std::string, std::map<std::string, double>> values;  // chain → run → coupling
-    for (std::size_t index = 0; index < couplings->size(); ++index) {
-      const View row = (*couplings)[index];
-      const std::string run = "run " + row.text_or("run_id", "?");
-      if (std::find(runs.begin(), runs.end(), run) == runs.end()) runs.push_back(run);
-      values[row.text_or("kernels", "?")][run] = row["value"].number();
-    }
-    BarChart bars{"Coupling value per chain and run", "coupling", runs, {}, 680, 320};
-    for (const auto& [chain, per_run] : values) {
-      BarGroup group{chain, {}};
-      for (const std::string& run : runs) group.values.push_back(per_run.count(run) ? per_run.at(run) : NAN);
-      bars.groups.push_back(std::move(group));
-    }
-    part.section("Couplings").svg(render_bars(bars));
-  }
-  for (const auto& [name, rows] : tables.json().items()) {
-    Section& section = part.section("Table " + name);
-    section.table(rows_table(tables[name], name));
-  }
-}
-
 }  // namespace augur::report

@@ -32,6 +32,7 @@ enum class Kind {
   manager_simulate,    // augur manager simulate --json
   manage,              // augur manage --json FILE
   database,            // a performance database, as the command reads it (database_json below)
+  trace,               // a Chrome trace: augur run --trace, AUGUR_TRACE, augur sim --trace
 };
 
 struct KindName {
@@ -54,9 +55,15 @@ struct Input {
   std::string file;  // as named on the command line (shown on the page, in messages)
   nlohmann::ordered_json document;
   Kind kind;
+  std::string label = {};  // its name in the legends of the charts that compare inputs (--label); "": input_names
 };
 
-// The page of all inputs, one part each, in order. A field missing or of the wrong type is a
+// The inputs' names in the legends of the charts that compare several: each one's label, else its file's stem
+// ("runs/a.json" → "a"), else, when two stems are the same, its file as named.
+[[nodiscard]] std::vector<std::string> input_names(const std::vector<Input>& inputs);
+
+// The page of all inputs, one part each, in order, after the charts that compare inputs of one kind (the
+// speedups of several augur speedup --json, the models of one region, metric and parameter of several fits). A field missing or of the wrong type is a
 // core::InputError {file} naming it ("missing field regions[0].speedup").
 [[nodiscard]] Page build_page(const std::vector<Input>& inputs);
 

@@ -7,9 +7,10 @@
 #include <sstream>
 
 #include "core/json_text.hpp"
+#include "svg_parts.hpp"
 
 namespace augur::report {
-namespace {
+namespace parts {
 
 // Okabe and Ito's palette: told apart by readers with any colour vision.
 constexpr const char* palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
@@ -29,18 +30,6 @@ std::string pixel(double value) {
 bool finite(double value) {
   return std::isfinite(value);
 }
-
-// The range of a set of values, padded so that no mark sits on the frame.
-struct Range {
-  double low = std::numeric_limits<double>::infinity();
-  double high = -std::numeric_limits<double>::infinity();
-  void add(double value, bool logarithmic) {
-    if (!finite(value) || (logarithmic && value <= 0)) return;
-    low = std::min(low, value);
-    high = std::max(high, value);
-  }
-  [[nodiscard]] bool empty() const { return low > high; }
-};
 
 Range padded(Range range, const Axis& axis) {
   if (range.empty()) range = axis.logarithmic ? Range{1, 10} : Range{0, 1};
@@ -75,14 +64,6 @@ std::vector<double> ticks_of(const Scale& scale, bool integer) {
   return integer ? integer_ticks(std::move(ticks), scale.low(), scale.high()) : ticks;
 }
 
-struct LegendItem {
-  std::string name;
-  std::string color;
-  bool shade = false;
-  bool dashed = false;
-  bool point = false;  // a mark without a line: a dot
-};
-
 // The legend under the plot, wrapped to the width; returns its height.
 int legend_height(const std::vector<LegendItem>& items, int width) {
   if (items.empty()) return 0;
@@ -113,7 +94,7 @@ void write_legend(std::ostringstream& out, const std::vector<LegendItem>& items,
       out << "<circle cx=\"" << x + 11 << "\" cy=\"" << y - 3 << "\" r=\"3.5\" fill=\"" << item.color << "\"/>";
     } else if (item.shade) {
       out << "<rect x=\"" << x << "\" y=\"" << y - 8 << "\" width=\"22\" height=\"10\" fill=\"" << item.color
-          << "\" fill-opacity=\"0.25\"/>";
+          << (item.solid ? "\"/>" : "\" fill-opacity=\"0.25\"/>");
     } else {
       out << "<line x1=\"" << x << "\" y1=\"" << y - 3 << "\" x2=\"" << x + 22 << "\" y2=\"" << y - 3
           << "\" stroke=\"" << item.color << "\" stroke-width=\"2\"" << (item.dashed ? " stroke-dasharray=\"5,3\"" : "")
@@ -135,10 +116,6 @@ void open_svg(std::ostringstream& out, int width, int height, const std::string&
         << escape_html(title) << "</text>";
   }
 }
-
-struct Frame {
-  double left, top, right, bottom;  // the plot area, pixels
-};
 
 void write_x_axis(std::ostringstream& out, const Scale& x, const Frame& frame, const std::string& label, bool integer) {
   out << "<g class=\"axis x\">";
@@ -170,6 +147,12 @@ void write_y_axis(std::ostringstream& out, const Scale& y, const Frame& frame, c
   out << "<text class=\"axis-label\" x=\"14\" y=\"" << pixel(middle) << "\" text-anchor=\"middle\" transform=\"rotate(-90 14 "
       << pixel(middle) << ")\">" << escape_html(label) << "</text></g>";
 }
+
+}  // namespace parts
+
+namespace {
+
+using namespace parts;
 
 bool shown(const Point& point, const Axis& x_axis, const Axis& y_axis) {
   return finite(point.x) && finite(point.y) && (!x_axis.logarithmic || point.x > 0) &&
@@ -216,7 +199,7 @@ void write_series(std::ostringstream& out, const Series& series, const std::stri
           << format_number(last->y, 6) << "</title></path>";
     }
   }
-  if (series.mark == Mark::error_bars) {
+  if (series.mark == Mark::error_bars || series.mark == Mark::ranges) {
     for (const Point& point : series.points) {
       if (!shown(point, chart.x, chart.y) || !point.low || !point.high) continue;
       const double at = x(point.x);
@@ -237,6 +220,8 @@ void write_series(std::ostringstream& out, const Series& series, const std::stri
 }
 
 }  // namespace
+
+using namespace parts;
 
 std::string escape_html(std::string_view text) {
   const std::string valid = core::valid_utf8(text);

@@ -62,6 +62,7 @@ enum class Mark {
   line_points,  // both
   error_bars,   // circles with vertical bars from low to high
   band,         // a filled band between low and high
+  ranges,       // the vertical bars of error_bars alone (beside a line_points series of the same values)
 };
 
 struct Series {

@@ -8,43 +8,15 @@
 
 #include "augur/core/diagnostics.hpp"
 #include "report/report.hpp"
+#include "report_test_support.hpp"
 
 namespace augur::report {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t found = 0;
-  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++found;
-  return found;
-}
-
-struct Rendered {
-  Kind kind;
-  Page page;
-  std::string html;
-  [[nodiscard]] bool says(const std::string& line) const {
-    for (const std::string& summary : page.summary) {
-      if (summary == line) return true;
-    }
-    return false;
-  }
-  [[nodiscard]] std::string summary() const {
-    std::string all;
-    for (const std::string& line : page.summary) all += line + "\n";
-    return all;
-  }
-};
-
-Rendered render(const std::string& text) {
-  const Json document = Json::parse(text);
-  const Kind kind = detect_kind(document, "input.json");
-  Page page = build_page({Input{"input.json", document, kind}});
-  std::ostringstream html;
-  write_page(html, page);
-  return {kind, std::move(page), html.str()};
-}
+using test::count;
+using test::Json;
+using test::render;
+using test::Rendered;
 
 TEST(ReportPage, SpeedupShowsTsAndSaSideBySide) {
   const Rendered page = render(R"({"command": ["prog", "<script>alert(1)</script>"], "max_threads": 2, "points": [
@@ -205,9 +177,11 @@ TEST(ReportPage, DatabaseTablesAndCouplings) {
 TEST(ReportPage, SeveralInputsMakeOnePage) {
   const Json fit = Json::parse(fit_json);
   const Page page = build_page({Input{"one.json", fit, Kind::fit}, Input{"two.json", fit, Kind::fit}});
-  ASSERT_EQ(page.summary.size(), 2u);
-  EXPECT_EQ(page.summary[0].rfind("one.json: ", 0), 0u);
-  EXPECT_EQ(page.summary[1].rfind("two.json: ", 0), 0u);
+  // The two models of main's time along P compared first (compare_test.cpp), then each input's part.
+  ASSERT_EQ(page.summary.size(), 3u);
+  EXPECT_EQ(page.summary[0], "main, time against P: one c[0] + c[1] * P (leave-one-out SMAPE 2.1%); two c[0] + c[1] * P (leave-one-out SMAPE 2.1%)");
+  EXPECT_EQ(page.summary[1].rfind("one.json: ", 0), 0u);
+  EXPECT_EQ(page.summary[2].rfind("two.json: ", 0), 0u);
 }
 
 TEST(ReportPage, TablesAreSortableAndTheScriptsReportTheirErrors) {
