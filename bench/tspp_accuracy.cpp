@@ -137,6 +137,7 @@ int main(int argc, char** argv) {
         try {
           const auto prediction = augur::tspp::predict(system, methods[m].options(regimes[r]));
           results.add(r, m, (prediction.completion.mean - truth.completion) / truth.completion, utilization);
+          if (!prediction.part.empty()) results.add_part(r, prediction.part, (prediction.completion.mean - truth.completion) / truth.completion);
           if (truth.exact) results.add_residences(r, m, prediction, truth.prediction);
         } catch (const std::invalid_argument&) {
           results.refuse(r, m);  // past the method's limit of size
