@@ -41,7 +41,7 @@ std::string render_table(const tspp::TaskSystem& system, const tspp::Prediction&
   out << "Completion time = " << with_deviation(prediction.completion);
   if (!brief && prediction.states > 0) {
     out << "  States of the Markov chain = " << prediction.states;
-  } else if (!brief) {
+  } else if (!brief && (prediction.part.empty() || prediction.iterations > 0)) {  // the deterministic limit: neither
     out << "  Number of iterations = " << prediction.iterations;
   }
   out << "\n";
