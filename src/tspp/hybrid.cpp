@@ -51,7 +51,12 @@ Prediction predict_hybrid(const TaskSystem& system, const PredictorOptions& opti
       // past the budget of states
     }
   }
-  if (decomposition_fits_uncapped(system, options, budget)) return answered(predict_decomposition(system, within), "decomposition");
+  // Capped phases are taken with one exponential stage per visit and one visit (each task wants at most its
+  // resources' count of phases), not with more: there the cap leaves the durations far too variable.
+  const bool one_phase_per_visit = std::max(options.visits, 1) * std::max(options.stages, 1) == 1;
+  if (one_phase_per_visit ? decomposition_phase_cap(system, options, budget) > 0 : decomposition_fits_uncapped(system, options, budget)) {
+    return answered(predict_decomposition(system, within), "decomposition");
+  }
   if (system.tasks.size() <= hybrid_transient_tasks) return answered(predict_transient(system, options), "transient");
   PredictorOptions seed = options;
   seed.method = Method::MakLundstrom;

@@ -124,9 +124,11 @@ TEST(TsppHybrid, PastItsBudgetOfStatesAnotherMethodAnswers) {
       "resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 1; disk: 1; } b <- { cpu: 1; disk: 1; }\nstructure [ a; b; ]";
   EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 1000).part, "exact");
   EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 400).part, "transient");
-  // One visit: two phases each, 9 states in either chain: 9 fit, 8 do not.
+  // One visit: two phases each, 9 states in either chain: 9 fit; with 8 the decomposition answers with one
+  // phase each (4 states); with 3 nothing fits.
   EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 1, 9).part, "exact");
-  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 1, 8).part, "transient");
+  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 1, 8).part, "decomposition");
+  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 1, 3).part, "transient");
 }
 
 TEST(TsppHybrid, LargeSystemsGoToTheSeedsMethod) {
