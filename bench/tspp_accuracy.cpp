@@ -3,7 +3,8 @@
 // (exponential service, at most --exact-states states), the simulator otherwise. Errors over all the
 // systems, and by bands of the busiest resource's utilization (from the reference's completion time).
 // Prints figures; never fails.
-// Usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--exact-states N]
+// Usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--exact-states N] [--only METHOD]
+//                            [--regimes 1,2,...]
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -37,6 +38,8 @@ struct Settings {
   int replications = 2000;
   unsigned long long seed = 1;
   long exact_states = 200000;
+  std::string only;     // one method by name (--only hybrid): the others are left out
+  std::string regimes;  // --regimes 1,2: only these regimes (numbered from 1 in the order printed)
 };
 
 Settings parse_settings(int argc, char** argv) {
@@ -47,8 +50,10 @@ Settings parse_settings(int argc, char** argv) {
     else if (option == "--replications") settings.replications = static_cast<int>(parse(argv[index + 1], "--replications"));
     else if (option == "--seed") settings.seed = static_cast<unsigned long long>(parse(argv[index + 1], "--seed"));
     else if (option == "--exact-states") settings.exact_states = parse(argv[index + 1], "--exact-states");
+    else if (option == "--only") settings.only = argv[index + 1];
+    else if (option == "--regimes") settings.regimes = argv[index + 1];
     else {
-      std::fprintf(stderr, "usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--exact-states N]\n");
+      std::fprintf(stderr, "usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--exact-states N] [--only METHOD] [--regimes 1,2,...]\n");
       std::exit(2);
     }
   }
@@ -115,8 +120,22 @@ void locate_errors(const augur::tspp::TaskSystem& system, const Reference& truth
 
 int main(int argc, char** argv) {
   const Settings settings = parse_settings(argc, argv);
-  const std::vector<bench::Regime> regimes = bench::regimes();
-  const std::vector<bench::Method> methods = bench::methods();
+  std::vector<bench::Regime> regimes = bench::regimes();
+  if (!settings.regimes.empty()) {
+    std::vector<bench::Regime> chosen;
+    for (std::size_t r = 0; r < regimes.size(); ++r) {
+      if (("," + settings.regimes + ",").find("," + std::to_string(r + 1) + ",") != std::string::npos) chosen.push_back(regimes[r]);
+    }
+    regimes = chosen;
+  }
+  std::vector<bench::Method> methods = bench::methods();
+  if (!settings.only.empty()) {
+    std::erase_if(methods, [&settings](const bench::Method& method) { return settings.only != method.name; });
+    if (methods.empty()) {
+      std::fprintf(stderr, "bench_tspp_accuracy: --only: no method named '%s'\n", settings.only.c_str());
+      return 2;
+    }
+  }
   bench::Results results(regimes.size(), methods.size());
   std::mt19937_64 random(settings.seed);
   std::printf("bench_tspp_accuracy: %d random systems (5-60 tasks, 2-6 resources, depth 2-5); reference: the exact method "
@@ -137,6 +156,7 @@ int main(int argc, char** argv) {
         try {
           const auto prediction = augur::tspp::predict(system, methods[m].options(regimes[r]));
           results.add(r, m, (prediction.completion.mean - truth.completion) / truth.completion, utilization);
+          if (!prediction.part.empty()) results.add_part(r, prediction.part, (prediction.completion.mean - truth.completion) / truth.completion);
           if (truth.exact) results.add_residences(r, m, prediction, truth.prediction);
         } catch (const std::invalid_argument&) {
           results.refuse(r, m);  // past the method's limit of size

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -62,7 +63,8 @@ inline std::vector<Method> methods() {
   return {{"seed's (mak-lundstrom)", Method::MakLundstrom, ResidenceDistribution::Exponential, false},
           {"seed's, --residence phases", Method::MakLundstrom, ResidenceDistribution::Phases, false},
           {"transient", Method::Transient, ResidenceDistribution::Exponential, true},
-          {"decomposition", Method::Decomposition, ResidenceDistribution::Exponential, true}};
+          {"decomposition", Method::Decomposition, ResidenceDistribution::Exponential, true},
+          {"hybrid", Method::Hybrid, ResidenceDistribution::Exponential, true}};
 }
 
 // Bands of the busiest resource's utilization.
@@ -120,6 +122,12 @@ public:
     step2_[regime][phases ? 1 : 0].push_back(error);
   }
 
+  // The signed error of a method that tells which part answered (the hybrid method's), by part.
+  void add_part(std::size_t regime, const std::string& part, double error) {
+    if (parts_.empty()) parts_.resize(errors_.size());
+    parts_[regime][part].push_back(error);
+  }
+
   void add_reference(std::size_t regime, bool exact, double utilization) {
     (exact ? exact_ : simulated_)[regime] += 1;
     in_band_[regime][band_of(utilization)] += 1;
@@ -150,6 +158,7 @@ public:
       out += std::string("\n") + regimes[r].name + ": reference exact for " + std::to_string(exact_[r]) + " systems, simulated for " +
              std::to_string(simulated_[r]) + "\n" + table.render();
     }
+    out += render_parts(regimes);
     out += render_sources(regimes, methods);
     out += "\nerror = (predicted - reference) / reference of the completion time: mean / std / max of its absolute value "
            "(the mean of the signed errors); U: the busiest resource's utilization, its demand over the reference's "
@@ -158,6 +167,15 @@ public:
   }
 
 private:
+  [[nodiscard]] std::string render_parts(const std::vector<Regime>& regimes) const {
+    if (parts_.empty()) return "";
+    augur::core::TextTable table({"regime", "answered by", "systems", "mean / std / max (bias)"});
+    for (std::size_t r = 0; r < regimes.size(); ++r) {
+      for (const auto& [part, errors] : parts_[r]) table.add_row({regimes[r].name, part, std::to_string(errors.size()), summary(errors)});
+    }
+    return "\nThe hybrid method by the part that answered\n" + table.render();
+  }
+
   [[nodiscard]] std::string render_sources(const std::vector<Regime>& regimes, const std::vector<Method>& methods) const {
     if (residences_.empty()) return "";
     std::string out = "\nWhere the errors come from, on the systems with an exact reference: step 1 (each task's mean residence "
@@ -185,6 +203,7 @@ private:
     return out + table.render();
   }
 
+  std::vector<std::map<std::string, std::vector<double>>> parts_;  // regime: part -> signed errors
   std::vector<std::vector<std::vector<double>>> residences_;  // regime, method: signed residence errors
   std::vector<std::vector<std::vector<double>>> step2_;       // regime, exponential / phases
   std::vector<std::vector<std::vector<std::vector<double>>>> errors_;  // regime, method, band (last: all)

@@ -3,7 +3,7 @@
 # the docs quote those files between <!-- example: FILE --> and <!-- /example --> (checked by docs_test).
 # Commands are written as a user types them from the top folder: `augur` is build/bin/augur.
 
-# tspp: the seed's Figure 11, predicted (Figure 12's tables), by the transient, exact and decomposition methods, simulated, and a
+# tspp: the seed's Figure 11, predicted (Figure 12's tables), by the transient, exact, decomposition and hybrid methods, simulated, and a
 # random task system. All deterministic: compared exactly.
 augur_example(NAME tspp_figure11
   COMMAND augur tspp examples/tspp/figure11.tspp
@@ -17,6 +17,9 @@ augur_example(NAME tspp_figure11_exact
 augur_example(NAME tspp_figure11_decomposition
   COMMAND augur tspp --method decomposition examples/tspp/figure11.tspp -b
   EXPECTED examples/tspp/figure11_decomposition.out)
+augur_example(NAME tspp_figure11_hybrid
+  COMMAND augur tspp --method hybrid --stages 10 --discipline ps examples/tspp/figure11.tspp
+  EXPECTED examples/tspp/figure11_hybrid.out)
 augur_example(NAME sim_figure11
   COMMAND augur sim examples/tspp/figure11.tspp --replications 2000 --discipline ps --seed 1 -q
   EXPECTED examples/tspp/figure11_sim.out)

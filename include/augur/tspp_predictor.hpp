@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "augur/tspp.hpp"
@@ -38,6 +39,7 @@ struct Prediction {
   std::vector<TaskPrediction> tasks;
   std::vector<ResourcePrediction> resources;
   std::uint64_t states = 0;  // the exact method: states of its Markov chain (0 for the others)
+  std::string part;          // the hybrid method: which method answered ("exact", "decomposition", ...)
 };
 
 // How a task's residence time is distributed around its mean R_i.
@@ -49,8 +51,10 @@ enum class ResidenceDistribution {
 // Which method: the seed's (Mak and Lundstrom's, reconstructed), augur's transient method, the
 // same two steps resolved in time (docs/tspp.md, "The transient method"), or the exact solution of
 // the continuous-time Markov chain of the system with exponential service (docs/tspp.md, "The exact
-// method"), for small systems.
-enum class Method { MakLundstrom, Transient, Exact, Decomposition };
+// method"), for small systems; the decomposition method (docs/tspp.md, "The decomposition method"); the
+// hybrid method, each system answered by the most accurate of these that can take it (docs/tspp.md,
+// "The hybrid method").
+enum class Method { MakLundstrom, Transient, Exact, Decomposition, Hybrid };
 
 // The queueing discipline of the queuing centres, as the simulator's (the exact method only: the
 // others do not tell them apart).
@@ -67,8 +71,10 @@ struct PredictorOptions {
   int visits = 1;
   int stages = 1;
   int grid = 1000;
-  Discipline discipline = Discipline::FirstComeFirstServed;  // Exact only
-  std::size_t max_states = 0;  // Exact only: the limit of the chain's states (0: max_exact_states)
+  Discipline discipline = Discipline::FirstComeFirstServed;  // Exact and Hybrid only
+  // Exact, Decomposition, Hybrid: the limit of the chain's states (0: max_exact_states,
+  // max_decomposition_states, max_hybrid_states)
+  std::size_t max_states = 0;
 };
 
 // The limits of size, checked before any work: the seed's method visits every pair of tasks that
@@ -80,6 +86,12 @@ constexpr std::size_t max_transient_tasks = 2000;
 constexpr std::size_t max_exact_states = 2000000;
 // The decomposition method gives each task fewer phases until its chain has at most this many states.
 constexpr std::size_t max_decomposition_states = 200000;
+// The hybrid method: its budget of states for the exact and decomposition chains; from this many stages
+// per visit on, service is taken as deterministic (its limit); past the chains, the transient method up
+// to this many tasks, the seed's method beyond.
+constexpr std::size_t max_hybrid_states = 200000;
+constexpr int hybrid_deterministic_stages = 10;
+constexpr std::size_t hybrid_transient_tasks = 200;
 
 // The number of unordered pairs of tasks whose lowest common ancestor is a parallel group.
 [[nodiscard]] unsigned long long concurrent_pairs(const TaskSystem& system);

@@ -34,7 +34,7 @@ std::span<const Command> commands() {
        declare_speedup_command},
       {"tspp",
        "Predict the completion time of a series-parallel task system on a queueing network (TSPP, Mak and "
-       "Lundstrom's method, or augur's transient, exact or decomposition method): start, residence and end times per "
+       "Lundstrom's method, or augur's transient, exact, decomposition or hybrid method): start, residence and end times per "
        "task, utilizations and queues per resource.",
        declare_tspp_command},
       {"sim",

@@ -41,10 +41,11 @@ std::string render_table(const tspp::TaskSystem& system, const tspp::Prediction&
   out << "Completion time = " << with_deviation(prediction.completion);
   if (!brief && prediction.states > 0) {
     out << "  States of the Markov chain = " << prediction.states;
-  } else if (!brief) {
+  } else if (!brief && (prediction.part.empty() || prediction.iterations > 0)) {  // the deterministic limit: neither
     out << "  Number of iterations = " << prediction.iterations;
   }
   out << "\n";
+  if (!brief && !prediction.part.empty()) out << "Answered by: " << prediction.part << "\n";
   if (!prediction.converged) out << "Not converged: an estimate (the last of " << prediction.iterations << " iterations)\n";
   return out.str();
 }
@@ -97,6 +98,7 @@ std::string render_json(const tspp::TaskSystem& system, const tspp::Prediction& 
   json["iterations"] = prediction.iterations;
   json["converged"] = prediction.converged;
   if (prediction.states > 0) json["states"] = prediction.states;
+  if (!prediction.part.empty()) json["part"] = prediction.part;
   nlohmann::ordered_json resources = nlohmann::ordered_json::array();
   for (std::size_t k = 0; k < system.resources.size(); ++k) {
     const auto& resource = system.resources[k];
@@ -140,24 +142,25 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
                       "mak-lundstrom (the seed's method, reconstructed), transient (the same two steps resolved in time: "
                       "steadier against simulation, slower), exact (the Markov chain of the system with exponential "
                       "service, solved exactly: small systems only) or decomposition (a chain of the active tasks with "
-                      "rates from their closed queueing network: the most accurate approximation with exponential "
-                      "service, for systems whose chain fits; docs/tspp.md)")
+                      "rates from their closed queueing network, for systems whose chain fits) or hybrid (each system by "
+                      "the most accurate of these that takes it, and the deterministic limit from 10 stages on; docs/tspp.md)")
       ->default_val("mak-lundstrom")
-      ->check(CLI::IsMember({"mak-lundstrom", "transient", "exact", "decomposition"}));
+      ->check(CLI::IsMember({"mak-lundstrom", "transient", "exact", "decomposition", "hybrid"}));
   command->add_option("--discipline", options.discipline,
-                      "exact: the queuing centres' discipline, fcfs or ps (processor sharing), as augur sim --discipline")
+                      "exact and hybrid: the queuing centres' discipline, fcfs or ps (processor sharing), as augur sim --discipline")
       ->default_val("fcfs")
       ->check(CLI::IsMember({"fcfs", "ps"}));
   command->add_option("--max-states", options.max_states,
-                      "exact and decomposition: the limit of the Markov chain's states (default: 2000000 for exact, "
-                      "which refuses past it; 200000 for decomposition, which first gives the tasks fewer phases)")
+                      "exact, decomposition and hybrid: the limit of the Markov chain's states (default: 2000000 for exact, "
+                      "which refuses past it; 200000 for decomposition, which first gives the tasks fewer phases, and "
+                      "for hybrid, which takes another method past it)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
   command->add_option("-V,--visits", options.visits,
-                      "transient, exact and decomposition: visit cycles per task over its resources, as augur sim -V")
+                      "transient, exact, decomposition and hybrid: visit cycles per task over its resources, as augur sim -V")
       ->default_val(1)
       ->check(CLI::Range(1, visit_limit));
   command->add_option("--stages", options.stages,
-                      "transient, exact and decomposition: exponential stages per visit (1: exponential service; more: less variable, "
+                      "transient, exact, decomposition and hybrid: exponential stages per visit (1: exponential service; more: less variable, "
                       "e.g. 10 for nearly deterministic service)")
       ->default_val(1)
       ->check(CLI::Range(1, 100));
@@ -175,6 +178,7 @@ int run_tspp_command(const TsppOptions& options) {
     predictor.method = options.method == "transient" ? tspp::Method::Transient
                        : options.method == "exact"   ? tspp::Method::Exact
                        : options.method == "decomposition" ? tspp::Method::Decomposition
+                       : options.method == "hybrid" ? tspp::Method::Hybrid
                                                      : tspp::Method::MakLundstrom;
     predictor.discipline = options.discipline == "ps" ? tspp::Discipline::ProcessorSharing
                                                       : tspp::Discipline::FirstComeFirstServed;

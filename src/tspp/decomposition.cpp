@@ -82,20 +82,6 @@ std::vector<int> phase_counts(const TaskSystem& system, const PredictorOptions& 
   return phases;
 }
 
-// The states of the chain for these phase counts: over the configurations of the running system, the
-// product of the active tasks' phases (a serial group: one child at a time; a parallel group: each
-// child running or done), plus the end.
-double count_states(const Node& node, const std::vector<int>& phases) {
-  if (node.kind == Node::Kind::Task) return std::max(phases[static_cast<std::size_t>(node.task)], 1);
-  double count = node.kind == Node::Kind::Serial ? 0.0 : 1.0;
-  for (const Node& child : node.children) {
-    if (node.kind == Node::Kind::Serial) count += count_states(child, phases);
-    else count *= count_states(child, phases) + 1.0;
-  }
-  return node.kind == Node::Kind::Serial ? count : count - 1.0;
-}
-
-
 // The chain of the decomposition: a state holds each task's status (not started, phase p of m_i, ended);
 // in a state, task i leaves its phase at rate m_i / R_i(A), R_i(A) its residence time in the closed
 // network of the active tasks A. Alongside, the time-weighted R_ik / R_i and queues found, per task.
@@ -216,9 +202,25 @@ private:
 
 }  // namespace
 
+double chain_states(const Node& node, const std::vector<int>& phases) {
+  if (node.kind == Node::Kind::Task) return std::max(phases[static_cast<std::size_t>(node.task)], 1);
+  double count = node.kind == Node::Kind::Serial ? 0.0 : 1.0;
+  for (const Node& child : node.children) {
+    if (node.kind == Node::Kind::Serial) count += chain_states(child, phases);
+    else count *= chain_states(child, phases) + 1.0;
+  }
+  return node.kind == Node::Kind::Serial ? count : count - 1.0;
+}
+
+bool decomposition_fits_uncapped(const TaskSystem& system, const PredictorOptions& options, std::size_t max_states) {
+  const std::vector<int> wanted = phase_counts(system, options, 1 << 20);
+  if (std::any_of(wanted.begin(), wanted.end(), [](int phases) { return phases > max_decomposition_phases; })) return false;
+  return chain_states(system.structure, wanted) + 1.0 <= static_cast<double>(max_states);
+}
+
 int decomposition_phase_cap(const TaskSystem& system, const PredictorOptions& options, std::size_t max_states) {
   for (int cap = max_decomposition_phases; cap >= 1; --cap) {
-    if (count_states(system.structure, phase_counts(system, options, cap)) + 1.0 <= static_cast<double>(max_states)) return cap;
+    if (chain_states(system.structure, phase_counts(system, options, cap)) + 1.0 <= static_cast<double>(max_states)) return cap;
   }
   return 0;
 }

@@ -6,6 +6,7 @@
 #include "augur/tspp_predictor.hpp"
 #include "decomposition.hpp"
 #include "exact.hpp"
+#include "hybrid.hpp"
 #include "predictor_steps.hpp"
 #include "transient.hpp"
 
@@ -376,6 +377,8 @@ Prediction predict(const TaskSystem& system, const PredictorOptions& options) {
     prediction = predict_exact(system, options);
   } else if (options.method == Method::Decomposition) {
     prediction = predict_decomposition(system, options);
+  } else if (options.method == Method::Hybrid) {
+    prediction = predict_hybrid(system, options);
   } else {
     if (const unsigned long long pairs = concurrent_pairs(system); pairs > max_concurrent_pairs) {
       throw std::invalid_argument("the seed's method handles at most " + std::to_string(max_concurrent_pairs) +

@@ -1,0 +1,148 @@
+// The hybrid method and its deterministic limit (docs/tspp.md, "The hybrid method") on cases solved by
+// hand: two tasks on one resource and fork-joins of three, deterministic (one trajectory, worked out
+// below) and exponential (the exact chain's figures); which method answers at which size.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "augur/tspp_predictor.hpp"
+
+namespace augur::tspp {
+namespace {
+
+Prediction hybrid(const std::string& text, Discipline discipline, int stages = 1, int visits = 1, std::size_t max_states = 0) {
+  PredictorOptions options;
+  options.method = Method::Hybrid;
+  options.discipline = discipline;
+  options.stages = stages;
+  options.visits = visits;
+  options.max_states = max_states;
+  return predict(parse_task_system(text, "test.tspp"), options);
+}
+
+Prediction deterministic(const std::string& text, Discipline discipline, int visits = 1) {
+  Prediction prediction = hybrid(text, discipline, hybrid_deterministic_stages, visits);
+  EXPECT_EQ(prediction.part, "deterministic limit");
+  EXPECT_EQ(prediction.completion.variance, 0.0);
+  return prediction;
+}
+
+constexpr double tight = 1e-12;
+const std::string two_tasks = "resource cpu <- queuing;\ntask a <- { cpu: 1; } b <- { cpu: 2; }\nstructure [ a; b; ]";
+const std::string three_on_one = "resource cpu <- queuing;\ntask a <- { cpu: 1; } b <- { cpu: 2; } c <- { cpu: 3; }\nstructure [ a; b; c; ]";
+const std::string three_apart =
+    "resource r1 <- queuing; r2 <- queuing; r3 <- queuing;\n"
+    "task a <- { r1: 1; } b <- { r2: 2; } c <- { r3: 3; } d <- { r1: 1; }\n"
+    "structure { [ a; b; c; ] d; }";
+
+TEST(TsppDeterministic, TwoTasksOnOneServer) {
+  // FCFS: a (first in the structure) from 0 to 1, b waits and ends at 3, having found a.
+  const Prediction fcfs = deterministic(two_tasks, Discipline::FirstComeFirstServed);
+  EXPECT_NEAR(fcfs.tasks[0].end.mean, 1.0, tight);
+  EXPECT_NEAR(fcfs.tasks[1].end.mean, 3.0, tight);
+  EXPECT_NEAR(fcfs.tasks[1].arrival_queue[0], 1.0, tight);
+  EXPECT_NEAR(fcfs.tasks[0].arrival_queue[0], 0.0, tight);
+  EXPECT_NEAR(fcfs.completion.mean, 3.0, tight);
+  EXPECT_NEAR(fcfs.resources[0].utilization, 1.0, tight);
+  EXPECT_NEAR(fcfs.resources[0].queue_length, 4.0 / 3.0, tight);
+  // Processor sharing: half a server each; a's work of 1 is done at 2, when b has done 1 of its 2; b
+  // alone does the rest by 3.
+  const Prediction sharing = deterministic(two_tasks, Discipline::ProcessorSharing);
+  EXPECT_NEAR(sharing.tasks[0].end.mean, 2.0, tight);
+  EXPECT_NEAR(sharing.tasks[1].end.mean, 3.0, tight);
+  EXPECT_NEAR(sharing.tasks[1].residence_at[0], 3.0, tight);
+}
+
+TEST(TsppDeterministic, ForkJoinsOfThree) {
+  // On resources of their own: the join at max(1, 2, 3), then d for 1.
+  for (Discipline discipline : {Discipline::FirstComeFirstServed, Discipline::ProcessorSharing}) {
+    const Prediction apart = deterministic(three_apart, discipline);
+    EXPECT_NEAR(apart.tasks[3].start.mean, 3.0, tight);
+    EXPECT_NEAR(apart.completion.mean, 4.0, tight);
+  }
+  // On one server, FCFS: 1, 3, 6. Processor sharing: a third each until a is done at 3; b and c have 1
+  // and 2 left at half a server, b done at 5; c's last 1 alone, done at 6.
+  const Prediction fcfs = deterministic(three_on_one, Discipline::FirstComeFirstServed);
+  EXPECT_NEAR(fcfs.tasks[1].end.mean, 3.0, tight);
+  EXPECT_NEAR(fcfs.tasks[2].end.mean, 6.0, tight);
+  EXPECT_NEAR(fcfs.tasks[2].arrival_queue[0], 2.0, tight);
+  const Prediction sharing = deterministic(three_on_one, Discipline::ProcessorSharing);
+  EXPECT_NEAR(sharing.tasks[0].end.mean, 3.0, tight);
+  EXPECT_NEAR(sharing.tasks[1].end.mean, 5.0, tight);
+  EXPECT_NEAR(sharing.tasks[2].end.mean, 6.0, tight);
+}
+
+TEST(TsppDeterministic, VisitsServersAndDelayCentres) {
+  // Two visits over cpu and disk of 0.5 each: alone, 2 in all, 1 at each, each visit finding no one.
+  const Prediction visits =
+      deterministic("resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 1; disk: 1; }\nstructure { a; }",
+                    Discipline::FirstComeFirstServed, 2);
+  EXPECT_NEAR(visits.completion.mean, 2.0, tight);
+  EXPECT_NEAR(visits.tasks[0].residence_at[1], 1.0, tight);
+  // A pipeline: a on cpu [0, 1], disk [1, 2.5]; b waits for the cpu, [1, 2], then finds a at the disk and
+  // waits until 2.5, done at 4.
+  const Prediction pipeline = deterministic(
+      "resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 1; disk: 1.5; } b <- { cpu: 1; disk: 1.5; }\nstructure [ a; b; ]",
+      Discipline::FirstComeFirstServed);
+  EXPECT_NEAR(pipeline.tasks[0].end.mean, 2.5, tight);
+  EXPECT_NEAR(pipeline.tasks[1].end.mean, 4.0, tight);
+  EXPECT_NEAR(pipeline.tasks[1].arrival_queue[1], 1.0, tight);
+  EXPECT_NEAR(pipeline.tasks[1].residence_at[0], 2.0, tight);
+  // Two servers, three tasks of 1: processor sharing gives each 2/3 of a server (all done at 1.5); FCFS
+  // serves a and b at once (done at 1), then c (at 2). A delay centre serves all at once.
+  const std::string servers = "resource cpu <- queuing 2;\ntask a <- { cpu: 1; } b <- { cpu: 1; } c <- { cpu: 1; }\nstructure [ a; b; c; ]";
+  EXPECT_NEAR(deterministic(servers, Discipline::ProcessorSharing).tasks[2].end.mean, 1.5, tight);
+  EXPECT_NEAR(deterministic(servers, Discipline::FirstComeFirstServed).tasks[2].end.mean, 2.0, tight);
+  const std::string delay = "resource net <- delay;\ntask a <- { net: 1; } b <- { net: 2; }\nstructure [ a; b; ]";
+  EXPECT_NEAR(deterministic(delay, Discipline::FirstComeFirstServed).completion.mean, 2.0, tight);
+}
+
+TEST(TsppHybrid, SmallSystemsWithExponentialServiceAreSolvedExactly) {
+  // Two tasks on one server under processor sharing: the exact chain (exact_test.cpp works it out).
+  const Prediction sharing = hybrid(two_tasks, Discipline::ProcessorSharing);
+  EXPECT_EQ(sharing.part, "exact");
+  EXPECT_NEAR(sharing.tasks[0].end.mean, 5.0 / 3.0, tight);
+  EXPECT_NEAR(sharing.completion.mean, 3.0, tight);
+  EXPECT_NEAR(sharing.completion.variance, 5.0, tight);
+  // The fork-join of three on resources of their own: E[max] of Exp(1), Exp(1/2), Exp(1/3), then d.
+  const double join = 1.0 + 2.0 + 3.0 - 1.0 / 1.5 - 1.0 / (4.0 / 3.0) - 1.0 / (5.0 / 6.0) + 1.0 / (11.0 / 6.0);
+  const Prediction apart = hybrid(three_apart, Discipline::FirstComeFirstServed);
+  EXPECT_EQ(apart.part, "exact");
+  EXPECT_NEAR(apart.completion.mean, join + 1.0, tight);
+}
+
+TEST(TsppHybrid, PastItsBudgetOfStatesAnotherMethodAnswers) {
+  // The exact chain of two single-resource tasks has 4 states, as has the decomposition's (one phase
+  // each): with 4 the chain answers, with 3 neither fits and the transient method does.
+  EXPECT_EQ(hybrid(two_tasks, Discipline::ProcessorSharing, 1, 1, 4).part, "exact");
+  const Prediction transient = hybrid(two_tasks, Discipline::ProcessorSharing, 1, 1, 3);
+  EXPECT_EQ(transient.part, "transient");
+  EXPECT_NEAR(transient.completion.mean, 3.0, 0.05);  // the transient method conserves the server's work
+  // Ten visits of two resources: the exact chain has 20 phases per task (21^2 states), the decomposition
+  // 16 (its cap; 20 wanted): past a budget of 400 the transient method answers.
+  const std::string pair =
+      "resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 1; disk: 1; } b <- { cpu: 1; disk: 1; }\nstructure [ a; b; ]";
+  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 1000).part, "exact");
+  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 400).part, "transient");
+  // One visit: two phases each, 9 states in either chain: 9 fit; with 8 the decomposition answers with one
+  // phase each (4 states); with 3 nothing fits.
+  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 1, 9).part, "exact");
+  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 1, 8).part, "decomposition");
+  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 1, 3).part, "transient");
+}
+
+TEST(TsppHybrid, LargeSystemsGoToTheSeedsMethod) {
+  GeneratorOptions generator;
+  generator.tasks = 1000;
+  generator.resources = 8;
+  generator.depth = 6;
+  generator.seed = 11;
+  PredictorOptions options;
+  options.method = Method::Hybrid;
+  const Prediction prediction = predict(generate_task_system(generator), options);
+  EXPECT_EQ(prediction.part, "mak-lundstrom");
+  EXPECT_GT(prediction.completion.mean, 0.0);
+}
+
+}  // namespace
+}  // namespace augur::tspp
