@@ -35,6 +35,9 @@ struct TuneOptions {
   std::size_t paired = 8;         // then the pairs of the best `paired` proposals, when none alone is faster
   SimulationOptions simulation;  // created_sites: the initial sites of created players named
   std::function<void()> interruption;  // if set, called before each simulation; it throws to stop (Ctrl-C)
+  // If set, called before each simulation with the iterations finished so far (of maximum_iterations; tune
+  // may stop sooner) and the simulations run so far: the command's progress bar.
+  std::function<void(int iterations, int simulations)> progress;
 };
 
 // Per heuristic: its proposals, and those in a mapping that was kept.
