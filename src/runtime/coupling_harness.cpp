@@ -1,6 +1,7 @@
 // The kernel coupling harness (include/augur/coupling.h; seed 002; docs/coupling.md): times each
 // kernel alone, each chain of adjacent kernels along the cyclic loop, and the whole loop, then writes
 // the measurement file (augur::coupling::write_run). Nothing throws across the C ABI.
+#include <fcntl.h>
 #include <omp.h>
 #include <unistd.h>
 
@@ -184,6 +185,21 @@ double time_loop(const augur_coupling_app& app) {
   return app.max_over_ranks(monotonic_seconds() - start);
 }
 
+// One line, "round K of N", appended to augur couple measure's progress file (coupling.progress_file): only
+// to a file that exists (the harness creates none), opened and closed at once; a failure is ignored (the bar
+// is augur's, the measurement goes on).
+void report_round(const std::string& path, int done, int total) {
+  if (path.empty()) return;
+  const int descriptor = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (descriptor < 0) return;
+  char line[64];
+  const int length = std::snprintf(line, sizeof line, "round %d of %d\n", done, total);
+  if (length > 0 && ::write(descriptor, line, static_cast<std::size_t>(length)) < 0) {
+    // nothing to do: the progress is lost, not the measurement
+  }
+  ::close(descriptor);
+}
+
 int measure(augur_coupling_app& app) {
   if (app.kernels.empty()) {
     warn("augur_coupling_measure(): '" + app.name + "' has no kernels; nothing measured");
@@ -202,6 +218,7 @@ int measure(augur_coupling_app& app) {
   const int loop_samples = agreed("application_samples");
   const bool progress = values.boolean("progress") && app.rank == 0;
   const bool announce = values.boolean("announce");
+  const std::string progress_file = app.rank == 0 ? values.text("progress_file") : std::string();
   const int n = static_cast<int>(app.kernels.size());
   if (app.size <= 0 && app.rank == 0) {
     warn("augur_coupling_measure(): '" + app.name +
@@ -247,6 +264,7 @@ int measure(augur_coupling_app& app) {
   // The whole loop's samples are spread over the rounds too: the time every error is measured against.
   std::vector<std::vector<double>> times(chains.size());
   std::vector<double> loop_times;
+  report_round(progress_file, 0, samples);
   for (int sample = 0; sample < samples; ++sample) {
     for (std::size_t index = 0; index < chains.size(); ++index) {
       times[index].push_back(sample_chain(app, chains[index], repetitions[index], warmup));
@@ -257,6 +275,7 @@ int measure(augur_coupling_app& app) {
       std::fprintf(stderr, "augur: coupling: round %d of %d done (%zu kernels and chains)\n", sample + 1, samples,
                    chains.size());
     }
+    report_round(progress_file, sample + 1, samples);
   }
   while (loop_times.size() < static_cast<std::size_t>(loop_samples)) loop_times.push_back(time_loop(app));
   for (std::size_t index = 0; index < chains.size(); ++index) {

@@ -84,6 +84,10 @@ constexpr OptionSpec coupling_options[] = {
      .help = "one line on stderr per round of samples, and one for the loop"},
     {.key = "coupling.announce", .type = OptionType::Boolean, .default_value = "1",
      .help = "with `coupling.progress`, one line on stderr naming the measurement file once written (augur couple measure turns it off: the file is its own, read back and removed)"},
+    {.key = "coupling.progress_file", .type = OptionType::Text, .default_value = "", .may_be_empty = true,
+     .help = "a file to which the harness appends `round K of N` before the first round of samples and after each "
+             "(augur couple measure makes one and draws its progress bar from it); only a file that exists is "
+             "written, none is created; empty: none"},
 };
 
 // libaugur_preload and libaugur_ompt (docs/run.md), besides the runtime set. dpd.window's range is
