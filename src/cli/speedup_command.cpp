@@ -137,7 +137,7 @@ void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
       ->default_str("");
   // libaugur's option, its default and its check from the registry (one default everywhere, docs/self-analysis.md).
   const runtime::OptionSpec& baseline = *runtime::find_option(runtime::runtime_option_set(), "baseline");
-  command->add_option("--baseline", options.baseline, "In the analyzed runs: " + registry_help(runtime::runtime_option_set(), "baseline"))
+  command->add_option("--baseline", options.baseline, registry_help(runtime::runtime_option_set(), "baseline"))
       ->type_name("N|auto|half")
       ->default_val(std::string(baseline.default_value))
       ->check([&baseline](const std::string& value) { return runtime::check_value(baseline, value).value_or(""); });
