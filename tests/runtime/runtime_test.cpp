@@ -558,7 +558,7 @@ TEST(OptionPrecedence, DefaultThenEnvironmentThenApiThenToolChannel) {
     EXPECT_TRUE(warnings.empty()) << warnings.front();
     return values.text(key);
   };
-  EXPECT_EQ(resolve("baseline"), "4");  // the default
+  EXPECT_EQ(resolve("baseline"), "auto");  // the default
   environment.variables["AUGUR_BASELINE"] = "2";
   EXPECT_EQ(resolve("baseline"), "2");  // the environment over the default
   api.emplace_back("baseline", "3");
