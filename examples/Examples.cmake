@@ -106,7 +106,7 @@ augur_example(NAME swim_self_analysis DEPENDS swim
   COMMAND build/bin/swim 512 400
   EXPECTED examples/swim/self_analysis.out STREAM stderr MASK ${measured})
 augur_example(NAME run_swim_plain DEPENDS swim-plain augur_preload
-  COMMAND augur run -p 2 --baseline 1 --iterations 400 -- build/bin/swim-plain 256 400
+  COMMAND augur run -p 2 --iterations 400 -- build/bin/swim-plain 256 400
   EXPECTED examples/swim/run.out MASK ${measured})
 
 # interpose: one outer parallel region around the time loop, found from its worksharing constructs; the

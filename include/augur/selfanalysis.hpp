@@ -41,14 +41,18 @@ public:
 
 // Which processor count the baseline iterations run on.
 struct BaselinePolicy {
-  enum class Kind { Fixed, Half };
-  Kind kind = Kind::Fixed;
+  // Automatic (the default): half of the allocation, at most automatic_limit, B = min(4, P / 2): a measured
+  // speedup on a small machine (B < P from P = 2 on) and the thesis' recommended 4 on a large one
+  // (docs/self-analysis.md, "Baseline"). Fixed: `processors`. Half: half of the allocation.
+  enum class Kind { Automatic, Fixed, Half };
+  static constexpr int automatic_limit = 4;
+  Kind kind = Kind::Automatic;
   int processors = 4;  // for Kind::Fixed
 
-  // B for a program with `allocated` processors: the fixed count or half of it, and never more
-  // than the allocation (thesis 4.3.1: "if P is less than baseline, use P as baseline").
+  // B for a program with `allocated` processors: the rule of `kind`, at least 1 and never more than the
+  // allocation (thesis 4.3.1: "if P is less than baseline, use P as baseline").
   [[nodiscard]] int resolve(int allocated) const;
-  [[nodiscard]] std::string describe() const;  // "4", "half"
+  [[nodiscard]] std::string describe() const;  // "auto", "4", "half"
 };
 
 // When the noise verdict calls a measurement disturbed (docs/self-analysis.md, "The noise verdict").

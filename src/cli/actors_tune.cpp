@@ -87,6 +87,8 @@ std::shared_ptr<ActorsOptions> add_actors_tune(CLI::App& command) {
       ->check(CLI::Range(0, 10000));
   command.add_option("--write-mapping", options->write_mapping, "Write the final mapping to this file (a mapping file, whole or not at all)")
       ->type_name("FILE");
+  command.add_flag("--progress", options->progress, "Progress lines on stderr even when it is not a terminal");
+  command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
   return options;
 }
 
@@ -108,7 +110,13 @@ int run_actors_tune(const ActorsOptions& cli) {
     options.simulation = inputs.options;
     catch_interruptions();  // Ctrl-C: stops before the next simulation; no output, no mapping written
     options.interruption = check_interrupted;
+    // Iterations of at most --max-iterations: the ETA is for all of them (tune stops sooner when no move pays).
+    Progress progress("augur actors tune", cli.maximum_iterations, "iterations", Progress::mode_for(cli.quiet, cli.progress));
+    options.progress = [&progress](int iterations, int simulations) {
+      progress.update(iterations, std::to_string(simulations) + (simulations == 1 ? " simulation" : " simulations"));
+    };
     const actors::TuneResult result = actors::tune(inputs.program, inputs.machine, inputs.mapping, options);
+    progress.clear();
     if (!cli.write_mapping.empty()) core::write_file_atomically(cli.write_mapping, mapping_text(inputs.program, result.mapping, result.created));
     const std::string output = cli.json ? render_json(inputs, result) : render_table(cli, inputs, result);
     std::fputs(output.c_str(), stdout);

@@ -143,7 +143,8 @@ void add_measure(CLI::App* command, CoupleOptions& options) {
   for (const char* key : {"min_time", "samples", "warmup", "application_samples", "chains"}) {
     add_registry_option(*measure_command, runtime::coupling_option_set(), key, options.coupling_choices);
   }
-  measure_command->add_flag("--quiet,-q", options.quiet, "No progress lines while measuring");
+  measure_command->add_flag("--quiet,-q", options.quiet, "No progress bar on stderr while measuring (shown on a terminal only)");
+  measure_command->add_flag("--progress", options.progress, "Progress lines on stderr even when it is not a terminal");
   add_db(measure_command, options, "Store the run in this performance database (default: $AUGUR_DB, else "
                                    "~/.local/share/augur/performance.db)");
   measure_command->add_flag("--no-db", options.no_db, "Do not store the run");

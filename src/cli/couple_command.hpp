@@ -23,6 +23,7 @@ struct CoupleOptions {
   int threads = 0;                   // -p/--threads: OMP_NUM_THREADS for the program (0: as set)
   ToolChoices coupling_choices;  // measure: the harness's options given as flags (full keys), for the tool channel
   bool quiet = false;
+  bool progress = false;  // measure --progress: progress lines even when stderr is not a terminal
   // report, predict, transitions
   std::vector<std::string> files;
   std::string target;                  // predict: the target's measurement file

@@ -8,6 +8,7 @@
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "couple_print.hpp"
+#include "couple_progress.hpp"
 #include "model_common.hpp"
 #include "options_command.hpp"
 #include "progress.hpp"
@@ -23,9 +24,11 @@ std::string run_label(std::int64_t id) { return "run " + std::to_string(id); }
 // The harness's options for the measured program, in the tool channel: they outrank the program's own
 // settings and the environment (docs/self-analysis.md, "Precedence").
 std::vector<std::pair<std::string, std::string>> measurement_environment(const CoupleOptions& options,
-                                                                         const std::string& file) {
-  // The file is ours, read back and removed: the harness does not name it.
-  ToolChoices choices = {{"coupling.output", file}, {"coupling.progress", options.quiet ? "0" : "1"}, {"coupling.announce", "0"}};
+                                                                         const std::string& file,
+                                                                         const std::string& progress_file) {
+  // The file is ours, read back and removed: the harness does not name it. Its rounds go to augur's bar
+  // (couple_progress.hpp), not to its own lines on stderr.
+  ToolChoices choices = {{"coupling.output", file}, {"coupling.progress", "0"}, {"coupling.progress_file", progress_file}};
   choices.insert(choices.end(), options.coupling_choices.begin(), options.coupling_choices.end());
   std::vector<std::pair<std::string, std::string>> environment = {tool_channel_entry(choices)};
   if (options.threads > 0) environment.emplace_back("OMP_NUM_THREADS", std::to_string(options.threads));
@@ -37,7 +40,10 @@ std::vector<std::pair<std::string, std::string>> measurement_environment(const C
 int run_harness(const CoupleOptions& options, const std::string& program, const std::string& file) {
   std::vector<std::string> argv = options.command;
   argv[0] = program;
-  const core::ProcessResult child = core::run_attached(argv, measurement_environment(options, file));
+  RoundsProgress rounds((fs::path(file).parent_path() / "rounds.txt").string(), Progress::mode_for(options.quiet, options.progress));
+  rounds.start();
+  const core::ProcessResult child = core::run_attached(argv, measurement_environment(options, file, rounds.file()));
+  rounds.stop();
   check_interrupted();  // Ctrl-C: the program got it too; the temporary folder goes, nothing is measured or stored
   if (!child.succeeded()) {
     std::fprintf(stderr, "augur couple measure: %s %s; nothing measured\n", program.c_str(), child.describe_status().c_str());

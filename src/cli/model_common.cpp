@@ -65,6 +65,8 @@ void add_model_options(CLI::App& command, ModelCommandOptions& options) {
   command.add_option("--format", options.format, "Input format: auto, csv, extrap, jsonl")->default_val("auto");
   command.add_option("--value", options.value_column, "CSV: the column of the measured values (default: 'value', 'time', else the last)");
   command.add_option("--parameters", options.parameter_columns, "CSV: the parameter columns, comma-separated (default: all others)");
+  command.add_flag("--progress", options.progress, "Progress lines on stderr even when it is not a terminal (over several series)");
+  command.add_flag("-q,--quiet", options.quiet, "No progress on standard error");
   command.add_option("--exclude", options.exclude,
                      "Leave the measurements at these parameter values out of the fit, e.g. 'N=4194304' or 'N=1024,P=4' "
                      "(repeatable); predict still compares its predictions there with what was measured");
@@ -139,19 +141,22 @@ model::ModelOptions modeling_options(const ModelCommandOptions& options) {
 }  // namespace
 
 std::vector<FittedSeries> fit_all(const ModelCommandOptions& options, const std::string& label) {
+  catch_interruptions();  // Ctrl-C: the search stops at its next hypothesis; nothing is printed or written
   model::ReadOptions read;
   read.format = parse_format(options.format);
   read.value_column = options.value_column;
   read.parameter_columns = split(options.parameter_columns, ',');
-  const model::ModelOptions modeling = modeling_options(options);
+  model::ModelOptions modeling = modeling_options(options);
+  modeling.search.interruption = check_interrupted;
   std::vector<model::Exclusion> exclusions;
   for (const std::string& text : options.exclude) exclusions.push_back(parse_exclusion(text));
 
   const model::Dataset dataset = model::read_dataset(options.data, read);
-  std::optional<Progress> bar;  // over several series, on a terminal only; erased when the fits are done
+  std::optional<Progress> bar;  // over several series, on a terminal (or --progress); erased when the fits are done
   model::DatasetFit fit = model::fit_dataset(dataset, options.region, options.metric, exclusions, modeling, [&](int done, int total) {
+    check_interrupted();
     if (total < 2) return;
-    if (!bar) bar.emplace(label, total, "series", Progress::mode_for(false));
+    if (!bar) bar.emplace(label, total, "series", Progress::mode_for(options.quiet, options.progress));
     bar->update(done);
   });
   bar.reset();

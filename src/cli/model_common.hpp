@@ -30,6 +30,8 @@ struct ModelCommandOptions {
   std::string negative = "auto";
   bool json = false;
   bool csv = false;  // fit, predict: --csv (declared by each)
+  bool progress = false;  // --progress: progress lines on stderr even when it is not a terminal
+  bool quiet = false;     // -q: no progress
   // --exclude: points left out of the fit ("N=4194304", "N=1024,P=4"): a measurement is left out when
   // its parameters have every value one of these gives. Left-out points are kept in FittedSeries::held_out.
   std::vector<std::string> exclude;
@@ -43,6 +45,8 @@ using model::FittedSeries;
 // Reads the data and models each selected series. Throws core::InputError / std::runtime_error for
 // bad input (the data file, an option); a series that cannot be modeled gets its `error` instead.
 // `label` ("augur fit") names the progress bar over the series, drawn on a terminal when the fits take a while.
+// Ctrl-C is caught from the start: the search stops at its next hypothesis and Interrupted is thrown
+// (report_error prints "augur fit: interrupted" and returns 130); nothing has been printed or written then.
 [[nodiscard]] std::vector<FittedSeries> fit_all(const ModelCommandOptions& options, const std::string& label);
 
 // "%.4g" and friends.

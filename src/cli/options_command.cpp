@@ -122,7 +122,9 @@ CLI::Option* add_registry_option(CLI::App& command, const runtime::OptionSet& se
           runtime::flag_name(set, option),
           [&choices, full_key = std::string(option.key)](const std::string& value) { choices.emplace_back(full_key, value); },
           registry_help(set, key))
-      ->type_name(value_name(option.type))
+      ->type_name(option.words.empty()                          ? std::string(value_name(option.type))
+                  : option.type == runtime::OptionType::Choice ? std::string(option.words)  // analyze|time|off
+                                                               : std::string(value_name(option.type)) + "|" + std::string(option.words))  // N|auto|half
       ->check([&option](const std::string& value) { return runtime::check_value(option, value).value_or(""); });
 }
 

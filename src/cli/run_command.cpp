@@ -75,7 +75,7 @@ void add_run_options(CLI::App* command, RunOptions& options) {
   command->footer(
       "OMP_WAIT_POLICY is set to passive unless already set. The program's output is its own; augur's report\n"
       "follows it on standard output. Guide: docs/run.md. Example:\n"
-      "  augur run -p 2 --baseline 1 -- build/bin/swim-plain 512 400");
+      "  augur run -p 2 -- build/bin/swim-plain 512 400");
 }
 
 int run_run_command(const RunOptions& options) {

@@ -135,13 +135,12 @@ void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
   command->add_option("-p,--threads,--max-threads", options.max_threads, "Largest thread count P (default: the machine's processors; --max-threads: its old name)")
       ->check(CLI::Range(1, thread_limit))
       ->default_str("");
-  command->add_option("--baseline", options.baseline, "Baseline processors B of the self-analyzer: a count or 'half'")
-      ->default_val("1")
-      ->check([](const std::string& value) -> std::string {
-        // The library's own rule for AUGUR_BASELINE.
-        runtime::Settings settings;
-        return runtime::apply_option(settings, "baseline", value).value_or("");
-      });
+  // libaugur's option, its default and its check from the registry (one default everywhere, docs/self-analysis.md).
+  const runtime::OptionSpec& baseline = *runtime::find_option(runtime::runtime_option_set(), "baseline");
+  command->add_option("--baseline", options.baseline, registry_help(runtime::runtime_option_set(), "baseline"))
+      ->type_name("N|auto|half")
+      ->default_val(std::string(baseline.default_value))
+      ->check([&baseline](const std::string& value) { return runtime::check_value(baseline, value).value_or(""); });
   command->add_option("--repeat", options.repeat, "Runs per configuration; the table shows medians")
       ->default_val(5)
       ->check(CLI::Range(1, 1000));

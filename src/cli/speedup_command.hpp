@@ -15,7 +15,7 @@ namespace augur::cli {
 struct SpeedupOptions {
   std::vector<std::string> command;
   int max_threads = 0;  // 0: the processors of the machine
-  std::string baseline = "1";
+  std::string baseline;  // --baseline; its default is libaugur's (runtime/options.cpp), set when declared
   int repeat = 5;
   int sweep_every = 10;
   bool no_sweep = false;

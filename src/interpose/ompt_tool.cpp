@@ -165,7 +165,19 @@ std::uint64_t construct_site = 0;
 // clang may call from two places (before the loop and at its latch), so the end's call site depends on
 // whether the thread got a chunk; the begin's does not. A single is sampled at its begin (its end is
 // reported from __kmpc_end_single by the thread that ran it and from __kmpc_single by the others).
-void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/, ompt_data_t* /*task_data*/,
+// On the timeline (augur run --trace), the end of a construct on any thread of a traced region's team: the
+// thread's work since its last construct end or barrier, named by the construct (run_timeline.hpp); the
+// barrier after it, if any, comes from on_sync_region_wait.
+thread_local bool construct_just_ended = false;  // this thread's last timeline event was a construct's end
+thread_local double barrier_arrival = -1.0;      // on the timeline, when this thread began to wait (negative: none)
+
+void trace_construct_end(interpose::ConstructEnd kind, const ompt_data_t* parallel_data) {
+  if (tool->session.trace == nullptr || parallel_data == nullptr || parallel_data->value != instrumented) return;
+  (void)interpose::timeline_construct_end(tool->session, kind, false, runtime::read_clock(CLOCK_MONOTONIC));
+  construct_just_ended = true;
+}
+
+void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data, ompt_data_t* /*task_data*/,
              std::uint64_t /*count*/, const void* codeptr_ra) {
   if (tool == nullptr || !active.load(std::memory_order_relaxed)) return;
   interpose::ConstructEnd kind = interpose::ConstructEnd::Loop;
@@ -176,6 +188,7 @@ void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t*
     case ompt_work_single_other: kind = interpose::ConstructEnd::Single; break;
     default: return;  // workshare, distribute, taskloop, scope: not samples
   }
+  if (endpoint == ompt_scope_end) trace_construct_end(kind, parallel_data);
   if (!pthread_equal(owner, pthread_self()) || tool->session.worksharing == nullptr || omp.get_level() != 1) return;
   const bool single = kind == interpose::ConstructEnd::Single;
   if (endpoint == ompt_scope_begin) {
@@ -253,12 +266,23 @@ int dispatch_next(Function function, Arguments... arguments) {
 // reductions and teams are not barriers of the team's work.
 void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
                          ompt_data_t* /*task_data*/, const void* /*codeptr_ra*/) {
-  if (tool == nullptr || tool->session.outer == nullptr || !active.load(std::memory_order_relaxed)) return;
-  if (parallel_data == nullptr || parallel_data->value != instrumented || get_task_info == nullptr) return;
+  if (tool == nullptr || !active.load(std::memory_order_relaxed)) return;
+  if (parallel_data == nullptr || parallel_data->value != instrumented) return;
   if (kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup || kind == ompt_sync_region_reduction ||
       kind == ompt_sync_region_barrier_teams) {
     return;
   }
+  if (tool->session.trace != nullptr) {  // the timeline's barrier slices (run_timeline.hpp)
+    const double now = runtime::read_clock(CLOCK_MONOTONIC);
+    if (endpoint == ompt_scope_begin) {
+      barrier_arrival = interpose::timeline_barrier_arrive(tool->session, construct_just_ended, now);
+    } else {
+      interpose::timeline_construct_left(tool->session, barrier_arrival, now);
+      barrier_arrival = -1.0;
+    }
+    construct_just_ended = false;
+  }
+  if (tool->session.outer == nullptr || get_task_info == nullptr) return;
   if (!tool->session.outer->measuring.load(std::memory_order_acquire)) return;
   try {
     int thread = -1;

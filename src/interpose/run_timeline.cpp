@@ -90,6 +90,13 @@ double timeline_construct_end(Session& session, ConstructEnd kind, bool barrier,
   return barrier ? now : -1.0;
 }
 
+double timeline_barrier_arrive(Session& session, bool after_construct, double now) {
+  if (!after_construct) return timeline_construct_end(session, ConstructEnd::Barrier, true, now);
+  if (session.trace == nullptr || !session.in_traced_region.load(std::memory_order_acquire)) return -1.0;
+  mark.since = now;  // the few instructions from the construct's end to the barrier: part of the wait
+  return now;
+}
+
 void timeline_construct_left(Session& session, double arrived, double now) {
   if (arrived < 0.0 || session.trace == nullptr) return;
   session.trace->slice("barrier", "wait", arrived, now);

@@ -2,7 +2,8 @@
 // libaugur_preload and libaugur_ompt: on the owner thread the regions and iterations the periodicity
 // detector found (the session's AnalyzerListener, analysis_trace.hpp) and every parallel region the program
 // ran; on every thread of such a region's team the work between the ends of its worksharing constructs
-// and the waits in their barriers (libgomp only: libomp's tool sees no construct ends). When the option is
+// and the waits in their barriers (libgomp: the wrappers of the construct ends; libomp: the OMPT tool's work
+// and sync_region_wait callbacks). When the option is
 // empty each hook costs one branch (`session.trace == nullptr`). Nothing here throws to the caller.
 #pragma once
 
@@ -26,5 +27,10 @@ void timeline_region_end(Session& session, double now);
 // (negative: nothing to record).
 double timeline_construct_end(Session& session, ConstructEnd kind, bool barrier, double now);
 void timeline_construct_left(Session& session, double arrived, double now);
+// libomp (OMPT) reports a construct's end (ompt_callback_work, endpoint end) apart from the wait in the
+// barrier that follows it (ompt_callback_sync_region_wait): at the wait's begin, the arrival time to hand
+// to timeline_construct_left at its end (negative: nothing to record), with the thread's work up to it as
+// a `work` slice unless a construct's end just recorded it (`after_construct`).
+double timeline_barrier_arrive(Session& session, bool after_construct, double now);
 
 }  // namespace augur::interpose

@@ -74,6 +74,8 @@ DatasetFit fit_dataset(const Dataset& dataset, const std::string& region, const 
     }
     try {
       result.model = build_model(split.kept, options);
+    } catch (const SearchInterrupted& stop) {
+      std::rethrow_exception(stop.reason);  // the caller's own exception (Ctrl-C): the whole command stops
     } catch (const core::InputError&) {
       throw;  // a bad formula or option: the whole command fails
     } catch (const std::exception& error) {

@@ -51,7 +51,8 @@ struct DatasetFit {
 
 // Models each series of `dataset` whose region and metric are `region` and `metric` (empty: any), without
 // the measurements `exclusions` hold out. A series the method cannot fit gets its `error`; a
-// core::InputError (a bad formula, an exclusion of a parameter a series lacks) is thrown. `progress`, if
+// core::InputError (a bad formula, an exclusion of a parameter a series lacks) is thrown, and so is what
+// options.search.interruption throws (Ctrl-C: the search stops at its next hypothesis). `progress`, if
 // set, is called on the calling thread before the first series and after each, with the series modeled so far
 // and their number.
 [[nodiscard]] DatasetFit fit_dataset(const Dataset& dataset, const std::string& region, const std::string& metric,

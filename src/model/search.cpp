@@ -26,8 +26,9 @@ struct Scored {
 
 class Searcher {
 public:
-  Searcher(const std::vector<std::vector<Block>>& blocks, const Eigen::VectorXd& values, const FitOptions& fit)
-      : blocks_(blocks), values_(values), fit_(fit) {}
+  Searcher(const std::vector<std::vector<Block>>& blocks, const Eigen::VectorXd& values, const FitOptions& fit,
+           const std::function<void()>& interruption)
+      : blocks_(blocks), values_(values), fit_(fit), interruption_(interruption) {}
 
   std::vector<Scored> pool;
   int fitted = 0;
@@ -37,6 +38,13 @@ public:
     for (Term& term : terms) std::sort(term.begin(), term.end());
     std::sort(terms.begin(), terms.end());
     if (!seen_.insert(terms).second) return;
+    if (interruption_) {
+      try {
+        interruption_();
+      } catch (...) {
+        throw SearchInterrupted{std::current_exception()};
+      }
+    }
     const Eigen::Index rows = values_.size();
     Eigen::MatrixXd design(rows, static_cast<Eigen::Index>(terms.size()) + 1);
     design.col(0).setOnes();
@@ -75,6 +83,7 @@ private:
   const std::vector<std::vector<Block>>& blocks_;
   const Eigen::VectorXd& values_;
   const FitOptions& fit_;
+  const std::function<void()>& interruption_;
   std::set<std::vector<Term>> seen_;
 };
 
@@ -143,7 +152,7 @@ SearchResult search_model(const std::vector<SearchVariable>& variables, const Ei
     blocks[v] = detail::variable_blocks(variables[v], values, options.negative, note);
     if (!blocks[v].empty() && !note.empty()) found.notes.push_back(note);
   }
-  Searcher searcher(blocks, values, options.fit);
+  Searcher searcher(blocks, values, options.fit, options.interruption);
   searcher.consider({});  // the constant model
   // Keep n − k ≥ 2 degrees of freedom, but let 3 points have one term (n − k = 1).
   const int rows = static_cast<int>(values.size());

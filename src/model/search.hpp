@@ -11,6 +11,8 @@
 // standard error. docs/modeling.md has the equations.
 #pragma once
 
+#include <exception>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,15 @@ struct SearchOptions {
   int alternatives = 16;  // the most competitive hypotheses kept besides the chosen one
   double band = 1.0;      // competitive: leave-one-out SMAPE within this many standard errors of the best
   FitOptions fit;
+  // If set, called before each hypothesis is fitted; it throws to stop the search (Ctrl-C). What it throws
+  // leaves the search as a SearchInterrupted, which fit_dataset passes on as the original exception.
+  std::function<void()> interruption;
+};
+
+// What SearchOptions::interruption threw, carried out of the search. It is no std::exception, so that the
+// handling that turns a series' failure into its error message lets it through (holdout.hpp).
+struct SearchInterrupted {
+  std::exception_ptr reason;
 };
 
 // A hypothesis of the search: its factors (one per term; "" for the constant c0) and its fit.

@@ -2,7 +2,9 @@
 // times each kernel alone, each chain of adjacent kernels along the cyclic loop, and the whole loop, then
 // writes the measurement file (augur::coupling::write_run). With ranks, every rank makes the same collective
 // calls (the counts are the largest any rank has) and rank 0 writes.
+#include <fcntl.h>
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -118,6 +120,21 @@ double time_loop(const augur_coupling_app& app) {
   return app.max_over_ranks(monotonic_seconds() - start);
 }
 
+// One line, "round K of N", appended to augur couple measure's progress file (coupling.progress_file): only
+// to a file that exists (the harness creates none), opened and closed at once; a failure is ignored (the bar
+// is augur's, the measurement goes on).
+void report_round(const std::string& path, int done, int total) {
+  if (path.empty()) return;
+  const int descriptor = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (descriptor < 0) return;
+  char line[64];
+  const int length = std::snprintf(line, sizeof line, "round %d of %d\n", done, total);
+  if (length > 0 && ::write(descriptor, line, static_cast<std::size_t>(length)) < 0) {
+    // nothing to do: the progress is lost, not the measurement
+  }
+  ::close(descriptor);
+}
+
 // What a measurement takes from the options, agreed between the ranks.
 struct Plan {
   std::map<std::string, std::string> options;  // every option, checked (the run's record of them)
@@ -127,6 +144,7 @@ struct Plan {
   int loop_samples = 0;
   bool progress = false;
   bool announce = false;
+  std::string progress_file;  // augur couple measure's progress file (coupling.progress_file), rank 0; empty: none
 };
 
 Plan plan_measurement(const augur_coupling_app& app) {
@@ -143,6 +161,7 @@ Plan plan_measurement(const augur_coupling_app& app) {
   plan.loop_samples = agreed("application_samples");
   plan.progress = values.boolean("progress") && app.rank == 0;
   plan.announce = values.boolean("announce");
+  plan.progress_file = app.rank == 0 ? values.text("progress_file") : std::string();
   return plan;
 }
 
@@ -181,6 +200,7 @@ void take_samples(const augur_coupling_app& app, const Plan& plan, const std::ve
   // The whole loop's samples are spread over the rounds too: the time every error is measured against.
   std::vector<std::vector<double>> times(chains.size());
   std::vector<double> loop_times;
+  report_round(plan.progress_file, 0, plan.samples);
   for (int sample = 0; sample < plan.samples; ++sample) {
     for (std::size_t index = 0; index < chains.size(); ++index) {
       times[index].push_back(sample_chain(app, chains[index], repetitions[index], plan.warmup));
@@ -191,6 +211,7 @@ void take_samples(const augur_coupling_app& app, const Plan& plan, const std::ve
       std::fprintf(stderr, "augur: coupling: round %d of %d done (%zu kernels and chains)\n", sample + 1, plan.samples,
                    chains.size());
     }
+    report_round(plan.progress_file, sample + 1, plan.samples);
   }
   while (loop_times.size() < static_cast<std::size_t>(plan.loop_samples)) loop_times.push_back(time_loop(app));
   for (std::size_t index = 0; index < chains.size(); ++index) {

@@ -19,8 +19,11 @@ constexpr OptionSpec runtime_options[] = {
      .help = "`analyze`: the self-analysis (baseline, then the allocated processors); `time`: only time the regions "
              "(no baseline, no thread changes; `augur speedup` uses it for the runs without the self-analyzer); `off`: do "
              "nothing"},
-    {.key = "baseline", .type = OptionType::Integer, .default_value = "4", .minimum = 1, .maximum = max_processors,
-     .words = "half", .help = "processors B of the baseline iterations: a count, or `half` of the allocated ones (never above them)"},
+    {.key = "baseline", .type = OptionType::Integer, .default_value = "auto", .minimum = 1, .maximum = max_processors,
+     .words = "auto|half",
+     .help = "processors B of the baseline iterations: `auto`, half of the allocated ones but at most 4 (B = min(4, P/2), "
+             "at least 1: a measured speedup from P = 2 on, the seeds' 4 from P = 8 on); `half` of the allocated ones; or a "
+             "count (never above the allocated ones)"},
     {.key = "warmup_iterations", .type = OptionType::Integer, .default_value = "1", .minimum = 0, .maximum = max_iterations,
      .help = "iterations after the region starts that run on the allocated processors, unmeasured, before the baseline"},
     {.key = "baseline_iterations", .type = OptionType::Integer, .default_value = "3", .minimum = 1, .maximum = max_iterations,
@@ -81,6 +84,10 @@ constexpr OptionSpec coupling_options[] = {
      .help = "one line on stderr per round of samples, and one for the loop"},
     {.key = "coupling.announce", .type = OptionType::Boolean, .default_value = "1",
      .help = "with `coupling.progress`, one line on stderr naming the measurement file once written (augur couple measure turns it off: the file is its own, read back and removed)"},
+    {.key = "coupling.progress_file", .type = OptionType::Text, .default_value = "", .may_be_empty = true,
+     .help = "a file to which the harness appends `round K of N` before the first round of samples and after each "
+             "(augur couple measure makes one and draws its progress bar from it); only a file that exists is "
+             "written, none is created; empty: none"},
 };
 
 // libaugur_preload and libaugur_ompt (docs/run.md), besides the runtime set. dpd.window's range is
@@ -557,7 +564,9 @@ Settings settings_from(const OptionValues& values) {
   Settings settings;
   const std::string& mode = values.text("mode");
   settings.mode = mode == "time" ? Mode::Time : mode == "off" ? Mode::Off : Mode::Analyze;
-  if (values.text("baseline") == "half") {
+  if (values.text("baseline") == "auto") {
+    settings.engine.baseline.kind = selfanalysis::BaselinePolicy::Kind::Automatic;
+  } else if (values.text("baseline") == "half") {
     settings.engine.baseline.kind = selfanalysis::BaselinePolicy::Kind::Half;
   } else {
     settings.engine.baseline.kind = selfanalysis::BaselinePolicy::Kind::Fixed;

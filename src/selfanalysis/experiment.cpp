@@ -240,14 +240,15 @@ std::vector<std::pair<std::string, std::string>> run_options(const PlannedRun& r
   if (run.kind == RunKind::sweep) {
     for (int p = 1; p <= settings.max_threads; ++p) sweep_list += (p > 1 ? "," : "") + std::to_string(p);
   }
-  return {
+  std::vector<std::pair<std::string, std::string>> options = {
       {"mode", run.kind == RunKind::time ? "time" : "analyze"},
       {"report", report_path},
       {"summary", "0"},
-      {"baseline", settings.baseline},
-      {"sweep", sweep_list},
-      {"sweep_every", std::to_string(settings.sweep_every)},
   };
+  if (!settings.baseline.empty()) options.emplace_back("baseline", settings.baseline);
+  options.emplace_back("sweep", sweep_list);
+  options.emplace_back("sweep_every", std::to_string(settings.sweep_every));
+  return options;
 }
 
 void add_run(ExperimentInput& input, RunKind kind, ExperimentRun run) {

@@ -7,14 +7,21 @@
 namespace augur::selfanalysis {
 
 int BaselinePolicy::resolve(int allocated) const {
-  const int wanted = kind == Kind::Half ? allocated / 2 : processors;
+  const int wanted = kind == Kind::Half        ? allocated / 2
+                     : kind == Kind::Automatic ? std::min(automatic_limit, allocated / 2)
+                                               : processors;
   // Thesis 4.3.1: "If the number of allocated processors (P) is less than baseline, the
   // SelfAnalyzer will use P as baseline."
   return std::clamp(wanted, 1, std::max(allocated, 1));
 }
 
 std::string BaselinePolicy::describe() const {
-  return kind == Kind::Half ? std::string("half") : std::to_string(processors);
+  switch (kind) {
+    case Kind::Automatic: return "auto";
+    case Kind::Half: return "half";
+    case Kind::Fixed: break;
+  }
+  return std::to_string(processors);
 }
 
 double ProcessorStats::self_tuning_speedup() const {

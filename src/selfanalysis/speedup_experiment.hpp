@@ -89,7 +89,7 @@ struct PlannedRun {
 struct RunSettings {
   int max_threads = 1;
   std::string wait_policy = "passive";  // OMP_WAIT_POLICY
-  std::string baseline = "1";           // AUGUR_BASELINE
+  std::string baseline;                 // AUGUR_BASELINE; empty: libaugur's default
   int sweep_every = 10;                 // AUGUR_SWEEP_EVERY
 };
 

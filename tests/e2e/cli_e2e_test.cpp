@@ -101,6 +101,27 @@ TEST(CliGrammar, EveryCommandsHelpHasTheSharedFlags) {
   }
 }
 
+// The self-analyzer's baseline has one default, libaugur's registry entry, shown by every command that sets it.
+TEST(CliGrammar, OneBaselineDefaultInEveryHelp) {
+  for (const char* path : {"run", "speedup"}) {
+    const std::string help = help_of(path).standard_output;
+    const auto baseline = option_lines(help, "--baseline");
+    ASSERT_EQ(baseline.size(), 1u) << path << ":\n" << help;
+    EXPECT_TRUE(contains(baseline.front(), "--baseline N|auto|half")) << baseline.front();
+    EXPECT_TRUE(contains(help, "(default auto) [AUGUR_BASELINE]")) << path << ":\n" << help;
+  }
+}
+
+// The commands with long work show progress on a terminal, --progress forces lines, -q silences it.
+TEST(CliGrammar, LongWorkHasProgressAndQuiet) {
+  for (const char* path : {"speedup", "sim", "cache sim", "hierarchy sweep", "actors search", "actors tune", "couple measure", "fit",
+                           "predict", "plot"}) {
+    const std::string help = help_of(path).standard_output;
+    EXPECT_EQ(option_lines(help, "--progress").size(), 1u) << path << ":\n" << help;
+    EXPECT_EQ(option_lines(help, "-q").size(), 1u) << path << ":\n" << help;
+  }
+}
+
 TEST(CliGrammar, DefaultsAreShownAfterTheType) {
   const ProcessResult fit = help_of("fit");
   EXPECT_TRUE(contains(fit.standard_output, "--aggregate TEXT=mean")) << fit.standard_output;

@@ -114,18 +114,28 @@ TEST(CoupleE2e, MeasuresSpReportsStoresAndReusesAcrossSizes) {
   EXPECT_TRUE(follow["runs"][0]["mean_coupling"].is_number());  // size 8
 }
 
-// With progress on, augur couple measure shows the rounds but never the path of its temporary measurement
-// file (read back and removed); the program run by itself with progress names the file it wrote.
-TEST(CoupleE2e, ProgressNamesNoTemporaryFile) {
+// With --progress, augur couple measure draws the harness's rounds as its own progress lines (the harness
+// prints none of its own), and never the path of its temporary measurement file (read back and removed);
+// without it, in a pipe, it is quiet. The program run by itself with progress names the file it wrote.
+TEST(CoupleE2e, ProgressShowsTheRoundsAndNamesNoTemporaryFile) {
   TemporaryDirectory folder;
-  const ProcessResult measured =
-      run_process({AUGUR_EXE, "couple", "measure", "--no-db", "--chains", "none", "--min-time", "0.002", "--samples", "2",
-                   "--application-samples", "1", "--", AUGUR_SP_EXE, "--measure", "--size", "8", "--iterations", "3"},
-                  one_thread());
+  const std::vector<std::string> arguments = {"--no-db", "--chains", "none", "--min-time", "0.002", "--samples", "2",
+                                              "--application-samples", "1", "--", AUGUR_SP_EXE, "--measure", "--size", "8", "--iterations", "3"};
+  std::vector<std::string> forced = {AUGUR_EXE, "couple", "measure", "--progress"};
+  forced.insert(forced.end(), arguments.begin(), arguments.end());
+  const ProcessResult measured = run_process(forced, one_thread());
   ASSERT_TRUE(measured.succeeded()) << describe(measured);
-  EXPECT_TRUE(contains(measured.standard_error, "augur: coupling: round 2 of 2 done")) << describe(measured);
+  EXPECT_TRUE(contains(measured.standard_error, "augur couple measure: [####################] 100% 2/2 rounds, ETA 0:00\n"))
+      << describe(measured);
+  EXPECT_FALSE(contains(measured.standard_error, "augur: coupling: round")) << describe(measured);
   EXPECT_FALSE(contains(measured.standard_error, "written to")) << describe(measured);
   EXPECT_FALSE(contains(measured.standard_error, "augur-couple")) << describe(measured);
+
+  std::vector<std::string> piped = {AUGUR_EXE, "couple", "measure"};
+  piped.insert(piped.end(), arguments.begin(), arguments.end());
+  const ProcessResult quiet = run_process(piped, one_thread());
+  ASSERT_TRUE(quiet.succeeded()) << describe(quiet);
+  EXPECT_FALSE(contains(quiet.standard_error, "round")) << describe(quiet);
 
   ProcessOptions alone = one_thread();
   const std::string file = folder.file("sp.coupling.jsonl");

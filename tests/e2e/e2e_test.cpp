@@ -323,7 +323,7 @@ TEST(Libaugur, BadEnvironmentWarnsOnceAndKeepsTheDefaults) {
   EXPECT_EQ(count_occurrences(result.standard_error, "AUGUR_HISTORY"), 1U) << describe(result);
   Json json;
   ASSERT_TRUE(load_json(report, json));
-  EXPECT_EQ(json.at("config").at("baseline"), "4") << json.dump(2);
+  EXPECT_EQ(json.at("config").at("baseline"), "auto") << json.dump(2);
   EXPECT_EQ(json.at("config").at("history"), 0.6) << json.dump(2);
 }
 

@@ -4,6 +4,7 @@
 // standard error, nothing on standard output and no file left in the output folder.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -75,16 +76,38 @@ TEST(InterruptE2e, ActorsSearchStopsItsThreadsAndWritesNoMapping) {
       "augur actors search: 10000 simulations");
 }
 
-// The harness inside the program prints its rounds; Ctrl-C reaches the program (augur passes it on), and
-// augur's temporary folder (in TMPDIR) goes.
+// The harness inside the program reports its rounds to augur's bar; Ctrl-C reaches the program (augur passes
+// it on), and augur's temporary folder (in TMPDIR) goes, the rounds' file with it.
 TEST(InterruptE2e, CoupleMeasureKillsTheProgramAndRemovesItsTemporaryFolder) {
   expect_interrupted_cleanly(
       "couple measure",
       [](const std::string&) {
-        return std::vector<std::string>{"couple", "measure", "--no-db", "--chains", "none", "--min-time", "0.002", "--samples", "10000",
+        return std::vector<std::string>{"couple", "measure", "--progress", "--no-db", "--chains", "none", "--min-time", "0.002", "--samples", "10000",
                                         "--application-samples", "1", "--", AUGUR_SP_EXE, "--measure", "--size", "8", "--iterations", "3"};
       },
-      "augur: coupling: round 1 of 10000 done");
+      "augur couple measure: [");
+}
+
+// A search over many series (docs/progress.md): Ctrl-C stops it at its next hypothesis; no table, no JSON file.
+TEST(InterruptE2e, FitStopsItsSearchAndWritesNothing) {
+  const TemporaryDirectory data;
+  std::string csv = "region,N,P,time\n";
+  for (int region = 0; region < 20000; ++region) {  // 20000 series of 25 points: minutes of searching
+    for (const double n : {1024.0, 2048.0, 4096.0, 8192.0, 16384.0}) {
+      for (const double p : {1.0, 2.0, 4.0, 8.0, 16.0}) {
+        const double time = (1.0 + region % 7) * n * std::log2(n) / p * 1e-6 + 0.001 * p;
+        csv += "r" + std::to_string(region) + "," + std::to_string(static_cast<int>(n)) + "," + std::to_string(static_cast<int>(p)) + "," +
+               std::to_string(time) + "\n";
+      }
+    }
+  }
+  const std::string file = data.write("many.csv", csv);
+  expect_interrupted_cleanly(
+      "fit",
+      [&file](const std::string& out) {
+        return std::vector<std::string>{"fit", file, "--progress", "--json=" + out + "/models.json"};
+      },
+      "augur fit: [");
 }
 
 }  // namespace

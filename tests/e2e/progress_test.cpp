@@ -5,6 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <utility>
+
+#include "cli/couple_progress.hpp"
+#include "support/temporary_directory.hpp"
 #include <string>
 #include <vector>
 
@@ -119,6 +126,66 @@ TEST(Progress, FormatsDurations) {
   EXPECT_EQ(format_duration(59.6), "1:00");
   EXPECT_EQ(format_duration(754.0), "12:34");
   EXPECT_EQ(format_duration(3723.0), "1:02:03");
+}
+
+TEST(RoundsProgress, ReadsTheLastWholeRoundLine) {
+  EXPECT_EQ(last_round(""), std::nullopt);
+  EXPECT_EQ(last_round("round 0 of 3\n"), (std::pair<long long, long long>{0, 3}));
+  EXPECT_EQ(last_round("round 0 of 3\nround 1 of 3\nround 2 of"), (std::pair<long long, long long>{1, 3}));  // unfinished
+  EXPECT_EQ(last_round("round 1 of 3\nwarming up\n"), (std::pair<long long, long long>{1, 3}));          // other lines
+  for (const char* bad : {"round 4 of 3\n", "round -1 of 3\n", "round 1 of 0\n", "round 1 of 3 \n", "round x of 3\n", "Round 1 of 3\n"}) {
+    EXPECT_EQ(last_round(bad), std::nullopt) << bad;
+  }
+}
+
+// couple measure's bar: the harness appends rounds to the file RoundsProgress made; each poll reads what
+// came and draws the last whole round (here as forced lines: the first at once, then one a second at most,
+// the last once).
+TEST(RoundsProgress, DrawsTheRoundsTheHarnessAppends) {
+  const augur::test::TemporaryDirectory folder;
+  FakeTerminal pipe(false, 120);
+  FakeClock time;
+  RoundsProgress rounds(folder.file("rounds.txt"), Progress::Mode::lines, pipe, time.clock());
+  ASSERT_TRUE(std::filesystem::exists(rounds.file()));
+  EXPECT_EQ(std::filesystem::file_size(rounds.file()), 0u);  // made empty: the harness writes only to a file that exists
+  const auto append = [&](const std::string& text) {
+    std::ofstream(rounds.file(), std::ios::app) << text;
+  };
+  rounds.poll();
+  EXPECT_TRUE(pipe.writes.empty());  // no round yet
+  append("round 0 of 4\n");
+  rounds.poll();
+  ASSERT_EQ(pipe.writes.size(), 1u);
+  EXPECT_EQ(pipe.writes[0], "augur couple measure: [....................]   0% 0/4 rounds, ETA --:--\n");
+  time.now = 0.5;
+  append("round 1 of 4\nround 2 of");
+  rounds.poll();
+  EXPECT_EQ(pipe.writes.size(), 1u);  // within the second
+  time.now = 2.0;
+  rounds.poll();  // round 1 of 4 after 2 s: 6 s left
+  ASSERT_EQ(pipe.writes.size(), 2u);
+  EXPECT_EQ(pipe.writes[1], "augur couple measure: [#####...............]  25% 1/4 rounds, ETA 0:06\n");
+  time.now = 2.1;
+  append(" 4\nround 4 of 4\n");
+  rounds.poll();  // the last round is always written, once
+  ASSERT_EQ(pipe.writes.size(), 3u);
+  EXPECT_EQ(pipe.writes[2], "augur couple measure: [####################] 100% 4/4 rounds, ETA 0:00\n");
+  time.now = 5.0;
+  rounds.poll();
+  rounds.stop();
+  EXPECT_EQ(pipe.writes.size(), 3u);
+}
+
+TEST(RoundsProgress, QuietWithoutATerminalAndWithoutATotal) {
+  const augur::test::TemporaryDirectory folder;
+  FakeTerminal pipe(false, 120);
+  FakeClock time;
+  RoundsProgress rounds(folder.file("rounds.txt"), Progress::Mode::off, pipe, time.clock());
+  std::ofstream(rounds.file(), std::ios::app) << "round 0 of 2\nround 2 of 2\n";
+  rounds.start();  // no thread when off
+  rounds.poll();
+  rounds.stop();
+  EXPECT_TRUE(pipe.writes.empty());
 }
 
 // Last: once caught, the signal stays remembered for the rest of the process.

@@ -313,7 +313,7 @@ TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
 }
 
 // With --check-run, augur run runs the program a second time on the baseline's thread count (B = 1 here:
-// the default baseline resolves to the team's 2 threads), divides the medians of the times per iteration and
+// the default baseline, min(4, P/2), on the team's 2 threads), divides the medians of the times per iteration and
 // compares the ratio with the one-run prediction.
 TEST(AugurRun, OneOuterRegionCheckRun) {
   TemporaryFile report("outer-two-runs.json");

@@ -4,6 +4,7 @@
 // counted against what the program did (trace_program) or what the run's report says (iterations).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -218,6 +219,13 @@ TEST(RunTrace, SwimsDetectedIterationsAreTheReportsUnderTheOmptTool) {
   const augur::test::TemporaryDirectory folder("augur-trace-e2e");
   const auto [report, trace] = run_traced(folder, AUGUR_SWIM_CLANG_EXE, {"64", "200"});
   expect_iterations_of_the_report(report, trace, "libaugur_ompt");
+  // The team's tracks from the OMPT tool's work callbacks: calc1, calc2 and calc3 each step on the owner
+  // thread, and on the second thread in the steps on two threads (not in baseline iterations on one).
+  std::map<long long, int> loops;
+  for (const json& slice : slices(trace, "worksharing")) loops[slice.at("tid").get<long long>()] += slice.at("name") == "loop" ? 1 : 0;
+  ASSERT_EQ(loops.size(), 2u) << trace.at("metadata");
+  EXPECT_GE(std::max(loops.begin()->second, loops.rbegin()->second), 3 * 200);
+  EXPECT_GE(std::min(loops.begin()->second, loops.rbegin()->second), 3 * 100);
 }
 #endif
 
@@ -252,5 +260,31 @@ TEST(RunTrace, EachThreadOfTheTeamHasItsWorkAndBarrierWaits) {
     EXPECT_LE(phase.at("ts").get<double>(), end_of(region)) << phase;
   }
 }
+
+#ifdef AUGUR_OUTER_REGION_CLANG_EXE
+// The same under the OMPT tool (libomp): the work up to each construct's end (ompt_callback_work) and the
+// waits in the barriers (ompt_callback_sync_region_wait) on both threads of the team: outer_region's 3
+// loops, a single and a barrier a step, 100 steps.
+TEST(RunTrace, EachThreadOfTheTeamHasItsWorkAndBarrierWaitsUnderTheOmptTool) {
+  const augur::test::TemporaryDirectory folder("augur-trace-e2e");
+  const auto [report, trace] = run_traced(folder, AUGUR_OUTER_REGION_CLANG_EXE, {"20000", "100"});
+  (void)report;
+  std::map<long long, int> waits;
+  std::map<long long, std::map<std::string, int>> works;
+  for (const json& event : trace.at("traceEvents")) {
+    if (event.value("cat", "") == "wait") ++waits[event.at("tid").get<long long>()];
+    if (event.value("cat", "") == "worksharing") ++works[event.at("tid").get<long long>()][event.at("name").get<std::string>()];
+  }
+  ASSERT_EQ(waits.size(), 2u) << trace.at("metadata");
+  EXPECT_EQ(waits.begin()->second, waits.rbegin()->second);
+  EXPECT_GE(waits.begin()->second, 4 * 100) << "the 3 loops' barriers and the single's (or the explicit one) each step";
+  ASSERT_EQ(works.size(), 2u);
+  for (auto& [tid, names] : works) {
+    EXPECT_EQ(names["loop"], 3 * 100) << tid;
+    EXPECT_EQ(names["single"], 100 + 1) << tid;  // and the one before the time loop
+  }
+  EXPECT_EQ(slices(trace, "parallel").size(), 1u);
+}
+#endif
 
 }  // namespace

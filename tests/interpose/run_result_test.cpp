@@ -141,7 +141,12 @@ TEST(InterposeRunResult, NamesTheFileOfABadInterpositionFile) {
 }
 
 TEST(InterposeRunResult, SecondRunThreadsNeverEqualTheTeam) {
-  augur::selfanalysis::BaselinePolicy four;  // the default: 4
+  const augur::selfanalysis::BaselinePolicy automatic;  // the default: min(4, P/2)
+  EXPECT_EQ(second_run_threads(automatic, 16), 4);
+  EXPECT_EQ(second_run_threads(automatic, 6), 3);
+  EXPECT_EQ(second_run_threads(automatic, 2), 1);
+  EXPECT_EQ(second_run_threads(automatic, 1), 0);  // nothing else to run on
+  const augur::selfanalysis::BaselinePolicy four{augur::selfanalysis::BaselinePolicy::Kind::Fixed, 4};
   EXPECT_EQ(second_run_threads(four, 8), 4);
   EXPECT_EQ(second_run_threads(four, 2), 1);  // 4 resolves to the team's 2: run on 1 instead
   EXPECT_EQ(second_run_threads(four, 1), 0);  // nothing else to run on

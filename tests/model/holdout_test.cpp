@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
+#include <vector>
 
 #include "augur/core/expression.hpp"
 #include "model/holdout.hpp"
@@ -127,6 +129,35 @@ TEST(ModelHoldOut, PiecewisePythonChoosesTheSegmentWhereSegmentForWould) {
   EXPECT_EQ(piecewise_python_text(single),
             python_text(single, std::vector<double>(single_constants.data(),
                                                     single_constants.data() + single_constants.size())));
+}
+
+// Ctrl-C in a search over many series: the interruption is called before each hypothesis, and what it
+// throws stops the whole fit as itself, never as one series' error message.
+TEST(ModelHoldOut, AnInterruptionStopsTheSearchAndIsPassedOnAsItIs) {
+  struct Stop : std::runtime_error {
+    Stop() : std::runtime_error("stop") {}
+  };
+  Dataset dataset;
+  for (const char* region : {"a", "b", "c"}) {
+    Series series = grid_series();
+    series.region = region;
+    dataset.series.push_back(series);
+  }
+  ModelOptions options;  // no formula: the search
+  int hypotheses = 0;
+  options.search.interruption = [&hypotheses] { ++hypotheses; };
+  const DatasetFit searched = fit_dataset(dataset, "", "", {}, options);
+  ASSERT_EQ(searched.series.size(), 3u);
+  EXPECT_EQ(hypotheses, searched.series[0].model.hypotheses * 3);  // once per hypothesis fitted, in every series
+  EXPECT_GT(hypotheses, 3);
+
+  int calls = 0;
+  std::vector<int> progress;
+  options.search.interruption = [&calls, hypotheses] {
+    if (++calls > hypotheses / 3 + 1) throw Stop();  // in the second series
+  };
+  EXPECT_THROW((void)fit_dataset(dataset, "", "", {}, options, [&](int done, int) { progress.push_back(done); }), Stop);
+  EXPECT_EQ(progress, (std::vector<int>{0, 1}));  // the first series finished, the second stopped
 }
 
 }  // namespace

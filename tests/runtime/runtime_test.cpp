@@ -103,6 +103,9 @@ TEST(RuntimeOptions, BaselineAcceptsCountsAndHalf) {
   ASSERT_EQ(apply_option(settings, "baseline", "half"), std::nullopt);
   EXPECT_EQ(settings.engine.baseline.kind, BaselinePolicy::Kind::Half);
 
+  ASSERT_EQ(apply_option(settings, "baseline", "auto"), std::nullopt);
+  EXPECT_EQ(settings.engine.baseline.kind, BaselinePolicy::Kind::Automatic);
+
   ASSERT_EQ(apply_option(settings, "baseline", "4096"), std::nullopt);
   EXPECT_EQ(settings.engine.baseline.kind, BaselinePolicy::Kind::Fixed);
   EXPECT_EQ(settings.engine.baseline.processors, 4096);
@@ -114,9 +117,8 @@ TEST(RuntimeOptions, BaselineRejectsZeroWordsAndHugeCounts) {
     const auto error = apply_option(settings, "baseline", bad);
     ASSERT_TRUE(error.has_value()) << "baseline '" << bad << "' was accepted";
     EXPECT_NE(error->find(std::string("'") + bad + "'"), std::string::npos) << "the message does not name the value: " << *error;
-    // A rejected value leaves the settings as they were.
-    EXPECT_EQ(settings.engine.baseline.kind, BaselinePolicy::Kind::Fixed);
-    EXPECT_EQ(settings.engine.baseline.processors, 4);
+    // A rejected value leaves the settings as they were: the default, min(4, P/2).
+    EXPECT_EQ(settings.engine.baseline.kind, BaselinePolicy::Kind::Automatic);
   }
 }
 
@@ -354,7 +356,7 @@ TEST(RuntimeEnvironment, BadBaselineWarnsOnceAndKeepsTheDefault) {
   EXPECT_NE(warnings[0].find("AUGUR_BASELINE"), std::string::npos) << warnings[0];
   EXPECT_NE(warnings[0].find("abc"), std::string::npos) << warnings[0];
   EXPECT_EQ(count_occurrences(warnings[0], "abc"), 1U) << warnings[0];
-  EXPECT_NE(warnings[0].find("default (4)"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("default (auto)"), std::string::npos) << warnings[0];
   expect_same_settings(settings, Settings{});
 }
 
@@ -556,7 +558,7 @@ TEST(OptionPrecedence, DefaultThenEnvironmentThenApiThenToolChannel) {
     EXPECT_TRUE(warnings.empty()) << warnings.front();
     return values.text(key);
   };
-  EXPECT_EQ(resolve("baseline"), "4");  // the default
+  EXPECT_EQ(resolve("baseline"), "auto");  // the default
   environment.variables["AUGUR_BASELINE"] = "2";
   EXPECT_EQ(resolve("baseline"), "2");  // the environment over the default
   api.emplace_back("baseline", "3");

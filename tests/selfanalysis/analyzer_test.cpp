@@ -81,7 +81,7 @@ struct SimulatedProgram {
 
 Config with_baseline(int processors) {
   Config config;
-  config.baseline.processors = processors;
+  config.baseline = {BaselinePolicy::Kind::Fixed, processors};
   return config;
 }
 
@@ -92,8 +92,17 @@ TEST(AmdahlFactor, FollowsTheThesisFormula) {
   EXPECT_DOUBLE_EQ(amdahl_factor(0.3, 1), 1.0);  // AF(1) = 1
 }
 
+TEST(BaselinePolicy, TheDefaultIsHalfTheAllocationAtMostFour) {
+  const BaselinePolicy automatic;  // B = min(4, P/2), at least 1
+  EXPECT_EQ(automatic.kind, BaselinePolicy::Kind::Automatic);
+  const std::pair<int, int> expected[] = {{1, 1}, {2, 1}, {3, 1}, {4, 2}, {5, 2}, {6, 3}, {7, 3}, {8, 4}, {9, 4}, {48, 4}, {4096, 4}};
+  for (const auto& [allocated, baseline] : expected) EXPECT_EQ(automatic.resolve(allocated), baseline) << "P = " << allocated;
+  EXPECT_EQ(automatic.resolve(0), 1);
+  EXPECT_EQ(automatic.describe(), "auto");
+}
+
 TEST(BaselinePolicy, ResolvesFixedHalfAndSmallAllocations) {
-  BaselinePolicy four;
+  const BaselinePolicy four{BaselinePolicy::Kind::Fixed, 4};
   EXPECT_EQ(four.resolve(16), 4);
   EXPECT_EQ(four.resolve(2), 2);  // B = P when P < B
   EXPECT_EQ(four.resolve(1), 1);
@@ -124,7 +133,7 @@ TEST(Analyzer, BaselineOneGivesTheTraditionalSpeedup) {
 }
 
 TEST(Analyzer, BaselineFourIsNormalisedByAmdahlsFactor) {
-  SimulatedProgram program(Config{}, 8);  // default baseline: 4
+  SimulatedProgram program(Config{}, 8);  // default baseline: min(4, 8/2) = 4
   program.f = 0.05;
   program.analyzer.init_parallel_region(1, 3, -1);
   program.run(30);
@@ -147,7 +156,7 @@ TEST(Analyzer, BaselineHalfUsesHalfTheAllocation) {
 }
 
 TEST(Analyzer, BaselineLargerThanTheAllocationUsesTheAllocation) {
-  SimulatedProgram program(Config{}, 2);  // B = 4 > P = 2
+  SimulatedProgram program(with_baseline(4), 2);  // B = 4 > P = 2
   program.analyzer.init_parallel_region(1, 1, -1);
   program.run(12);
   const Region& region = program.region();
@@ -247,7 +256,7 @@ TEST(Analyzer, DiscardsAnIterationDuringWhichTheProgramWasStopped) {
 }
 
 TEST(Analyzer, SpeedupOnTheBaselineCountStaysAmdahlsFactor) {
-  Config config;  // B = 4 > P = 2: the baseline runs on P
+  Config config = with_baseline(4);  // B = 4 > P = 2: the baseline runs on P
   config.measure_iterations = 1;
   SimulatedProgram program(config, 2);
   program.analyzer.init_parallel_region(1, 1, -1);
@@ -417,7 +426,7 @@ TEST(Analyzer, SelfTuningSeesIdleProcessors) {
 TEST(Analyzer, UnmarkedParallelLoopsLeaveFUnknown) {
   SimulatedClock clock;
   SimulatedThreads threads(4);
-  Analyzer analyzer(Config{}, clock, threads, 4);
+  Analyzer analyzer(with_baseline(4), clock, threads, 4);
   analyzer.init_parallel_region(1, 1, -1);
   for (int i = 0; i < 10; ++i) {
     analyzer.open_iteration();

@@ -50,7 +50,7 @@ struct ScriptedRun {
 
   static Config config(int baseline_every) {
     Config c;
-    c.baseline.processors = 1;
+    c.baseline = {BaselinePolicy::Kind::Fixed, 1};
     c.baseline_every = baseline_every;
     c.self_tuning = false;
     return c;

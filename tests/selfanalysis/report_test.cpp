@@ -35,7 +35,7 @@ std::vector<Region> measured_regions(RunContext& context) {
   FixedClock clock;
   FixedThreads threads;
   Config config;
-  config.baseline.processors = 1;
+  config.baseline = {BaselinePolicy::Kind::Fixed, 1};
   config.self_tuning_interval = 0.0;
   context.mode = "analyze";
   context.allocated_processors = 2;

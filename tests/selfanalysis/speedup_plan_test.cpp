@@ -48,6 +48,9 @@ TEST(SpeedupPlan, TheEnvironmentSaysModeReportAndSweep) {
   const auto swept = as_map(run_options({RunKind::sweep, 3, 0}, settings, "r"));
   EXPECT_EQ(swept.at("mode"), "analyze");
   EXPECT_EQ(swept.at("sweep"), "1,2,3");
+  // No baseline given: none passed, so libaugur takes its own default (the registry's, the one default).
+  settings.baseline.clear();
+  EXPECT_EQ(as_map(run_options({RunKind::analyze, 2, 0}, settings, "r")).count("baseline"), 0u);
 }
 
 TEST(SpeedupPlan, RunsAreFiledByKind) {

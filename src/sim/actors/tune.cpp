@@ -138,6 +138,7 @@ TuneResult tune(const Program& program, const Machine& machine, const Mapping& i
   TuneResult result;
   const auto simulate_mapping = [&](const Layout& layout) {
     if (options.interruption) options.interruption();
+    if (options.progress) options.progress(static_cast<int>(result.iterations.size()), result.simulations);
     ++result.simulations;
     return simulate_layout(program, machine, layout, options.simulation);
   };

@@ -50,6 +50,9 @@ struct TuneOptions {
   int perturbations = 6;
   SimulationOptions simulation;  // created_sites: the initial sites of created players named; seed
   std::function<void()> interruption;  // if set, called before each simulation; it throws to stop (Ctrl-C)
+  // If set, called before each simulation with the iterations finished so far (of maximum_iterations; tune
+  // may stop sooner) and the simulations run so far: the command's progress bar.
+  std::function<void(int iterations, int simulations)> progress;
 };
 
 // Per heuristic: the moves of its proposals, and those in a mapping that was kept (a proposal of two
