@@ -90,12 +90,8 @@ CacheLevel::CacheLevel(const CacheSpec& spec, bool classify, std::uint64_t strea
     case ReplacementPolicy::Plru: plru_bits_.assign(static_cast<std::size_t>(sets_) * (assoc_ - 1), 0); break;
   }
   // A fully associative LRU level is its own reference cache (the same lines, the same decisions): it needs
-  // no shadow, and its misses are compulsory or capacity, never conflict.
-  shadowed_ = classify_ && !(spec.policy == ReplacementPolicy::Lru && sets_ == 1);
-  if (shadowed_) {
-    shadow_ = std::make_unique<LruShadow>(spec.lines());
-    shadow_nodes_.assign(slots, no_way);
-  }
+  // no reference, and its misses are compulsory or capacity, never conflict.
+  if (classify_ && !(spec.policy == ReplacementPolicy::Lru && sets_ == 1)) reference_.emplace(spec.lines(), slots);
 }
 
 
@@ -193,52 +189,13 @@ void CacheLevel::classify_miss(std::uint64_t line, bool fa_hit) {
   }
 }
 
-AUGUR_CACHE_INLINE std::uint32_t CacheLevel::shadow_insert(std::uint64_t line) {
-  std::uint32_t unlinked = no_way;
-  const std::uint32_t node = shadow_->insert(line, unlinked);
-  if (unlinked != no_way) shadow_nodes_[unlinked] = no_way;
-  return node;
-}
-
-// `slot` now holds the line of `node` (absent: a line the reference cache does not hold).
-AUGUR_CACHE_INLINE void CacheLevel::link_shadow(std::size_t slot, std::uint32_t node) {
-  const std::uint32_t previous = shadow_nodes_[slot];
-  if (previous != no_way) shadow_->slot_of(previous) = no_way;
-  shadow_nodes_[slot] = node;
-  if (node != no_way) shadow_->slot_of(node) = static_cast<std::uint32_t>(slot);
-}
-
-// The line is in the cache at `slot`: the reference cache touches it through the slot's link, without a
-// hash lookup; a slot without a link holds a line the reference cache does not (it replaced it).
-AUGUR_CACHE_INLINE void CacheLevel::shadow_hit(std::size_t slot, std::uint64_t line, bool allocates) {
-  const std::uint32_t node = shadow_nodes_[slot];
-  if (node != no_way) {
-    shadow_->touch(node);
-    return;
-  }
-  assert(shadow_->find(line) == no_way && "CacheLevel: a slot without a link holds a line the shadow does not");
-  if (allocates) link_shadow(slot, shadow_insert(line));
-}
-
-// The line missed in the cache: the reference cache looks it up; returns its node (absent when it neither
-// held the line nor allocated it) and whether it hit.
-AUGUR_CACHE_INLINE std::uint32_t CacheLevel::shadow_miss(std::uint64_t line, bool allocates, bool& hit) {
-  const std::uint32_t node = shadow_->find(line);
-  hit = node != no_way;
-  if (hit) {
-    shadow_->touch(node);
-    return node;
-  }
-  return allocates ? shadow_insert(line) : no_way;
-}
-
 AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t line, bool write) {
   ++statistics_.accesses;
   if (write) ++statistics_.writes; else ++statistics_.reads;
   const bool allocates = !write || spec_.allocate;
   Outcome outcome;
   if (line == last_line_) {
-    if (shadowed_) shadow_hit(last_slot_, line, allocates);
+    if (reference_) reference_->hit(last_slot_, allocates);
     if (write && spec_.write == WritePolicy::Back) dirty_[last_slot_] = 1;
     outcome.hit = true;
     return outcome;
@@ -249,18 +206,23 @@ AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t lin
     touch(set, found);
     last_line_ = line;
     last_slot_ = static_cast<std::size_t>(set * assoc_ + found);
-    if (shadowed_) shadow_hit(last_slot_, line, allocates);
+    if (reference_) reference_->hit(last_slot_, allocates);
     if (write && spec_.write == WritePolicy::Back) dirty_[last_slot_] = 1;
     outcome.hit = true;
     return outcome;
   }
-  bool fa_hit = false;
-  const std::uint32_t node = shadowed_ ? shadow_miss(line, allocates, fa_hit) : no_way;
+  // The reference cache's last stamp of the line, and whether it holds the line (it was accessed before).
+  const std::uint64_t stamp = reference_ ? reference_->lookup(line) : 0;
+  const bool fa_hit = reference_ && reference_->holds(stamp);
   if (write) ++statistics_.write_misses; else ++statistics_.read_misses;
   if (classify_) classify_miss(line, fa_hit);
-  if (!allocates) return outcome;
+  if (!allocates) {
+    if (reference_) reference_->bypass(line, stamp);
+    return outcome;
+  }
   std::uint32_t way = filled_[set];
-  if (way < assoc_) {
+  const bool evicts = way >= assoc_;
+  if (!evicts) {
     ++filled_[set];
   } else {
     way = victim(set);
@@ -272,7 +234,7 @@ AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t lin
     if (indexed_) index_.erase(tags_[slot]);
   }
   const std::size_t slot = static_cast<std::size_t>(set * assoc_ + way);
-  if (shadowed_) link_shadow(slot, node);
+  if (reference_) reference_->fill(slot, stamp, evicts, tags_[slot]);
   tags_[slot] = line;
   dirty_[slot] = write && spec_.write == WritePolicy::Back ? 1 : 0;
   if (indexed_) index_.insert(line, way);

@@ -12,6 +12,7 @@
 #include "sim/cache/access.hpp"
 #include "sim/cache/cache_spec.hpp"
 #include "sim/cache/line_table.hpp"
+#include "sim/cache/lru_reference.hpp"
 #include "augur/sim/engine.hpp"
 
 namespace augur::sim::cache {
@@ -58,10 +59,6 @@ private:
   void touch(std::uint64_t set, std::uint32_t way);    // the replacement state after a hit or a fill
   std::uint32_t victim(std::uint64_t set);              // the way to replace in a full set
   void classify_miss(std::uint64_t line, bool fa_hit);
-  void shadow_hit(std::size_t slot, std::uint64_t line, bool allocates);
-  std::uint32_t shadow_miss(std::uint64_t line, bool allocates, bool& hit);
-  std::uint32_t shadow_insert(std::uint64_t line);
-  void link_shadow(std::size_t slot, std::uint32_t node);
 
   CacheSpec spec_;
   int line_shift_ = 6;
@@ -91,12 +88,9 @@ private:
   std::size_t last_slot_ = 0;
 
   bool classify_ = true;
-  bool shadowed_ = true;               // 3C through the shadow (not for a fully associative LRU level)
-  std::unique_ptr<LruShadow> shadow_;  // 3C: the fully associative LRU of the same capacity
-  // 3C: per slot, the shadow's node of the slot's line (absent when the shadow does not hold it); the
-  // shadow keeps the other direction (LruShadow::slot_of).
-  std::vector<std::uint32_t> shadow_nodes_;
-  LineSet touched_;                    // 3C: lines ever accessed
+  // 3C: the fully associative LRU of the same capacity (none for a fully associative LRU level: its own).
+  std::optional<LruReference> reference_;
+  LineSet touched_;                         // 3C: lines ever accessed
   LevelStatistics statistics_;
 };
 
@@ -106,7 +100,8 @@ private:
 // writes that do not allocate, and writebacks; the levels are neither inclusive nor exclusive.
 class CacheHierarchy {
 public:
-  // `classify`: count the 3C (costs a hash lookup per line access and the memory of the lines touched).
+  // `classify`: count the 3C (costs a stamp per line access, a hash lookup per miss and the memory of the lines
+  // touched).
   explicit CacheHierarchy(const std::vector<CacheSpec>& levels, bool classify = true);
 
   void access(const Access& access);

@@ -1,0 +1,80 @@
+#include "sim/cache/lru_reference.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <utility>
+
+namespace augur::sim::cache {
+namespace {
+
+// The map's size limit for a reference of `capacity` lines: at most `capacity` entries are lines it holds
+// (the others are stale), so a purge frees at least half of them.
+std::uint64_t map_limit_for(std::uint64_t capacity) { return 2 * capacity + 2; }
+
+// Entries of the map: at most half full at the limit (LineMap grows beyond one half; it never has to).
+std::uint64_t map_entries_for(std::uint64_t capacity) { return std::bit_ceil(2 * map_limit_for(capacity) + 2); }
+
+}  // namespace
+
+LruReference::LruReference(std::uint64_t capacity, std::size_t slots)
+    : capacity_(capacity), window_mask_(std::bit_ceil(std::max<std::uint64_t>(16 * capacity, 64)) - 1),
+      live_((window_mask_ + 1) / 64, 0), slot_stamps_(slots, 0), map_(map_entries_for(capacity)),
+      spare_(map_entries_for(capacity)), map_limit_(map_limit_for(capacity)) {
+  horizon_ = oldest_ + window_mask_;
+}
+
+void LruReference::bypass(std::uint64_t line, std::uint64_t previous) {
+  if (previous < oldest_) return;  // not held: a write without allocation leaves it out
+  *map_.find(line) = next_stamp(previous, true);
+}
+
+void LruReference::purge() {
+  ++purges_;
+  spare_.clear();
+  map_.for_each([this](std::uint64_t line, std::uint64_t stamp) {
+    if (!live(stamp)) return;  // a line evicted since, or a stale entry of a line back in the simulated cache
+    bool inserted = false;
+    *spare_.find_or_insert(line, inserted) = stamp;
+  });
+  std::swap(map_, spare_);
+}
+
+// The window holds the stamps from oldest_ to clock_ + 1; when it is full, the held lines' stamps (live_'s
+// bits, each a held line's last stamp) are renumbered in order from clock_ + 1: stamp s becomes clock_ + 1 +
+// the number of live stamps in [oldest_, s). Every other stamp kept (of lines not held, or stale) stays as it
+// is, below the new oldest_, so it still reads as not held.
+void LruReference::renumber_if_full() {
+  horizon_ = oldest_ + window_mask_;
+  if (clock_ < horizon_) return;
+  ++renumberings_;
+  const std::size_t words = live_.size();
+  ranks_.resize(words + 1);
+  ranks_[0] = 0;
+  for (std::size_t word = 0; word < words; ++word) {
+    ranks_[word + 1] = ranks_[word] + static_cast<std::uint64_t>(std::popcount(live_[word]));
+  }
+  assert(ranks_[words] == held_ && "LruReference: one live stamp per held line");
+  // Live bits before a position of the ring, counted from word 0.
+  const auto before = [this](std::uint64_t position) {
+    const std::uint64_t below = (std::uint64_t{1} << (position & 63)) - 1;
+    return ranks_[position >> 6] + static_cast<std::uint64_t>(std::popcount(live_[position >> 6] & below));
+  };
+  const std::uint64_t start = before(oldest_ & window_mask_);
+  const std::uint64_t base = clock_ + 1;
+  const auto renumbered = [&](std::uint64_t stamp) {
+    if (!live(stamp)) return stamp;
+    const std::uint64_t position = stamp & window_mask_;
+    const std::uint64_t rank = before(position) + (position < (oldest_ & window_mask_) ? held_ : 0) - start;
+    return base + rank;
+  };
+  for (std::uint64_t& stamp : slot_stamps_) stamp = renumbered(stamp);
+  map_.for_each([&](std::uint64_t, std::uint64_t& stamp) { stamp = renumbered(stamp); });
+  std::fill(live_.begin(), live_.end(), 0);
+  oldest_ = base;
+  clock_ = base + held_ - 1;
+  for (std::uint64_t stamp = oldest_; stamp <= clock_; ++stamp) set_live(stamp);
+  horizon_ = oldest_ + window_mask_;
+}
+
+}  // namespace augur::sim::cache
