@@ -182,7 +182,10 @@ void check_level(std::uint64_t lines, std::uint64_t ways, const char* policy, co
     const std::uint64_t misses = hierarchy.levels()[0].statistics().misses();
     hierarchy.access(Access{line * 16, 4, is_write ? AccessKind::Write : AccessKind::Read});
     const bool hit = hierarchy.levels()[0].statistics().misses() == misses;
-    if (listed) EXPECT_EQ(hit, brute_force.access(line, is_write)) << text;
+    if (listed) {
+      const bool expected_hit = brute_force.access(line, is_write);
+      EXPECT_EQ(hit, expected_hit) << text;
+    }
     const bool reference_hit = reference.access(line, !is_write || allocate);
     const bool first = touched.insert(line).second;
     if (!hit) ++(first ? expected.compulsory : reference_hit ? expected.conflict : expected.capacity);
