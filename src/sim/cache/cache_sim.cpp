@@ -177,7 +177,7 @@ std::uint32_t CacheLevel::victim(std::uint64_t set) {
   return 0;
 }
 
-void CacheLevel::classify_miss(std::uint64_t line, bool fa_hit) {
+AUGUR_CACHE_INLINE void CacheLevel::classify_miss(std::uint64_t line, bool fa_hit) {
   // A line the reference cache holds was accessed before: the set of lines touched is asked only when the
   // reference missed too (every first access misses in both, so every line touched gets into the set).
   if (fa_hit) {

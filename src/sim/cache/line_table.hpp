@@ -3,6 +3,7 @@
 // O(1) expected per operation, no allocation per access (the set grows by doubling).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -76,25 +77,20 @@ inline void LineTable::erase(std::uint64_t key) {
 }
 
 // A set of line numbers (the lines a level ever accessed, for the compulsory misses): bitmaps of 4096
-// consecutive lines found through a LineTable, the last one used kept at hand. Accesses near each other
-// (most of a trace) cost a shift and a bit test; memory is 512 bytes per 4096-line page touched.
+// consecutive lines found through a LineTable, the pages used last kept at hand in a small direct-mapped
+// table (a trace's misses alternate between a few arrays). Accesses near each other (most of a trace) cost a
+// shift and a bit test; memory is 512 bytes per 4096-line page touched.
 class LineSet {
 public:
+  LineSet() { recent_.fill(RecentPage{LineTable::empty_key, 0}); }
+
   // Adds the line; returns true when it was not in the set.
   bool insert(std::uint64_t line) {
     const std::uint64_t page = line >> page_bits;
-    if (page != last_page_) {
-      std::uint32_t index = pages_.find(page);
-      if (index == LineTable::absent) {
-        index = static_cast<std::uint32_t>(bits_.size() / words_per_page);
-        bits_.resize(bits_.size() + words_per_page, 0);
-        pages_.insert(page, index);
-      }
-      last_page_ = page;
-      last_index_ = index;
-    }
+    RecentPage& recent = recent_[page & (recent_pages - 1)];
+    if (recent.page != page) [[unlikely]] recent = RecentPage{page, page_index(page)};
     const std::uint64_t offset = line & ((std::uint64_t{1} << page_bits) - 1);
-    std::uint64_t& word = bits_[std::size_t{last_index_} * words_per_page + offset / 64];
+    std::uint64_t& word = bits_[std::size_t{recent.index} * words_per_page + offset / 64];
     const std::uint64_t bit = std::uint64_t{1} << (offset % 64);
     if ((word & bit) != 0) return false;
     word |= bit;
@@ -106,10 +102,26 @@ public:
 private:
   static constexpr int page_bits = 12;
   static constexpr std::size_t words_per_page = (std::size_t{1} << page_bits) / 64;
+  static constexpr std::size_t recent_pages = 64;
+  struct RecentPage {
+    std::uint64_t page;
+    std::uint32_t index;
+  };
+
+  // The index of the page's bitmap, added (empty) when absent.
+  std::uint32_t page_index(std::uint64_t page) {
+    std::uint32_t index = pages_.find(page);
+    if (index == LineTable::absent) {
+      index = static_cast<std::uint32_t>(bits_.size() / words_per_page);
+      bits_.resize(bits_.size() + words_per_page, 0);
+      pages_.insert(page, index);
+    }
+    return index;
+  }
+
   LineTable pages_{64};
   std::vector<std::uint64_t> bits_;
-  std::uint64_t last_page_ = LineTable::empty_key;
-  std::uint32_t last_index_ = 0;
+  std::array<RecentPage, recent_pages> recent_{};
   std::uint64_t size_ = 0;
 };
 

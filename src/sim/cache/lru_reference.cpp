@@ -19,7 +19,7 @@ std::uint64_t map_entries_for(std::uint64_t capacity) { return std::bit_ceil(2 *
 
 LruReference::LruReference(std::uint64_t capacity, std::size_t slots)
     : capacity_(capacity), window_mask_(std::bit_ceil(std::max<std::uint64_t>(16 * capacity, 64)) - 1),
-      live_((window_mask_ + 1) / 64, 0), slot_stamps_(slots, 0), map_(map_entries_for(capacity)),
+      live_(window_mask_ + 1, 0), slot_stamps_(slots, 0), map_(map_entries_for(capacity)),
       spare_(map_entries_for(capacity)), map_limit_(map_limit_for(capacity)) {
   horizon_ = oldest_ + window_mask_;
 }
@@ -41,24 +41,26 @@ void LruReference::purge() {
 }
 
 // The window holds the stamps from oldest_ to clock_ + 1; when it is full, the held lines' stamps (live_'s
-// bits, each a held line's last stamp) are renumbered in order from clock_ + 1: stamp s becomes clock_ + 1 +
+// set bytes, each a held line's last stamp) are renumbered in order from clock_ + 1: stamp s becomes clock_ + 1 +
 // the number of live stamps in [oldest_, s). Every other stamp kept (of lines not held, or stale) stays as it
 // is, below the new oldest_, so it still reads as not held.
 void LruReference::renumber_if_full() {
   horizon_ = oldest_ + window_mask_;
   if (clock_ < horizon_) return;
   ++renumberings_;
-  const std::size_t words = live_.size();
+  // ranks_[w]: live stamps in the words of 8 bytes before word w of the ring (a live byte is 1: a word's
+  // popcount counts its live stamps).
+  const std::size_t words = live_.size() / 8;
   ranks_.resize(words + 1);
   ranks_[0] = 0;
   for (std::size_t word = 0; word < words; ++word) {
-    ranks_[word + 1] = ranks_[word] + static_cast<std::uint64_t>(std::popcount(live_[word]));
+    ranks_[word + 1] = ranks_[word] + static_cast<std::uint64_t>(std::popcount(live_word(word)));
   }
   assert(ranks_[words] == held_ && "LruReference: one live stamp per held line");
-  // Live bits before a position of the ring, counted from word 0.
+  // Live stamps before a position of the ring, counted from position 0.
   const auto before = [this](std::uint64_t position) {
-    const std::uint64_t below = (std::uint64_t{1} << (position & 63)) - 1;
-    return ranks_[position >> 6] + static_cast<std::uint64_t>(std::popcount(live_[position >> 6] & below));
+    const std::uint64_t below = (std::uint64_t{1} << (8 * (position & 7))) - 1;
+    return ranks_[position >> 3] + static_cast<std::uint64_t>(std::popcount(live_word(position >> 3) & below));
   };
   const std::uint64_t start = before(oldest_ & window_mask_);
   const std::uint64_t base = clock_ + 1;

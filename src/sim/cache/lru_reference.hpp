@@ -21,6 +21,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "sim/cache/line_map.hpp"
@@ -83,24 +84,35 @@ private:
     }
     return stamp;
   }
-  void set_live(std::uint64_t stamp) { live_[(stamp & window_mask_) >> 6] |= std::uint64_t{1} << (stamp & 63); }
-  void clear_live(std::uint64_t stamp) { live_[(stamp & window_mask_) >> 6] &= ~(std::uint64_t{1} << (stamp & 63)); }
+  // A byte per stamp rather than a bit: setting and clearing one is a store.
+  void set_live(std::uint64_t stamp) { live_[stamp & window_mask_] = 1; }
+  void clear_live(std::uint64_t stamp) { live_[stamp & window_mask_] = 0; }
   [[nodiscard]] bool live(std::uint64_t stamp) const {
-    return stamp >= oldest_ && stamp <= clock_ && ((live_[(stamp & window_mask_) >> 6] >> (stamp & 63)) & 1) != 0;
+    return stamp >= oldest_ && stamp <= clock_ && live_[stamp & window_mask_] != 0;
   }
-  // `oldest_` to the next live stamp (there is one: the newest). The window is whole words, so a word never
-  // straddles its end.
+  // `oldest_` to the next live stamp (there is one: the newest), eight bytes at a time (the window is whole
+  // words, so a word never straddles its end).
   void advance_oldest() {
     std::uint64_t stamp = oldest_ + 1;
     for (;;) {
       const std::uint64_t position = stamp & window_mask_;
-      const std::uint64_t bits = live_[position >> 6] >> (position & 63);
-      if (bits != 0) {
-        oldest_ = stamp + static_cast<std::uint64_t>(std::countr_zero(bits));
+      const std::uint64_t word = live_word(position >> 3) >> (8 * (position & 7));
+      if (word != 0) {
+        oldest_ = stamp + static_cast<std::uint64_t>(std::countr_zero(word) / 8);
         return;
       }
-      stamp += 64 - (position & 63);
+      stamp += 8 - (position & 7);
     }
+  }
+  // Eight bytes of live_ as a word, the first byte lowest.
+  [[nodiscard]] std::uint64_t live_word(std::uint64_t word) const {
+    std::uint64_t value = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(&value, live_.data() + 8 * word, sizeof value);
+    } else {
+      for (int byte = 7; byte >= 0; --byte) value = (value << 8) | live_[8 * word + static_cast<std::uint64_t>(byte)];
+    }
+    return value;
   }
   // Before a new stamp: renumbers the live stamps when the next one would not fit the window.
   void make_room() {
@@ -120,8 +132,8 @@ private:
   std::uint64_t clock_ = 0;            // the newest stamp (stamps start at 1; 0 is none)
   std::uint64_t oldest_ = 1;           // the oldest live stamp (clock_ + 1 when none)
   std::uint64_t horizon_ = 0;          // the clock at which the window may be full: checked then
-  std::uint64_t window_mask_;          // the window's bits - 1 (a power of two, at least 64)
-  std::vector<std::uint64_t> live_;    // one bit per stamp of the window, 1 = the last stamp of a held line
+  std::uint64_t window_mask_;          // the window's stamps - 1 (a power of two, at least 64)
+  std::vector<std::uint8_t> live_;     // one byte per stamp of the window, 1 = the last stamp of a held line
   std::vector<std::uint64_t> slot_stamps_;  // the last stamp of each slot's line (0: an empty slot)
   LineMap map_;                        // line -> last stamp, for lines outside the simulated cache
   LineMap spare_;                      // the purge's second table (the same size)
