@@ -71,16 +71,18 @@ private:
   std::list<std::uint64_t> recency_;
 };
 
-// The reference alone, beside a direct-mapped cache of `slots` slots driven as CacheLevel drives it: hit()
-// when the slot holds the line, else lookup() and fill() (or bypass() for a write without allocation).
+// The reference alone, beside a direct-mapped cache of `slots` slots (sets of one way) driven as CacheLevel
+// drives it: hit() when the slot holds the line, else lookup() and fill() (or bypass() for a write without
+// allocation).
 TEST(LruReference, AnswersAsAFullyAssociativeLruList) {
   std::uint64_t renumberings = 0;
+  std::uint64_t overflows = 0;
   std::uint64_t purges = 0;
   for (const std::uint64_t capacity : {1, 2, 3, 4, 7, 16, 64}) {
     for (const std::uint64_t slots : {std::uint64_t{1}, std::uint64_t{4}, capacity, 4 * capacity}) {
       for (int pattern = 0; pattern < 4; ++pattern) {
         for (const bool allocate_writes : {true, false}) {
-          LruReference reference(capacity, static_cast<std::size_t>(slots));
+          LruReference reference(capacity, slots, 1);
           BruteForceLru brute_force(capacity);
           std::vector<std::uint64_t> tags(slots, ~std::uint64_t{0});
           const auto accesses = trace(pattern, capacity, 20000, capacity * 131 + slots * 7 + static_cast<std::uint64_t>(pattern));
@@ -92,10 +94,10 @@ TEST(LruReference, AnswersAsAFullyAssociativeLruList) {
             if (tags[slot] == line) {
               held = reference.hit(slot, allocates);
             } else {
-              const std::uint64_t stamp = reference.lookup(line);
+              const std::uint64_t stamp = reference.lookup(slot, line);
               held = reference.holds(stamp);
               if (allocates) {
-                reference.fill(slot, stamp, tags[slot] != ~std::uint64_t{0}, tags[slot]);
+                reference.fill(slot, slot, line, stamp, tags[slot] != ~std::uint64_t{0}, tags[slot]);
                 tags[slot] = line;
               } else {
                 reference.bypass(line, stamp);
@@ -105,12 +107,14 @@ TEST(LruReference, AnswersAsAFullyAssociativeLruList) {
                 << "capacity " << capacity << ", slots " << slots << ", pattern " << pattern << ", access " << i;
           }
           renumberings += reference.renumberings();
+          overflows += reference.overflows();
           purges += reference.purges();
         }
       }
     }
   }
   EXPECT_GT(renumberings, 0U) << "the traces must renumber the stamps";
+  EXPECT_GT(overflows, 0U) << "the traces must overflow the kept entries";
   EXPECT_GT(purges, 0U) << "the traces must purge the map";
 }
 

@@ -91,7 +91,7 @@ CacheLevel::CacheLevel(const CacheSpec& spec, bool classify, std::uint64_t strea
   }
   // A fully associative LRU level is its own reference cache (the same lines, the same decisions): it needs
   // no reference, and its misses are compulsory or capacity, never conflict.
-  if (classify_ && !(spec.policy == ReplacementPolicy::Lru && sets_ == 1)) reference_.emplace(spec.lines(), slots);
+  if (classify_ && !(spec.policy == ReplacementPolicy::Lru && sets_ == 1)) reference_.emplace(spec.lines(), sets_, assoc_);
 }
 
 
@@ -212,7 +212,7 @@ AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t lin
     return outcome;
   }
   // The reference cache's last stamp of the line, and whether it holds the line (it was accessed before).
-  const std::uint64_t stamp = reference_ ? reference_->lookup(line) : 0;
+  const std::uint64_t stamp = reference_ ? reference_->lookup(set, line) : 0;
   const bool fa_hit = reference_ && reference_->holds(stamp);
   if (write) ++statistics_.write_misses; else ++statistics_.read_misses;
   if (classify_) classify_miss(line, fa_hit);
@@ -234,7 +234,7 @@ AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t lin
     if (indexed_) index_.erase(tags_[slot]);
   }
   const std::size_t slot = static_cast<std::size_t>(set * assoc_ + way);
-  if (reference_) reference_->fill(slot, stamp, evicts, tags_[slot]);
+  if (reference_) reference_->fill(slot, set, line, stamp, evicts, tags_[slot]);
   tags_[slot] = line;
   dirty_[slot] = write && spec_.write == WritePolicy::Back ? 1 : 0;
   if (indexed_) index_.insert(line, way);

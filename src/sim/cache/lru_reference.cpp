@@ -9,7 +9,7 @@ namespace augur::sim::cache {
 namespace {
 
 // The map's size limit for a reference of `capacity` lines: at most `capacity` entries are lines it holds
-// (the others are stale), so a purge frees at least half of them.
+// (the others it evicted since), so a purge frees at least half of them.
 std::uint64_t map_limit_for(std::uint64_t capacity) { return 2 * capacity + 2; }
 
 // Entries of the map: at most half full at the limit (LineMap grows beyond one half; it never has to).
@@ -17,27 +17,37 @@ std::uint64_t map_entries_for(std::uint64_t capacity) { return std::bit_ceil(2 *
 
 }  // namespace
 
-LruReference::LruReference(std::uint64_t capacity, std::size_t slots)
+LruReference::LruReference(std::uint64_t capacity, std::uint64_t sets, std::uint64_t ways)
     : capacity_(capacity), window_mask_(std::bit_ceil(std::max<std::uint64_t>(16 * capacity, 64)) - 1),
-      live_(window_mask_ + 1, 0), slot_stamps_(slots, 0), map_(map_entries_for(capacity)),
-      spare_(map_entries_for(capacity)), map_limit_(map_limit_for(capacity)) {
+      live_(window_mask_ + 1, 0), slot_stamps_(static_cast<std::size_t>(sets * ways), 0),
+      kept_(static_cast<std::size_t>(sets) * kept_ways), kept_next_(static_cast<std::size_t>(sets), 0),
+      overflow_(map_entries_for(capacity)), spare_(map_entries_for(capacity)), map_limit_(map_limit_for(capacity)) {
   horizon_ = oldest_ + window_mask_;
 }
 
 void LruReference::bypass(std::uint64_t line, std::uint64_t previous) {
   if (previous < oldest_) return;  // not held: a write without allocation leaves it out
-  *map_.find(line) = next_stamp(previous, true);
+  const std::uint64_t stamp = next_stamp(previous, true);
+  if (found_ == in_overflow) *overflow_.find(line) = stamp;
+  else kept_[found_].stamp = stamp;  // held: found in a kept entry or the map
+}
+
+void LruReference::overflow(const Kept& entry) {
+  ++overflows_;
+  bool inserted = false;
+  *overflow_.find_or_insert(entry.line, inserted) = entry.stamp;
+  if (inserted && overflow_.size() > map_limit_) purge();
 }
 
 void LruReference::purge() {
   ++purges_;
   spare_.clear();
-  map_.for_each([this](std::uint64_t line, std::uint64_t stamp) {
-    if (!live(stamp)) return;  // a line evicted since, or a stale entry of a line back in the simulated cache
+  overflow_.for_each([this](std::uint64_t line, std::uint64_t stamp) {
+    if (!live(stamp)) return;  // a line the reference evicted since
     bool inserted = false;
     *spare_.find_or_insert(line, inserted) = stamp;
   });
-  std::swap(map_, spare_);
+  std::swap(overflow_, spare_);
 }
 
 // The window holds the stamps from oldest_ to clock_ + 1; when it is full, the held lines' stamps (live_'s
@@ -71,7 +81,8 @@ void LruReference::renumber_if_full() {
     return base + rank;
   };
   for (std::uint64_t& stamp : slot_stamps_) stamp = renumbered(stamp);
-  map_.for_each([&](std::uint64_t, std::uint64_t& stamp) { stamp = renumbered(stamp); });
+  for (Kept& entry : kept_) entry.stamp = renumbered(entry.stamp);
+  overflow_.for_each([&](std::uint64_t, std::uint64_t& stamp) { stamp = renumbered(stamp); });
   std::fill(live_.begin(), live_.end(), 0);
   oldest_ = base;
   clock_ = base + held_ - 1;

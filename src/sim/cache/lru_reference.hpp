@@ -11,11 +11,12 @@
 // in order, just past the clock (rare: the window is 16 C).
 //
 // Where a line's last stamp is kept: for a line the simulated cache holds, in the simulated cache's slot
-// (`slot_stamps_`, indexed like its tags: a hit there costs no lookup); for any other line, in a hash map
-// line -> stamp, written when the simulated cache evicts a line the reference still holds. A line coming
-// back into the simulated cache leaves a stale entry in the map: never read (a line the simulated cache holds
-// is found through its slot), rewritten when the line leaves again, dropped when the map is purged of the
-// lines the reference no longer holds.
+// (`slot_stamps_`, indexed like its tags: a hit there costs no lookup). When the simulated cache evicts a
+// line the reference still holds, the line and its stamp go to its set's few "kept" entries (the set's last
+// evictions, replaced in turn: no hash); a kept entry replaced while its line is still held moves to an
+// overflow hash map, and the map's entries of lines the reference has evicted since are purged when it
+// reaches 2 C entries. A miss of the simulated cache looks in its set's kept entries, then (when it is not
+// empty) in the map; a line found there and brought back into the simulated cache leaves them.
 #pragma once
 
 #include <bit>
@@ -30,8 +31,9 @@ namespace augur::sim::cache {
 
 class LruReference {
 public:
-  // A reference of `capacity` lines beside a simulated cache of `slots` slots.
-  LruReference(std::uint64_t capacity, std::size_t slots);
+  // A reference of `capacity` lines beside a simulated cache of `sets` sets of `ways` ways (slot = set x ways
+  // + way).
+  LruReference(std::uint64_t capacity, std::uint64_t sets, std::uint64_t ways);
 
   // The simulated cache hit the line in `slot`: returns whether the reference holds it too. The line is
   // touched when the reference holds it, inserted when it does not and the access `allocates`.
@@ -44,28 +46,47 @@ public:
     return held;
   }
 
-  // The simulated cache missed `line`: its last stamp (0: none, or none that counts). Then `fill` or
-  // `bypass` with this stamp, before any other call.
-  [[nodiscard]] std::uint64_t lookup(std::uint64_t line) {
+  // The simulated cache missed `line` (of set `set`): its last stamp (0: none, or none that counts). Then
+  // `fill` or `bypass` with this stamp, before any other call.
+  [[nodiscard]] std::uint64_t lookup(std::uint64_t set, std::uint64_t line) {
     make_room();
-    const std::uint64_t* stamp = map_.find(line);
-    return stamp == nullptr ? 0 : *stamp;
+    const Kept* kept = kept_.data() + set * kept_ways;
+    std::size_t found = kept_ways;
+    for (std::size_t entry = 0; entry < kept_ways; ++entry) found = kept[entry].line == line ? entry : found;
+    if (found < kept_ways) {
+      found_ = static_cast<std::size_t>(set * kept_ways + found);
+      return kept[found].stamp;
+    }
+    found_ = nowhere;
+    if (overflow_.empty()) return 0;
+    const std::uint64_t* stamp = overflow_.find(line);
+    if (stamp == nullptr) return 0;
+    found_ = in_overflow;
+    return *stamp;
   }
   // Whether the reference holds a line of last stamp `stamp`.
   [[nodiscard]] bool holds(std::uint64_t stamp) const { return stamp >= oldest_; }
 
-  // The simulated cache put the missed line (last stamp `previous`, from lookup) into `slot`, evicting
-  // `victim` from it when `evicted`.
-  void fill(std::size_t slot, std::uint64_t previous, bool evicted, std::uint64_t victim) {
-    if (evicted && slot_stamps_[slot] >= oldest_) keep(victim, slot_stamps_[slot]);
+  // The simulated cache put the missed line (last stamp `previous`, from lookup) into `slot` of `set`,
+  // evicting `victim` from it when `evicted`.
+  void fill(std::size_t slot, std::uint64_t set, std::uint64_t line, std::uint64_t previous, bool evicted,
+            std::uint64_t victim) {
+    if (found_ < kept_.size()) {
+      kept_[found_] = Kept{};  // back in the simulated cache: its stamp lives in the slot
+    } else if (found_ == in_overflow) {
+      overflow_.erase(line);
+    }
+    if (evicted && slot_stamps_[slot] >= oldest_) keep(set, victim, slot_stamps_[slot]);
     slot_stamps_[slot] = next_stamp(previous, previous >= oldest_);
   }
   // The simulated cache missed `line` and did not allocate it (a write without allocation): a held line is
-  // touched (its stamp, `previous` from lookup, lives in the map); a line not held stays out.
+  // touched (its stamp, `previous` from lookup, lives in a kept entry or the map); a line not held stays out.
   void bypass(std::uint64_t line, std::uint64_t previous);
 
-  // How often the stamps were renumbered and the map purged (the rare paths, for the tests).
+  // How often the stamps were renumbered, kept entries overflowed and the map was purged (the rare paths,
+  // for the tests).
   [[nodiscard]] std::uint64_t renumberings() const { return renumberings_; }
+  [[nodiscard]] std::uint64_t overflows() const { return overflows_; }
   [[nodiscard]] std::uint64_t purges() const { return purges_; }
 
 private:
@@ -119,13 +140,25 @@ private:
     if (clock_ >= horizon_) [[unlikely]] renumber_if_full();
   }
   void renumber_if_full();
-  // The map's stamp of a line leaving the simulated cache while the reference holds it.
-  void keep(std::uint64_t line, std::uint64_t stamp) {
-    bool inserted = false;
-    *map_.find_or_insert(line, inserted) = stamp;
-    if (inserted && map_.size() > map_limit_) purge();
+  // A line leaving the simulated cache while the reference holds it: into its set's next kept entry; the
+  // entry's line, if the reference still holds it, into the map.
+  void keep(std::uint64_t set, std::uint64_t line, std::uint64_t stamp) {
+    std::uint8_t& next = kept_next_[set];
+    Kept& entry = kept_[set * kept_ways + next];
+    next = static_cast<std::uint8_t>((next + 1) % kept_ways);
+    if (entry.stamp >= oldest_) overflow(entry);
+    entry = Kept{line, stamp};
   }
-  void purge();                                        // drops the map's entries of lines not held
+  struct Kept {
+    std::uint64_t line = ~std::uint64_t{0};  // never a line number
+    std::uint64_t stamp = 0;
+  };
+  void overflow(const Kept& entry);
+  void purge();  // drops the map's entries of lines not held
+
+  static constexpr std::size_t kept_ways = 4;                    // kept entries per set
+  static constexpr std::size_t nowhere = ~std::size_t{0};        // found_: the line has no stamp kept
+  static constexpr std::size_t in_overflow = ~std::size_t{0} - 1;  // found_: its stamp is in the map
 
   std::uint64_t capacity_;             // C lines
   std::uint64_t held_ = 0;             // lines held (C once full: an insertion then evicts)
@@ -135,11 +168,15 @@ private:
   std::uint64_t window_mask_;          // the window's stamps - 1 (a power of two, at least 64)
   std::vector<std::uint8_t> live_;     // one byte per stamp of the window, 1 = the last stamp of a held line
   std::vector<std::uint64_t> slot_stamps_;  // the last stamp of each slot's line (0: an empty slot)
-  LineMap map_;                        // line -> last stamp, for lines outside the simulated cache
+  std::vector<Kept> kept_;             // per set, kept_ways lines the simulated cache evicted while held
+  std::vector<std::uint8_t> kept_next_;  // per set, the kept entry the next eviction replaces
+  std::size_t found_ = nowhere;        // where lookup found the line's stamp: a kept entry, the map, nowhere
+  LineMap overflow_;                   // line -> last stamp, for held lines out of the simulated cache and its kept entries
   LineMap spare_;                      // the purge's second table (the same size)
   std::uint64_t map_limit_;            // entries before a purge
   std::vector<std::uint64_t> ranks_;   // renumbering: live stamps before each word of the window
   std::uint64_t renumberings_ = 0;
+  std::uint64_t overflows_ = 0;
   std::uint64_t purges_ = 0;
 };
 
