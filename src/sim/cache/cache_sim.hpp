@@ -3,6 +3,7 @@
 // not), fed by an AccessSource, with per-level counts and the 3C classification of the misses.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -51,7 +52,7 @@ public:
   Outcome access_line(std::uint64_t line, bool write);
 
   [[nodiscard]] const CacheSpec& spec() const { return spec_; }
-  [[nodiscard]] const LevelStatistics& statistics() const { return statistics_; }
+  [[nodiscard]] LevelStatistics statistics() const;
   [[nodiscard]] int line_shift() const { return line_shift_; }
 
 private:
@@ -86,12 +87,20 @@ private:
   // that changes no replacement state (it is already its set's most recent), so only the counts move.
   std::uint64_t last_line_ = LineTable::empty_key;
   std::size_t last_slot_ = 0;
+  std::uint32_t write_back_mask_ = 1;  // 1 when spec_.write is WritePolicy::Back
+  bool allocate_ = true;    // spec_.allocate
 
   bool classify_ = true;
   // 3C: the fully associative LRU of the same capacity (none for a fully associative LRU level: its own).
   std::optional<LruReference> reference_;
+  // last_line_ may not be the reference's newest line (its last access did not reach the reference, or a
+  // write without allocation of another line did since): the next access of last_line_ must go to the
+  // reference; otherwise a repeated access costs the reference nothing.
+  bool reference_behind_ = false;
   LineSet touched_;                         // 3C: lines ever accessed
-  LevelStatistics statistics_;
+  LevelStatistics statistics_;  // the 3C and the writebacks; the other counts:
+  std::array<std::uint64_t, 2> accesses_by_write_{};  // [0] reads (instruction fetches too), [1] writes
+  std::array<std::uint64_t, 2> misses_by_write_{};    // indexed by the write flag: no branch on it
 };
 
 // A hierarchy of levels, first the closest to the processor. Two first levels named "l1i" and "l1d" make a
