@@ -28,14 +28,19 @@ LruReference::LruReference(std::uint64_t capacity, std::uint64_t sets, std::uint
 void LruReference::bypass(std::uint64_t line, std::uint64_t previous) {
   if (previous < oldest_) return;  // not held: a write without allocation leaves it out
   const std::uint64_t stamp = next_stamp(previous, true);
-  if (found_ == in_overflow) *overflow_.find(line) = stamp;
-  else kept_[found_].stamp = stamp;  // held: found in a kept entry or the map
+  if (found_ == in_overflow) {
+    *overflow_.find(line) = stamp;
+    overflow_newest_ = stamp;
+  } else {
+    kept_[found_].stamp = stamp;  // held: found in a kept entry or the map
+  }
 }
 
 void LruReference::overflow(const Kept& entry) {
   ++overflows_;
   bool inserted = false;
   *overflow_.find_or_insert(entry.line, inserted) = entry.stamp;
+  overflow_newest_ = std::max(overflow_newest_, entry.stamp);
   if (inserted && overflow_.size() > map_limit_) purge();
 }
 
@@ -82,7 +87,12 @@ void LruReference::renumber_if_full() {
   };
   for (std::uint64_t& stamp : slot_stamps_) stamp = renumbered(stamp);
   for (Kept& entry : kept_) entry.stamp = renumbered(entry.stamp);
-  overflow_.for_each([&](std::uint64_t, std::uint64_t& stamp) { stamp = renumbered(stamp); });
+  overflow_newest_ = 0;
+  overflow_.for_each([&](std::uint64_t, std::uint64_t& stamp) {
+    const bool held = live(stamp);
+    stamp = renumbered(stamp);
+    if (held) overflow_newest_ = std::max(overflow_newest_, stamp);
+  });
   std::fill(live_.begin(), live_.end(), 0);
   oldest_ = base;
   clock_ = base + held_ - 1;

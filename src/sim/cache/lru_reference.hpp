@@ -58,7 +58,7 @@ public:
       return kept[found].stamp;
     }
     found_ = nowhere;
-    if (overflow_.empty()) return 0;
+    if (overflow_newest_ < oldest_) return 0;  // the map is empty, or every line in it was evicted since
     const std::uint64_t* stamp = overflow_.find(line);
     if (stamp == nullptr) return 0;
     found_ = in_overflow;
@@ -173,6 +173,7 @@ private:
   std::size_t found_ = nowhere;        // where lookup found the line's stamp: a kept entry, the map, nowhere
   LineMap overflow_;                   // line -> last stamp, for held lines out of the simulated cache and its kept entries
   LineMap spare_;                      // the purge's second table (the same size)
+  std::uint64_t overflow_newest_ = 0;  // at least the newest live stamp in the map
   std::uint64_t map_limit_;            // entries before a purge
   std::vector<std::uint64_t> ranks_;   // renumbering: live stamps before each word of the window
   std::uint64_t renumberings_ = 0;
