@@ -12,8 +12,8 @@ namespace {
 // (the others it evicted since), so a purge frees at least half of them.
 std::uint64_t map_limit_for(std::uint64_t capacity) { return 2 * capacity + 2; }
 
-// Entries of the map: at most half full at the limit (LineMap grows beyond one half; it never has to).
-std::uint64_t map_entries_for(std::uint64_t capacity) { return std::bit_ceil(2 * map_limit_for(capacity) + 2); }
+// Entries of the map at first: it grows (doubling) only as far as a trace overflows the kept entries.
+constexpr std::uint64_t map_entries_at_first = 64;
 
 }  // namespace
 
@@ -21,7 +21,7 @@ LruReference::LruReference(std::uint64_t capacity, std::uint64_t sets, std::uint
     : capacity_(capacity), window_mask_(std::bit_ceil(std::max<std::uint64_t>(16 * capacity, 64)) - 1),
       live_(window_mask_ + 1, 0), slot_stamps_(static_cast<std::size_t>(sets * ways), 0),
       kept_(static_cast<std::size_t>(sets) * kept_ways), kept_next_(static_cast<std::size_t>(sets), 0),
-      overflow_(map_entries_for(capacity)), spare_(map_entries_for(capacity)), map_limit_(map_limit_for(capacity)) {
+      overflow_(map_entries_at_first), spare_(map_entries_at_first), map_limit_(map_limit_for(capacity)) {
   horizon_ = oldest_ + window_mask_;
 }
 

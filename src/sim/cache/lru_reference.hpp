@@ -172,7 +172,7 @@ private:
   std::vector<std::uint8_t> kept_next_;  // per set, the kept entry the next eviction replaces
   std::size_t found_ = nowhere;        // where lookup found the line's stamp: a kept entry, the map, nowhere
   LineMap overflow_;                   // line -> last stamp, for held lines out of the simulated cache and its kept entries
-  LineMap spare_;                      // the purge's second table (the same size)
+  LineMap spare_;                      // the purge's second table
   std::uint64_t overflow_newest_ = 0;  // at least the newest live stamp in the map
   std::uint64_t map_limit_;            // entries before a purge
   std::vector<std::uint64_t> ranks_;   // renumbering: live stamps before each word of the window
