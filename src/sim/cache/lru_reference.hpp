@@ -3,10 +3,10 @@
 //
 // Every access the reference sees (a hit, or a miss that allocates) gives its line the next stamp of a clock.
 // A fully associative LRU cache of C lines holds exactly the C lines with the newest last stamps, so a line
-// is held iff its last stamp is at least `oldest_`, the oldest last stamp of a held line. A bitmap over a
-// window of the clock marks the live stamps (each held line's last one); an access to a held line clears
-// its old stamp's bit, an insertion into a full reference clears the oldest's (the eviction), and `oldest_`
-// moves forward to the next live bit. No list moves, no hash erase per eviction: an evicted line's stamp
+// is held iff its last stamp is at least `oldest_`, the oldest last stamp of a held line. A byte per stamp
+// over a window of the clock marks the live stamps (each held line's last one); an access to a held line
+// clears its old stamp's byte, an insertion into a full reference clears the oldest's (the eviction), and
+// `oldest_` moves forward to the next live byte. No list moves, no hash erase per eviction: an evicted line's stamp
 // simply falls behind `oldest_`. When the live stamps spread over the whole window they are renumbered,
 // in order, just past the clock (rare: the window is 16 C).
 //
@@ -15,8 +15,9 @@
 // line the reference still holds, the line and its stamp go to its set's few "kept" entries (the set's last
 // evictions, replaced in turn: no hash); a kept entry replaced while its line is still held moves to an
 // overflow hash map, and the map's entries of lines the reference has evicted since are purged when it
-// reaches 2 C entries. A miss of the simulated cache looks in its set's kept entries, then (when it is not
-// empty) in the map; a line found there and brought back into the simulated cache leaves them.
+// reaches 2 C entries. A miss of the simulated cache looks in its set's kept entries, then (unless every
+// line in it was evicted since) in the map; a line found there and brought back into the simulated cache
+// leaves them.
 #pragma once
 
 #include <bit>
