@@ -319,15 +319,5 @@ TEST(LineSet, AgreesWithAStandardSet) {
   EXPECT_EQ(set.size(), reference.size());
 }
 
-TEST(LruShadow, IsAFullyAssociativeLru) {
-  std::mt19937_64 generator(5);
-  std::vector<std::uint64_t> lines(50000);
-  for (auto& line : lines) line = generator() % 200;
-  LruShadow shadow(64);
-  std::uint64_t misses = 0;
-  for (const std::uint64_t line : lines) misses += shadow.access(line, true) ? 0 : 1;
-  EXPECT_EQ(misses, reference_misses(lines, 1, 64, true));
-}
-
 }  // namespace
 }  // namespace augur::sim::cache

@@ -21,8 +21,8 @@ constexpr std::uint32_t no_way = LineTable::absent;
 constexpr std::uint32_t scan_limit = 32;  // more ways than this: found through a hash index
 
 // The way of `line` among `ways` tags. For the common associativities (a constant) every way is compared
-// without a branch: where the line is is not predictable, and a mispredicted early exit costs more than the
-// comparisons (a line is in at most one way, so the match is the same).
+// without a branch, into a mask of the matches: where the line is is not predictable, and a mispredicted
+// early exit costs more than the comparisons (a line is in at most one way, so the match is the same).
 template <std::uint32_t Ways>
 AUGUR_CACHE_INLINE std::uint32_t scan_ways(const std::uint64_t* tags, std::uint64_t line, std::uint32_t ways) {
   if constexpr (Ways == 0) {
@@ -31,9 +31,9 @@ AUGUR_CACHE_INLINE std::uint32_t scan_ways(const std::uint64_t* tags, std::uint6
     }
     return no_way;
   } else {
-    std::uint32_t found = no_way;
-    for (std::uint32_t way = 0; way < Ways; ++way) found = tags[way] == line ? way : found;
-    return found;
+    std::uint32_t matches = 0;
+    for (std::uint32_t way = 0; way < Ways; ++way) matches |= static_cast<std::uint32_t>(tags[way] == line) << way;
+    return matches == 0 ? no_way : static_cast<std::uint32_t>(std::countr_zero(matches));
   }
 }
 
@@ -68,6 +68,8 @@ CacheLevel::CacheLevel(const CacheSpec& spec, bool classify, std::uint64_t strea
       assoc_(static_cast<std::uint32_t>(spec.assoc)), indexed_(spec.assoc > scan_limit),
       index_(indexed_ ? static_cast<std::size_t>(spec.lines()) : 1), classify_(classify) {
   assert(sets_ >= 1 && assoc_ >= 1 && "CacheLevel: a checked spec (parse_cache_spec)");
+  write_back_mask_ = spec.write == WritePolicy::Back ? 1 : 0;
+  allocate_ = spec.allocate;
   sets_power_of_two_ = std::has_single_bit(sets_);
   set_mask_ = sets_ - 1;
   const std::size_t slots = static_cast<std::size_t>(sets_ * assoc_);
@@ -90,12 +92,8 @@ CacheLevel::CacheLevel(const CacheSpec& spec, bool classify, std::uint64_t strea
     case ReplacementPolicy::Plru: plru_bits_.assign(static_cast<std::size_t>(sets_) * (assoc_ - 1), 0); break;
   }
   // A fully associative LRU level is its own reference cache (the same lines, the same decisions): it needs
-  // no shadow, and its misses are compulsory or capacity, never conflict.
-  shadowed_ = classify_ && !(spec.policy == ReplacementPolicy::Lru && sets_ == 1);
-  if (shadowed_) {
-    shadow_ = std::make_unique<LruShadow>(spec.lines());
-    shadow_nodes_.assign(slots, no_way);
-  }
+  // no reference, and its misses are compulsory or capacity, never conflict.
+  if (classify_ && !(spec.policy == ReplacementPolicy::Lru && sets_ == 1)) reference_.emplace(spec.lines(), sets_, assoc_);
 }
 
 
@@ -181,7 +179,7 @@ std::uint32_t CacheLevel::victim(std::uint64_t set) {
   return 0;
 }
 
-void CacheLevel::classify_miss(std::uint64_t line, bool fa_hit) {
+AUGUR_CACHE_INLINE void CacheLevel::classify_miss(std::uint64_t line, bool fa_hit) {
   // A line the reference cache holds was accessed before: the set of lines touched is asked only when the
   // reference missed too (every first access misses in both, so every line touched gets into the set).
   if (fa_hit) {
@@ -193,53 +191,22 @@ void CacheLevel::classify_miss(std::uint64_t line, bool fa_hit) {
   }
 }
 
-AUGUR_CACHE_INLINE std::uint32_t CacheLevel::shadow_insert(std::uint64_t line) {
-  std::uint32_t unlinked = no_way;
-  const std::uint32_t node = shadow_->insert(line, unlinked);
-  if (unlinked != no_way) shadow_nodes_[unlinked] = no_way;
-  return node;
-}
-
-// `slot` now holds the line of `node` (absent: a line the reference cache does not hold).
-AUGUR_CACHE_INLINE void CacheLevel::link_shadow(std::size_t slot, std::uint32_t node) {
-  const std::uint32_t previous = shadow_nodes_[slot];
-  if (previous != no_way) shadow_->slot_of(previous) = no_way;
-  shadow_nodes_[slot] = node;
-  if (node != no_way) shadow_->slot_of(node) = static_cast<std::uint32_t>(slot);
-}
-
-// The line is in the cache at `slot`: the reference cache touches it through the slot's link, without a
-// hash lookup; a slot without a link holds a line the reference cache does not (it replaced it).
-AUGUR_CACHE_INLINE void CacheLevel::shadow_hit(std::size_t slot, std::uint64_t line, bool allocates) {
-  const std::uint32_t node = shadow_nodes_[slot];
-  if (node != no_way) {
-    shadow_->touch(node);
-    return;
-  }
-  assert(shadow_->find(line) == no_way && "CacheLevel: a slot without a link holds a line the shadow does not");
-  if (allocates) link_shadow(slot, shadow_insert(line));
-}
-
-// The line missed in the cache: the reference cache looks it up; returns its node (absent when it neither
-// held the line nor allocated it) and whether it hit.
-AUGUR_CACHE_INLINE std::uint32_t CacheLevel::shadow_miss(std::uint64_t line, bool allocates, bool& hit) {
-  const std::uint32_t node = shadow_->find(line);
-  hit = node != no_way;
-  if (hit) {
-    shadow_->touch(node);
-    return node;
-  }
-  return allocates ? shadow_insert(line) : no_way;
-}
-
+// Branch-light: whether an access writes is a coin toss in most traces, so the counts and the dirty bit
+// follow it by arithmetic, not by branches (the flag is hidden from the optimiser, which would otherwise
+// split the whole access into a read path and a write path behind one unpredictable branch).
 AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t line, bool write) {
-  ++statistics_.accesses;
-  if (write) ++statistics_.writes; else ++statistics_.reads;
-  const bool allocates = !write || spec_.allocate;
+  std::uint32_t writes = write ? 1 : 0;
+#if defined(__GNUC__)
+  asm("" : "+r"(writes));
+#endif
+  ++accesses_by_write_[writes];
+  const bool allocates = (writes == 0) | allocate_;
+  const auto dirties = static_cast<std::uint8_t>(writes & write_back_mask_);
   Outcome outcome;
   if (line == last_line_) {
-    if (shadowed_) shadow_hit(last_slot_, line, allocates);
-    if (write && spec_.write == WritePolicy::Back) dirty_[last_slot_] = 1;
+    // The reference cache already has this line as its newest unless the last access did not reach it.
+    if (reference_behind_) [[unlikely]] reference_behind_ = !reference_->hit(last_slot_, allocates) && !allocates;
+    dirty_[last_slot_] |= dirties;
     outcome.hit = true;
     return outcome;
   }
@@ -249,18 +216,26 @@ AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t lin
     touch(set, found);
     last_line_ = line;
     last_slot_ = static_cast<std::size_t>(set * assoc_ + found);
-    if (shadowed_) shadow_hit(last_slot_, line, allocates);
-    if (write && spec_.write == WritePolicy::Back) dirty_[last_slot_] = 1;
+    if (reference_) reference_behind_ = !reference_->hit(last_slot_, allocates) && !allocates;
+    dirty_[last_slot_] |= dirties;
     outcome.hit = true;
     return outcome;
   }
-  bool fa_hit = false;
-  const std::uint32_t node = shadowed_ ? shadow_miss(line, allocates, fa_hit) : no_way;
-  if (write) ++statistics_.write_misses; else ++statistics_.read_misses;
+  // The reference cache's last stamp of the line, and whether it holds the line (it was accessed before).
+  const std::uint64_t stamp = reference_ ? reference_->lookup(set, line) : 0;
+  const bool fa_hit = reference_ && reference_->holds(stamp);
+  ++misses_by_write_[writes];
   if (classify_) classify_miss(line, fa_hit);
-  if (!allocates) return outcome;
+  if (!allocates) {
+    if (reference_) {
+      reference_->bypass(line, stamp);
+      reference_behind_ = true;  // the reference's newest line may now be this one, not last_line_
+    }
+    return outcome;
+  }
   std::uint32_t way = filled_[set];
-  if (way < assoc_) {
+  const bool evicts = way >= assoc_;
+  if (!evicts) {
     ++filled_[set];
   } else {
     way = victim(set);
@@ -272,15 +247,28 @@ AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t lin
     if (indexed_) index_.erase(tags_[slot]);
   }
   const std::size_t slot = static_cast<std::size_t>(set * assoc_ + way);
-  if (shadowed_) link_shadow(slot, node);
+  if (reference_) {
+    reference_->fill(slot, set, line, stamp, evicts, tags_[slot]);
+    reference_behind_ = false;
+  }
   tags_[slot] = line;
-  dirty_[slot] = write && spec_.write == WritePolicy::Back ? 1 : 0;
+  dirty_[slot] = dirties;
   if (indexed_) index_.insert(line, way);
   touch(set, way);
   last_line_ = line;
   last_slot_ = slot;
   outcome.installed = true;
   return outcome;
+}
+
+LevelStatistics CacheLevel::statistics() const {
+  LevelStatistics statistics = statistics_;
+  statistics.reads = accesses_by_write_[0];
+  statistics.writes = accesses_by_write_[1];
+  statistics.accesses = statistics.reads + statistics.writes;
+  statistics.read_misses = misses_by_write_[0];
+  statistics.write_misses = misses_by_write_[1];
+  return statistics;
 }
 
 void check_hierarchy(const std::vector<CacheSpec>& levels, const std::string& origin) {
@@ -355,7 +343,7 @@ AUGUR_CACHE_INLINE void CacheHierarchy::access_one(const Access& access) {
   if ((access.address & (line_bytes - 1)) + size <= line_bytes) {
     const CacheLevel::Outcome outcome = cache.access_line(line, write);
     const bool through = cache.spec().write == WritePolicy::Through;
-    if ((outcome.hit && !(write && through)) || next_[level] >= levels_.size()) return;
+    if ((outcome.hit && !(through && write)) || next_[level] >= levels_.size()) return;
     forward(next_[level], line, shift, outcome, access.address, access.address + (size - 1), write, through);
     return;
   }

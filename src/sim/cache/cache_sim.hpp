@@ -3,6 +3,7 @@
 // not), fed by an AccessSource, with per-level counts and the 3C classification of the misses.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "sim/cache/access.hpp"
 #include "sim/cache/cache_spec.hpp"
 #include "sim/cache/line_table.hpp"
+#include "sim/cache/lru_reference.hpp"
 #include "augur/sim/engine.hpp"
 
 namespace augur::sim::cache {
@@ -50,7 +52,7 @@ public:
   Outcome access_line(std::uint64_t line, bool write);
 
   [[nodiscard]] const CacheSpec& spec() const { return spec_; }
-  [[nodiscard]] const LevelStatistics& statistics() const { return statistics_; }
+  [[nodiscard]] LevelStatistics statistics() const;
   [[nodiscard]] int line_shift() const { return line_shift_; }
 
 private:
@@ -58,10 +60,6 @@ private:
   void touch(std::uint64_t set, std::uint32_t way);    // the replacement state after a hit or a fill
   std::uint32_t victim(std::uint64_t set);              // the way to replace in a full set
   void classify_miss(std::uint64_t line, bool fa_hit);
-  void shadow_hit(std::size_t slot, std::uint64_t line, bool allocates);
-  std::uint32_t shadow_miss(std::uint64_t line, bool allocates, bool& hit);
-  std::uint32_t shadow_insert(std::uint64_t line);
-  void link_shadow(std::size_t slot, std::uint32_t node);
 
   CacheSpec spec_;
   int line_shift_ = 6;
@@ -89,15 +87,20 @@ private:
   // that changes no replacement state (it is already its set's most recent), so only the counts move.
   std::uint64_t last_line_ = LineTable::empty_key;
   std::size_t last_slot_ = 0;
+  std::uint32_t write_back_mask_ = 1;  // 1 when spec_.write is WritePolicy::Back
+  bool allocate_ = true;    // spec_.allocate
 
   bool classify_ = true;
-  bool shadowed_ = true;               // 3C through the shadow (not for a fully associative LRU level)
-  std::unique_ptr<LruShadow> shadow_;  // 3C: the fully associative LRU of the same capacity
-  // 3C: per slot, the shadow's node of the slot's line (absent when the shadow does not hold it); the
-  // shadow keeps the other direction (LruShadow::slot_of).
-  std::vector<std::uint32_t> shadow_nodes_;
-  LineSet touched_;                    // 3C: lines ever accessed
-  LevelStatistics statistics_;
+  // 3C: the fully associative LRU of the same capacity (none for a fully associative LRU level: its own).
+  std::optional<LruReference> reference_;
+  // last_line_ may not be the reference's newest line (its last access did not reach the reference, or a
+  // write without allocation of another line did since): the next access of last_line_ must go to the
+  // reference; otherwise a repeated access costs the reference nothing.
+  bool reference_behind_ = false;
+  LineSet touched_;                         // 3C: lines ever accessed
+  LevelStatistics statistics_;  // the 3C and the writebacks; the other counts:
+  std::array<std::uint64_t, 2> accesses_by_write_{};  // [0] reads (instruction fetches too), [1] writes
+  std::array<std::uint64_t, 2> misses_by_write_{};    // indexed by the write flag: no branch on it
 };
 
 // A hierarchy of levels, first the closest to the processor. Two first levels named "l1i" and "l1d" make a
@@ -106,7 +109,8 @@ private:
 // writes that do not allocate, and writebacks; the levels are neither inclusive nor exclusive.
 class CacheHierarchy {
 public:
-  // `classify`: count the 3C (costs a hash lookup per line access and the memory of the lines touched).
+  // `classify`: count the 3C (costs a stamp per line access, a hash lookup per miss and the memory of the lines
+  // touched).
   explicit CacheHierarchy(const std::vector<CacheSpec>& levels, bool classify = true);
 
   void access(const Access& access);

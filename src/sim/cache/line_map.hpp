@@ -1,8 +1,10 @@
 // An open-addressing hash map from line numbers to one 64-bit value (linear probing, load at most one
-// half, deletion by backward shift), for the per-reference look-ups of the curve methods, where
-// std::unordered_map's node per line would cost a cache miss more.
+// half, deletion by backward shift), for the per-reference look-ups of the curve methods and the 3C
+// classifier's reference cache (lru_reference.hpp), where std::unordered_map's node per line would cost a
+// cache miss more.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <vector>
@@ -63,6 +65,12 @@ public:
     }
     entries_[hole].key = 0;
     --size_;
+  }
+
+  // Removes every entry (the table keeps its size).
+  void clear() {
+    std::fill(entries_.begin(), entries_.end(), Entry{0, 0});
+    size_ = 0;
   }
 
   // Calls visit(line, value&) for every entry, in no particular order.

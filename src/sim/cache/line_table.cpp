@@ -49,11 +49,4 @@ void LineTable::assign(std::uint64_t key, std::uint32_t value) {
   values_[slot] = value;
 }
 
-LruShadow::LruShadow(std::uint64_t capacity)
-    : index_(2 * static_cast<std::size_t>(capacity)), lines_(capacity + 1, LineTable::empty_key), previous_(capacity + 1),
-      next_(capacity + 1), slots_(capacity, absent), capacity_(static_cast<std::uint32_t>(capacity)) {
-  previous_[capacity_] = capacity_;  // the empty ring: the sentinel alone
-  next_[capacity_] = capacity_;
-}
-
 }  // namespace augur::sim::cache

@@ -1,8 +1,9 @@
 // Open-addressing hash tables keyed by line numbers (linear probing, backward-shift deletion): the index of a
-// fully associative cache and of the 3C classifier's shadow cache, and the set of lines ever touched.
+// fully associative cache, and the set of lines ever touched (the 3C's compulsory misses).
 // O(1) expected per operation, no allocation per access (the set grows by doubling).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -44,7 +45,7 @@ private:
   std::size_t size_ = 0;
 };
 
-// Inline: the 3C classifier's reference cache inserts and erases a line on most of its misses.
+// Inline: a fully associative level inserts and erases a line on most of its misses.
 inline void LineTable::insert(std::uint64_t key, std::uint32_t value) {
   if ((size_ + 1) * 2 > keys_.size()) grow();  // load factor at most 1/2
   std::size_t slot = home(key);
@@ -76,25 +77,20 @@ inline void LineTable::erase(std::uint64_t key) {
 }
 
 // A set of line numbers (the lines a level ever accessed, for the compulsory misses): bitmaps of 4096
-// consecutive lines found through a LineTable, the last one used kept at hand. Accesses near each other
-// (most of a trace) cost a shift and a bit test; memory is 512 bytes per 4096-line page touched.
+// consecutive lines found through a LineTable, the pages used last kept at hand in a small direct-mapped
+// table (a trace's misses alternate between a few arrays). Accesses near each other (most of a trace) cost a
+// shift and a bit test; memory is 512 bytes per 4096-line page touched.
 class LineSet {
 public:
+  LineSet() { recent_.fill(RecentPage{LineTable::empty_key, 0}); }
+
   // Adds the line; returns true when it was not in the set.
   bool insert(std::uint64_t line) {
     const std::uint64_t page = line >> page_bits;
-    if (page != last_page_) {
-      std::uint32_t index = pages_.find(page);
-      if (index == LineTable::absent) {
-        index = static_cast<std::uint32_t>(bits_.size() / words_per_page);
-        bits_.resize(bits_.size() + words_per_page, 0);
-        pages_.insert(page, index);
-      }
-      last_page_ = page;
-      last_index_ = index;
-    }
+    RecentPage& recent = recent_[page & (recent_pages - 1)];
+    if (recent.page != page) [[unlikely]] recent = RecentPage{page, page_index(page)};
     const std::uint64_t offset = line & ((std::uint64_t{1} << page_bits) - 1);
-    std::uint64_t& word = bits_[std::size_t{last_index_} * words_per_page + offset / 64];
+    std::uint64_t& word = bits_[std::size_t{recent.index} * words_per_page + offset / 64];
     const std::uint64_t bit = std::uint64_t{1} << (offset % 64);
     if ((word & bit) != 0) return false;
     word |= bit;
@@ -106,94 +102,27 @@ public:
 private:
   static constexpr int page_bits = 12;
   static constexpr std::size_t words_per_page = (std::size_t{1} << page_bits) / 64;
+  static constexpr std::size_t recent_pages = 64;
+  struct RecentPage {
+    std::uint64_t page;
+    std::uint32_t index;
+  };
+
+  // The index of the page's bitmap, added (empty) when absent.
+  std::uint32_t page_index(std::uint64_t page) {
+    std::uint32_t index = pages_.find(page);
+    if (index == LineTable::absent) {
+      index = static_cast<std::uint32_t>(bits_.size() / words_per_page);
+      bits_.resize(bits_.size() + words_per_page, 0);
+      pages_.insert(page, index);
+    }
+    return index;
+  }
+
   LineTable pages_{64};
   std::vector<std::uint64_t> bits_;
-  std::uint64_t last_page_ = LineTable::empty_key;
-  std::uint32_t last_index_ = 0;
+  std::array<RecentPage, recent_pages> recent_{};
   std::uint64_t size_ = 0;
 };
-
-// A fully associative LRU cache of `capacity` lines that only answers hit or miss (the 3C classifier's
-// reference): a hash index and a doubly linked recency list in arrays, O(1) per access. The list is a ring
-// through a sentinel node (index `capacity`): its next is the most recent line, its previous the least
-// recent. Each node (a line held) can be linked to a slot of the simulated cache that holds the same line,
-// so that a hit there finds the node without the hash lookup (CacheLevel keeps the other direction).
-class LruShadow {
-public:
-  static constexpr std::uint32_t absent = LineTable::absent;
-
-  explicit LruShadow(std::uint64_t capacity);
-  // Touches the line; returns true on a hit. On a miss the line is inserted only when `allocate`.
-  bool access(std::uint64_t line, bool allocate);
-
-  // The node holding `line`, or absent (the hash lookup).
-  [[nodiscard]] std::uint32_t find(std::uint64_t line) const { return index_.find(line); }
-  // Makes the node the most recent.
-  void touch(std::uint32_t node) {
-    if (node == next_[capacity_]) return;
-    unlink(node);
-    push_front(node);
-  }
-  // Inserts `line` (absent) as the most recent, replacing the least recent line when full; returns its node
-  // (linked to no slot). `unlinked_slot`: the slot the replaced node was linked to, or absent.
-  std::uint32_t insert(std::uint64_t line, std::uint32_t& unlinked_slot);
-  // The slot of the simulated cache linked to the node (absent: none).
-  [[nodiscard]] std::uint32_t& slot_of(std::uint32_t node) { return slots_[node]; }
-
-private:
-  void unlink(std::uint32_t node) {
-    const std::uint32_t before = previous_[node];
-    const std::uint32_t after = next_[node];
-    next_[before] = after;
-    previous_[after] = before;
-  }
-  void push_front(std::uint32_t node) {
-    const std::uint32_t head = next_[capacity_];
-    previous_[node] = capacity_;
-    next_[node] = head;
-    previous_[head] = node;
-    next_[capacity_] = node;
-  }
-
-  LineTable index_;
-  std::vector<std::uint64_t> lines_;      // per node; the sentinel's is LineTable::empty_key (never a line)
-  std::vector<std::uint32_t> previous_;   // per node and the sentinel
-  std::vector<std::uint32_t> next_;
-  std::vector<std::uint32_t> slots_;
-  std::uint32_t used_ = 0;
-  std::uint32_t capacity_;
-};
-
-// Inline: called on every line access when the misses are classified.
-inline std::uint32_t LruShadow::insert(std::uint64_t line, std::uint32_t& unlinked_slot) {
-  std::uint32_t node = 0;
-  unlinked_slot = absent;
-  if (used_ < capacity_) {
-    node = used_++;
-  } else {
-    node = previous_[capacity_];  // the least recent
-    unlink(node);
-    index_.erase(lines_[node]);
-    unlinked_slot = slots_[node];
-  }
-  lines_[node] = line;
-  slots_[node] = absent;
-  index_.insert(line, node);
-  push_front(node);
-  return node;
-}
-
-inline bool LruShadow::access(std::uint64_t line, bool allocate) {
-  if (lines_[next_[capacity_]] == line) return true;  // the most recent line again (a sweep within a line)
-  const std::uint32_t node = find(line);
-  if (node != absent) {
-    touch(node);
-    return true;
-  }
-  if (!allocate) return false;
-  std::uint32_t unlinked = absent;
-  insert(line, unlinked);
-  return false;
-}
 
 }  // namespace augur::sim::cache
