@@ -10,7 +10,6 @@
 // with the last), then the processors of this quantum by mu x gain. S is what the application measured
 // (MeasuredCurve), W its work left (cpus_prediction_time x S). Docs: manager.md.
 #include <algorithm>
-#include <cstdio>
 #include <queue>
 
 #include "measured_curve.hpp"
@@ -123,12 +122,6 @@ std::vector<double> weights_backward(const Planned& plan, const std::vector<Inte
   return mu;
 }
 
-std::string number_text(const char* format, double value) {
-  char text[48];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
-
 // The curves, limits and work of the applications as the plan reads them.
 Planned planned(const PolicyParameters& parameters, std::span<const ApplicationReport> reports) {
   Planned plan;
@@ -177,12 +170,7 @@ std::vector<Allocation> decide_hesrpt_plan(const PolicyParameters& parameters, s
   const std::vector<double> mu = plan_weights(plan, left, parameters.cpus);
   // A running application is never stopped: one processor each first, the earliest if the machine shrank.
   std::vector<int> processors(count, 0);
-  int free_processors = parameters.cpus;
-  for (std::size_t index = 0; index < count && free_processors > 0; ++index) {
-    if (reports[index].allocation <= 0) continue;
-    processors[index] = 1;
-    --free_processors;
-  }
+  int free_processors = one_each_running(reports, processors, parameters.cpus);
   hand_out(plan, mu, processors, free_processors, std::vector<char>(count, 1), parameters.minimum_gain);
   std::vector<Allocation> allocations;
   for (std::size_t index = 0; index < count; ++index) {

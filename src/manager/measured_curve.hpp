@@ -2,8 +2,11 @@
 // policies that plan on measured speedups read them (shortest_first.cpp, knee_first.cpp).
 #pragma once
 
+#include <cstdio>
 #include <iterator>
 #include <map>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "manager/policy.hpp"
@@ -75,6 +78,25 @@ private:
     }
   }
   return weight;
+}
+
+// A running application is never stopped: one processor each (the earliest first if the machine shrank);
+// returns the processors left.
+[[nodiscard]] inline int one_each_running(std::span<const ApplicationReport> reports, std::vector<int>& processors, int cpus) {
+  int free_processors = cpus;
+  for (std::size_t index = 0; index < reports.size() && free_processors > 0; ++index) {
+    if (reports[index].allocation <= 0) continue;
+    processors[index] = 1;
+    --free_processors;
+  }
+  return free_processors;
+}
+
+// A number for a reason in the log ("%.2f").
+[[nodiscard]] inline std::string number_text(const char* format, double value) {
+  char text[48];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
 }
 
 }  // namespace augur::manager

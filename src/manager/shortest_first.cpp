@@ -8,22 +8,11 @@
 // interpolated linearly through S(1) = 1 and extrapolated at most `step` processors past the largest one
 // measured; W from its predicted time (cpus_prediction_time). Docs: manager.md.
 #include <algorithm>
-#include <cstdio>
 
 #include "measured_curve.hpp"
 #include "policies.hpp"
 
 namespace augur::manager {
-
-namespace {
-
-std::string number_text(const char* format, double value) {
-  char text[48];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
-
-}  // namespace
 
 std::vector<Allocation> decide_shortest_first(const PolicyParameters& parameters,
                                               std::span<const ApplicationReport> reports) {
@@ -41,12 +30,7 @@ std::vector<Allocation> decide_shortest_first(const PolicyParameters& parameters
   const std::vector<double> weight = rank_weights(left);
   // A running application is never stopped: one processor each first, the earliest if the machine shrank.
   std::vector<int> processors(count, 0);
-  int free_processors = parameters.cpus;
-  for (std::size_t index = 0; index < count && free_processors > 0; ++index) {
-    if (reports[index].allocation <= 0) continue;
-    processors[index] = 1;
-    --free_processors;
-  }
+  int free_processors = one_each_running(reports, processors, parameters.cpus);
   hand_out_one_at_a_time(processors, free_processors, [&](std::size_t index, int now) -> std::optional<double> {
     if (now >= limits[index]) return std::nullopt;
     const double gain = curves[index].at(now + 1) - curves[index].at(now);
