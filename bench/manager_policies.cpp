@@ -1,7 +1,7 @@
 // The manager's policies on the example workloads (docs/manager.md, "Figures"): for 16 to 256 processors,
 // each policy's mean response time and makespan relative to equipartition's, simulated with
 // `augur manager simulate`'s engine. Equipartition runs twice: with no multiprogramming limit and with the
-// fixed level of 4 (PDPA, pdpa-lend and shortest-first set their own). Then random open arrivals of the
+// fixed level of 4 (PDPA, pdpa-lend, shortest-first and hesrpt-plan set their own). Then random open arrivals of the
 // thesis's five applications (Poisson, several seeds), and at 64 processors the worst job of each policy
 // (its response time and slowdown). Prints Markdown tables; never fails.
 #include <algorithm>
@@ -31,6 +31,7 @@ const std::vector<Row> rows{{"equipartition", manager::PolicyKind::equipartition
                             {"pdpa", manager::PolicyKind::pdpa, 0},
                             {"pdpa-lend", manager::PolicyKind::pdpa_lend, 0},
                             {"shortest-first", manager::PolicyKind::shortest_first, 0},
+                            {"hesrpt-plan", manager::PolicyKind::hesrpt_plan, 0},
                             {"equal-efficiency", manager::PolicyKind::equal_efficiency, 0},
                             {"marginal-gain", manager::PolicyKind::marginal_gain, 0},
                             {"fixed, level 4", manager::PolicyKind::fixed, 4}};
@@ -39,8 +40,11 @@ constexpr int seeds = 5;
 constexpr int random_jobs = 50;
 constexpr double random_load = 0.9;
 
-manager::SimulationResult run(const manager::Workload& workload, int cpus, const Row& row) {
+manager::SimulationResult run(const manager::Workload& workload, int cpus, const Row& row, double noise = 0.0,
+                              std::uint64_t seed = 1) {
   manager::SimulationOptions options;
+  options.speedup_noise = noise;
+  options.seed = seed;
   options.policy.policy = row.policy;
   options.policy.cpus = cpus;
   options.policy.multiprogramming_level = row.multiprogramming_level;
@@ -97,32 +101,62 @@ void print_workload(const std::string& name, const manager::Workload& workload) 
   }
 }
 
-// Over the seeds, per policy and machine: the mean of the ratio to equipartition and its range.
+// Over the seeds, per policy and machine: the median of the ratio to equipartition, its mean and its range.
 void print_random(const std::vector<manager::WorkloadJob>& kinds) {
   print_header("random open arrivals (" + std::to_string(random_jobs) + " jobs of the thesis's five, load " +
                std::to_string(random_load).substr(0, 3) + ", seeds 1-" + std::to_string(seeds) +
-               "): mean response time relative to equipartition's, mean over the seeds (lowest-highest)");
+               "): mean response time relative to equipartition's, median over the seeds, mean, (lowest-highest)");
   for (const Row& row : rows) {
     std::printf("| %s |", row.label.c_str());
     for (const int cpus : machines) {
-      double sum = 0.0;
-      double low = 1e300;
-      double high = 0.0;
+      std::vector<double> ratios;
       double base_sum = 0.0;
       for (int seed = 1; seed <= seeds; ++seed) {
         const manager::Workload workload = random_workload(kinds, cpus, static_cast<std::uint64_t>(seed));
         const double base = run(workload, cpus, rows[0]).mean_response_time;
-        const double ratio = &row == &rows[0] ? 1.0 : run(workload, cpus, row).mean_response_time / base;
+        ratios.push_back(&row == &rows[0] ? 1.0 : run(workload, cpus, row).mean_response_time / base);
         base_sum += base;
-        sum += ratio;
-        low = std::min(low, ratio);
-        high = std::max(high, ratio);
       }
+      std::sort(ratios.begin(), ratios.end());
+      double mean = 0.0;
+      for (const double ratio : ratios) mean += ratio / seeds;
       if (&row == &rows[0]) {
         std::printf(" %.0f s |", base_sum / seeds);
       } else {
-        std::printf(" %.2f (%.2f-%.2f) |", sum / seeds, low, high);
+        std::printf(" %.2f, %.2f (%.2f-%.2f) |", ratios[seeds / 2], mean, ratios.front(), ratios.back());
       }
+    }
+    std::printf("\n");
+  }
+}
+
+// At 64 processors, with noise in the measured speedups (each S(P) a job calculates is the true one times
+// exp(noise x z)): the median over noise seeds 1-5 of the ratio to equipartition, on open.workload and on
+// the random arrivals of seed 1. Equipartition reads no speedup: its figures do not move with the noise.
+void print_noise(const manager::Workload& open, const std::vector<manager::WorkloadJob>& kinds) {
+  const std::vector<double> noises{0.0, 0.05, 0.1, 0.2};
+  const manager::Workload arrivals = random_workload(kinds, 64, 1);
+  std::printf("\nWith noise in the measured speedups, 64 CPUs: mean response time relative to equipartition's, median over noise "
+              "seeds 1-%d (open.workload / random arrivals, seed 1)\n\n| policy |", seeds);
+  for (const double noise : noises) std::printf(" noise %.2f |", noise);
+  std::printf("\n| --- |");
+  for (std::size_t i = 0; i < noises.size(); ++i) std::printf(" --- |");
+  std::printf("\n");
+  const double open_base = run(open, 64, rows[0]).mean_response_time;
+  const double arrivals_base = run(arrivals, 64, rows[0]).mean_response_time;
+  for (const Row& row : rows) {
+    if (&row == &rows[0]) continue;
+    std::printf("| %s |", row.label.c_str());
+    for (const double noise : noises) {
+      std::vector<double> on_open;
+      std::vector<double> on_arrivals;
+      for (int seed = 1; seed <= (noise > 0.0 ? seeds : 1); ++seed) {
+        on_open.push_back(run(open, 64, row, noise, static_cast<std::uint64_t>(seed)).mean_response_time / open_base);
+        on_arrivals.push_back(run(arrivals, 64, row, noise, static_cast<std::uint64_t>(seed)).mean_response_time / arrivals_base);
+      }
+      std::sort(on_open.begin(), on_open.end());
+      std::sort(on_arrivals.begin(), on_arrivals.end());
+      std::printf(" %.2f / %.2f |", on_open[on_open.size() / 2], on_arrivals[on_arrivals.size() / 2]);
     }
     std::printf("\n");
   }
@@ -170,6 +204,7 @@ int main(int argc, char** argv) {
     std::printf("\n");
     for (const auto& [name, workload] : workloads) print_worst(name, workload);
     print_worst("random, seed 1", random_workload(kinds, 64, 1));
+    print_noise(workloads[2].second, kinds);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "bench_manager_policies: %s\n", error.what());
     return 0;  // a benchmark never fails

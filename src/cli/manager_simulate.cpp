@@ -2,6 +2,7 @@
 // (docs/manager.md, "Simulation"): reads the workload (and the speedup files it names, relative to its
 // folder), simulates it under the policy with the real manager's decide(), prints.
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 
@@ -26,6 +27,8 @@ struct ManagerSimulateOptions {
   int fixed = 0;
   double minimum_gain = 0.0;
   int multiprogramming = 0;
+  double noise = 0.0;
+  std::uint64_t seed = 1;
   bool json = false;
   bool csv = false;
   std::string timeline;
@@ -53,6 +56,9 @@ manager::Workload load_workload(const std::string& path) {
 manager::SimulationOptions simulation_options(const ManagerSimulateOptions& cli) {
   manager::SimulationOptions options;
   options.quantum = cli.quantum;
+  if (!(cli.noise >= 0.0 && cli.noise <= 1.0)) throw core::InputError({"--noise", 0, 0}, "noise must be in [0, 1]");
+  options.speedup_noise = cli.noise;
+  options.seed = cli.seed;
   manager::PolicyParameters& policy = options.policy;
   policy.policy = *manager::parse_policy(cli.policy);  // CLI11 checked the name
   policy.cpus = cli.cpus;
@@ -123,6 +129,10 @@ Runner declare_manager_simulate_command(CLI::App& command) {
                      "Run at most this many jobs at once, the others queue (0: no limit; PDPA sets its own)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  command.add_option("--noise", options->noise,
+                     "Noise in the speedups the jobs measure: each is the true one times exp(noise x z), z normal (0: exact)")
+      ->capture_default_str();
+  command.add_option("--seed", options->seed, "Seed of the noise's random numbers")->capture_default_str();
   add_json_flag(command, options->json, "JSON instead of the table");
   add_csv_flag(command, options->csv, "One CSV row per job instead of the table");
   command.add_option("--timeline", options->timeline, "Also write the allocations over time as a Perfetto timeline (Chrome trace JSON)");

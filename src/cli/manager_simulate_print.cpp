@@ -34,6 +34,7 @@ std::string parameters_text(const manager::SimulationOptions& options) {
     case manager::PolicyKind::pdpa:
     case manager::PolicyKind::pdpa_lend:
     case manager::PolicyKind::shortest_first:
+    case manager::PolicyKind::hesrpt_plan:
       return "target efficiency " + format_number(policy.target_efficiency, 2) + ", low efficiency " +
              format_number(policy.low_efficiency, 2) + ", step " + std::to_string(policy.step);
     case manager::PolicyKind::fixed:
@@ -51,7 +52,11 @@ std::string render_simulation_table(const std::string& workload, const manager::
                                     const manager::SimulationResult& result) {
   std::ostringstream out;
   out << "Workload " << workload << ": " << result.jobs.size() << " jobs on " << result.cpus << " processors, policy "
-      << result.policy << " (" << parameters_text(options) << "), quantum " << format_number(result.quantum, 3) << " s\n\n";
+      << result.policy << " (" << parameters_text(options) << "), quantum " << format_number(result.quantum, 3) << " s";
+  if (options.speedup_noise > 0.0) {
+    out << ", speedups measured with noise " << format_number(options.speedup_noise, 3) << " (seed " << options.seed << ")";
+  }
+  out << "\n\n";
   core::TextTable table({"Job", "Arrival", "Start", "Finish", "Response", "Work", "Efficiency", "Allocations"});
   for (const manager::JobOutcome& job : result.jobs) {
     table.add_row({job.name, format_number(job.arrival, 1), format_number(job.start, 1), format_number(job.finish, 1),

@@ -30,13 +30,15 @@ struct PdpaMove {
 void hand_out_one_at_a_time(std::vector<int>& processors, int& free_processors,
                             const std::function<std::optional<double>(std::size_t index, int now)>& score);
 
-// The policies decide() dispatches to (pdpa.cpp, pdpa_lend.cpp, predicted.cpp).
+// The policies decide() dispatches to (pdpa.cpp, pdpa_lend.cpp, shortest_first.cpp, hesrpt_plan.cpp, predicted.cpp).
 [[nodiscard]] std::vector<Allocation> decide_pdpa(const PolicyParameters& parameters,
                                                   std::span<const ApplicationReport> reports);
 [[nodiscard]] std::vector<Allocation> decide_pdpa_lend(const PolicyParameters& parameters,
                                                        std::span<const ApplicationReport> reports);
 [[nodiscard]] std::vector<Allocation> decide_shortest_first(const PolicyParameters& parameters,
                                                             std::span<const ApplicationReport> reports);
+[[nodiscard]] std::vector<Allocation> decide_hesrpt_plan(const PolicyParameters& parameters,
+                                                         std::span<const ApplicationReport> reports);
 [[nodiscard]] std::vector<Allocation> decide_predicted(const PolicyParameters& parameters,
                                                        std::span<const ApplicationReport> reports);
 

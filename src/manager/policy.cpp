@@ -14,7 +14,7 @@ namespace augur::manager {
 
 namespace {
 
-constexpr std::array<std::pair<PolicyKind, std::string_view>, 7> policy_names{{
+constexpr std::array<std::pair<PolicyKind, std::string_view>, 8> policy_names{{
     {PolicyKind::equipartition, "equipartition"},
     {PolicyKind::pdpa, "pdpa"},
     {PolicyKind::equal_efficiency, "equal-efficiency"},
@@ -22,6 +22,7 @@ constexpr std::array<std::pair<PolicyKind, std::string_view>, 7> policy_names{{
     {PolicyKind::marginal_gain, "marginal-gain"},
     {PolicyKind::pdpa_lend, "pdpa-lend"},
     {PolicyKind::shortest_first, "shortest-first"},
+    {PolicyKind::hesrpt_plan, "hesrpt-plan"},
 }};
 
 // A report's cap as equal_shares reads it: its request, or no cap.
@@ -210,7 +211,7 @@ std::vector<Allocation> decide(const PolicyParameters& parameters, std::span<con
   }
   const auto level = static_cast<std::size_t>(parameters.multiprogramming_level);
   const bool sets_its_own_level = parameters.policy == PolicyKind::pdpa || parameters.policy == PolicyKind::pdpa_lend ||
-                                  parameters.policy == PolicyKind::shortest_first;
+                                  parameters.policy == PolicyKind::shortest_first || parameters.policy == PolicyKind::hesrpt_plan;
   if (!sets_its_own_level && level > 0 && reports.size() > level) {
     // The earliest `level` applications run under the policy; the others wait their turn.
     std::vector<Allocation> allocations = decide(parameters, reports.first(level));
@@ -226,6 +227,7 @@ std::vector<Allocation> decide(const PolicyParameters& parameters, std::span<con
     case PolicyKind::pdpa: return decide_pdpa(parameters, reports);
     case PolicyKind::pdpa_lend: return decide_pdpa_lend(parameters, reports);
     case PolicyKind::shortest_first: return decide_shortest_first(parameters, reports);
+    case PolicyKind::hesrpt_plan: return decide_hesrpt_plan(parameters, reports);
     case PolicyKind::equal_efficiency:
     case PolicyKind::marginal_gain: return decide_predicted(parameters, reports);
   }

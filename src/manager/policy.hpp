@@ -25,9 +25,11 @@ enum class PolicyKind {
   marginal_gain,     // augur's own: processors one by one to the largest predicted gain in speedup
   pdpa_lend,         // augur's own: PDPA, and while no application waits, its free processors lent to the stable ones
   shortest_first,    // augur's own: PDPA's efficient sizes, the processors to the least predicted work left first
+  hesrpt_plan,       // augur's own: the weights of the optimal plan to the end (heSRPT's, on each measured curve)
 };
 
-// "equipartition", "pdpa", "equal-efficiency", "fixed", "marginal-gain", "pdpa-lend", "shortest-first".
+// "equipartition", "pdpa", "equal-efficiency", "fixed", "marginal-gain", "pdpa-lend", "shortest-first",
+// "hesrpt-plan".
 [[nodiscard]] std::string_view policy_name(PolicyKind kind);
 [[nodiscard]] std::optional<PolicyKind> parse_policy(std::string_view name);
 [[nodiscard]] const std::vector<PolicyKind>& all_policies();
@@ -56,7 +58,7 @@ struct PolicyMemory {
   double previous_speedup = 0.0;  // S(previous_allocation) when the move was made
   int decisions = 0;             // decisions taken for this application so far
   int lent = 0;                  // pdpa-lend, shortest-first: processors of its allocation lent on top of PDPA's decision
-  double work_left = 0.0;        // shortest-first: its remaining work (one-processor seconds) when it last predicted it
+  double work_left = 0.0;        // shortest-first, hesrpt-plan: its remaining work (one-processor seconds) when it last predicted it
 };
 
 // The state one application reported, as the policy sees it.

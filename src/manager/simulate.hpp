@@ -4,6 +4,7 @@
 // discrete-event engine (src/sim/engine): decisions and completions are its events.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,11 @@ namespace augur::manager {
 struct SimulationOptions {
   PolicyParameters policy;  // its cpus is the machine
   double quantum = 1.0;     // seconds between two decisions (> 0)
+  // The noise in what a job measures: each S(P) it calculates is its curve's S(P) times exp(noise x z), z
+  // drawn from the standard normal distribution (0: exact). The draws come from a generator seeded with
+  // `seed`: the same workload, options and seed give the same result.
+  double speedup_noise = 0.0;
+  std::uint64_t seed = 1;
 };
 
 struct JobOutcome {
@@ -43,7 +49,8 @@ struct SimulationResult {
   long decisions = 0;
 };
 
-// Throws std::invalid_argument on options out of range (validate_parameters, quantum <= 0) and
+// Throws std::invalid_argument on options out of range (validate_parameters, quantum <= 0, a noise below 0
+// or above 1) and
 // std::runtime_error if the jobs make no progress for a million quanta (a policy that starves them) or
 // need more than 10^7 decisions.
 [[nodiscard]] SimulationResult simulate(const Workload& workload, const SimulationOptions& options);

@@ -119,6 +119,33 @@ TEST(Simulate, PdpaMovesTheProcessorsAsItsStatesSay) {
   EXPECT_EQ(std::vector(b.begin(), b.begin() + 5), (std::vector<std::pair<double, int>>{{0, 16}, {1, 12}, {2, 8}, {3, 4}, {4, 1}}));
 }
 
+TEST(Simulate, NoiseMovesWhatTheJobsMeasureAndNothingElse) {
+  const Workload workload = parse(
+      "job a work=3000 table=4:6.5,8:11.5,16:19,32:27,48:31\n"
+      "job b arrival=3 work=1500 table=4:3,8:4.6,16:6.2,32:7,48:7.2\n"
+      "job c arrival=7 work=4000 table=4:3.9,8:7.6,16:14.5,32:26,48:35\n");
+  SimulationOptions exact = options_for(PolicyKind::equipartition, 64);
+  SimulationOptions noisy = exact;
+  noisy.speedup_noise = 0.3;
+  // Equipartition reads no speedup: the noise changes nothing.
+  const SimulationResult plain = simulate(workload, exact);
+  const SimulationResult shaken = simulate(workload, noisy);
+  for (std::size_t job = 0; job < 3; ++job) EXPECT_EQ(plain.jobs[job].allocations, shaken.jobs[job].allocations);
+  // A policy that reads them decides otherwise with noise, the same for the same seed, otherwise for another.
+  exact.policy.policy = noisy.policy.policy = PolicyKind::shortest_first;
+  const SimulationResult once = simulate(workload, noisy);
+  EXPECT_EQ(once.jobs[0].allocations, simulate(workload, noisy).jobs[0].allocations);
+  EXPECT_NE(once.jobs[0].allocations, simulate(workload, exact).jobs[0].allocations);
+  noisy.seed = 2;
+  EXPECT_NE(once.jobs[0].allocations, simulate(workload, noisy).jobs[0].allocations);
+  // The work done is the true curve's whatever was measured: the job alone on 64 for its whole life
+  // under equipartition ends at 3000 / 31 (flat past 48).
+  noisy.policy.policy = PolicyKind::equipartition;
+  EXPECT_NEAR(simulate(parse("job a work=3000 table=4:6.5,8:11.5,16:19,32:27,48:31\n"), noisy).jobs[0].finish, 3000.0 / 31.0, 1e-9);
+  noisy.speedup_noise = -0.1;
+  EXPECT_THROW((void)simulate(workload, noisy), std::invalid_argument);
+}
+
 TEST(Simulate, RefusesABadQuantum) {
   SimulationOptions options = options_for(PolicyKind::equipartition, 2);
   options.quantum = 0.0;

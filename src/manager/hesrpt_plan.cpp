@@ -1,0 +1,191 @@
+// hesrpt-plan, augur's own policy: the allocation that minimises the sum of the response times of the
+// applications present, as if no other arrived (heSRPT, Berg, Vesilo and Harchol-Balter 2020, which solves
+// it in closed form for one speedup function p^a shared by every job), here for each application's own
+// measured curve. For a fixed order of completion the optimum keeps, between two completions, the
+// allocation that maximises sum_j mu_j S_j(P_j), with one weight mu_j per application: the increase of the
+// sum of response times per one-processor second of its work. The weights follow from a plan: hand the
+// processors out by mu x gain, run the plan forward to each completion, then, from the last completion
+// back, mu_j S_j(P_j) over the applications alive in an interval sums to their number, which gives the
+// weight of the one that completes at its end. Ten rounds of plan and weights (each new weight averaged
+// with the last), then the processors of this quantum by mu x gain. S is what the application measured
+// (MeasuredCurve), W its work left (cpus_prediction_time x S). Docs: manager.md.
+#include <algorithm>
+#include <queue>
+
+#include "measured_curve.hpp"
+#include "policies.hpp"
+
+namespace augur::manager {
+
+namespace {
+
+constexpr int plan_rounds = 10;
+constexpr double knee_gain = 0.5;  // the first weights: rank / S at the knee, the last P gaining this much
+
+struct Planned {
+  std::vector<MeasuredCurve> curves;
+  std::vector<int> limits;  // its request, at most `step` past the largest P it measured
+  std::vector<double> work;  // work left; the mean of the others' when unknown
+};
+
+// Hands out `free_processors` one at a time to the largest mu x (S(P+1) - S(P)) (the earliest on a tie),
+// each application up to its limit and only on a gain above `minimum_gain`.
+void hand_out(const Planned& plan, const std::vector<double>& mu, std::vector<int>& processors, int free_processors,
+              const std::vector<char>& present, double minimum_gain) {
+  using Entry = std::pair<double, std::size_t>;
+  const auto lower = [](const Entry& a, const Entry& b) { return a.first < b.first || (a.first == b.first && a.second > b.second); };
+  std::priority_queue<Entry, std::vector<Entry>, decltype(lower)> queue(lower);
+  const auto push = [&](std::size_t index) {
+    const int now = processors[index];
+    if (now >= plan.limits[index]) return;
+    const double gain = plan.curves[index].at(now + 1) - plan.curves[index].at(now);
+    if (gain > minimum_gain) queue.emplace(gain * mu[index], index);
+  };
+  for (std::size_t index = 0; index < processors.size(); ++index) {
+    if (present[index]) push(index);
+  }
+  while (free_processors > 0 && !queue.empty()) {
+    const std::size_t index = queue.top().second;
+    queue.pop();
+    ++processors[index];
+    --free_processors;
+    push(index);
+  }
+}
+
+// One interval of the plan: who is alive, the processors of each, and who completes at its end.
+struct Interval {
+  std::vector<std::size_t> alive;
+  std::vector<int> processors;
+  std::size_t completing = 0;
+};
+
+// The plan forward under the weights `mu`: one processor to every application alive (the highest weights
+// first), the rest by mu x gain; the interval ends when the first alive application completes.
+std::vector<Interval> plan_forward(const Planned& plan, const std::vector<double>& mu, int cpus) {
+  const std::size_t count = plan.work.size();
+  std::vector<char> alive(count, 1);
+  std::vector<double> left = plan.work;
+  std::vector<Interval> intervals;
+  for (std::size_t round = 0; round < count; ++round) {
+    std::vector<std::size_t> order;
+    for (std::size_t index = 0; index < count; ++index) {
+      if (alive[index]) order.push_back(index);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mu[a] > mu[b]; });
+    std::vector<int> processors(count, 0);
+    int free_processors = cpus;
+    for (const std::size_t index : order) {
+      if (free_processors == 0) break;
+      processors[index] = 1;
+      --free_processors;
+    }
+    std::vector<char> running(count, 0);
+    for (std::size_t index = 0; index < count; ++index) running[index] = processors[index] > 0;
+    hand_out(plan, mu, processors, free_processors, running, 0.0);
+    double first = 0.0;
+    std::size_t completing = count;
+    for (const std::size_t index : order) {
+      if (processors[index] == 0) continue;
+      const double time = left[index] / plan.curves[index].at(processors[index]);
+      if (completing == count || time < first || (time == first && index < completing)) {
+        first = time;
+        completing = index;
+      }
+    }
+    if (completing == count) break;
+    std::sort(order.begin(), order.end());
+    for (const std::size_t index : order) {
+      if (processors[index] > 0) left[index] -= plan.curves[index].at(processors[index]) * first;
+    }
+    alive[completing] = 0;
+    intervals.push_back({std::move(order), std::move(processors), completing});
+  }
+  return intervals;
+}
+
+// The weights from the plan, from its last interval back: sum over the alive of mu_j S_j(P_j) = their number.
+std::vector<double> weights_backward(const Planned& plan, const std::vector<Interval>& intervals, std::vector<double> mu) {
+  std::vector<double> next(mu.size(), 0.0);
+  for (auto interval = intervals.rbegin(); interval != intervals.rend(); ++interval) {
+    double others = 0.0;
+    for (const std::size_t index : interval->alive) {
+      if (index != interval->completing && interval->processors[index] > 0) {
+        others += next[index] * plan.curves[index].at(interval->processors[index]);
+      }
+    }
+    const std::size_t completing = interval->completing;
+    const double rate = plan.curves[completing].at(interval->processors[completing]);
+    next[completing] = std::max((static_cast<double>(interval->alive.size()) - others) / rate, 1e-9);
+  }
+  for (std::size_t index = 0; index < mu.size(); ++index) mu[index] = next[index] > 0.0 ? next[index] : mu[index];
+  return mu;
+}
+
+// The curves, limits and work of the applications as the plan reads them.
+Planned planned(const PolicyParameters& parameters, std::span<const ApplicationReport> reports) {
+  Planned plan;
+  double known = 0.0;
+  int known_count = 0;
+  for (const ApplicationReport& report : reports) {
+    plan.curves.emplace_back(report);
+    const int request = report.max_processors > 0 ? std::min(report.max_processors, parameters.cpus) : parameters.cpus;
+    plan.limits.push_back(std::min(request, plan.curves.back().largest_measured() + parameters.step));
+    plan.work.push_back(work_left(report));
+    if (plan.work.back() > 0.0) {
+      known += plan.work.back();
+      ++known_count;
+    }
+  }
+  for (double& each : plan.work) {
+    if (each <= 0.0) each = known_count > 0 ? known / known_count : 1.0;
+  }
+  return plan;
+}
+
+// Ten rounds of plan and weights from the first weights: the rank in work left over the speedup at the knee.
+std::vector<double> plan_weights(const Planned& plan, const std::vector<double>& left, int cpus) {
+  const std::size_t count = left.size();
+  const std::vector<double> rank = rank_weights(left);
+  std::vector<double> mu(count, 0.0);
+  for (std::size_t index = 0; index < count; ++index) {
+    int knee = 1;
+    while (knee < plan.limits[index] && plan.curves[index].at(knee + 1) - plan.curves[index].at(knee) >= knee_gain) ++knee;
+    mu[index] = rank[index] / plan.curves[index].at(knee);
+  }
+  for (int round = 0; round < plan_rounds; ++round) {
+    const std::vector<double> next = weights_backward(plan, plan_forward(plan, mu, cpus), mu);
+    for (std::size_t index = 0; index < count; ++index) mu[index] = round == 0 ? next[index] : 0.5 * (mu[index] + next[index]);
+  }
+  return mu;
+}
+
+}  // namespace
+
+std::vector<Allocation> decide_hesrpt_plan(const PolicyParameters& parameters, std::span<const ApplicationReport> reports) {
+  const std::size_t count = reports.size();
+  const Planned plan = planned(parameters, reports);
+  std::vector<double> left;
+  for (const ApplicationReport& report : reports) left.push_back(work_left(report));
+  const std::vector<double> mu = plan_weights(plan, left, parameters.cpus);
+  // A running application is never stopped: one processor each first, the earliest if the machine shrank.
+  std::vector<int> processors(count, 0);
+  int free_processors = one_each_running(reports, processors, parameters.cpus);
+  hand_out(plan, mu, processors, free_processors, std::vector<char>(count, 1), parameters.minimum_gain);
+  std::vector<Allocation> allocations;
+  for (std::size_t index = 0; index < count; ++index) {
+    const ApplicationReport& report = reports[index];
+    std::string reason = processors[index] == 0
+                             ? "waits: every processor gains more elsewhere"
+                             : "predicted speedup " + number_text("%.2f", plan.curves[index].at(processors[index])) + " with " +
+                                   std::to_string(processors[index]) + ", " +
+                                   (left[index] > 0.0 ? number_text("%.0f", left[index]) + " s of work left" : "its work unknown yet") +
+                                   ", weight " + number_text("%.3g", mu[index]);
+    Allocation allocation = next_allocation(report, processors[index], report.memory.phase, std::move(reason));
+    allocation.memory.work_left = left[index];
+    allocations.push_back(std::move(allocation));
+  }
+  return allocations;
+}
+
+}  // namespace augur::manager
