@@ -6,7 +6,7 @@
 # tspp: the seed's Figure 11, predicted (Figure 12's tables), by the transient, exact, decomposition and hybrid methods, simulated, and a
 # random task system. All deterministic: compared exactly.
 augur_example(NAME tspp_figure11
-  COMMAND augur tspp examples/tspp/figure11.tspp
+  COMMAND augur tspp --method mak-lundstrom examples/tspp/figure11.tspp
   EXPECTED examples/tspp/figure11.out)
 augur_example(NAME tspp_figure11_transient
   COMMAND augur tspp --method transient examples/tspp/figure11.tspp -b

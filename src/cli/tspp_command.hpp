@@ -17,7 +17,7 @@ struct TsppOptions {
   bool dump = false;
   bool json = false;
   bool csv = false;  // the times as CSV (render_times_csv)
-  std::string method = "mak-lundstrom";   // or "transient", "exact", "decomposition", "hybrid"
+  std::string method = "hybrid";          // or "mak-lundstrom", "transient", "exact", "decomposition"
   std::string residence = "exponential";  // or "phases" (mak-lundstrom)
   std::string discipline = "fcfs";        // exact: or "ps"
   std::size_t max_states = 0;             // exact, decomposition: 0, the method's default limit

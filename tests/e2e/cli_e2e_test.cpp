@@ -205,7 +205,7 @@ TEST(CliJson, AnOptionalValueNeverTakesTheSeparatorOrTheProgram) {
 // seed's Figure 12 (examples/tspp/figure11.out, three decimals).
 TEST(CliCsv, TsppAndSimGiveTheTimesTable) {
   const std::string figure11 = std::string(AUGUR_EXAMPLES_DIR) + "/tspp/figure11.tspp";
-  const ProcessResult tspp = run_process({augur_exe, "tspp", "--csv", figure11});
+  const ProcessResult tspp = run_process({augur_exe, "tspp", "--method", "mak-lundstrom", "--csv", figure11});
   ASSERT_EQ(tspp.exit_code, 0) << describe(tspp);
   const std::vector<std::string> rows = lines(tspp.standard_output);
   ASSERT_EQ(rows.size(), 8u) << tspp.standard_output;  // header, six tasks, the completion

@@ -645,7 +645,7 @@ const std::string tspp_exe = AUGUR_TSPP_EXE;
 const std::string figure11 = std::string(AUGUR_EXAMPLES_DIR) + "/tspp/figure11.tspp";
 
 TEST(Tspp, PrintsTheTablesOfFigure12) {
-  const ProcessResult result = run({augur_exe, "tspp", figure11});
+  const ProcessResult result = run({augur_exe, "tspp", "--method", "mak-lundstrom", figure11});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   for (const char* text : {"Utilization", "Arrival Instant Queue Length", "Queue Length of Task", "Residence",
                            "task-3  2.635 (1.949)", "Number of iterations = 4"}) {
@@ -688,7 +688,7 @@ TEST(Tspp, TheTransientMethod) {
 }
 
 TEST(Tspp, JsonHoldsTheDocumentedFields) {
-  const ProcessResult result = run({augur_exe, "tspp", "--json", figure11});
+  const ProcessResult result = run({augur_exe, "tspp", "--method", "mak-lundstrom", "--json", figure11});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const Json json = Json::parse(result.standard_output);
   EXPECT_TRUE(positive_finite(json.at("completion").at("mean")));

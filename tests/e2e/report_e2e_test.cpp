@@ -128,7 +128,7 @@ TEST(ReportE2e, SortingATableInChromiumReordersItsRows) {
   ASSERT_FALSE(browser.empty()) << "chromium is not installed: scripts/setup.sh installs it";
   TemporaryDirectory folder("augur-report");
   // A tspp page whose task table is then sorted by its "end" column, descending, by a click in the page.
-  const ProcessResult tspp = augur({"tspp", examples + "/tspp/figure11.tspp", "--json"});
+  const ProcessResult tspp = augur({"tspp", "--method", "mak-lundstrom", examples + "/tspp/figure11.tspp", "--json"});
   ASSERT_EQ(tspp.exit_code, 0) << describe(tspp);
   write_text(folder.path() / "tspp.json", tspp.standard_output);
   const fs::path page = folder.path() / "tspp.html";
@@ -172,7 +172,7 @@ TEST(ReportE2e, BadInputsAreClearErrorsAndNothingIsWritten) {
   EXPECT_FALSE(fs::exists(page));
 
   // A good input before a bad one: still nothing written.
-  const ProcessResult tspp = augur({"tspp", examples + "/tspp/figure11.tspp", "--json"});
+  const ProcessResult tspp = augur({"tspp", "--method", "mak-lundstrom", examples + "/tspp/figure11.tspp", "--json"});
   const fs::path good = folder.path() / "good.json";
   write_text(good, tspp.standard_output);
   result = augur({"report", good.string(), missing.string(), "-o", page.string()});
@@ -201,7 +201,7 @@ TEST(ReportE2e, BadInputsAreClearErrorsAndNothingIsWritten) {
 
 TEST(ReportE2e, TheDefaultPageIsTheFirstInputsNameInTheCurrentFolder) {
   TemporaryDirectory folder("augur-report");
-  const ProcessResult tspp = augur({"tspp", examples + "/tspp/figure11.tspp", "--json"});
+  const ProcessResult tspp = augur({"tspp", "--method", "mak-lundstrom", examples + "/tspp/figure11.tspp", "--json"});
   write_text(folder.path() / "figure.json", tspp.standard_output);
   const ProcessResult result = run_process({"sh", "-c", "cd '" + folder.path().string() + "' && '" + augur_exe + "' report figure.json"});
   ASSERT_EQ(result.exit_code, 0) << describe(result);

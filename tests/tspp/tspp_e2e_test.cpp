@@ -105,7 +105,7 @@ TEST(TsppReliability, ANonConvergedPredictionIsFlagged) {
   const core::ProcessResult generated = run({augur_exe, "gen-tasks", "--tasks", "20", "--resources", "2", "--depth", "3", "--seed", "6", "-o", file});
   ASSERT_EQ(generated.exit_code, 0) << describe(generated);
   for (const char* brief : {"--json", "-b"}) {
-    const core::ProcessResult predicted = run({augur_exe, "tspp", brief, file});
+    const core::ProcessResult predicted = run({augur_exe, "tspp", "--method", "mak-lundstrom", brief, file});
     ASSERT_EQ(predicted.exit_code, 0) << describe(predicted);
     EXPECT_TRUE(contains(predicted.standard_error, "not converged after 100 iterations")) << predicted.standard_error;
     if (std::string(brief) == "--json") {
