@@ -17,6 +17,9 @@
 namespace augur::sim::actors {
 namespace {
 
+using test::line_of_four;
+using test::run_mapped;
+
 using test::ping_pong;
 
 const char* const two_sites = "topology ring 2\nlatency 2\nbandwidth 10\nsend-overhead 1\nreceive-overhead 0.5\ncontext-switch 0.25\n";
@@ -150,16 +153,6 @@ player s : S
 player z : Z
 start go to s
 )";
-
-Simulation run_mapped(const std::string& program_text, const std::string& machine_text, const std::string& mapping_text) {
-  const Program program = parse_program(program_text, "p.actors", {});
-  const Machine machine = parse_machine(machine_text, "m.machine");
-  return simulate(program, machine, read_mapping(mapping_text, "m.map", program, machine).mapping, {});
-}
-
-std::string line_of_four(const std::string& switching, const std::string& middle_bandwidth = "5") {
-  return "topology links 4\nlink 0 1\nlink 1 2 bandwidth " + middle_bandwidth + "\nlink 2 3\nlatency 1\nbandwidth 5\nswitching " + switching + "\n";
-}
 
 TEST(ActorsSwitching, TheMachineSaysWhichAndStoreAndForwardIsTheDefault) {
   EXPECT_EQ(parse_machine("topology ring 2\n", "m").switching, "store-and-forward");

@@ -5,23 +5,15 @@
 
 #include <string>
 
+#include "actors_programs.hpp"
 #include "augur/core/diagnostics.hpp"
 #include "sim/actors/simulate.hpp"
 
 namespace augur::sim::actors {
 namespace {
 
-Simulation run_mapped(const std::string& program_text, const std::string& machine_text, const std::string& mapping_text) {
-  const Program program = parse_program(program_text, "p.actors", {});
-  const Machine machine = parse_machine(machine_text, "m.machine");
-  return simulate(program, machine, read_mapping(mapping_text, "m.map", program, machine).mapping, {});
-}
-
-// Sites 0-1-2-3 in a line, latency 1, bandwidth 5 but the middle link's. Channels: 0 is 0->1, 2 is 1->2,
-// 4 is 2->3 (the odd ones the other way).
-std::string line_of_four(const std::string& switching, const std::string& middle_bandwidth = "5") {
-  return "topology links 4\nlink 0 1\nlink 1 2 bandwidth " + middle_bandwidth + "\nlink 2 3\nlatency 1\nbandwidth 5\nswitching " + switching + "\n";
-}
+using test::line_of_four;
+using test::run_mapped;
 
 std::string error_of(const std::string& machine_text) {
   try {
