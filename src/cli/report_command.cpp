@@ -88,7 +88,7 @@ Runner declare_report_command(CLI::App& command) {
                  "Several speedups, or fits of one region, metric and parameter, are also drawn on one chart (--label names them).\n"
                  "Guide: docs/report.md. Example:\n"
                  "  augur fit examples/model/fft_t3e.csv --json > fit.json && augur report fit.json -o fit.html");
-  return [options, &command]() {
+  return [options]() {
     try {
       return run_report(*options);
     } catch (const CLI::ValidationError& error) {

@@ -24,7 +24,8 @@ Statistics::Statistics(const Program& program_, const Machine& machine_, const S
     if (pair.sender == pair.receiver) continue;
     for (const auto& [a, b] : {std::pair{pair.sender, pair.receiver}, std::pair{pair.receiver, pair.sender}}) {
       auto& list = partners[static_cast<std::size_t>(a)];
-      auto found = std::find_if(list.begin(), list.end(), [&](const Partner& partner) { return partner.other == b; });
+      const auto other = b;  // a structured binding is not captured by older compilers' lambdas (clang < 16)
+      auto found = std::find_if(list.begin(), list.end(), [&](const Partner& partner) { return partner.other == other; });
       if (found == list.end()) found = list.insert(list.end(), Partner{b, 0.0, 0.0});
       found->messages += static_cast<double>(pair.messages);
       found->traffic += pair.traffic;
