@@ -169,8 +169,9 @@ int run_predict_command(const PredictOptions& options) {
           if (std::find(model.parameters.begin(), model.parameters.end(), name) == model.parameters.end()) {
             std::string known;
             for (const std::string& parameter : model.parameters) known += (known.empty() ? "" : ", ") + parameter;
+            const std::string prefix = name + "=";
             const bool from_grid = std::any_of(options.grid.begin(), options.grid.end(),
-                                               [&](const std::string& grid) { return grid.rfind(name + "=", 0) == 0; });
+                                               [&prefix](const std::string& grid) { return grid.rfind(prefix, 0) == 0; });
             throw core::InputError({from_grid ? "--grid" : "--at", 0, 0}, "'" + name + "' is not a parameter of " + model.region + " (it has " + known + ")");
           }
         }
