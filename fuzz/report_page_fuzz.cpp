@@ -1,6 +1,7 @@
 // augur report's page builders (src/report/): any JSON, read as the kind its keys say and then as every kind
 // (and twice, for the kinds compared on one chart), either gives a page or a core::InputError; no text of the
-// input ever reaches the page unescaped.
+// input ever reaches the page unescaped. A trace folded while it is parsed (report/trace_fold.hpp) gives the
+// page, or the error, of the whole document.
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -9,6 +10,7 @@
 #include "augur/core/diagnostics.hpp"
 #include "fuzz_common.hpp"
 #include "report/report.hpp"
+#include "report/trace_fold.hpp"
 
 namespace {
 
@@ -28,6 +30,38 @@ void build(const nlohmann::ordered_json& document, augur::report::Kind kind) {
   }
 }
 
+// The page of a trace, or its error's text.
+std::string trace_page(augur::report::Input input) {
+  using namespace augur;
+  try {
+    std::ostringstream html;
+    report::write_page(html, report::build_page({std::move(input)}));
+    return html.str();
+  } catch (const core::InputError& error) {
+    return std::string("error: ") + error.what();
+  }
+}
+
+void compare_folded(const std::string& text, const nlohmann::ordered_json& document) {
+  using namespace augur;
+  const std::string file = "input.json";
+  auto trace = std::make_shared<report::TraceData>();
+  report::Input folded{file, {}, report::Kind::trace};
+  try {
+    folded.document = nlohmann::ordered_json::parse(text, report::trace_folding_callback(*trace, file));
+  } catch (const core::InputError& error) {
+    if (std::string(error.what()).find("given twice") != std::string::npos) return;  // the whole document keeps the last
+    const std::string whole = trace_page(report::Input{file, document, report::Kind::trace});
+    fuzz::expect(whole == std::string("error: ") + error.what(), "folding while parsing failed otherwise", whole + "\n" + error.what());
+    return;
+  }
+  if (!trace->folded_while_parsing) return;
+  report::finish_trace(*trace);
+  folded.trace = trace;
+  const std::string whole = trace_page(report::Input{file, document, report::Kind::trace});
+  fuzz::expect(trace_page(std::move(folded)) == whole, "the folded trace's page is not the whole document's", whole.substr(0, 2000));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -44,5 +78,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const core::InputError&) {
   }
   for (const report::KindName& kind : report::kinds()) build(document, kind.kind);
+  compare_folded(fuzz::text_of(data, size), document);
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "core/files.hpp"
 #include "couple_print.hpp"
 #include "model/dataset.hpp"
+#include "report/trace_fold.hpp"
 #include "store/store.hpp"
 
 namespace augur::cli {
@@ -18,9 +19,12 @@ using json = nlohmann::ordered_json;
 
 constexpr std::string_view sqlite_magic("SQLite format 3\0", 16);
 
-json parse_json(const std::string& text, const std::string& file) {
+// `trace`, when given, receives a trace's events as they are parsed (report/trace_fold.hpp): they are not
+// kept in the document.
+json parse_json(const std::string& text, const std::string& file, report::TraceData* trace = nullptr) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw core::InputError({file, 0, 0}, "empty: not JSON");
   try {
+    if (trace != nullptr) return json::parse(text, report::trace_folding_callback(*trace, file));
     return json::parse(text);
   } catch (const json::parse_error& error) {
     const std::size_t at = error.byte > 0 ? error.byte - 1 : 0;
@@ -115,8 +119,19 @@ report::Input read_report_input(const std::string& file, std::optional<report::K
     }
     return input;
   }
-  input.document = parse_json(text, name);
-  input.kind = forced ? *forced : report::detect_kind(input.document, name);
+  // A trace is folded as it is parsed (unless --kind names another kind): its events, millions in a long
+  // run's trace, never all in memory as JSON.
+  auto trace = std::make_shared<report::TraceData>();
+  const bool fold = !forced || *forced == report::Kind::trace;
+  input.document = parse_json(text, name, fold ? trace.get() : nullptr);
+  std::string().swap(text);
+  if (trace->folded_while_parsing) {
+    report::finish_trace(*trace);
+    input.trace = std::move(trace);
+  }
+  // The array form of a trace is empty once folded: it is a trace.
+  const bool event_array = input.trace != nullptr && input.document.is_array();
+  input.kind = forced ? *forced : event_array ? report::Kind::trace : report::detect_kind(input.document, name);
   if (input.kind == report::Kind::fit) attach_measurements(input.document, file);
   return input;
 }

@@ -34,7 +34,8 @@ void add_hierarchy_sweep(Part& part, const View& sweep);
 void add_manager_simulate(Part& part, const View& manager);
 void add_manage(Part& part, const View& manage);
 void add_database(Part& part, const View& database);
-void add_trace(Part& part, const View& trace);  // a Chrome trace (object or array form)
+// A Chrome trace (object or array form); `folded`: its events folded while parsing (null: read from `trace`).
+void add_trace(Part& part, const View& trace, const TraceData* folded);
 // The charts of several inputs of one kind (page_compare.cpp): their sections and summary lines.
 void add_comparisons(Page& page, const std::vector<Input>& inputs);
 

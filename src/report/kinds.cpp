@@ -124,7 +124,7 @@ Page build_page(const std::vector<Input>& inputs) {
       case Kind::manager_simulate: add_manager_simulate(part, view); break;
       case Kind::manage: add_manage(part, view); break;
       case Kind::database: add_database(part, view); break;
-      case Kind::trace: add_trace(part, view); break;
+      case Kind::trace: add_trace(part, view, input.trace.get()); break;
     }
     page.sections.push_back(Section{part.prefix + "Source", {}});
     page.sections.back().paragraph("From " + input.file + " (" + name_of(input.kind).description + ").");

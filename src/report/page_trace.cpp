@@ -9,96 +9,10 @@
 #include "builders.hpp"
 #include "report/svg.hpp"
 #include "report/timeline.hpp"
+#include "trace_fold.hpp"
 
 namespace augur::report {
 namespace {
-
-struct Track {
-  std::string pid, tid;  // as the events write them
-  std::string name;      // thread_name, else "thread TID"
-};
-
-struct Slice {
-  std::size_t track;
-  double start, end;  // microseconds, as in the trace
-  std::string name, category;
-};
-
-struct Trace {
-  std::vector<Track> tracks;
-  std::map<std::pair<std::string, std::string>, std::size_t> track_index;  // (pid, tid) → index into tracks
-  std::map<std::string, std::string> processes;  // pid → process_name
-  std::vector<Slice> slices;
-  std::map<std::string, std::size_t> other;  // events not drawn, by what they are
-  std::size_t unclosed = 0;                  // "B" events without their "E"
-};
-
-// A pid or tid as text, numbers in full (two threads 12345 and 12346 stay two tracks).
-std::string id_text(const View& event, const char* key) {
-  if (const auto id = event.find(key); id && id->is_number()) return format_number(id->number(), 17);
-  return event.text_or(key, "0");
-}
-
-std::size_t track_of(Trace& trace, const View& event) {
-  const std::string pid = id_text(event, "pid"), tid = id_text(event, "tid");
-  const auto [found, added] = trace.track_index.try_emplace({pid, tid}, trace.tracks.size());
-  if (added) trace.tracks.push_back({pid, tid, "thread " + tid});
-  return found->second;
-}
-
-// A duration ("X") slice, a begin ("B") and end ("E") pair, metadata ("M"); the rest is counted.
-void read_event(Trace& trace, const View& event, std::map<std::size_t, std::vector<Slice>>& open) {
-  const std::string phase = event.text_or("ph", "");
-  if (phase == "M") {
-    const std::string what = event.text_or("name", "");
-    const auto args = event.find("args");
-    const std::string name = args && args->is_object() ? args->text_or("name", "") : "";
-    if (what == "thread_name" && !name.empty()) trace.tracks[track_of(trace, event)].name = name;
-    if (what == "process_name" && !name.empty()) trace.processes[id_text(event, "pid")] = name;
-    return;
-  }
-  if (phase == "X") {
-    const double start = event["ts"].number();
-    const double duration = event.maybe("dur").value_or(0);
-    if (!(duration >= 0)) event["dur"].fail(event.path() + ".dur: a negative duration");
-    trace.slices.push_back({track_of(trace, event), start, start + duration, event.text_or("name", "?"), event.text_or("cat", "")});
-    return;
-  }
-  if (phase == "B") {
-    open[track_of(trace, event)].push_back({track_of(trace, event), event["ts"].number(), 0, event.text_or("name", "?"), event.text_or("cat", "")});
-    return;
-  }
-  if (phase == "E") {
-    auto& stack = open[track_of(trace, event)];
-    if (stack.empty()) {
-      ++trace.other["end events without a begin"];
-      return;
-    }
-    Slice slice = stack.back();
-    stack.pop_back();
-    slice.end = event["ts"].number();
-    if (slice.end >= slice.start) trace.slices.push_back(std::move(slice));
-    return;
-  }
-  const char* what = "other events";
-  if (phase == "C") what = "counter values";
-  if (phase == "i" || phase == "I") what = "instants";
-  if (phase == "s" || phase == "t" || phase == "f") what = "flow events";
-  ++trace.other[what];
-}
-
-Trace read_trace(const View& document) {
-  const View events = document.is_array() ? document : document["traceEvents"];
-  Trace trace;
-  std::map<std::size_t, std::vector<Slice>> open;
-  for (std::size_t index = 0; index < events.size(); ++index) {
-    const View event = events[index];
-    if (!event.is_object()) event.fail(event.path() + ": expected an object (a trace event)");
-    read_event(trace, event, open);
-  }
-  for (const auto& [track, stack] : open) trace.unclosed += stack.size();
-  return trace;
-}
 
 // The unit of the time axis for a span of `microseconds`: its name and how many microseconds it holds.
 std::pair<const char*, double> unit_of(double microseconds) {
@@ -109,52 +23,57 @@ std::pair<const char*, double> unit_of(double microseconds) {
 
 // The colour of each slice: its category; the phases of a run (category "phase") by their name; a trace of
 // at most 8 slice names and a category per track (a simulator's tasks on its resources) by the name.
-std::vector<std::string> color_keys(const Trace& trace) {
-  std::set<std::string> names;
-  std::map<std::string, std::set<std::size_t>> tracks_of_category;
-  for (const Slice& slice : trace.slices) {
-    if (slice.category != "phase") names.insert(slice.name);
+bool colour_by_name(const TraceData& trace) {
+  std::set<std::uint32_t> names;
+  std::map<std::uint32_t, std::set<std::size_t>> tracks_of_category;
+  for (const TraceSlice& slice : trace.slices) {
+    if (trace.text(slice.category) != "phase") names.insert(slice.name);
     tracks_of_category[slice.category].insert(slice.track);
   }
   const bool category_is_track = std::all_of(tracks_of_category.begin(), tracks_of_category.end(),
                                              [](const auto& entry) { return entry.second.size() == 1; });
-  const bool by_name = names.size() <= 8 && (category_is_track || tracks_of_category.size() <= 1);
-  std::vector<std::string> keys;
-  for (const Slice& slice : trace.slices) {
-    if (slice.category == "phase") {
-      keys.push_back("phase " + slice.name);
-    } else {
-      keys.push_back(by_name || slice.category.empty() ? slice.name : slice.category);
-    }
-  }
-  return keys;
+  return names.size() <= 8 && (category_is_track || tracks_of_category.size() <= 1);
 }
 
-std::string track_label(const Trace& trace, const Track& track, bool processes) {
+std::string colour_key(const TraceData& trace, const TraceSlice& slice, bool by_name) {
+  const std::string& name = trace.text(slice.name);
+  const std::string& category = trace.text(slice.category);
+  if (category == "phase") return "phase " + name;
+  return by_name || category.empty() ? name : category;
+}
+
+std::string track_label(const TraceData& trace, const TraceTrack& track, bool processes) {
   if (!processes) return track.name;
   const auto process = trace.processes.find(track.pid);
   return (process != trace.processes.end() ? process->second : "process " + track.pid) + ": " + track.name;
 }
 
-// `slices` with their tracks numbered as `labels`.
-void add_tables(Section& section, const std::vector<Slice>& slices, const std::vector<std::string>& labels, double unit,
-                const char* unit_name) {
+// The tracks in the order the viewers show them: their labels, and each track's place among them.
+struct TrackOrder {
+  std::vector<std::string> labels;
+  std::vector<std::size_t> position;  // trace.tracks[i] is labels[position[i]]
+};
+
+void add_tables(Section& section, const TraceData& trace, const TrackOrder& order, double unit, const char* unit_name) {
+  const std::vector<std::string>& labels = order.labels;
   std::map<std::string, std::pair<std::size_t, double>> categories;  // category → slices, total time
   std::vector<std::pair<std::size_t, double>> tracks(labels.size());  // slices, busy time
   std::vector<double> open_until(labels.size(), -INFINITY);
-  std::vector<const Slice*> ordered;
-  for (const Slice& slice : slices) ordered.push_back(&slice);
-  std::stable_sort(ordered.begin(), ordered.end(), [](const Slice* a, const Slice* b) { return a->start < b->start; });
-  for (const Slice* slice : ordered) {
-    auto& category = categories[slice->category.empty() ? "-" : slice->category];
+  std::vector<const TraceSlice*> ordered;
+  for (const TraceSlice& slice : trace.slices) ordered.push_back(&slice);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const TraceSlice* a, const TraceSlice* b) { return a->start < b->start; });
+  for (const TraceSlice* slice : ordered) {
+    const std::string& name = trace.text(slice->category);
+    auto& category = categories[name.empty() ? "-" : name];
     ++category.first;
     category.second += slice->end - slice->start;
-    auto& track = tracks[slice->track];
+    const std::size_t at = order.position[slice->track];
+    auto& track = tracks[at];
     ++track.first;
     // The busy time of a track: the union of its slices.
-    const double from = std::max(slice->start, open_until[slice->track]);
+    const double from = std::max(slice->start, open_until[at]);
     if (slice->end > from) track.second += slice->end - from;
-    open_until[slice->track] = std::max(open_until[slice->track], slice->end);
+    open_until[at] = std::max(open_until[at], slice->end);
   }
   const std::string unit_text = std::string(" (") + unit_name + ")";
   Table per_category{"Time per category (slices nested in others counted too)", {"category", "slices", "time" + unit_text}, {}};
@@ -170,9 +89,8 @@ void add_tables(Section& section, const std::vector<Slice>& slices, const std::v
   section.table(std::move(per_track));
 }
 
-// The tracks' labels in the order the viewers show them (by process and thread, numbers by value); the
-// slices' tracks renumbered to that order.
-std::vector<std::string> order_tracks(Trace& trace) {
+// The tracks' labels in the order the viewers show them (by process and thread, numbers by value).
+TrackOrder order_tracks(const TraceData& trace) {
   std::vector<std::size_t> order(trace.tracks.size());
   for (std::size_t index = 0; index < order.size(); ++index) order[index] = index;
   const auto number = [](const std::string& text) {
@@ -181,28 +99,30 @@ std::vector<std::string> order_tracks(Trace& trace) {
     return end != text.c_str() && *end == '\0' && !std::isnan(value) ? value : INFINITY;
   };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const Track &x = trace.tracks[a], &y = trace.tracks[b];
+    const TraceTrack &x = trace.tracks[a], &y = trace.tracks[b];
     return std::make_pair(number(x.pid), number(x.tid)) < std::make_pair(number(y.pid), number(y.tid));
   });
   std::set<std::string> pids;
-  for (const Track& track : trace.tracks) pids.insert(track.pid);
+  for (const TraceTrack& track : trace.tracks) pids.insert(track.pid);
   std::vector<std::size_t> position(order.size());
   std::vector<std::string> labels(order.size());
   for (std::size_t index = 0; index < order.size(); ++index) {
     position[order[index]] = index;
     labels[index] = track_label(trace, trace.tracks[order[index]], pids.size() > 1);
   }
-  for (Slice& slice : trace.slices) slice.track = position[slice.track];
-  return labels;
+  return {std::move(labels), std::move(position)};
 }
 
 }  // namespace
 
-void add_trace(Part& part, const View& document) {
-  Trace trace = read_trace(document);
-  const std::vector<std::string> labels = order_tracks(trace);
+void add_trace(Part& part, const View& document, const TraceData* folded) {
+  TraceData read;
+  if (folded == nullptr) fold_trace_document(read, document);
+  const TraceData& trace = folded != nullptr ? *folded : read;
+  const TrackOrder order = order_tracks(trace);
+  const std::vector<std::string>& labels = order.labels;
   double first = INFINITY, last = -INFINITY;
-  for (const Slice& slice : trace.slices) {
+  for (const TraceSlice& slice : trace.slices) {
     first = std::min(first, slice.start);
     last = std::max(last, slice.end);
   }
@@ -223,17 +143,18 @@ void add_trace(Part& part, const View& document) {
   }
   Section& section = part.section("Timeline");
   TimelineChart chart{"Timeline", std::string("time since the first slice (") + unit_name + ")", labels, {}};
-  const std::vector<std::string> keys = color_keys(trace);
-  for (std::size_t index = 0; index < trace.slices.size(); ++index) {
-    const Slice& slice = trace.slices[index];
-    chart.slices.push_back({slice.track, (slice.start - first) / unit, (slice.end - first) / unit, slice.name, keys[index]});
+  const bool by_name = colour_by_name(trace);
+  chart.slices.reserve(trace.slices.size());
+  for (const TraceSlice& slice : trace.slices) {
+    chart.slices.push_back({order.position[slice.track], (slice.start - first) / unit, (slice.end - first) / unit, trace.text(slice.name),
+                            colour_key(trace, slice, by_name)});
   }
   if (chart.slices.empty()) {
     section.paragraph("The trace has no slices to draw.");
   } else {
     section.svg(render_timeline(chart));
   }
-  add_tables(section, trace.slices, labels, unit, unit_name);
+  add_tables(section, trace, order, unit, unit_name);
 }
 
 }  // namespace augur::report

@@ -3,6 +3,7 @@
 // (src/cli/report_command.cpp) reads the files, turns a performance database into JSON and writes the page.
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -51,11 +52,16 @@ struct KindName {
 // The kind of a document, from its keys; core::InputError {file} saying which kinds are known when none fits.
 [[nodiscard]] Kind detect_kind(const nlohmann::ordered_json& document, const std::string& file);
 
+struct TraceData;  // trace_fold.hpp
+
 struct Input {
   std::string file;  // as named on the command line (shown on the page, in messages)
   nlohmann::ordered_json document;
   Kind kind;
   std::string label = {};  // its name in the legends of the charts that compare inputs (--label); "": input_names
+  // A trace's events, folded while the file was parsed and dropped from `document` (trace_fold.hpp); null:
+  // the page reads them from `document`.
+  std::shared_ptr<const TraceData> trace = {};
 };
 
 // The inputs' names in the legends of the charts that compare several: each one's label, else its file's stem
