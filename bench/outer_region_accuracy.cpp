@@ -138,9 +138,25 @@ double stability(const Program& program, const Settings& settings, const fs::pat
   return median(walls);
 }
 
+// The two sides of the error of one round's S(2): the one-run T(1) and T(2) per step against the times alone
+// divided by the time steps (NPB and the examples print the time loop's time); appended to the ratios.
+std::string sides_text(const RunReport& report, long steps, double one, double two, std::vector<double>& one_ratios,
+                       std::vector<double>& two_ratios) {
+  if (!report.one_thread || !report.step_time || steps <= 0) return "";
+  const double alone_one = one / static_cast<double>(steps);
+  const double alone_two = two / static_cast<double>(steps);
+  one_ratios.push_back(*report.one_thread / alone_one);
+  two_ratios.push_back(*report.step_time / alone_two);
+  char text[200];
+  std::snprintf(text, sizeof text, "      sides: T(1) %.4f ms (%s) against %.4f ms alone (%+.1f%%), T(2) %.4f ms against %.4f ms alone (%+.1f%%)\n",
+                1e3 * *report.one_thread, report.one_thread_source.c_str(), 1e3 * alone_one,
+                100.0 * (one_ratios.back() - 1.0), 1e3 * *report.step_time, 1e3 * alone_two, 100.0 * (two_ratios.back() - 1.0));
+  return text;
+}
+
 // Accuracy: interleaved rounds; returns the median traditional speedup T(1)/T(2).
 double accuracy(const Program& program, const Settings& settings, const fs::path& scratch, Summary& summary) {
-  std::vector<double> one_runs, traditionals, errors, latest_errors;
+  std::vector<double> one_runs, traditionals, errors, latest_errors, one_ratios, two_ratios;
   std::printf("  accuracy, %d interleaved rounds of {augur run -p 2 --json; alone on 1 thread; alone on 2}:\n",
               settings.rounds);
   std::vector<std::string> extra;
@@ -161,6 +177,7 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
         round, report.period ? std::to_string(*report.period).c_str() : "none",
         optional_text(report.one_run, "%.3f").c_str(), optional_text(report.two_run, "%.3f").c_str(), one, two,
         one / two, estimate.c_str(), latest.c_str());
+    std::printf("%s", sides_text(report, program.iterations, one, two, one_ratios, two_ratios).c_str());
     std::fflush(stdout);
   }
   const double traditional = median(traditionals);
@@ -177,6 +194,9 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
         "    median one-run S(2) %.3f (%zu of %d rounds) against median T(1)/T(2) %.3f: %s (goal: within 10%%)\n",
         one_run, one_runs.size(), settings.rounds, traditional, summary.error.c_str());
   }
+  if (!one_ratios.empty())
+    std::printf("    sides (median over rounds): one-run T(1) %+.1f%% of alone, one-run T(2) %+.1f%% of alone\n",
+                100.0 * (median(one_ratios) - 1.0), 100.0 * (median(two_ratios) - 1.0));
   summary.estimate = errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(errors));
   summary.latest = latest_errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(latest_errors));
   summary.idle_flags = std::to_string(idle_flagged) + "/" + std::to_string(settings.rounds);
