@@ -11,7 +11,9 @@
 //   - minimum iterations: programs with too few steps get no speedup.
 // Prints figures; never fails on a time or a missed goal (exit 1 only when a program cannot run, 2 on usage).
 //
-// Usage: bench_outer_region [--runs K] [--rounds R] [--disturbed D] [--only TEXT] [--quick]
+// --split traces the accuracy rounds' runs (`augur run --trace`) and splits the first estimate's error into
+// selection, drift and tail (outer_region_split.hpp; libgomp programs).
+// Usage: bench_outer_region [--runs K] [--rounds R] [--disturbed D] [--only TEXT] [--env KEY=VALUE]... [--split] [--quick]
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -32,6 +34,7 @@
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "outer_region_report.hpp"
+#include "outer_region_split.hpp"
 
 namespace {
 
@@ -46,6 +49,7 @@ struct Settings {
   int disturbed = 5;
   std::string only;
   bool quick = false;
+  bool split = false;  // --split: the accuracy rounds' runs traced, and the first estimate's error split
   // --env KEY=VALUE: set for every run, under augur run and alone alike (a protocol such as pinning,
   // OMP_PROC_BIND=true OMP_PLACES=cores, tried on both sides of the comparison).
   std::vector<std::pair<std::string, std::string>> environment;
@@ -138,14 +142,49 @@ double stability(const Program& program, const Settings& settings, const fs::pat
   return median(walls);
 }
 
+// The two sides of the error of one round's S(2): the one-run T(1) and T(2) per step against the times alone
+// divided by the time steps (NPB and the examples print the time loop's time); appended to the ratios.
+std::string sides_text(const RunReport& report, long steps, double one, double two, std::vector<double>& one_ratios,
+                       std::vector<double>& two_ratios) {
+  if (!report.one_thread || !report.step_time || steps <= 0) return "";
+  const double alone_one = one / static_cast<double>(steps);
+  const double alone_two = two / static_cast<double>(steps);
+  one_ratios.push_back(*report.one_thread / alone_one);
+  two_ratios.push_back(*report.step_time / alone_two);
+  char text[200];
+  std::snprintf(text, sizeof text, "      sides: T(1) %.4f ms (%s) against %.4f ms alone (%+.1f%%), T(2) %.4f ms against %.4f ms alone (%+.1f%%)\n",
+                1e3 * *report.one_thread, report.one_thread_source.c_str(), 1e3 * alone_one,
+                100.0 * (one_ratios.back() - 1.0), 1e3 * *report.step_time, 1e3 * alone_two, 100.0 * (two_ratios.back() - 1.0));
+  return text;
+}
+
+// --split: the first estimate's error of the round's traced run, split (outer_region_split.hpp).
+void print_split(const fs::path& scratch, std::vector<augur::bench::EstimateSplit>& splits) {
+  const fs::path report = scratch / "report.json";
+  const fs::path trace = scratch / "trace.json";
+  if (!fs::exists(report) || !fs::exists(trace)) return;
+  const auto split = augur::bench::estimate_split(nlohmann::json::parse(augur::core::read_file(report)),
+                                                  nlohmann::json::parse(augur::core::read_file(trace), nullptr, false));
+  fs::remove(trace);  // a later round that writes none reads none
+  if (!split) {
+    std::printf("      estimate split: none (no estimate, or no barrier slices in the timeline: libomp)\n");
+    return;
+  }
+  splits.push_back(*split);
+  std::printf("      estimate split: error %+.1f%% = selection %+.1f%% + drift %+.1f%% + tail %+.1f%%\n", 100.0 * split->error,
+              100.0 * split->selection, 100.0 * split->drift, 100.0 * split->tail);
+}
+
 // Accuracy: interleaved rounds; returns the median traditional speedup T(1)/T(2).
 double accuracy(const Program& program, const Settings& settings, const fs::path& scratch, Summary& summary) {
-  std::vector<double> one_runs, traditionals, errors, latest_errors;
+  std::vector<double> one_runs, traditionals, errors, latest_errors, one_ratios, two_ratios;
+  std::vector<augur::bench::EstimateSplit> splits;
   std::printf("  accuracy, %d interleaved rounds of {augur run -p 2 --json; alone on 1 thread; alone on 2}:\n",
               settings.rounds);
   std::vector<std::string> extra;
   int idle_flagged = 0;  // idle rounds whose verdict said disturbed (false alarms, on an idle machine)
   if (program.iterations > 0) extra = {"--iterations", std::to_string(program.iterations)};
+  if (settings.split) extra.insert(extra.end(), {"--trace", (scratch / "trace.json").string()});
   for (int round = 1; round <= settings.rounds; ++round) {
     const RunReport report = augur_run(program, extra, scratch);
     const double one = alone(program, "1");
@@ -161,6 +200,8 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
         round, report.period ? std::to_string(*report.period).c_str() : "none",
         optional_text(report.one_run, "%.3f").c_str(), optional_text(report.two_run, "%.3f").c_str(), one, two,
         one / two, estimate.c_str(), latest.c_str());
+    std::printf("%s", sides_text(report, program.iterations, one, two, one_ratios, two_ratios).c_str());
+    if (settings.split) print_split(scratch, splits);
     std::fflush(stdout);
   }
   const double traditional = median(traditionals);
@@ -177,6 +218,20 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
         "    median one-run S(2) %.3f (%zu of %d rounds) against median T(1)/T(2) %.3f: %s (goal: within 10%%)\n",
         one_run, one_runs.size(), settings.rounds, traditional, summary.error.c_str());
   }
+  if (!splits.empty()) {
+    std::vector<double> parts[4];
+    for (const augur::bench::EstimateSplit& split : splits) {
+      parts[0].push_back(split.error);
+      parts[1].push_back(split.selection);
+      parts[2].push_back(split.drift);
+      parts[3].push_back(split.tail);
+    }
+    std::printf("    estimate split (median over %zu rounds): error %+.1f%% = selection %+.1f%% + drift %+.1f%% + tail %+.1f%%\n",
+                splits.size(), 100.0 * median(parts[0]), 100.0 * median(parts[1]), 100.0 * median(parts[2]), 100.0 * median(parts[3]));
+  }
+  if (!one_ratios.empty())
+    std::printf("    sides (median over rounds): one-run T(1) %+.1f%% of alone, one-run T(2) %+.1f%% of alone\n",
+                100.0 * (median(one_ratios) - 1.0), 100.0 * (median(two_ratios) - 1.0));
   summary.estimate = errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(errors));
   summary.latest = latest_errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(latest_errors));
   summary.idle_flags = std::to_string(idle_flagged) + "/" + std::to_string(settings.rounds);
@@ -353,12 +408,16 @@ Settings parse_options(int argc, char** argv) {
       settings.disturbed = 1;
       continue;
     }
+    if (option == "--split") {
+      settings.split = true;
+      continue;
+    }
     if (index + 1 >= argc ||
         (option != "--runs" && option != "--rounds" && option != "--disturbed" && option != "--only" && option != "--env")) {
       std::fprintf(stderr,
                    "bench_outer_region: unknown option or missing value: '%s'\nUsage: bench_outer_region [--runs K] "
                    "[--rounds R] "
-                   "[--disturbed D] [--only TEXT] [--env KEY=VALUE]... [--quick]\n",
+                   "[--disturbed D] [--only TEXT] [--env KEY=VALUE]... [--split] [--quick]\n",
                    option.c_str());
       std::exit(2);
     }

@@ -31,6 +31,10 @@ struct RunReport {
   std::optional<bool> disturbed;    // a noise verdict: the region's, or the report's (machine, noise)
   std::string verdict;              // its sentence, when there is one
   std::optional<int> measured;      // interpose.worksharing.measured_iterations
+  // The two sides of the one-run S(2) (T(1) / T(2), docs/self-analysis.md, "Where the one-run S(2) errs"):
+  std::optional<double> one_thread;  // one_thread_time_s: T(1) per step (baseline steps, or the work added up)
+  std::string one_thread_source;     // one_thread_source: "baseline" or "work"
+  std::optional<double> step_time;   // the speedup point p = 2's iteration_time_s: T(2) per step, delay out
 };
 
 inline std::optional<double> number_at(const json& object, const char* key) {
@@ -91,7 +95,9 @@ inline RunReport read_report(const json& report) {
     const auto points = region->find("speedup");
     if (points != region->end() && points->is_array()) {
       for (const json& point : *points) {
-        if (number_at(point, "p").value_or(0.0) == 2.0) run.one_run = number_at(point, "value");
+        if (number_at(point, "p").value_or(0.0) != 2.0) continue;
+        run.one_run = number_at(point, "value");
+        run.step_time = number_at(point, "iteration_time_s");
       }
     }
     run.estimated = number_at(*region, "estimated_time_s");
@@ -99,6 +105,9 @@ inline RunReport read_report(const json& report) {
     run.latest = number_at(*region, "latest_estimated_time_s");
     run.latest_at = number_at(*region, "latest_estimated_at_fraction");
     run.elapsed = number_at(*region, "elapsed_s");
+    run.one_thread = number_at(*region, "one_thread_time_s");
+    if (region->contains("one_thread_source") && (*region)["one_thread_source"].is_string())
+      run.one_thread_source = (*region)["one_thread_source"].get<std::string>();
   }
   read_verdict(report, region, run);
   return run;
