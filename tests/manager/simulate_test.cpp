@@ -1,7 +1,9 @@
 // The workload reader and the simulation, against outcomes worked out by hand.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
+#include <random>
 #include <string>
 
 #include "augur/core/diagnostics.hpp"
@@ -47,7 +49,7 @@ TEST(Workload, ReadsJobsCurvesAndRepeats) {
 
 TEST(Workload, ErrorsAtLineAndColumn) {
   EXPECT_EQ(error_of("job a work=1 amdahl=0\njob b work=x amdahl=0\n"), "w.workload:2:12: work: expected a number, found 'x'");
-  EXPECT_EQ(error_of("job a work=1 amdahl=0 ways=2\n"), "w.workload:1:23: unknown key 'ways' (expected arrival, work, max, amdahl, table, speedup, repeat or every)");
+  EXPECT_EQ(error_of("job a work=1 amdahl=0 ways=2\n"), "w.workload:1:23: unknown key 'ways' (expected arrival, work, max, amdahl, table, speedup, repeat, every, poisson, rate or seed)");
   EXPECT_EQ(error_of("job a amdahl=0\n"), "w.workload:1:5: job 'a': work= is required");
   EXPECT_EQ(error_of("job a work=1\n"), "w.workload:1:5: job 'a': give exactly one of amdahl=, table= and speedup=");
   EXPECT_EQ(error_of("job a work=1 table=2:1.5,2:1.7\n"), "w.workload:1:20: table: two speedups for 2 processors");
@@ -56,6 +58,52 @@ TEST(Workload, ErrorsAtLineAndColumn) {
   EXPECT_EQ(error_of("job a work=1 amdahl=1.5\n"), "w.workload:1:21: amdahl: f must be in [0, 1]");
   EXPECT_EQ(error_of("# nothing\n"), "w.workload: no job in the workload");
   EXPECT_EQ(error_of("job a work=1 speedup=s.json\n"), "w.workload:1:22: speedup: s.json: cannot open");
+}
+
+// The arrivals of a poisson= line follow their definition (docs/formats.md): the first at arrival=, then
+// gaps -ln(1 - u) / rate with u from the top 53 bits of mt19937_64 seeded with seed=, rounded to the ms.
+TEST(Workload, PoissonArrivalsFollowTheirDefinition) {
+  const Workload workload = parse("job s arrival=10 work=1 amdahl=0 poisson=3 rate=0.5 seed=7\njob t arrival=11 work=1 amdahl=0\n");
+  std::mt19937_64 generator(7);
+  const double u1 = static_cast<double>(generator() >> 11) / 9007199254740992.0;
+  const double u2 = static_cast<double>(generator() >> 11) / 9007199254740992.0;
+  const double second = 10.0 - std::log(1.0 - u1) * 2.0;
+  const double third = second - std::log(1.0 - u2) * 2.0;
+  std::map<std::string, double> arrival;
+  for (const WorkloadJob& job : workload.jobs) arrival[job.name] = job.arrival;
+  ASSERT_EQ(arrival.size(), 4U);
+  EXPECT_EQ(arrival["s.1"], 10.0);
+  EXPECT_NEAR(arrival["s.2"], second, 0.0005 + 1e-12);
+  EXPECT_NEAR(arrival["s.3"], third, 0.0005 + 1e-12);
+  EXPECT_EQ(arrival["t"], 11.0);
+  for (std::size_t index = 1; index < workload.jobs.size(); ++index) EXPECT_LE(workload.jobs[index - 1].arrival, workload.jobs[index].arrival);
+  // The same seed, the same arrivals; another seed, others.
+  EXPECT_EQ(poisson_arrivals(10.0, 3, 0.5, 7), (std::vector<double>{arrival["s.1"], arrival["s.2"], arrival["s.3"]}));
+  EXPECT_NE(poisson_arrivals(10.0, 3, 0.5, 8)[1], arrival["s.2"]);
+}
+
+// Over 20000 gaps at rate 2: the mean is 1/2 (standard error 0.5 / sqrt(20000) = 0.0035) and half the gaps
+// are below the median ln 2 / 2 (standard error 0.0035), as for an exponential distribution.
+TEST(Workload, PoissonGapsAreExponential) {
+  const std::vector<double> arrivals = poisson_arrivals(0.0, 20001, 2.0, 3);
+  double sum = 0.0;
+  int below_median = 0;
+  for (std::size_t index = 1; index < arrivals.size(); ++index) {
+    const double gap = arrivals[index] - arrivals[index - 1];
+    sum += gap;
+    below_median += gap < std::log(2.0) / 2.0 ? 1 : 0;
+  }
+  EXPECT_NEAR(sum / 20000.0, 0.5, 0.015);
+  EXPECT_NEAR(below_median / 20000.0, 0.5, 0.015);
+}
+
+TEST(Workload, PoissonErrorsAtLineAndColumn) {
+  EXPECT_EQ(error_of("job a work=1 amdahl=0 poisson=3 repeat=2\n"), "w.workload:1:31: poisson: give either repeat= and every= or poisson= and rate=");
+  EXPECT_EQ(error_of("job a work=1 amdahl=0 poisson=3\n"), "w.workload:1:5: poisson: rate= is required (arrivals per second)");
+  EXPECT_EQ(error_of("job a work=1 amdahl=0 poisson=3 rate=0\n"), "w.workload:1:38: rate: must be from 1e-9 to 1e9 arrivals per second");
+  EXPECT_EQ(error_of("job a work=1 amdahl=0 rate=2\n"), "w.workload:1:28: rate: only with poisson=");
+  EXPECT_EQ(error_of("job a work=1 amdahl=0 poisson=3 rate=1 seed=-1\n"), "w.workload:1:45: seed: expected a whole number from 0 to 2^64 - 1, found '-1'");
+  EXPECT_EQ(error_of("job a work=1 amdahl=0 poisson=0 rate=1\n"), "w.workload:1:31: poisson: expected a whole number from 1 to 1000000, found '0'");
 }
 
 TEST(Workload, SpeedupsFromTheJsonOfAugurSpeedupAndOfAReport) {
