@@ -215,9 +215,9 @@ std::vector<double> poisson_arrivals(double first, int count, double rate, std::
   std::vector<double> arrivals;
   double time = first;
   for (int index = 0; index < count; ++index) {
-    arrivals.push_back(std::round(time * 1000.0) / 1000.0);
     const double uniform = static_cast<double>(generator() >> 11) * 0x1.0p-53;  // in [0, 1)
     time += -std::log1p(-uniform) / rate;
+    arrivals.push_back(std::round(time * 1000.0) / 1000.0);
   }
   return arrivals;
 }

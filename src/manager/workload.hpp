@@ -46,8 +46,8 @@ struct Workload {
 // business); throws core::InputError when it cannot.
 using FileReader = std::function<std::string(const std::string& path)>;
 
-// The arrivals of a Poisson stream (a job line's poisson=N rate=R seed=S): the first at `first`, then each
-// after a gap -ln(1 - u) / rate, u uniform in [0, 1) from the top 53 bits of std::mt19937_64 seeded with
+// The arrivals of a Poisson stream (a job line's poisson=N rate=R seed=S): the first N arrivals of a Poisson
+// process that starts at `first`, each after a gap -ln(1 - u) / rate from the one before, u uniform in [0, 1) from the top 53 bits of std::mt19937_64 seeded with
 // `seed` (the same numbers on every standard library); each rounded to the millisecond.
 [[nodiscard]] std::vector<double> poisson_arrivals(double first, int count, double rate, std::uint64_t seed);
 
