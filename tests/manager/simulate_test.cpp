@@ -200,6 +200,23 @@ TEST(Simulate, NoiseMovesWhatTheJobsMeasureAndNothingElse) {
   EXPECT_THROW((void)simulate(workload, noisy), std::invalid_argument);
 }
 
+// S(P) = 2 from 2 processors on (table 2:2, flat past it), 20 s of work on 8 CPUs under shortest-first. As it
+// runs, nothing is measured at first: taken as linear, it gets 1 + step = 5. The oracle reports the true
+// curve from its arrival: a third processor gains nothing, so 2 from the start, and the job, at speed 2
+// either way, ends at 20 / 2 = 10 s.
+TEST(Simulate, TheOracleReportsTheTrueCurveFromTheArrival) {
+  const Workload workload = parse("job a work=20 table=2:2\n");
+  SimulationOptions options = options_for(PolicyKind::shortest_first, 8);
+  const SimulationResult learnt = simulate(workload, options);
+  ASSERT_FALSE(learnt.jobs[0].allocations.empty());
+  EXPECT_EQ(learnt.jobs[0].allocations.front(), (std::pair<double, int>{0.0, 5}));
+  EXPECT_DOUBLE_EQ(learnt.jobs[0].finish, 10.0);
+  options.oracle = true;
+  const SimulationResult oracle = simulate(workload, options);
+  EXPECT_EQ(oracle.jobs[0].allocations, (std::vector<std::pair<double, int>>{{0.0, 2}, {10.0, 0}}));
+  EXPECT_DOUBLE_EQ(oracle.jobs[0].finish, 10.0);
+}
+
 TEST(Simulate, RefusesABadQuantum) {
   SimulationOptions options = options_for(PolicyKind::equipartition, 2);
   options.quantum = 0.0;
