@@ -41,8 +41,9 @@ constexpr int random_jobs = 50;
 constexpr double random_load = 0.9;
 
 manager::SimulationResult run(const manager::Workload& workload, int cpus, const Row& row, double noise = 0.0,
-                              std::uint64_t seed = 1) {
+                              std::uint64_t seed = 1, bool oracle = false) {
   manager::SimulationOptions options;
+  options.oracle = oracle;
   options.speedup_noise = noise;
   options.seed = seed;
   options.policy.policy = row.policy;
@@ -51,26 +52,46 @@ manager::SimulationResult run(const manager::Workload& workload, int cpus, const
   return manager::simulate(workload, options);
 }
 
-// Open arrivals of the given applications: `random_jobs` jobs, each one of them at random, Poisson
-// arrivals at the rate that offers `random_load` of `cpus` processors in one-processor work. The uniform
-// numbers come from the top 53 bits of mt19937_64 (the same on every standard library).
-manager::Workload random_workload(const std::vector<manager::WorkloadJob>& kinds, int cpus, std::uint64_t seed) {
-  std::mt19937_64 generator(seed);
-  const auto uniform = [&] { return static_cast<double>(generator() >> 11) * 0x1.0p-53; };
+// The text of a workload of random open arrivals of the given applications (docs/formats.md, poisson=):
+// one Poisson stream of `random_jobs` / n jobs per application, each at the rate that makes the streams
+// together offer `random_load` of `cpus` processors in one-processor work; the streams of seed s draw
+// with seeds 5 (s - 1) + 1 to 5 s. examples/manager/random.workload is this text for 64 CPUs, seed 1
+// (`bench_manager_policies --random-workload 64 1` prints it).
+std::string number(const char* format, double value) {
+  char text[48];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+std::string random_text(const std::vector<manager::WorkloadJob>& kinds, int cpus, std::uint64_t seed) {
   double mean_work = 0.0;
   for (const manager::WorkloadJob& kind : kinds) mean_work += kind.work / static_cast<double>(kinds.size());
-  const double mean_gap = mean_work / (random_load * cpus);
-  manager::Workload workload;
-  double time = 0.0;
-  for (int index = 0; index < random_jobs; ++index) {
-    const auto pick = std::min(static_cast<std::size_t>(uniform() * static_cast<double>(kinds.size())), kinds.size() - 1);
-    manager::WorkloadJob job = kinds[pick];
-    job.name += "." + std::to_string(index + 1);
-    job.arrival = std::round(time * 1000.0) / 1000.0;
-    workload.jobs.push_back(job);
-    time += -std::log(1.0 - uniform()) * mean_gap;
+  const double rate = random_load * cpus / (mean_work * static_cast<double>(kinds.size()));
+  char line[160];
+  std::snprintf(line, sizeof line, "# Random open arrivals: the five applications of thesis.workload, %d each, Poisson streams that\n",
+                random_jobs / static_cast<int>(kinds.size()));
+  std::string text = line;
+  std::snprintf(line, sizeof line, "# together offer %.1f of %d processors in one-processor work (bench/manager_policies.cpp, seed %d).\n",
+                random_load, cpus, static_cast<int>(seed));
+  text += line;
+  for (std::size_t index = 0; index < kinds.size(); ++index) {
+    const manager::WorkloadJob& kind = kinds[index];
+    text += "job " + kind.name + " work=" + number("%.10g", kind.work) + " table=";
+    for (std::size_t point = 1; point < kind.curve.points.size(); ++point) {
+      text += (point > 1 ? "," : "") + std::to_string(kind.curve.points[point].first) + ":" +
+              number("%.10g", kind.curve.points[point].second);
+    }
+    std::snprintf(line, sizeof line, " poisson=%d rate=%.6g seed=%d\n", random_jobs / static_cast<int>(kinds.size()), rate,
+                  static_cast<int>(5 * (seed - 1) + index + 1));
+    text += line;
   }
-  return workload;
+  return text;
+}
+
+manager::Workload random_workload(const std::vector<manager::WorkloadJob>& kinds, int cpus, std::uint64_t seed) {
+  return manager::parse_workload(random_text(kinds, cpus, seed), "random.workload", [](const std::string& file) -> std::string {
+    throw core::InputError({file, 0, 0}, "no file");
+  });
 }
 
 void print_header(const std::string& title) {
@@ -162,6 +183,25 @@ void print_noise(const manager::Workload& open, const std::vector<manager::Workl
   }
 }
 
+// At 64 processors, per seed of the random arrivals (and on open.workload): hesrpt-plan and shortest-first
+// as they run (learning each job's curve and work from what it measures) and with the oracle (every job's
+// true curve and work from its arrival): what the learning costs, and what the rule itself reaches.
+void print_oracle(const manager::Workload& open, const std::vector<manager::WorkloadJob>& kinds) {
+  const Row& hesrpt = rows[5];
+  const Row& shortest = rows[4];
+  std::printf("\nLearnt against the oracle (true curves and work), 64 CPUs: mean response time relative to equipartition's\n\n"
+              "| workload | hesrpt-plan | hesrpt-plan, oracle | shortest-first | shortest-first, oracle |\n"
+              "| --- | --- | --- | --- | --- |\n");
+  const auto line = [&](const std::string& name, const manager::Workload& workload) {
+    const double base = run(workload, 64, rows[0]).mean_response_time;
+    const auto ratio = [&](const Row& row, bool oracle) { return run(workload, 64, row, 0.0, 1, oracle).mean_response_time / base; };
+    std::printf("| %s | %.3f | %.3f | %.3f | %.3f |\n", name.c_str(), ratio(hesrpt, false), ratio(hesrpt, true), ratio(shortest, false),
+                ratio(shortest, true));
+  };
+  line("open.workload", open);
+  for (int seed = 1; seed <= seeds; ++seed) line("random, seed " + std::to_string(seed), random_workload(kinds, 64, static_cast<std::uint64_t>(seed)));
+}
+
 // The worst job at 64 processors: its response time and its slowdown, response / (work / S(64)), the
 // time it would take alone on the machine.
 void print_worst(const std::string& name, const manager::Workload& workload) {
@@ -184,7 +224,7 @@ void print_worst(const std::string& name, const manager::Workload& workload) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string folder = argc > 1 ? argv[1] : AUGUR_SOURCE_DIR "/examples/manager";
+  const std::string folder = argc == 2 ? argv[1] : AUGUR_SOURCE_DIR "/examples/manager";
   try {
     std::vector<std::pair<std::string, manager::Workload>> workloads;
     for (const std::string name : {"amdahl", "thesis", "open"}) {
@@ -194,8 +234,12 @@ int main(int argc, char** argv) {
                                return core::read_file(folder + "/" + file);
                              }));
     }
-    for (const auto& [name, workload] : workloads) print_workload(name, workload);
     const std::vector<manager::WorkloadJob>& kinds = workloads[1].second.jobs;  // thesis.workload's five
+    if (argc == 4 && std::string(argv[1]) == "--random-workload") {
+      std::printf("%s", random_text(kinds, std::stoi(argv[2]), std::stoull(argv[3])).c_str());
+      return 0;
+    }
+    for (const auto& [name, workload] : workloads) print_workload(name, workload);
     print_random(kinds);
     std::printf("\nThe worst job at 64 CPUs: its response time / its slowdown (response over its time alone on the machine)\n\n| workload |");
     for (const Row& row : rows) std::printf(" %s |", row.label.c_str());
@@ -204,6 +248,7 @@ int main(int argc, char** argv) {
     std::printf("\n");
     for (const auto& [name, workload] : workloads) print_worst(name, workload);
     print_worst("random, seed 1", random_workload(kinds, 64, 1));
+    print_oracle(workloads[2].second, kinds);
     print_noise(workloads[2].second, kinds);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "bench_manager_policies: %s\n", error.what());

@@ -354,7 +354,8 @@ augur_example(NAME hierarchy_sweep_csv
   EXPECTED examples/hierarchy/sweep_csv.out)
 # manager: workloads simulated under the processor manager's policies (docs/manager.md): the thesis's five
 # applications under equipartition and PDPA, a job whose speedups come from augur speedup --json (JSON),
-# open arrivals (CSV), and a workload with a bad field (exit status 1). All deterministic.
+# open arrivals (CSV), random (Poisson) arrivals under hesrpt-plan, and a workload with a bad field (exit
+# status 1). All deterministic.
 augur_example(NAME manager_thesis_equipartition
   COMMAND augur manager simulate examples/manager/thesis.workload --cpus 64 --policy equipartition
   EXPECTED examples/manager/thesis_equipartition.out)
@@ -370,6 +371,9 @@ augur_example(NAME manager_measured_json
 augur_example(NAME manager_open_pdpa_csv
   COMMAND augur manager simulate examples/manager/open.workload --cpus 64 --policy pdpa --csv
   EXPECTED examples/manager/open_pdpa_csv.out)
+augur_example(NAME manager_random_hesrpt_plan
+  COMMAND augur manager simulate examples/manager/random.workload --cpus 64 --policy hesrpt-plan
+  EXPECTED examples/manager/random_hesrpt_plan.out)
 augur_example(NAME manager_bad_workload
   COMMAND augur manager simulate examples/manager/bad.workload --cpus 64
   EXPECTED examples/manager/bad.out STREAM both EXIT_CODE 1)

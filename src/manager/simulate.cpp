@@ -100,6 +100,16 @@ private:
     }
     const auto known = state.measured.find(state.allocation);
     if (known != state.measured.end()) report.predicted_time = state.remaining / known->second;
+    if (options_.oracle) {
+      const int cpus = options_.policy.cpus;
+      const int usable = state.job->max_processors > 0 ? std::min(state.job->max_processors, cpus) : cpus;
+      report.speedups.clear();
+      for (int processors = 2; processors <= usable; ++processors) {
+        report.speedups.push_back({processors, state.job->curve.at(processors), SpeedupState::calculated});
+      }
+      report.predicted_time = state.allocation > 0 ? state.remaining / state.job->curve.at(state.allocation) : 0.0;
+      report.memory.work_left = state.remaining;
+    }
     return report;
   }
 

@@ -23,6 +23,9 @@ struct SimulationOptions {
   // `seed`: the same workload, options and seed give the same result.
   double speedup_noise = 0.0;
   std::uint64_t seed = 1;
+  // The oracle (for measuring what learning costs a policy, bench/manager_policies.cpp): every job reports
+  // its true S(P) for every P up to what it may use as calculated, and its true work left, from its arrival.
+  bool oracle = false;
 };
 
 struct JobOutcome {

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <random>
 #include <nlohmann/json.hpp>
 
 #include "augur/core/diagnostics.hpp"
@@ -109,8 +110,49 @@ struct JobFields {
   std::map<std::string, Token> values;  // key -> the token of its value
 };
 
+// How a job line's copies arrive: `repeat` copies `every` seconds apart, or `poisson` copies at Poisson
+// arrivals of `rate` per second drawn from `seed`.
+struct Stream {
+  int count = 1;
+  double every = 0.0;
+  bool poisson = false;
+  double rate = 0.0;
+  std::uint64_t seed = 1;
+};
+
+// The stream fields of a job line: repeat= and every=, or poisson=, rate= and seed=.
+Stream parse_stream(const core::SourceText& source, const std::function<const Token*(const char*)>& value, std::size_t where) {
+  Stream stream;
+  const Token* poisson = value("poisson");
+  if (poisson != nullptr && (value("repeat") || value("every"))) source.fail(poisson->offset, "poisson: give either repeat= and every= or poisson= and rate=");
+  if (poisson == nullptr) {
+    for (const char* key : {"rate", "seed"}) {
+      if (const Token* alone = value(key)) source.fail(alone->offset, std::string(key) + ": only with poisson=");
+    }
+  }
+  if (const Token* count = value("repeat")) stream.count = parse_count(source, count->text, count->offset, "repeat");
+  if (const Token* gap = value("every")) {
+    stream.every = parse_number(source, gap->text, gap->offset, "every");
+    if (stream.every < 0.0 || stream.every > 1e9) source.fail(gap->offset, "every: must be from 0 to 1e9 seconds");
+  }
+  if (poisson == nullptr) return stream;
+  stream.poisson = true;
+  stream.count = parse_count(source, poisson->text, poisson->offset, "poisson");
+  const Token* rate = value("rate");
+  if (rate == nullptr) source.fail(where, "poisson: rate= is required (arrivals per second)");
+  stream.rate = parse_number(source, rate->text, rate->offset, "rate");
+  if (!(stream.rate >= 1e-9 && stream.rate <= 1e9)) source.fail(rate->offset, "rate: must be from 1e-9 to 1e9 arrivals per second");
+  if (const Token* seed = value("seed")) {
+    const auto [end, error] = std::from_chars(seed->text.data(), seed->text.data() + seed->text.size(), stream.seed);
+    if (error != std::errc() || end != seed->text.data() + seed->text.size()) {
+      source.fail(seed->offset, "seed: expected a whole number from 0 to 2^64 - 1, found '" + std::string(seed->text) + "'");
+    }
+  }
+  return stream;
+}
+
 WorkloadJob parse_job(const core::SourceText& source, const std::vector<Token>& tokens, const FileReader& read_file,
-                      int& repeat, double& every) {
+                      Stream& stream) {
   if (tokens.size() < 2) source.fail(tokens[0].offset, "job: expected a name after 'job'");
   WorkloadJob job;
   job.name = std::string(tokens[1].text);
@@ -123,9 +165,9 @@ WorkloadJob parse_job(const core::SourceText& source, const std::vector<Token>& 
       source.fail(token.offset, "expected key=value, found '" + std::string(token.text) + "'");
     }
     const std::string key(token.text.substr(0, equals));
-    static const std::vector<std::string> keys{"arrival", "work", "max", "amdahl", "table", "speedup", "repeat", "every"};
+    static const std::vector<std::string> keys{"arrival", "work", "max", "amdahl", "table", "speedup", "repeat", "every", "poisson", "rate", "seed"};
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-      source.fail(token.offset, "unknown key '" + key + "' (expected arrival, work, max, amdahl, table, speedup, repeat or every)");
+      source.fail(token.offset, "unknown key '" + key + "' (expected arrival, work, max, amdahl, table, speedup, repeat, every, poisson, rate or seed)");
     }
     if (fields.contains(key)) source.fail(token.offset, "'" + key + "' given twice");
     fields[key] = {token.text.substr(equals + 1), token.offset + equals + 1};
@@ -162,17 +204,23 @@ WorkloadJob parse_job(const core::SourceText& source, const std::vector<Token>& 
       source.fail(file->offset, "speedup: " + std::string(error.what()));
     }
   }
-  repeat = 1;
-  every = 0.0;
-  if (const Token* count = value("repeat")) repeat = parse_count(source, count->text, count->offset, "repeat");
-  if (const Token* gap = value("every")) {
-    every = parse_number(source, gap->text, gap->offset, "every");
-    if (every < 0.0 || every > 1e9) source.fail(gap->offset, "every: must be from 0 to 1e9 seconds");
-  }
+  stream = parse_stream(source, value, tokens[1].offset);
   return job;
 }
 
 }  // namespace
+
+std::vector<double> poisson_arrivals(double first, int count, double rate, std::uint64_t seed) {
+  std::mt19937_64 generator(seed);
+  std::vector<double> arrivals;
+  double time = first;
+  for (int index = 0; index < count; ++index) {
+    const double uniform = static_cast<double>(generator() >> 11) * 0x1.0p-53;  // in [0, 1)
+    time += -std::log1p(-uniform) / rate;
+    arrivals.push_back(std::round(time * 1000.0) / 1000.0);
+  }
+  return arrivals;
+}
 
 Workload parse_workload(std::string_view text, const std::string& file, const FileReader& read_file) {
   const core::SourceText source(file, std::string(text));
@@ -185,16 +233,17 @@ Workload parse_workload(std::string_view text, const std::string& file, const Fi
     const std::vector<Token> tokens = split_line(text.substr(offset, end - offset), offset);
     if (!tokens.empty()) {
       if (tokens[0].text != "job") source.fail(tokens[0].offset, "expected 'job', found '" + std::string(tokens[0].text) + "'");
-      int repeat = 1;
-      double every = 0.0;
-      const WorkloadJob job = parse_job(source, tokens, read_file, repeat, every);
-      if (workload.jobs.size() + static_cast<std::size_t>(repeat) > max_jobs) {
+      Stream stream;
+      const WorkloadJob job = parse_job(source, tokens, read_file, stream);
+      if (workload.jobs.size() + static_cast<std::size_t>(stream.count) > max_jobs) {
         source.fail(tokens[0].offset, "more than 1000000 jobs");
       }
-      for (int copy = 0; copy < repeat; ++copy) {
+      const std::vector<double> arrivals = stream.poisson ? poisson_arrivals(job.arrival, stream.count, stream.rate, stream.seed)
+                                                          : std::vector<double>();
+      for (int copy = 0; copy < stream.count; ++copy) {
         WorkloadJob each = job;
-        each.arrival = job.arrival + copy * every;
-        if (repeat > 1) each.name += "." + std::to_string(copy + 1);
+        each.arrival = stream.poisson ? arrivals[static_cast<std::size_t>(copy)] : job.arrival + copy * stream.every;
+        if (stream.count > 1) each.name += "." + std::to_string(copy + 1);
         workload.jobs.push_back(std::move(each));
       }
     }

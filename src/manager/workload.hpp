@@ -4,6 +4,7 @@
 // speedup file a job names is read through the FileReader the caller passes in.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,11 @@ struct Workload {
 // Returns the text of a file a workload names (a path relative to the workload's folder is the caller's
 // business); throws core::InputError when it cannot.
 using FileReader = std::function<std::string(const std::string& path)>;
+
+// The arrivals of a Poisson stream (a job line's poisson=N rate=R seed=S): the first N arrivals of a Poisson
+// process that starts at `first`, each after a gap -ln(1 - u) / rate from the one before, u uniform in [0, 1) from the top 53 bits of std::mt19937_64 seeded with
+// `seed` (the same numbers on every standard library); each rounded to the millisecond.
+[[nodiscard]] std::vector<double> poisson_arrivals(double first, int count, double rate, std::uint64_t seed);
 
 // Parses a workload; errors are core::InputError at file:line:col.
 [[nodiscard]] Workload parse_workload(std::string_view text, const std::string& file, const FileReader& read_file);

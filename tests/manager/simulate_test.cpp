@@ -1,8 +1,12 @@
 // The workload reader and the simulation, against outcomes worked out by hand.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
+#include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "augur/core/diagnostics.hpp"
 #include "manager/simulate.hpp"
@@ -47,7 +51,7 @@ TEST(Workload, ReadsJobsCurvesAndRepeats) {
 
 TEST(Workload, ErrorsAtLineAndColumn) {
   EXPECT_EQ(error_of("job a work=1 amdahl=0\njob b work=x amdahl=0\n"), "w.workload:2:12: work: expected a number, found 'x'");
-  EXPECT_EQ(error_of("job a work=1 amdahl=0 ways=2\n"), "w.workload:1:23: unknown key 'ways' (expected arrival, work, max, amdahl, table, speedup, repeat or every)");
+  EXPECT_EQ(error_of("job a work=1 amdahl=0 ways=2\n"), "w.workload:1:23: unknown key 'ways' (expected arrival, work, max, amdahl, table, speedup, repeat, every, poisson, rate or seed)");
   EXPECT_EQ(error_of("job a amdahl=0\n"), "w.workload:1:5: job 'a': work= is required");
   EXPECT_EQ(error_of("job a work=1\n"), "w.workload:1:5: job 'a': give exactly one of amdahl=, table= and speedup=");
   EXPECT_EQ(error_of("job a work=1 table=2:1.5,2:1.7\n"), "w.workload:1:20: table: two speedups for 2 processors");
@@ -56,6 +60,56 @@ TEST(Workload, ErrorsAtLineAndColumn) {
   EXPECT_EQ(error_of("job a work=1 amdahl=1.5\n"), "w.workload:1:21: amdahl: f must be in [0, 1]");
   EXPECT_EQ(error_of("# nothing\n"), "w.workload: no job in the workload");
   EXPECT_EQ(error_of("job a work=1 speedup=s.json\n"), "w.workload:1:22: speedup: s.json: cannot open");
+}
+
+// The arrivals of a poisson= line follow their definition (docs/formats.md): a Poisson process from arrival=,
+// gaps -ln(1 - u) / rate with u from the top 53 bits of mt19937_64 seeded with seed=, rounded to the ms.
+TEST(Workload, PoissonArrivalsFollowTheirDefinition) {
+  const Workload workload = parse("job s arrival=10 work=1 amdahl=0 poisson=3 rate=0.5 seed=7\njob t arrival=11 work=1 amdahl=0\n");
+  std::mt19937_64 generator(7);
+  const double u1 = static_cast<double>(generator() >> 11) / 9007199254740992.0;
+  const double u2 = static_cast<double>(generator() >> 11) / 9007199254740992.0;
+  const double u3 = static_cast<double>(generator() >> 11) / 9007199254740992.0;
+  const double first = 10.0 - std::log(1.0 - u1) * 2.0;
+  const double second = first - std::log(1.0 - u2) * 2.0;
+  const double third = second - std::log(1.0 - u3) * 2.0;
+  std::map<std::string, double> arrival;
+  for (const WorkloadJob& job : workload.jobs) arrival[job.name] = job.arrival;
+  ASSERT_EQ(arrival.size(), 4U);
+  EXPECT_NEAR(arrival["s.1"], first, 0.0005 + 1e-12);
+  EXPECT_NEAR(arrival["s.2"], second, 0.0005 + 1e-12);
+  EXPECT_NEAR(arrival["s.3"], third, 0.0005 + 1e-12);
+  EXPECT_EQ(arrival["t"], 11.0);
+  for (std::size_t index = 1; index < workload.jobs.size(); ++index) EXPECT_LE(workload.jobs[index - 1].arrival, workload.jobs[index].arrival);
+  // The same seed, the same arrivals; another seed, others.
+  EXPECT_EQ(poisson_arrivals(10.0, 3, 0.5, 7), (std::vector<double>{arrival["s.1"], arrival["s.2"], arrival["s.3"]}));
+  EXPECT_NE(poisson_arrivals(10.0, 3, 0.5, 8)[1], arrival["s.2"]);
+}
+
+// Over 20000 gaps at rate 2: the mean is 1/2 (standard error 0.5 / sqrt(20000) = 0.0035) and half the gaps
+// are below the median ln 2 / 2 (standard error 0.0035), as for an exponential distribution.
+TEST(Workload, PoissonGapsAreExponential) {
+  const std::vector<double> arrivals = poisson_arrivals(0.0, 20001, 2.0, 3);  // the first gap left out
+  double sum = 0.0;
+  int below_median = 0;
+  for (std::size_t index = 1; index < arrivals.size(); ++index) {
+    const double gap = arrivals[index] - arrivals[index - 1];
+    sum += gap;
+    below_median += gap < std::log(2.0) / 2.0 ? 1 : 0;
+  }
+  EXPECT_NEAR(sum / 20000.0, 0.5, 0.015);
+  EXPECT_NEAR(below_median / 20000.0, 0.5, 0.015);
+}
+
+TEST(Workload, PoissonErrorsAtLineAndColumn) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"poisson=3 repeat=2", "1:31: poisson: give either repeat= and every= or poisson= and rate="},
+      {"poisson=3", "1:5: poisson: rate= is required (arrivals per second)"},
+      {"poisson=3 rate=0", "1:38: rate: must be from 1e-9 to 1e9 arrivals per second"},
+      {"rate=2", "1:28: rate: only with poisson="},
+      {"poisson=3 rate=1 seed=-1", "1:45: seed: expected a whole number from 0 to 2^64 - 1, found '-1'"},
+      {"poisson=0 rate=1", "1:31: poisson: expected a whole number from 1 to 1000000, found '0'"}};
+  for (const auto& [fields, message] : cases) EXPECT_EQ(error_of("job a work=1 amdahl=0 " + fields + "\n"), "w.workload:" + message);
 }
 
 TEST(Workload, SpeedupsFromTheJsonOfAugurSpeedupAndOfAReport) {
@@ -144,6 +198,23 @@ TEST(Simulate, NoiseMovesWhatTheJobsMeasureAndNothingElse) {
   EXPECT_NEAR(simulate(parse("job a work=3000 table=4:6.5,8:11.5,16:19,32:27,48:31\n"), noisy).jobs[0].finish, 3000.0 / 31.0, 1e-9);
   noisy.speedup_noise = -0.1;
   EXPECT_THROW((void)simulate(workload, noisy), std::invalid_argument);
+}
+
+// S(P) = 2 from 2 processors on (table 2:2, flat past it), 20 s of work on 8 CPUs under shortest-first. As it
+// runs, nothing is measured at first: taken as linear, it gets 1 + step = 5. The oracle reports the true
+// curve from its arrival: a third processor gains nothing, so 2 from the start, and the job, at speed 2
+// either way, ends at 20 / 2 = 10 s.
+TEST(Simulate, TheOracleReportsTheTrueCurveFromTheArrival) {
+  const Workload workload = parse("job a work=20 table=2:2\n");
+  SimulationOptions options = options_for(PolicyKind::shortest_first, 8);
+  const SimulationResult learnt = simulate(workload, options);
+  ASSERT_FALSE(learnt.jobs[0].allocations.empty());
+  EXPECT_EQ(learnt.jobs[0].allocations.front(), (std::pair<double, int>{0.0, 5}));
+  EXPECT_DOUBLE_EQ(learnt.jobs[0].finish, 10.0);
+  options.oracle = true;
+  const SimulationResult oracle = simulate(workload, options);
+  EXPECT_EQ(oracle.jobs[0].allocations, (std::vector<std::pair<double, int>>{{0.0, 2}, {10.0, 0}}));
+  EXPECT_DOUBLE_EQ(oracle.jobs[0].finish, 10.0);
 }
 
 TEST(Simulate, RefusesABadQuantum) {
