@@ -3,9 +3,7 @@
 #include "augur/selfanalysis_report.hpp"
 
 #include <cstdint>
-#include <limits>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 #include <nlohmann/json.hpp>
@@ -48,17 +46,7 @@ public:
   T get(const nlohmann::json& object, const char* key, const std::string& where) const {
     const auto found = object.find(key);
     if (found == object.end()) fail(where + ": missing field '" + key + "'");
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      if (!core::json_integer_fits<T>(*found)) {
-        fail(where + ": field '" + key + "' is not a whole number from " + std::to_string(std::numeric_limits<T>::min()) +
-             " to " + std::to_string(std::numeric_limits<T>::max()));
-      }
-    }
-    try {
-      return found->get<T>();
-    } catch (const nlohmann::json::exception&) {
-      fail(where + ": field '" + key + "' has the wrong type (" + found->type_name() + ")");
-    }
+    return core::json_field_as<T>(*found, key, where, file_);
   }
 
   template <typename T>
