@@ -19,18 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using augur::core::ProcessResult;
-using augur::e2e::checksum_line;
-using augur::e2e::contains;
-using augur::e2e::describe;
-using augur::e2e::Json;
-using augur::e2e::positive_finite;
-using augur::e2e::read_text;
-using augur::e2e::run;
-using augur::e2e::Child;
-using augur::e2e::exit_status_after_sigint;
-using augur::e2e::plausible_self_tuning;
-using augur::e2e::plausible_speedup;
-using augur::e2e::wait_until;
+using namespace augur::e2e;  // run, describe, contains, read_text, Child, ...
 
 const std::string augur_exe = AUGUR_EXE;
 const std::string swim_exe = AUGUR_SWIM_EXE;

@@ -23,19 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using augur::core::ProcessResult;
-using augur::e2e::checksum_line;
-using augur::e2e::contains;
-using augur::e2e::count_occurrences;
-using augur::e2e::describe;
-using augur::e2e::Json;
-using augur::e2e::load_json;
-using augur::e2e::positive_finite;
-using augur::e2e::read_text;
-using augur::e2e::run;
-using augur::e2e::Child;
-using augur::e2e::plausible_speedup;
-using augur::e2e::speedup_entry;
-using augur::e2e::wait_until;
+using namespace augur::e2e;  // run, describe, checksum_line, load_json, Child, ...
 
 const std::string swim_exe = AUGUR_SWIM_EXE;
 const std::string swim_plain_exe = AUGUR_SWIM_PLAIN_EXE;

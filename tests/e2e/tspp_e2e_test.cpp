@@ -15,14 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using augur::core::ProcessResult;
-using augur::e2e::contains;
-using augur::e2e::count_occurrences;
-using augur::e2e::describe;
-using augur::e2e::Json;
-using augur::e2e::load_json;
-using augur::e2e::positive_finite;
-using augur::e2e::read_text;
-using augur::e2e::run;
+using namespace augur::e2e;  // run, describe, contains, load_json, ...
 using augur::test::trace_nesting_problems;
 
 const std::string augur_exe = AUGUR_EXE;
