@@ -16,10 +16,7 @@ namespace {
 
 using namespace augur;
 using namespace augur::bsp;
-
-using augur::bsp::test::data_dir;
-using augur::bsp::test::header2;
-using augur::bsp::test::record;
+using namespace augur::bsp::test;  // data_dir, header2, record
 
 const std::string figure1_path = std::string(AUGUR_EXAMPLES_DIR) + "/bsp/figure1.jsonl";
 

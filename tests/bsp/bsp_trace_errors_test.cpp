@@ -12,9 +12,7 @@ namespace {
 
 using namespace augur;
 using namespace augur::bsp;
-using augur::bsp::test::data_dir;
-using augur::bsp::test::header2;
-using augur::bsp::test::record;
+using namespace augur::bsp::test;  // data_dir, header2, record
 
 // The message of the InputError that parsing `text` (as file "t.jsonl") throws, or "no error".
 std::string error_of(const std::string& text) {

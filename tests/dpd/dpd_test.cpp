@@ -33,13 +33,7 @@ void* operator new(std::size_t size) {
 namespace {
 
 using augur::dpd::Detector;
-using augur::dpd::test::concatenate;
-using augur::dpd::test::distinct;
-using augur::dpd::test::every;
-using augur::dpd::test::feed;
-using augur::dpd::test::periods_are;
-using augur::dpd::test::repeat;
-using augur::dpd::test::Trace;
+using namespace augur::dpd::test;  // Trace, feed, repeat, distinct, concatenate, every, periods_are
 
 // Addresses of outlined parallel-loop functions, as the dynamic instrumentation sees them.
 constexpr long loop_a = 0x401a30;

@@ -20,19 +20,15 @@
 #include "augur/experiment.hpp"
 #include "model/dataset.hpp"
 #include "experiment_support.hpp"
+#include "spin_for.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
 using augur::test::read_lines;
+using augur::test::spin_for;
 using augur::test::temporary_path;
-
-void spin_for(double seconds) {
-  const double start = omp_get_wtime();
-  volatile double sink = 0;
-  while (omp_get_wtime() - start < seconds) sink = sink + 1;
-}
 
 TEST(Experiments, RecordsVariablesTimesAndNesting) {
   const std::string path = temporary_path("nesting.jsonl");

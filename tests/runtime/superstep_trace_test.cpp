@@ -15,17 +15,13 @@
 
 #include "augur/augur.h"
 #include "experiment_support.hpp"
+#include "spin_for.hpp"
 
 namespace {
 
 using augur::test::read_lines;
+using augur::test::spin_for;
 using augur::test::temporary_path;
-
-void spin_for(double seconds) {
-  const double start = omp_get_wtime();
-  volatile double sink = 0;
-  while (omp_get_wtime() - start < seconds) sink = sink + 1;
-}
 
 TEST(SuperstepTrace, RecordsWorkPartitionsAndPartners) {
   ASSERT_EQ(augur_bsp_start(3, 1, 4), AUGUR_OK);
