@@ -1,32 +1,22 @@
-// The reader of BSP superstep traces (docs/formats.md, "BSP superstep traces").
+// The reader of BSP superstep traces (docs/formats.md, "BSP superstep traces"): the header and the records;
+// the machines are put together in trace_machines.cpp.
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <filesystem>
 #include <iostream>
 #include <iterator>
-#include <map>
-#include <nlohmann/json.hpp>
 #include <set>
-#include <stdexcept>
 #include <string_view>
 #include <utility>
 
 #include "bsp/bsp.hpp"
-#include "core/json_line.hpp"
-#include "core/json_text.hpp"
-#include "core/lines.hpp"
+#include "bsp/trace_reader.hpp"
 #include "core/files.hpp"
+#include "core/json_text.hpp"
 
 namespace augur::bsp {
-namespace {
+namespace trace_detail {
 
 using core::InputError;
-using core::SourceLocation;
-using Json = nlohmann::json;
-
-using Line = core::TextLine;
-using Record = core::JsonLine;
 using core::significant_lines;
 
 // A machine id: "/" followed by any number of "s:g/" (s ≥ 1, g ≥ 0, decimal without leading zeros).
@@ -56,327 +46,167 @@ std::optional<std::vector<std::pair<int, int>>> parse_machine_id(const std::stri
   return path;
 }
 
-const char* const machine_id_rule = "a machine id is '/' followed by 'S:G/' per partition level, e.g. '/1:0/'";
-
-// A record as read, before the machines are put together.
-struct RawRecord {
-  Record record;
-  Superstep step;
-  std::string machine;
-  int pid = 0;
-  int nprocs = 0;
-  int superstep = 0;
-  std::string child;  // empty: none
-};
-
-std::string line_reference(long line) {
-  return "line " + std::to_string(line);
+Trace TraceReader::read(const std::string& text) {
+  const std::vector<Line> lines = significant_lines(text);
+  if (lines.empty())
+    throw InputError({file_, 0, 0}, "empty trace: expected the header {\"augur\":\"bsp\",\"version\":1,\"ranks\":P}");
+  read_header(Record(file_, lines.front()));
+  for (auto line = lines.begin() + 1; line != lines.end(); ++line) read_record(Record(file_, *line));
+  if (records_.empty()) throw InputError({file_, lines.front().number, 1}, "no supersteps in the trace");
+  build_machines();
+  check_hierarchy();
+  return std::move(trace_);
 }
 
-class TraceReader {
- public:
-  explicit TraceReader(std::string file) : file_(std::move(file)) {}
-
-  Trace read(const std::string& text) {
-    const std::vector<Line> lines = significant_lines(text);
-    if (lines.empty())
-      throw InputError({file_, 0, 0}, "empty trace: expected the header {\"augur\":\"bsp\",\"version\":1,\"ranks\":P}");
-    read_header(Record(file_, lines.front()));
-    for (auto line = lines.begin() + 1; line != lines.end(); ++line) read_record(Record(file_, *line));
-    if (records_.empty()) throw InputError({file_, lines.front().number, 1}, "no supersteps in the trace");
-    build_machines();
-    check_hierarchy();
-    return std::move(trace_);
+void TraceReader::read_header(const Record& header) {
+  if (!header.has("augur")) {
+    throw InputError(header.line_location(),
+                     "the first line must be the header {\"augur\":\"bsp\",\"version\":1,\"ranks\":P}");
   }
-
- private:
-  struct MachineBuild {
-    std::string id;
-    std::vector<std::pair<int, int>> path;
-    int nprocs = 0;
-    std::size_t first_record = 0;                     // index in records_
-    std::map<int, std::size_t> pid_of_rank;           // rank → pid
-    std::map<int, std::size_t> rank_record;           // pid → the record that gave it its rank
-    std::map<int, std::map<int, std::size_t>> steps;  // pid → superstep → record
-  };
-
-  void read_header(const Record& header) {
-    if (!header.has("augur")) {
-      throw InputError(header.line_location(),
-                       "the first line must be the header {\"augur\":\"bsp\",\"version\":1,\"ranks\":P}");
-    }
-    header.check_keys({"augur", "version", "ranks", "label"}, "the header");
-    const std::string kind = header.string_of("augur");
-    if (kind != "bsp") throw InputError(header.at("augur"), "unknown header 'augur': '" + kind + "' (expected 'bsp')");
-    const Json& version = header.field("version");
-    if (!version.is_number_integer()) throw InputError(header.at("version"), "'version' must be an integer");
-    if (core::json_text(version) != "1") {
-      throw InputError(header.at("version"), "augur bsp version " + core::json_text(version) + " is not supported (expected 1)");
-    }
-    trace_.file = file_;
-    trace_.ranks = static_cast<int>(header.integer_of("ranks", 1, 1 << 24));
-    if (header.has("label")) trace_.label = header.string_of("label");
+  header.check_keys({"augur", "version", "ranks", "label"}, "the header");
+  const std::string kind = header.string_of("augur");
+  if (kind != "bsp") throw InputError(header.at("augur"), "unknown header 'augur': '" + kind + "' (expected 'bsp')");
+  const Json& version = header.field("version");
+  if (!version.is_number_integer()) throw InputError(header.at("version"), "'version' must be an integer");
+  if (core::json_text(version) != "1") {
+    throw InputError(header.at("version"), "augur bsp version " + core::json_text(version) + " is not supported (expected 1)");
   }
+  trace_.file = file_;
+  trace_.ranks = static_cast<int>(header.integer_of("ranks", 1, 1 << 24));
+  if (header.has("label")) trace_.label = header.string_of("label");
+}
 
-  void read_record(Record record) {
-    if (record.has("augur"))
-      throw InputError(record.line_location(), "the header {\"augur\": ...} must be the first line");
-    record.check_keys({"rank", "machine", "pid", "nprocs", "superstep", "work", "in", "out", "partners", "sync", "end",
-                       "child", "before_child"},
-                      "a superstep record");
-    RawRecord raw{std::move(record), {}, {}, 0, 0, 0, {}};
-    const Record& r = raw.record;
-    Superstep& step = raw.step;
-    step.location = r.line_location();
-    const int ranks = trace_.ranks;
-    step.rank = static_cast<int>(r.integer_of("rank", 0, ranks - 1,
-                                              "beyond the header's " + std::to_string(ranks) + " rank" +
-                                                  (ranks == 1 ? "" : "s") + " (0.." + std::to_string(ranks - 1) + ")"));
-    raw.machine = r.string_of("machine");
-    if (!parse_machine_id(raw.machine)) {
-      throw InputError(r.at("machine"), "'" + raw.machine + "' is not a machine id: " + machine_id_rule);
-    }
-    raw.nprocs = static_cast<int>(
-        r.integer_of("nprocs", 1, ranks, "more processes than the header's " + std::to_string(ranks) + " ranks"));
-    raw.pid = static_cast<int>(r.integer_of(
-        "pid", 0, raw.nprocs - 1,
-        "out of range for nprocs " + std::to_string(raw.nprocs) + " (0.." + std::to_string(raw.nprocs - 1) + ")"));
-    raw.superstep = static_cast<int>(r.integer_of("superstep", 1, 1 << 30));
-    step.work = r.seconds_of("work");
-    step.incoming_bytes = static_cast<double>(r.integer_of("in", 0, std::int64_t{1} << 53));
-    step.outgoing_bytes = static_cast<double>(r.integer_of("out", 0, std::int64_t{1} << 53));
-    const Json& partners = r.field("partners");
-    if (!partners.is_array()) throw InputError(r.at("partners"), "'partners' must be an array of pids");
-    std::set<int> seen;
-    for (const Json& partner : partners) {
-      const auto pid = static_cast<int>(Record::integer_value(
-          partner, "partners", 0, raw.nprocs - 1,
-          "out of range for nprocs " + std::to_string(raw.nprocs) + " (0.." + std::to_string(raw.nprocs - 1) + ")",
-          r.at("partners")));
-      if (!seen.insert(pid).second) {
-        throw InputError(r.at("partners"), "partner " + std::to_string(pid) + " appears twice in 'partners'");
-      }
-      step.partners.push_back(pid);
-    }
-    const std::string sync = r.string_of("sync");
-    if (sync == "none") {
-      step.synchronization = Synchronization::None;
-    } else if (sync == "oblivious") {
-      step.synchronization = Synchronization::Oblivious;
-    } else if (sync == "barrier") {
-      step.synchronization = Synchronization::Barrier;
-    } else {
-      throw InputError(r.at("sync"), "unknown sync '" + sync + "' (expected none, oblivious or barrier)");
-    }
-    if (step.synchronization == Synchronization::None) {
-      const char* why = "a superstep with sync 'none' does not communicate: ";
-      if (step.incoming_bytes != 0) throw InputError(r.at("in"), std::string(why) + "'in' must be 0");
-      if (step.outgoing_bytes != 0) throw InputError(r.at("out"), std::string(why) + "'out' must be 0");
-      if (!step.partners.empty()) throw InputError(r.at("partners"), std::string(why) + "'partners' must be empty");
-    }
-    step.end = r.seconds_of("end");
-    if (r.has("child")) {
-      raw.child = r.string_of("child");
-      const auto path = parse_machine_id(raw.child);
-      if (!path || path->empty()) {
-        throw InputError(r.at("child"), "'" + raw.child + "' is not a sub-machine id: " + machine_id_rule);
-      }
-      const std::string expected = raw.machine + std::to_string(raw.superstep) + ":";
-      if (!raw.child.starts_with(expected) || raw.child.find('/', expected.size()) + 1 != raw.child.size()) {
-        throw InputError(r.at("child"), "child '" + raw.child + "' does not extend machine '" + raw.machine +
-                                            "' in superstep " + std::to_string(raw.superstep) + " (expected '" +
-                                            expected + "G/')");
-      }
-    }
-    if (r.has("before_child")) {
-      if (raw.child.empty()) throw InputError(r.at("before_child"), "'before_child' without 'child'");
-      step.before_child = r.seconds_of("before_child");
-      // work = before_child + the work after the child, both measured: allow for rounding (1 ns, or 1e-9 relative).
-      if (step.before_child > step.work + 1e-9 * std::max(1.0, step.work)) {
-        throw InputError(r.at("before_child"), "'before_child' (" + core::json_text(r.json()["before_child"]) +
-                                                   ") exceeds 'work' (" + core::json_text(r.json()["work"]) +
-                                                   "), which includes it");
-      }
-      step.before_child = std::min(step.before_child, step.work);
-    }
-    add(std::move(raw));
+void TraceReader::read_record(Record record) {
+  if (record.has("augur"))
+    throw InputError(record.line_location(), "the header {\"augur\": ...} must be the first line");
+  record.check_keys({"rank", "machine", "pid", "nprocs", "superstep", "work", "in", "out", "partners", "sync", "end",
+                     "child", "before_child"},
+                    "a superstep record");
+  RawRecord raw{std::move(record), {}, {}, 0, 0, 0, {}};
+  const Record& r = raw.record;
+  Superstep& step = raw.step;
+  step.location = r.line_location();
+  const int ranks = trace_.ranks;
+  step.rank = static_cast<int>(r.integer_of("rank", 0, ranks - 1,
+                                            "beyond the header's " + std::to_string(ranks) + " rank" +
+                                                (ranks == 1 ? "" : "s") + " (0.." + std::to_string(ranks - 1) + ")"));
+  raw.machine = r.string_of("machine");
+  if (!parse_machine_id(raw.machine)) {
+    throw InputError(r.at("machine"), "'" + raw.machine + "' is not a machine id: " + machine_id_rule);
   }
-
-  // Files the record under its machine, checking it against the machine's earlier records.
-  void add(RawRecord raw) {
-    const std::size_t index = records_.size();
-    const auto [found, created] = machine_index_.try_emplace(raw.machine, builds_.size());
-    if (created) {
-      builds_.push_back({raw.machine, *parse_machine_id(raw.machine), raw.nprocs, index, {}, {}, {}});
+  raw.nprocs = static_cast<int>(
+      r.integer_of("nprocs", 1, ranks, "more processes than the header's " + std::to_string(ranks) + " ranks"));
+  raw.pid = static_cast<int>(r.integer_of(
+      "pid", 0, raw.nprocs - 1,
+      "out of range for nprocs " + std::to_string(raw.nprocs) + " (0.." + std::to_string(raw.nprocs - 1) + ")"));
+  raw.superstep = static_cast<int>(r.integer_of("superstep", 1, 1 << 30));
+  step.work = r.seconds_of("work");
+  step.incoming_bytes = static_cast<double>(r.integer_of("in", 0, std::int64_t{1} << 53));
+  step.outgoing_bytes = static_cast<double>(r.integer_of("out", 0, std::int64_t{1} << 53));
+  const Json& partners = r.field("partners");
+  if (!partners.is_array()) throw InputError(r.at("partners"), "'partners' must be an array of pids");
+  std::set<int> seen;
+  for (const Json& partner : partners) {
+    const auto pid = static_cast<int>(Record::integer_value(
+        partner, "partners", 0, raw.nprocs - 1,
+        "out of range for nprocs " + std::to_string(raw.nprocs) + " (0.." + std::to_string(raw.nprocs - 1) + ")",
+        r.at("partners")));
+    if (!seen.insert(pid).second) {
+      throw InputError(r.at("partners"), "partner " + std::to_string(pid) + " appears twice in 'partners'");
     }
-    MachineBuild& machine = builds_[found->second];
-    const Record& r = raw.record;
-    const auto line_of = [&](std::size_t record) { return line_reference(records_[record].record.line()); };
-    if (raw.nprocs != machine.nprocs) {
-      throw InputError(r.at("nprocs"), "nprocs " + std::to_string(raw.nprocs) + " differs from nprocs " +
-                                           std::to_string(machine.nprocs) + " of machine '" + machine.id + "' at " +
-                                           line_of(machine.first_record));
-    }
-    const int rank = raw.step.rank;
-    const auto [pid_found, pid_created] = machine.pid_of_rank.try_emplace(rank, static_cast<std::size_t>(raw.pid));
-    if (!pid_created && static_cast<int>(pid_found->second) != raw.pid) {
-      throw InputError(r.at("pid"), "rank " + std::to_string(rank) + " is pid " + std::to_string(pid_found->second) +
-                                        " of machine '" + machine.id + "' at " +
-                                        line_of(machine.rank_record.at(static_cast<int>(pid_found->second))) +
-                                        ", not pid " + std::to_string(raw.pid));
-    }
-    const auto [rank_found, rank_created] = machine.rank_record.try_emplace(raw.pid, index);
-    if (!rank_created && records_[rank_found->second].step.rank != rank) {
-      throw InputError(r.at("pid"), "pid " + std::to_string(raw.pid) + " of machine '" + machine.id + "' is rank " +
-                                        std::to_string(records_[rank_found->second].step.rank) + " at " +
-                                        line_of(rank_found->second) + "; rank " + std::to_string(rank) +
-                                        " cannot have it too");
-    }
-    const auto [step_found, step_created] = machine.steps[raw.pid].try_emplace(raw.superstep, index);
-    if (!step_created) {
-      throw InputError(r.at("superstep"), "superstep " + std::to_string(raw.superstep) + " of rank " +
-                                              std::to_string(rank) + " in machine '" + machine.id +
-                                              "' is already recorded at " + line_of(step_found->second));
-    }
-    records_.push_back(std::move(raw));
+    step.partners.push_back(pid);
   }
+  const std::string sync = r.string_of("sync");
+  if (sync == "none") {
+    step.synchronization = Synchronization::None;
+  } else if (sync == "oblivious") {
+    step.synchronization = Synchronization::Oblivious;
+  } else if (sync == "barrier") {
+    step.synchronization = Synchronization::Barrier;
+  } else {
+    throw InputError(r.at("sync"), "unknown sync '" + sync + "' (expected none, oblivious or barrier)");
+  }
+  if (step.synchronization == Synchronization::None) {
+    const char* why = "a superstep with sync 'none' does not communicate: ";
+    if (step.incoming_bytes != 0) throw InputError(r.at("in"), std::string(why) + "'in' must be 0");
+    if (step.outgoing_bytes != 0) throw InputError(r.at("out"), std::string(why) + "'out' must be 0");
+    if (!step.partners.empty()) throw InputError(r.at("partners"), std::string(why) + "'partners' must be empty");
+  }
+  step.end = r.seconds_of("end");
+  read_child(raw);
+  add(std::move(raw));
+}
 
-  // Checks that each machine has all its processes and supersteps, and puts the machines together,
-  // parents before children ("/" first).
-  void build_machines() {
-    if (!machine_index_.contains("/")) throw InputError({file_, 0, 0}, "no record of the top machine '/'");
-    std::vector<std::size_t> order(builds_.size());
-    for (std::size_t index = 0; index < order.size(); ++index) order[index] = index;
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return builds_[a].path < builds_[b].path; });
-    for (const std::size_t build_index : order) {
-      const MachineBuild& build = builds_[build_index];
-      const Record& first = records_[build.first_record].record;
-      if (build.id == "/" && build.nprocs != trace_.ranks) {
-        throw InputError(first.at("nprocs"), "the top machine '/' has nprocs " + std::to_string(build.nprocs) +
-                                                 " but the header says " + std::to_string(trace_.ranks) + " ranks");
-      }
-      for (int pid = 0; pid < build.nprocs; ++pid) {
-        if (!build.steps.contains(pid)) {
-          throw InputError(first.at("machine"), "machine '" + build.id + "' has nprocs " +
-                                                    std::to_string(build.nprocs) + " but no record of pid " +
-                                                    std::to_string(pid));
-        }
-      }
-      // Every process has supersteps 1..R_pid without a gap, and the same R.
-      int reference_pid = -1;
-      int reference_count = 0;
-      for (const auto& [pid, steps] : build.steps) {
-        int expected = 1;
-        for (const auto& [superstep, record] : steps) {
-          if (superstep != expected) {
-            const RawRecord& raw = records_[record];
-            throw InputError(raw.record.at("superstep"), "missing superstep " + std::to_string(expected) + " of rank " +
-                                                             std::to_string(raw.step.rank) + " in machine '" +
-                                                             build.id + "' (found superstep " +
-                                                             std::to_string(superstep) + ")");
-          }
-          ++expected;
-        }
-        const int count = expected - 1;
-        if (reference_pid < 0) {
-          reference_pid = pid;
-          reference_count = count;
-        } else if (count != reference_count) {
-          const RawRecord& last = records_[steps.rbegin()->second];
-          const RawRecord& other = records_[build.steps.at(reference_pid).rbegin()->second];
-          throw InputError(last.record.at("superstep"),
-                           "rank " + std::to_string(last.step.rank) + " has " + std::to_string(count) +
-                               " supersteps in machine '" + build.id + "', rank " + std::to_string(other.step.rank) +
-                               " has " + std::to_string(reference_count) + " (" + line_reference(other.record.line()) +
-                               "): the members of a machine have the same supersteps");
-        }
-      }
-      Machine machine;
-      machine.id = build.id;
-      machine.location = first.line_location();
-      if (!build.path.empty()) {
-        machine.parent_superstep = build.path.back().first;
-        machine.group = build.path.back().second;
-      }
-      machine.ranks.resize(static_cast<std::size_t>(build.nprocs));
-      machine.supersteps.assign(static_cast<std::size_t>(reference_count),
-                                std::vector<Superstep>(static_cast<std::size_t>(build.nprocs)));
-      for (const auto& [pid, steps] : build.steps) {
-        for (const auto& [superstep, record] : steps) {
-          machine.ranks[static_cast<std::size_t>(pid)] = records_[record].step.rank;
-          machine.supersteps[static_cast<std::size_t>(superstep - 1)][static_cast<std::size_t>(pid)] =
-              records_[record].step;
-        }
-      }
-      final_index_[build.id] = trace_.machines.size();
-      trace_.machines.push_back(std::move(machine));
+// 'child' names the sub-machine the record's superstep runs, 'before_child' the work before it.
+void TraceReader::read_child(RawRecord& raw) const {
+  const Record& r = raw.record;
+  Superstep& step = raw.step;
+  if (r.has("child")) {
+    raw.child = r.string_of("child");
+    const auto path = parse_machine_id(raw.child);
+    if (!path || path->empty()) {
+      throw InputError(r.at("child"), "'" + raw.child + "' is not a sub-machine id: " + machine_id_rule);
+    }
+    const std::string expected = raw.machine + std::to_string(raw.superstep) + ":";
+    if (!raw.child.starts_with(expected) || raw.child.find('/', expected.size()) + 1 != raw.child.size()) {
+      throw InputError(r.at("child"), "child '" + raw.child + "' does not extend machine '" + raw.machine +
+                                          "' in superstep " + std::to_string(raw.superstep) + " (expected '" +
+                                          expected + "G/')");
     }
   }
-
-  // Parents and children agree: every child named exists and holds the rank, and every member of a
-  // sub-machine enters it from the superstep of its parent that the id names.
-  void check_hierarchy() {
-    for (const RawRecord& raw : records_) {
-      if (raw.child.empty()) continue;
-      const auto found = final_index_.find(raw.child);
-      if (found == final_index_.end()) {
-        throw InputError(raw.record.at("child"), "no machine '" + raw.child + "' in the trace");
-      }
-      if (trace_.machines[found->second].pid_of(raw.step.rank) < 0) {
-        throw InputError(raw.record.at("child"),
-                         "rank " + std::to_string(raw.step.rank) + " is not a member of machine '" + raw.child + "'");
-      }
-      Machine& parent = trace_.machines[final_index_.at(raw.machine)];
-      parent.supersteps[static_cast<std::size_t>(raw.superstep - 1)][static_cast<std::size_t>(raw.pid)].child =
-          found->second;
+  if (r.has("before_child")) {
+    if (raw.child.empty()) throw InputError(r.at("before_child"), "'before_child' without 'child'");
+    step.before_child = r.seconds_of("before_child");
+    // work = before_child + the work after the child, both measured: allow for rounding (1 ns, or 1e-9 relative).
+    if (step.before_child > step.work + 1e-9 * std::max(1.0, step.work)) {
+      throw InputError(r.at("before_child"), "'before_child' (" + core::json_text(r.json()["before_child"]) +
+                                                 ") exceeds 'work' (" + core::json_text(r.json()["work"]) +
+                                                 "), which includes it");
     }
-    for (std::size_t index = 1; index < trace_.machines.size(); ++index) {
-      Machine& machine = trace_.machines[index];
-      const std::string parent_id =
-          machine.id.substr(0, machine.id.rfind('/', machine.id.size() - 2) + 1);  // drop the last "s:g/"
-      const auto parent_found = final_index_.find(parent_id);
-      const Record& first = records_[builds_[machine_index_.at(machine.id)].first_record].record;
-      if (parent_found == final_index_.end()) {
-        throw InputError(first.at("machine"),
-                         "machine '" + machine.id + "' has no parent machine '" + parent_id + "' in the trace");
-      }
-      machine.parent = parent_found->second;
-      const Machine& parent = trace_.machines[parent_found->second];
-      for (const int rank : machine.ranks) {
-        const int parent_pid = parent.pid_of(rank);
-        if (parent_pid < 0) {
-          throw InputError(first.at("machine"), "rank " + std::to_string(rank) + " of machine '" + machine.id +
-                                                    "' is not a member of its parent machine '" + parent.id + "'");
-        }
-        if (machine.parent_superstep > parent.superstep_count()) {
-          throw InputError(first.at("machine"), "machine '" + machine.id + "' is entered in superstep " +
-                                                    std::to_string(machine.parent_superstep) + " of machine '" +
-                                                    parent.id + "', which has " +
-                                                    std::to_string(parent.superstep_count()) + " supersteps");
-        }
-        const Superstep& entry = parent.supersteps[static_cast<std::size_t>(machine.parent_superstep - 1)]
-                                                  [static_cast<std::size_t>(parent_pid)];
-        if (entry.child != index) {
-          throw InputError(
-              entry.location,
-              "rank " + std::to_string(rank) + " is a member of machine '" + machine.id + "' but its superstep " +
-                  std::to_string(machine.parent_superstep) + " of machine '" + parent.id + "' has " +
-                  (entry.child ? "child '" + trace_.machines[*entry.child].id + "'" : std::string("no 'child'")));
-        }
-      }
-    }
+    step.before_child = std::min(step.before_child, step.work);
   }
+}
 
-  std::string file_;
-  Trace trace_;
-  std::vector<RawRecord> records_;
-  std::vector<MachineBuild> builds_;
-  std::map<std::string, std::size_t> machine_index_;  // id → index in builds_
-  std::map<std::string, std::size_t> final_index_;    // id → index in trace_.machines
-};
+// Files the record under its machine, checking it against the machine's earlier records.
+void TraceReader::add(RawRecord raw) {
+  const std::size_t index = records_.size();
+  const auto [found, created] = machine_index_.try_emplace(raw.machine, builds_.size());
+  if (created) {
+    builds_.push_back({raw.machine, *parse_machine_id(raw.machine), raw.nprocs, index, {}, {}, {}});
+  }
+  MachineBuild& machine = builds_[found->second];
+  const Record& r = raw.record;
+  const auto line_of = [&](std::size_t record) { return line_reference(records_[record].record.line()); };
+  if (raw.nprocs != machine.nprocs) {
+    throw InputError(r.at("nprocs"), "nprocs " + std::to_string(raw.nprocs) + " differs from nprocs " +
+                                         std::to_string(machine.nprocs) + " of machine '" + machine.id + "' at " +
+                                         line_of(machine.first_record));
+  }
+  const int rank = raw.step.rank;
+  const auto [pid_found, pid_created] = machine.pid_of_rank.try_emplace(rank, static_cast<std::size_t>(raw.pid));
+  if (!pid_created && static_cast<int>(pid_found->second) != raw.pid) {
+    throw InputError(r.at("pid"), "rank " + std::to_string(rank) + " is pid " + std::to_string(pid_found->second) +
+                                      " of machine '" + machine.id + "' at " +
+                                      line_of(machine.rank_record.at(static_cast<int>(pid_found->second))) +
+                                      ", not pid " + std::to_string(raw.pid));
+  }
+  const auto [rank_found, rank_created] = machine.rank_record.try_emplace(raw.pid, index);
+  if (!rank_created && records_[rank_found->second].step.rank != rank) {
+    throw InputError(r.at("pid"), "pid " + std::to_string(raw.pid) + " of machine '" + machine.id + "' is rank " +
+                                      std::to_string(records_[rank_found->second].step.rank) + " at " +
+                                      line_of(rank_found->second) + "; rank " + std::to_string(rank) +
+                                      " cannot have it too");
+  }
+  const auto [step_found, step_created] = machine.steps[raw.pid].try_emplace(raw.superstep, index);
+  if (!step_created) {
+    throw InputError(r.at("superstep"), "superstep " + std::to_string(raw.superstep) + " of rank " +
+                                            std::to_string(rank) + " in machine '" + machine.id +
+                                            "' is already recorded at " + line_of(step_found->second));
+  }
+  records_.push_back(std::move(raw));
+}
 
-}  // namespace
+}  // namespace trace_detail
 
 const char* synchronization_name(Synchronization synchronization) {
   switch (synchronization) {
@@ -396,7 +226,7 @@ int Machine::pid_of(int rank) const {
 }
 
 Trace parse_trace(const std::string& file, const std::string& text) {
-  return TraceReader(file).read(text);
+  return trace_detail::TraceReader(file).read(text);
 }
 
 Trace read_trace(const std::string& path) {
@@ -408,3 +238,4 @@ Trace read_trace(const std::string& path) {
 }
 
 }  // namespace augur::bsp
+

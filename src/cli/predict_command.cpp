@@ -145,6 +145,27 @@ std::string describe(const Assignment& point) {
   return text;
 }
 
+// The values of the model's parameters at `point`, in the model's order; every name of the point must be one.
+std::vector<double> values_at(const model::SeriesModel& model, const Assignment& point, const PredictOptions& options) {
+  for (const auto& [name, value] : point) {
+    if (std::find(model.parameters.begin(), model.parameters.end(), name) == model.parameters.end()) {
+      std::string known;
+      for (const std::string& parameter : model.parameters) known += (known.empty() ? "" : ", ") + parameter;
+      const std::string prefix = name + "=";
+      const bool from_grid = std::any_of(options.grid.begin(), options.grid.end(),
+                                         [&prefix](const std::string& grid) { return grid.rfind(prefix, 0) == 0; });
+      throw core::InputError({from_grid ? "--grid" : "--at", 0, 0}, "'" + name + "' is not a parameter of " + model.region + " (it has " + known + ")");
+    }
+  }
+  std::vector<double> values;
+  for (const std::string& parameter : model.parameters) {
+    const auto found = point.find(parameter);
+    if (found == point.end()) throw core::InputError({"--at", 0, 0}, "the model of " + model.region + " needs a value for " + parameter);
+    values.push_back(found->second);
+  }
+  return values;
+}
+
 }  // namespace
 
 int run_predict_command(const PredictOptions& options) {
@@ -165,22 +186,7 @@ int run_predict_command(const PredictOptions& options) {
       }
       const model::SeriesModel& model = series.model;
       for (const Assignment& point : points) {
-        for (const auto& [name, value] : point) {
-          if (std::find(model.parameters.begin(), model.parameters.end(), name) == model.parameters.end()) {
-            std::string known;
-            for (const std::string& parameter : model.parameters) known += (known.empty() ? "" : ", ") + parameter;
-            const std::string prefix = name + "=";
-            const bool from_grid = std::any_of(options.grid.begin(), options.grid.end(),
-                                               [&prefix](const std::string& grid) { return grid.rfind(prefix, 0) == 0; });
-            throw core::InputError({from_grid ? "--grid" : "--at", 0, 0}, "'" + name + "' is not a parameter of " + model.region + " (it has " + known + ")");
-          }
-        }
-        std::vector<double> values;
-        for (const std::string& parameter : model.parameters) {
-          const auto found = point.find(parameter);
-          if (found == point.end()) throw core::InputError({"--at", 0, 0}, "the model of " + model.region + " needs a value for " + parameter);
-          values.push_back(found->second);
-        }
+        const std::vector<double> values = values_at(model, point, options);
         const model::Prediction prediction = model::predict(model, values, options.confidence, "--at " + describe(point));
         const double lower = prediction.interval.lower;
         const double upper = prediction.interval.upper;

@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -22,6 +24,24 @@ bool json_integer_fits(const nlohmann::json& value) {
   if (value.is_number_unsigned()) return std::in_range<T>(value.get<std::uint64_t>());
   if (value.is_number_integer()) return std::in_range<T>(value.get<std::int64_t>());
   return !value.is_number_float();
+}
+
+// The value of field `key` of an object (`field`, found) as T; otherwise an InputError in `file`: "WHERE: field
+// 'KEY' is not a whole number from MIN to MAX" (an integral T), or "... has the wrong type (TYPE)".
+template <typename T>
+T json_field_as(const nlohmann::json& field, const char* key, const std::string& where, const std::string& file) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (!json_integer_fits<T>(field)) {
+      throw InputError({file, 0, 0}, where + ": field '" + key + "' is not a whole number from " +
+                                         std::to_string(std::numeric_limits<T>::min()) + " to " +
+                                         std::to_string(std::numeric_limits<T>::max()));
+    }
+  }
+  try {
+    return field.get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw InputError({file, 0, 0}, where + ": field '" + key + "' has the wrong type (" + field.type_name() + ")");
+  }
 }
 
 class JsonLine {

@@ -3,10 +3,8 @@
 #include <algorithm>
 
 #include <cstdint>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <type_traits>
 #include <utility>
 
 #include "augur/core/diagnostics.hpp"
@@ -27,17 +25,7 @@ class FieldReader {
   T get_or(const json& object, const char* key, T fallback, const std::string& where) const {
     const auto found = object.find(key);
     if (found == object.end() || found->is_null()) return fallback;
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      if (!core::json_integer_fits<T>(*found)) {
-        fail(where + ": field '" + key + "' is not a whole number from " + std::to_string(std::numeric_limits<T>::min()) +
-             " to " + std::to_string(std::numeric_limits<T>::max()));
-      }
-    }
-    try {
-      return found->get<T>();
-    } catch (const json::exception&) {
-      fail(where + ": field '" + key + "' has the wrong type (" + found->type_name() + ")");
-    }
+    return core::json_field_as<T>(*found, key, where, file_);
   }
 
   [[noreturn]] void fail(const std::string& message) const { throw core::InputError({file_, 0, 0}, message); }

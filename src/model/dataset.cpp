@@ -55,13 +55,9 @@ std::vector<Cell> split_csv(const std::string& file, const Line& line) {
   }
 }
 
-Dataset parse_csv(const std::string& file, const std::vector<Line>& lines, const ReadOptions& options) {
-  DatasetBuilder builder(file);
-  if (lines.empty()) return builder.finish();
-  const Line& header_line = lines.front();
-  const SourceLocation header_location = at(file, header_line);
+// The names of the header's columns: not empty, each once, not all numbers (a header, not a first row).
+std::vector<std::string> column_names(const std::string& file, const Line& header_line, const std::vector<Cell>& header) {
   std::vector<std::string> names;
-  const std::vector<Cell> header = split_csv(file, header_line);
   bool only_numbers = true;
   for (const Cell& cell : header) {
     std::string name(trim(cell.text));
@@ -74,7 +70,17 @@ Dataset parse_csv(const std::string& file, const std::vector<Line>& lines, const
                    std::from_chars(name.data(), name.data() + name.size(), ignored).ptr == name.data() + name.size();
     names.push_back(std::move(name));
   }
-  if (only_numbers) throw InputError(header_location, "expected a header row of column names, found numbers");
+  if (only_numbers) throw InputError(at(file, header_line), "expected a header row of column names, found numbers");
+  return names;
+}
+
+Dataset parse_csv(const std::string& file, const std::vector<Line>& lines, const ReadOptions& options) {
+  DatasetBuilder builder(file);
+  if (lines.empty()) return builder.finish();
+  const Line& header_line = lines.front();
+  const SourceLocation header_location = at(file, header_line);
+  const std::vector<Cell> header = split_csv(file, header_line);
+  const std::vector<std::string> names = column_names(file, header_line, header);
 
   const auto named = [&](const std::string& name, const std::string& role) {
     const auto found = std::find(names.begin(), names.end(), name);

@@ -141,6 +141,59 @@ void search_formula(SeriesModel& model, const Eigen::VectorXd& values, const std
   }
 }
 
+// The points, values and spreads of the series' measurements (the repetitions aggregated).
+void add_measurements(SeriesModel& model, const Series& series, Aggregate how) {
+  for (const Measurement& measurement : series.measurements) {
+    model.points.push_back(measurement.point);
+    const double value = aggregate(measurement.values, how);
+    model.values.push_back(value);
+    double spread = 0.0;
+    if (measurement.values.size() > 1) {
+      const double average = core::mean(measurement.values);
+      double sum = 0.0;
+      for (double repetition : measurement.values) sum += (repetition - average) * (repetition - average);
+      spread = average != 0 ? std::sqrt(sum / static_cast<double>(measurement.values.size() - 1)) / std::fabs(average) : 0.0;
+    }
+    model.spread.push_back(spread);
+    model.minimum.push_back(*std::min_element(measurement.values.begin(), measurement.values.end()));
+    model.maximum.push_back(*std::max_element(measurement.values.begin(), measurement.values.end()));
+  }
+}
+
+// The formula given (`--formula`, or the series' own), its variables checked against the data's.
+void read_formula(SeriesModel& model, const Series& series, const ModelOptions& options, const std::string& formula_text) {
+  const std::string origin = !options.formula.empty()
+                                 ? (options.formula_origin.empty() ? std::string("--formula") : options.formula_origin)
+                                 : series.origin.file + ": the formula of " + series.region;
+  model.formula = Formula::parse(core::SourceText(origin, formula_text));
+  std::vector<std::string> known = model.parameters;
+  for (const DerivedVariable& variable : model.derived) known.push_back(variable.name);
+  for (const std::string& name : model.formula.variables()) {
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    for (const FormulaTerm& term : model.formula.terms()) {
+      if (const core::Expression* node = term.factor ? find_name(*term.factor, name) : nullptr) {
+        term.source->fail(node->offset, "unknown variable '" + name + "' (the data of " + series.region + " has " + join(known) + ")");
+      }
+    }
+  }
+}
+
+// The design matrix of the formula's terms at the measured points.
+Eigen::MatrixXd design_matrix(const SeriesModel& model, const std::vector<core::Bindings>& bindings) {
+  const Eigen::Index rows = static_cast<Eigen::Index>(model.points.size());
+  const Eigen::Index constants = static_cast<Eigen::Index>(model.formula.terms().size());
+  Eigen::MatrixXd design(rows, constants);
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const auto& point = model.points[static_cast<std::size_t>(i)];
+    try {
+      design.row(i) = design_row(model.formula, bindings[static_cast<std::size_t>(i)]);
+    } catch (const core::InputError& error) {
+      throw core::InputError(error.location(), error.message() + " at the measured point " + point_text(model.parameters, point));
+    }
+  }
+  return design;
+}
+
 }  // namespace
 
 SeriesModel build_model(const Series& series, const ModelOptions& options) {
@@ -154,21 +207,7 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
       throw core::InputError({"--variable " + variable.name, 0, 0}, "'" + variable.name + "' is already a parameter of the data");
     }
   }
-  for (const Measurement& measurement : series.measurements) {
-    model.points.push_back(measurement.point);
-    const double value = aggregate(measurement.values, options.aggregate);
-    model.values.push_back(value);
-    double spread = 0.0;
-    if (measurement.values.size() > 1) {
-      const double average = core::mean(measurement.values);
-      double sum = 0.0;
-      for (double repetition : measurement.values) sum += (repetition - average) * (repetition - average);
-      spread = average != 0 ? std::sqrt(sum / static_cast<double>(measurement.values.size() - 1)) / std::fabs(average) : 0.0;
-    }
-    model.spread.push_back(spread);
-    model.minimum.push_back(*std::min_element(measurement.values.begin(), measurement.values.end()));
-    model.maximum.push_back(*std::max_element(measurement.values.begin(), measurement.values.end()));
-  }
+  add_measurements(model, series, options.aggregate);
   const Eigen::Index rows = static_cast<Eigen::Index>(model.points.size());
   if (rows == 0) throw std::invalid_argument("no measured points");
   const Eigen::VectorXd values = Eigen::Map<const Eigen::VectorXd>(model.values.data(), rows);
@@ -191,20 +230,7 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
   }
   const std::string formula_text = !options.formula.empty() ? options.formula : series.formula;
   if (!formula_text.empty()) {
-    const std::string origin = !options.formula.empty()
-                                   ? (options.formula_origin.empty() ? std::string("--formula") : options.formula_origin)
-                                   : series.origin.file + ": the formula of " + series.region;
-    model.formula = Formula::parse(core::SourceText(origin, formula_text));
-    std::vector<std::string> known = model.parameters;
-    for (const DerivedVariable& variable : model.derived) known.push_back(variable.name);
-    for (const std::string& name : model.formula.variables()) {
-      if (std::find(known.begin(), known.end(), name) != known.end()) continue;
-      for (const FormulaTerm& term : model.formula.terms()) {
-        if (const core::Expression* node = term.factor ? find_name(*term.factor, name) : nullptr) {
-          term.source->fail(node->offset, "unknown variable '" + name + "' (the data of " + series.region + " has " + join(known) + ")");
-        }
-      }
-    }
+    read_formula(model, series, options, formula_text);
   } else {
     search_formula(model, values, bindings, parameters, segmenting, options);
   }
@@ -219,16 +245,7 @@ SeriesModel build_model(const Series& series, const ModelOptions& options) {
     throw std::invalid_argument(std::to_string(rows) + " measured points cannot determine the " + std::to_string(constants) +
                                 " constants of " + model.formula.text());
   }
-  Eigen::MatrixXd design(rows, constants);
-  for (Eigen::Index i = 0; i < rows; ++i) {
-    const auto& point = model.points[static_cast<std::size_t>(i)];
-    try {
-      design.row(i) = design_row(model.formula, bindings[static_cast<std::size_t>(i)]);
-    } catch (const core::InputError& error) {
-      throw core::InputError(error.location(), error.message() + " at the measured point " + point_text(model.parameters, point));
-    }
-  }
-
+  const Eigen::MatrixXd design = design_matrix(model, bindings);
   if (!split_by_search) model.segmentation = segment_fit(design, values, parameters, segmenting);
   if (model.searched) model.design = design;
   if (model.segmentation.segments.size() == 1 && !model.segmentation.segments.front().fit.full_rank()) {

@@ -142,6 +142,39 @@ void sums_of(Searcher& searcher, int variable, const std::vector<int>& ranked, i
   }
 }
 
+// The hypotheses of one to `most` terms: each block alone, the best blocks of every subset of the variables
+// combined, and sums of a variable's own blocks.
+void consider_combinations(Searcher& searcher, const std::vector<SearchVariable>& variables,
+                           const std::vector<std::vector<Block>>& blocks, const Eigen::VectorXd& values,
+                           const FitOptions& fit, int most) {
+  std::vector<int> usable;
+  std::vector<std::vector<int>> ranked(variables.size());
+  std::vector<int> points(variables.size(), 0);
+  for (std::size_t v = 0; v < variables.size(); ++v) {
+    if (blocks[v].empty()) continue;
+    usable.push_back(static_cast<int>(v));
+    ranked[v] = detail::rank_blocks(variables, v, blocks[v], values, fit, points[v]);
+    for (std::size_t b = 0; b < blocks[v].size(); ++b) searcher.consider({{{static_cast<int>(v), static_cast<int>(b)}}});
+  }
+  // How many blocks of each variable enter the combinations: fewer as there are more variables.
+  const std::size_t keep = usable.size() <= 3 ? 3 : usable.size() == 4 ? 2 : 1;
+  std::vector<std::vector<int>> best(variables.size());
+  for (int v : usable) best[static_cast<std::size_t>(v)].assign(ranked[static_cast<std::size_t>(v)].begin(), ranked[static_cast<std::size_t>(v)].begin() + static_cast<std::ptrdiff_t>(std::min(keep, ranked[static_cast<std::size_t>(v)].size())));
+  const int count = static_cast<int>(usable.size());
+  for (int subset = 1; subset < (1 << count); ++subset) {
+    std::vector<int> used;
+    for (int bit = 0; bit < count; ++bit) {
+      if ((subset >> bit & 1) != 0) used.push_back(usable[static_cast<std::size_t>(bit)]);
+    }
+    combine(searcher, used, best, most);
+  }
+  // A variable measured at enough values may carry a sum of its own blocks: (m − 2) / 3 of them.
+  for (int v : usable) {
+    const int own = std::min(most, (points[static_cast<std::size_t>(v)] - 2) / 3);
+    if (own >= 2) sums_of(searcher, v, ranked[static_cast<std::size_t>(v)], own, 6);
+  }
+}
+
 }  // namespace
 
 SearchResult search_model(const std::vector<SearchVariable>& variables, const Eigen::VectorXd& values, const SearchOptions& options) {
@@ -158,34 +191,7 @@ SearchResult search_model(const std::vector<SearchVariable>& variables, const Ei
   const int rows = static_cast<int>(values.size());
   const int most = std::min(options.max_terms, rows >= 3 ? std::max(1, rows - 3) : 0);
 
-  if (most >= 1) {
-    std::vector<int> usable;
-    std::vector<std::vector<int>> ranked(variables.size());
-    std::vector<int> points(variables.size(), 0);
-    for (std::size_t v = 0; v < variables.size(); ++v) {
-      if (blocks[v].empty()) continue;
-      usable.push_back(static_cast<int>(v));
-      ranked[v] = detail::rank_blocks(variables, v, blocks[v], values, options.fit, points[v]);
-      for (std::size_t b = 0; b < blocks[v].size(); ++b) searcher.consider({{{static_cast<int>(v), static_cast<int>(b)}}});
-    }
-    // How many blocks of each variable enter the combinations: fewer as there are more variables.
-    const std::size_t keep = usable.size() <= 3 ? 3 : usable.size() == 4 ? 2 : 1;
-    std::vector<std::vector<int>> best(variables.size());
-    for (int v : usable) best[static_cast<std::size_t>(v)].assign(ranked[static_cast<std::size_t>(v)].begin(), ranked[static_cast<std::size_t>(v)].begin() + static_cast<std::ptrdiff_t>(std::min(keep, ranked[static_cast<std::size_t>(v)].size())));
-    const int count = static_cast<int>(usable.size());
-    for (int subset = 1; subset < (1 << count); ++subset) {
-      std::vector<int> used;
-      for (int bit = 0; bit < count; ++bit) {
-        if ((subset >> bit & 1) != 0) used.push_back(usable[static_cast<std::size_t>(bit)]);
-      }
-      combine(searcher, used, best, most);
-    }
-    // A variable measured at enough values may carry a sum of its own blocks: (m − 2) / 3 of them.
-    for (int v : usable) {
-      const int own = std::min(most, (points[static_cast<std::size_t>(v)] - 2) / 3);
-      if (own >= 2) sums_of(searcher, v, ranked[static_cast<std::size_t>(v)], own, 6);
-    }
-  }
+  if (most >= 1) consider_combinations(searcher, variables, blocks, values, options.fit, most);
 
   // The one-standard-error rule: the fewest terms among the hypotheses whose leave-one-out SMAPE is
   // within one standard error of the lowest; among those, the lowest leave-one-out SMAPE.

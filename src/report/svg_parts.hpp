@@ -1,5 +1,5 @@
-// The pieces of svg.cpp that the other charts of the page (timeline.cpp) draw with: the palette, pixel
-// text, padded ranges, the frame of a plot, its x axis, the legend. Private to augur_report.
+// The pieces (svg_parts.cpp) that the charts of the page (svg.cpp, svg_bars.cpp, timeline.cpp) draw with:
+// the palette, pixel text, padded ranges, the frame of a plot, its x axis, the legend. Private to augur_report.
 #pragma once
 
 #include <limits>

@@ -14,23 +14,12 @@
 #include <vector>
 
 #include "augur/augur.h"
-#include "support/temporary_directory.hpp"
+#include "experiment_support.hpp"
 
 namespace {
 
-// A file in this program's scratch directory, which lives until after libaugur's exit handlers.
-std::string temporary_path(const std::string& name) {
-  static const augur::test::TemporaryDirectory directory("augur-experiment-threads-test");
-  return directory.file(name);
-}
-
-std::vector<nlohmann::json> read_lines(const std::string& path) {
-  std::ifstream input(path);
-  std::vector<nlohmann::json> lines;
-  std::string line;
-  while (std::getline(input, line)) lines.push_back(nlohmann::json::parse(line));
-  return lines;
-}
+using augur::test::read_lines;
+using augur::test::temporary_path;
 
 // Bytes the C allocator has handed out and not had back (every arena, and the blocks it mapped).
 long long heap_in_use() {

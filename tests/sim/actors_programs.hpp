@@ -36,4 +36,22 @@ player b : Player
 start serve to a
 )";
 
+// One message of size 10 from s to z (map them: "s 0\nz 3\n").
+inline const char* const one_message = R"(type S { on go { send data size 10 to z } }
+type Z { on data { compute 0 } }
+player s : S
+player z : Z
+start go to s
+)";
+
+// Two messages of size 10, from a and from b, to z, both sent at 0 (map them: "a 0\nb 0\nz 3\n").
+inline const char* const two_senders = R"(type S { on go { send data size 10 to z } }
+type Z { on data { compute 0 } }
+player a : S
+player b : S
+player z : Z
+start go to a
+start go to b
+)";
+
 }  // namespace augur::sim::actors::test

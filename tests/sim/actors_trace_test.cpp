@@ -18,7 +18,9 @@ namespace augur::sim::actors {
 namespace {
 
 using test::line_of_four;
+using test::one_message;
 using test::run_mapped;
+using test::two_senders;
 
 using test::ping_pong;
 
@@ -147,13 +149,6 @@ TEST(ActorsReplications, EachReplicationHasStreamsOfItsOwn) {
 
 // ---- switching ----
 
-const char* const one_message = R"(type S { on go { send data size 10 to z } }
-type Z { on data { compute 0 } }
-player s : S
-player z : Z
-start go to s
-)";
-
 TEST(ActorsSwitching, TheMachineSaysWhichAndStoreAndForwardIsTheDefault) {
   EXPECT_EQ(parse_machine("topology ring 2\n", "m").switching, "store-and-forward");
   EXPECT_FALSE(parse_machine("topology ring 2\n", "m").cut_through);
@@ -192,15 +187,6 @@ TEST(ActorsSwitching, CutThroughStreamsAtTheSlowestLink) {
   EXPECT_DOUBLE_EQ(cut.channels[2].busy, 5.0);
   EXPECT_DOUBLE_EQ(cut.channels[4].busy, 5.0);
 }
-
-const char* const two_senders = R"(type S { on go { send data size 10 to z } }
-type Z { on data { compute 0 } }
-player a : S
-player b : S
-player z : Z
-start go to a
-start go to b
-)";
 
 // a and b on site 0 send to z on site 3 at time 0; b waits for the first channel until 2.
 // Store-and-forward: a's hops end at 3, 6, 9; b's hops [2, 4] → 5, [5, 7] → 8, [8, 10] → 11.

@@ -13,7 +13,9 @@ namespace augur::sim::actors {
 namespace {
 
 using test::line_of_four;
+using test::one_message;
 using test::run_mapped;
+using test::two_senders;
 
 std::string error_of(const std::string& machine_text) {
   try {
@@ -32,13 +34,6 @@ TEST(ActorsWormhole, TheMachineSaysSo) {
   EXPECT_FALSE(parse_machine("topology ring 2\nswitching cut-through\n", "m").wormhole);
   EXPECT_EQ(error_of("topology ring 2\nswitching circuit\n"), "m.machine:2:11: switching is store-and-forward, cut-through or wormhole, not 'circuit'");
 }
-
-const char* const one_message = R"(type S { on go { send data size 10 to z } }
-type Z { on data { compute 0 } }
-player s : S
-player z : Z
-start go to s
-)";
 
 // Alone, a worm is cut-through's time: its head takes the channels at 0, 1 and 2 and is at site 3 at 3; the
 // body streams behind at 10 / 5: the tail is there at 5. Each channel is held until the tail was sent onto
@@ -70,14 +65,6 @@ TEST(ActorsWormhole, TheWormMovesAtItsSlowestChannel) {
 // releases them at 2, 3 and 4 and reaches site 3 at 5. b's head waits at site 0 (holding nothing) until 2,
 // then finds 1->2 free at 3 and 2->3 at 4 as it arrives: at site 3 at 5, its tail at 7.
 TEST(ActorsWormhole, TwoMessagesContendOnOneLink) {
-  const char* const two_senders = R"(type S { on go { send data size 10 to z } }
-type Z { on data { compute 0 } }
-player a : S
-player b : S
-player z : Z
-start go to a
-start go to b
-)";
   const Simulation worm = run_mapped(two_senders, line_of_four("wormhole"), "a 0\nb 0\nz 3\n");
   EXPECT_DOUBLE_EQ(worm.time, 7.0);
   for (int c : {0, 2, 4}) {

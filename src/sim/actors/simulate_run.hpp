@@ -1,5 +1,6 @@
 // The actor simulator's run (simulate.hpp, docs/actors.md), private to sim/actors: one simulation of a
-// program on a machine under a mapping. Its parts: simulate.cpp (players, messages, sites, the interpreter),
+// program on a machine under a mapping. Its parts: simulate.cpp (players, messages, sites, the results),
+// simulate_interpreter.cpp (the behaviours' statements),
 // simulate_links.cpp (messages on the channels: reservation, store-and-forward and cut-through switching),
 // simulate_wormhole.cpp (wormhole switching: worms that hold their channels), simulate_timeline.cpp (the Perfetto timeline's rows, slices and flows).
 #pragma once
@@ -160,7 +161,7 @@ private:
   void start_work(int site_id);
   void end_work(int site_id);
 
-  // ---- the interpreter (simulate.cpp) ----
+  // ---- the interpreter (simulate_interpreter.cpp) ----
   std::vector<int> receivers(const Target& target, int self, const Scope& scope, std::size_t offset);
   void interpret(int id);
   bool step(int id);  // runs one instruction; false when the player must wait for its site or a message
@@ -168,7 +169,8 @@ private:
   void create(int id, const Instruction& instruction);
   bool wait(int id, const Instruction& instruction);
   int place_created(const std::string& name, int creator);
-  void finish();
+
+  void finish();  // simulate.cpp: the results at the end of the run
 
   const Program& program_;
   const Machine& machine_;

@@ -2,7 +2,7 @@
 // cache level and set, the lines that may be in the cache with P_v and E[d_v|P_v], the seed's update rules
 // for one reference, the combination of histories at a join, and a journal of the sets a piece of the
 // program changed (so that a branch's arms start from the same history and only the sets they touched are
-// combined). Private to stochastic.cpp.
+// combined). Private to the stochastic simulator (stochastic*.cpp).
 #pragma once
 
 #include <cstddef>

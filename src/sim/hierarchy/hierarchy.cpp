@@ -2,96 +2,14 @@
 // numbered level by level from the top; the children of CS i of level l are CSs i·F .. i·F + F − 1 of level
 // l + 1, the processors of lowest CS i are i·P .. i·P + P − 1.
 #include <algorithm>
-#include <cstdint>
-#include <deque>
-#include <limits>
 #include <string>
 
 #include "augur/core/diagnostics.hpp"
+#include "sim/hierarchy/hierarchy_run.hpp"
 #include "sim/hierarchy/simulate.hpp"
 
 namespace augur::sim::hierarchy {
-namespace {
-
-struct Packet {
-  int instance = 0;  // the function instance whose graph holds the task
-  int task = 0;      // global task index
-  int owner = 0;     // the CS that holds the instance (results of migrated packets go back to it)
-};
-
-struct Instance {
-  int function = 0;
-  int cs = 0;            // where it runs
-  Packet parent;         // the packet it executes (parent.instance = -1 for the top program)
-  int remaining = 0;     // tasks not completed
-  std::vector<int> pending;  // per task: predecessors not completed
-};
-
-struct ControlSubsystem {
-  int level = 1;
-  int index = 0;         // within its level
-  int parent = -1;       // CS id
-  std::deque<Packet> waiting;
-  int incoming = 0;      // packets and instances on their way here
-  int out = 0;           // packets handed to children, results not back
-  double free_at = 0.0;  // when the control unit is free
-  double busy = 0.0;
-  double used = 0.0;     // space units held (reserved when a child is chosen)
-  double maximum_used = 0.0;
-  double occupancy = 0.0;  // integral of used over time
-  double changed = 0.0;
-  std::vector<int> idle;   // lowest level: idle processors (a stack)
-  [[nodiscard]] long load() const { return static_cast<long>(waiting.size()) + incoming + out; }
-};
-
-class Hierarchy {
-public:
-  Hierarchy(const Program& program, const Machine& machine, TimelineWriter* timeline)
-      : program_(program), machine_(machine), timeline_(timeline) {}
-  Execution run();
-
-private:
-  [[nodiscard]] int first_of_level(int level) const { return level_start_[static_cast<std::size_t>(level - 1)]; }
-  [[nodiscard]] const LevelSettings& settings(int level) const { return machine_.level[static_cast<std::size_t>(level - 1)]; }
-  [[nodiscard]] int size_of(int function) const { return program_.functions[static_cast<std::size_t>(function)].tasks; }
-  ControlSubsystem& cs(int id) { return cs_[static_cast<std::size_t>(id)]; }
-  void build();
-  void set_used(ControlSubsystem& c, double used);
-  double control_unit(ControlSubsystem& c);  // charges one scheduling time, returns when it is done
-  void start_instance(int function, int at, Packet parent);
-  void fire(int instance, int task);
-  void dispatch(int id);
-  bool dispatch_to_processor(int id);
-  bool dispatch_to_child(int id);
-  void result_at_holder(int holder, Packet packet);
-  void complete(Packet packet);
-  void load_dropped(int id);
-  void migrate_into(int id);
-  void offer(int id);
-  bool starving(int id);
-  Execution collect(double time);
-  // The timeline (docs/hierarchy.md, "The timeline"): rows are the CSs (by id), then the processors.
-  void name_rows();
-  [[nodiscard]] int processor_row(int processor) const { return static_cast<int>(cs_.size()) + processor; }
-  void trace_move(int from_row, int to_row, const std::string& name, const char* category, double start, double end);
-  void trace_result(int from_row, int to_row, int instance, double end);
-  [[nodiscard]] const std::string& function_name(int instance) const {
-    return program_.functions[static_cast<std::size_t>(instances_[static_cast<std::size_t>(instance)].function)].name;
-  }
-
-  const Program& program_;
-  const Machine& machine_;
-  Engine engine_;
-  std::vector<ControlSubsystem> cs_;
-  std::vector<int> level_start_;
-  std::vector<Instance> instances_;
-  std::vector<double> processor_busy_;
-  std::vector<LevelRun> levels_;
-  double end_ = -1.0;
-  long elementary_ = 0;
-  TimelineWriter* timeline_ = nullptr;
-  std::uint64_t flows_ = 0;
-};
+namespace detail {
 
 void Hierarchy::name_rows() {
   if (timeline_ == nullptr) return;
@@ -284,94 +202,6 @@ void Hierarchy::complete(Packet packet) {
   engine_.schedule(settings(c.level - 1).transfer, [this, holder, parent] { result_at_holder(holder, parent); });
 }
 
-// The load of `id` fell (or its space was freed): its parent may hand it a packet; if the parent has none,
-// it may take packets from the busiest CS of its level.
-void Hierarchy::load_dropped(int id) {
-  dispatch(id);
-  const int parent = cs(id).parent;
-  if (parent >= 0) dispatch(parent);
-  migrate_into(id);
-}
-
-// Below its grasp threshold, and nothing to grasp from the parent.
-bool Hierarchy::starving(int id) {
-  ControlSubsystem& d = cs(id);
-  if (d.parent < 0 || !settings(d.level).migrate) return false;
-  return d.load() < machine_.grasp_threshold(d.level) && cs(d.parent).waiting.empty();
-}
-
-// Migration: a starving CS takes up to migrate-batch packets (and at most half) from the back of the queue
-// of the CS of its level with the most waiting (at least migrate-minimum; the first such on ties). A packet
-// migrates once at most (so that two idle CSs never hand packets back and forth).
-void Hierarchy::migrate_into(int id) {
-  if (!starving(id)) return;
-  const int level = cs(id).level;
-  const auto& rule = settings(level);
-  int donor = -1;
-  const int first = first_of_level(level);
-  const int count = static_cast<int>(machine_.control_subsystems(level));
-  for (int e = first; e < first + count; ++e) {
-    if (e == id || static_cast<long>(cs(e).waiting.size()) < rule.migrate_minimum) continue;
-    if (donor < 0 || cs(e).waiting.size() > cs(donor).waiting.size()) donor = e;
-  }
-  if (donor < 0) return;
-  ControlSubsystem& e = cs(donor);
-  const int moved = std::max<int>(1, std::min<int>(rule.migrate_batch, static_cast<int>(e.waiting.size() / 2)));
-  auto& totals = levels_[static_cast<std::size_t>(level - 1)];
-  for (int k = 0; k < moved && e.waiting.back().owner == donor; ++k) {  // a packet migrates once at most
-    const Packet packet = e.waiting.back();
-    e.waiting.pop_back();
-    ++cs(id).incoming;
-    ++totals.migrated;
-    ++totals.network;
-    const double served = control_unit(e);
-    const double arrival = served + rule.network;
-    trace_move(donor, id, "migrate", "migrate", served - rule.schedule, arrival);
-    engine_.schedule(arrival - engine_.now(), [this, id, packet] {
-      ControlSubsystem& d = cs(id);
-      --d.incoming;
-      d.waiting.push_back(packet);
-      dispatch(id);
-    });
-  }
-}
-
-// `id` keeps packets its children cannot take: starving CSs of its level may take some.
-void Hierarchy::offer(int id) {
-  const int level = cs(id).level;
-  if (level == 1 || !settings(level).migrate) return;
-  const int first = first_of_level(level);
-  const int count = static_cast<int>(machine_.control_subsystems(level));
-  for (int d = first; d < first + count && static_cast<long>(cs(id).waiting.size()) >= settings(level).migrate_minimum; ++d)
-    if (d != id && starving(d)) migrate_into(d);
-}
-
-Execution Hierarchy::collect(double time) {
-  Execution run;
-  run.time = time;
-  run.elementary = elementary_;
-  run.events = engine_.events_run();
-  for (int l = 1; l <= machine_.levels; ++l) {
-    LevelRun level = levels_[static_cast<std::size_t>(l - 1)];
-    level.control_subsystems = machine_.control_subsystems(l);
-    double busy = 0.0, occupancy = 0.0;
-    for (int c = first_of_level(l); c < first_of_level(l) + static_cast<int>(level.control_subsystems); ++c) {
-      ControlSubsystem& subsystem = cs(c);
-      set_used(subsystem, subsystem.used);  // closes the occupancy integral at the end
-      busy += subsystem.busy;
-      occupancy += subsystem.occupancy;
-      level.occupancy_maximum = std::max(level.occupancy_maximum, subsystem.maximum_used);
-    }
-    const double span = time * static_cast<double>(level.control_subsystems);
-    level.utilization = span > 0 ? busy / span : 0.0;
-    level.occupancy = span > 0 ? occupancy / span : 0.0;
-    level.occupancy_share = level.occupancy / settings(l).capacity;
-    run.levels.push_back(level);
-  }
-  for (const double busy : processor_busy_) run.processor_utilization.push_back(time > 0 ? busy / time : 0.0);
-  return run;
-}
-
 Execution Hierarchy::run() {
   build();
   set_used(cs(0), size_of(0));
@@ -381,7 +211,7 @@ Execution Hierarchy::run() {
   return collect(end_);
 }
 
-}  // namespace
+}  // namespace detail
 
 void check_program_fits(const Program& program, const Machine& machine, const std::string& where) {
   if (program.levels != machine.levels)
@@ -396,7 +226,8 @@ void check_program_fits(const Program& program, const Machine& machine, const st
 
 Execution simulate_hierarchy(const Program& program, const Machine& machine, const std::string& where, TimelineWriter* timeline) {
   check_program_fits(program, machine, where);
-  return Hierarchy(program, machine, timeline).run();
+  return detail::Hierarchy(program, machine, timeline).run();
 }
 
 }  // namespace augur::sim::hierarchy
+
