@@ -155,3 +155,24 @@ TEST(BadInput, AnExecutionTimeThatOverflowsIsAnError) {
 }
 
 }  // namespace
+
+namespace {
+
+// A measurement of 1e308 overflowed every hypothesis' leave-one-out score to nan; no hypothesis was within
+// one standard error of the best, and the search read the first of none: a segmentation fault in fit,
+// predict and plot. A score that is not finite ranks nothing now.
+TEST(BadInput, AMeasurementNearTheLargestDoubleDoesNotCrashTheSearch) {
+  augur::e2e::TemporaryDirectory directory;
+  const std::string file = (directory.path() / "huge.csv").string();
+  augur::e2e::write_text(file, "P,time\n1,1e308\n2,1\n3,1\n");
+  for (const Arguments& arguments : {Arguments{file}, Arguments{file, "--json"}}) {
+    const auto result = run_command("fit", arguments);
+    EXPECT_EQ(result.signal, 0) << describe(result);
+    EXPECT_EQ(result.exit_code, 0) << describe(result);
+  }
+  const auto predicted = run_command("predict", {file, "--at", "P=4"});
+  EXPECT_EQ(predicted.signal, 0) << describe(predicted);
+  EXPECT_EQ(predicted.exit_code, 0) << describe(predicted);
+}
+
+}  // namespace
