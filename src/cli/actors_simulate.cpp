@@ -3,6 +3,7 @@
 // mapping, runs the simulator once (or R times: actors_replications.cpp), prints.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -168,6 +169,9 @@ int simulate_once(const ActorsOptions& cli, const ActorsInputs& inputs) {
   const actors::Machine& machine = inputs.machine;
   const actors::Simulation result = cli.trace.empty() ? actors::simulate(inputs.program, machine, inputs.mapping, inputs.options)
                                                       : simulate_with_trace(inputs, cli.trace);
+  if (!std::isfinite(result.time)) {  // latencies, sizes or work so large that the times overflow
+    throw std::runtime_error("the execution time is not finite (the machine's or the program's times overflow)");
+  }
   const std::string output = cli.json ? render_json(machine, result) : render_table(cli, machine, result);
   std::fputs(output.c_str(), stdout);
   if (!result.deadlock.empty()) {

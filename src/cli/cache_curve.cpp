@@ -216,7 +216,7 @@ Runner declare_cache_curve_command(CLI::App& command) {
   command.add_option("--method", options->method, "exact: Mattson's stack distances; statstack: StatStack's estimate from sampled reuse distances")
       ->check(CLI::IsMember({"exact", "statstack"}))->default_val("exact");
   command.add_option("--sample", options->sample, "StatStack's sampling rate: the share of line references sampled")
-      ->default_val(1e-3)->check(CLI::Range(1e-9, 1.0));
+      ->default_val(1e-3)->check(finite_number())->check(CLI::Range(1e-9, 1.0));
   command.add_option("--seed", options->seed, "StatStack's random seed (the same seed samples the same references)")->default_val(1);
   command.add_option("--format", options->format, "The trace's format: din, lackey, augur (default: detected from its first bytes)")
       ->check(CLI::IsMember({"detect", "din", "lackey", "augur"}));

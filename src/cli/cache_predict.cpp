@@ -172,6 +172,7 @@ Runner declare_cache_predict_command(CLI::App& command) {
   command.add_option("--seed", options->seed, "Seed of the expanded trace's branches and pointers (exact, statstack)")->default_val(1);
   command.add_option("--sample-rate", options->sample_rate, "StatStack's sampling rate")
       ->default_val(0.001)
+      ->check(finite_number())
       ->check(CLI::Range(1e-9, 1.0));
   add_json_flag(command, options->json, "JSON instead of the table");
   add_csv_flag(command, options->csv, "CSV: one line per level (per size with --sizes)");

@@ -199,6 +199,7 @@ void add_reuse_and_transitions(CLI::App* command, CoupleOptions& options) {
   add_stored(transitions_command, options);
   add_length(transitions_command, options);
   transitions_command->add_option("--threshold", options.threshold, "Mean |change| of C_W that makes a transition (default 0.05)")
+      ->check(finite_number())
       ->check(CLI::PositiveNumber);
   add_json(transitions_command, options);
 }

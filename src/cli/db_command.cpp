@@ -128,6 +128,7 @@ void add_common(CLI::App& command, DbOptions& options) {
       .add_option("--timeout", options.timeout,
                   "Seconds to wait for another process that holds the database's lock (default 5)")
       ->type_name("SECONDS")
+      ->check(finite_number())
       ->check(CLI::Range(0.0, 3600.0));
 }
 

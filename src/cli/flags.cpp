@@ -2,6 +2,8 @@
 #include "flags.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdlib>
 
 namespace augur::cli {
 
@@ -51,6 +53,17 @@ CLI::Option* add_threads_option(CLI::App& command, int& threads, const std::stri
   // A 0 below the range is "not given" (the description says what then), not a default to show.
   if (threads < minimum) option->default_str("");
   return option;
+}
+
+CLI::Validator finite_number() {
+  return CLI::Validator(
+      [](const std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !std::isfinite(value)) return "expected a finite number, found '" + text + "'";
+        return {};
+      },
+      "");
 }
 
 std::string redirected_output(const CLI::App& command) {

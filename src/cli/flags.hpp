@@ -15,6 +15,7 @@
 namespace CLI {
 class App;
 class Option;
+class Validator;
 }  // namespace CLI
 
 namespace augur::cli {
@@ -39,6 +40,10 @@ CLI::Option* add_csv_flag(CLI::App& command, bool& csv, const std::string& descr
 CLI::Option* add_output_option(CLI::App& command, std::string& output, const std::string& description);
 // -p,--threads N in [minimum, max_threads].
 CLI::Option* add_threads_option(CLI::App& command, int& threads, const std::string& description, int minimum = 1);
+
+// The check to put first on every floating-point option: a finite number, never nan or inf (CLI11's ranges
+// let nan through, and print the limits of double for inf). Nothing added to --help.
+[[nodiscard]] CLI::Validator finite_number();
 
 // The file named by --json=FILE or --csv=FILE on `command` (empty: standard output, or not given).
 [[nodiscard]] std::string redirected_output(const CLI::App& command);

@@ -9,6 +9,7 @@
 
 #include "command.hpp"
 #include "core/files.hpp"
+#include "flags.hpp"
 
 namespace augur::cli {
 
@@ -21,9 +22,10 @@ void add_gen_tasks_options(CLI::App* command, GenTasksOptions& options) {
   command->add_option("--depth", generator.depth, "Groups nested at most this deep; serial and parallel alternate")
       ->default_val(3)
       ->check(CLI::Range(1, 1000));
-  command->add_option("--demand-min", generator.demand_min, "Smallest demand")->default_val(0.1)->check(CLI::PositiveNumber);
+  command->add_option("--demand-min", generator.demand_min, "Smallest demand")->default_val(0.1)->check(finite_number())->check(CLI::PositiveNumber);
   command->add_option("--demand-max", generator.demand_max, "Largest demand (at most 1e15, the largest the input language reads)")
       ->default_val(1.0)
+      ->check(finite_number())
       ->check(CLI::PositiveNumber)
       ->check(CLI::Validator(
           [](const std::string& text) -> std::string {
@@ -34,6 +36,7 @@ void add_gen_tasks_options(CLI::App* command, GenTasksOptions& options) {
           "at most 1e15"));
   command->add_option("--use", generator.use_probability, "Probability that a task uses each resource")
       ->default_val(0.7)
+      ->check(finite_number())
       ->check(CLI::Range(0.0, 1.0));
   command->add_option("--seed", generator.seed, "Seed")->default_val(1);
   command->add_option("-o,--output", options.output, "Write to this file (whole or not at all) instead of stdout");

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/json_text.hpp"
+#include "flags.hpp"
 #include "manager/protocol.hpp"
 
 namespace augur::cli {
@@ -40,6 +41,7 @@ void declare_manager_settings(CLI::App& command, ManagerSettings& settings) {
       ->check(CLI::IsMember(names))
       ->capture_default_str();
   command.add_option("--quantum", settings.quantum_ms, "milliseconds between two decisions")
+      ->check(finite_number())
       ->check(CLI::Range(1.0, 600000.0))
       ->capture_default_str();
   manager::PolicyParameters& policy = settings.service.policy;
@@ -49,6 +51,7 @@ void declare_manager_settings(CLI::App& command, ManagerSettings& settings) {
   command.add_option("--silent-after", settings.silent_after_ms,
                      "milliseconds without a report after which a running application is silent: it keeps its "
                      "processors, out of the share")
+      ->check(finite_number())
       ->check(CLI::Range(1.0, 1e9))
       ->capture_default_str();
 }

@@ -116,6 +116,7 @@ Runner declare_manager_simulate_command(CLI::App& command) {
   for (const manager::PolicyKind kind : manager::all_policies()) names.emplace_back(manager::policy_name(kind));
   command.add_option("--policy", options->policy, "The policy: " + policy_names())->check(CLI::IsMember(names))->capture_default_str();
   command.add_option("--quantum", options->quantum, "Seconds between two decisions of the manager")
+      ->check(finite_number())
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command.add_option("--target-efficiency", options->target_efficiency, "PDPA: grow while S(P)/P reaches this")->capture_default_str();

@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "core/files.hpp"
+#include "flags.hpp"
 #include "core/json_text.hpp"
 #include "core/process.hpp"
 #include "fit_command.hpp"
@@ -18,8 +19,8 @@ void add_plot_options(CLI::App* command, PlotOptions& options) {
   add_model_options(*command, options.model);
   command->add_option("-o,--output", options.output, "The picture: FILE.svg or FILE.png (written whole or not at all), or FILE.gp: the gnuplot script that draws it as SVG on stdout")->required();
   command->add_option("--x", options.x, "The parameter on the x axis (default: the first); one line per value of the others");
-  command->add_option("--extend", options.extend, "Draw the model up to this multiple of the largest measured x")->default_val(2.0)->check(CLI::Range(1.0, 1000.0));
-  command->add_option("--confidence", options.confidence, "Confidence of the prediction band")->default_val(0.95)->check(CLI::Range(0.5, 0.9999));
+  command->add_option("--extend", options.extend, "Draw the model up to this multiple of the largest measured x")->default_val(2.0)->check(finite_number())->check(CLI::Range(1.0, 1000.0));
+  command->add_option("--confidence", options.confidence, "Confidence of the prediction band")->default_val(0.95)->check(finite_number())->check(CLI::Range(0.5, 0.9999));
   command->footer("Example:\n  augur plot fft.csv --formula 'f[0] + f[1]*(N/P)*log(N/P)' --x P -o fft.svg\nNeeds gnuplot (Debian: gnuplot-nox).");
 }
 

@@ -21,7 +21,7 @@ void add_predict_options(CLI::App* command, PredictOptions& options) {
   command->add_option("--grid", options.grid,
                       "Values of one parameter: 'P=1,2,4', 'P=64:1024:*2' (geometric) or 'N=100:500:+100' (arithmetic); "
                       "repeat for a grid; --at values complete each grid point");
-  command->add_option("--confidence", options.confidence, "Confidence of the prediction intervals")->default_val(0.95)->check(CLI::Range(0.5, 0.9999));
+  command->add_option("--confidence", options.confidence, "Confidence of the prediction intervals")->default_val(0.95)->check(finite_number())->check(CLI::Range(0.5, 0.9999));
   command->footer("Examples:\n  augur predict fft.csv --formula 'f[0] + f[1]*log(P) + f[2]*(N/P)*log(N/P)' --at N=4194304 --grid P=1:64:*2\n"
                   "  augur predict fft.cll.jsonl --region fft --exclude N=4194304 --at N=4194304 --grid P=1,2,4\n"
                   "Where the data holds measurements at a predicted point, the measured value and the error of the "

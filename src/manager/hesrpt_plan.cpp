@@ -33,7 +33,8 @@ struct Planned {
 };
 
 // Hands out `free_processors` one at a time to the largest mu x (S(P+1) - S(P)) (the earliest on a tie),
-// each application up to its limit and only on a gain above `minimum_gain`.
+// each application up to its limit and, past its first processor, only on a gain above `minimum_gain` (a gain
+// no first processor reaches would leave the machine idle forever).
 void hand_out(const Planned& plan, const std::vector<double>& mu, std::vector<int>& processors, int free_processors,
               const std::vector<char>& present, double minimum_gain) {
   using Entry = std::pair<double, std::size_t>;
@@ -43,7 +44,7 @@ void hand_out(const Planned& plan, const std::vector<double>& mu, std::vector<in
     const int now = processors[index];
     if (now >= plan.limits[index]) return;
     const double gain = plan.curves[index].at(now + 1) - plan.curves[index].at(now);
-    if (gain > minimum_gain) queue.emplace(gain * mu[index], index);
+    if (now == 0 || gain > minimum_gain) queue.emplace(gain * mu[index], index);  // a first one whatever the gain
   };
   for (std::size_t index = 0; index < processors.size(); ++index) {
     if (present[index]) push(index);

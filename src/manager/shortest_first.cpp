@@ -34,7 +34,7 @@ std::vector<Allocation> decide_shortest_first(const PolicyParameters& parameters
   hand_out_one_at_a_time(processors, free_processors, [&](std::size_t index, int now) -> std::optional<double> {
     if (now >= limits[index]) return std::nullopt;
     const double gain = curves[index].at(now + 1) - curves[index].at(now);
-    if (gain <= parameters.minimum_gain) return std::nullopt;
+    if (now > 0 && gain <= parameters.minimum_gain) return std::nullopt;  // a first one whatever the gain (never idle)
     return gain * weight[index];
   });
   std::vector<Allocation> allocations;

@@ -63,6 +63,8 @@ public:
     double squares = 0.0;
     for (double error : errors) squares += (error - scored.mean) * (error - scored.mean);
     scored.se = n > 1 ? std::sqrt(squares / (n - 1.0) / n) : 0.0;
+    // A score that overflowed (measurements near 1e308) ranks nothing: no hypothesis would be competitive.
+    if (!std::isfinite(scored.mean) || !std::isfinite(scored.se)) return;
     scored.terms = std::move(terms);
     pool.push_back(std::move(scored));
   }

@@ -57,7 +57,7 @@ Prediction predict_hybrid(const TaskSystem& system, const PredictorOptions& opti
   if (one_phase_per_visit ? decomposition_phase_cap(system, options, budget) > 0 : decomposition_fits_uncapped(system, options, budget)) {
     return answered(predict_decomposition(system, within), "decomposition");
   }
-  if (system.tasks.size() <= hybrid_transient_tasks) return answered(predict_transient(system, options), "transient");
+  if (system.tasks.size() <= hybrid_transient_tasks && transient_phase_bins(system, options) <= max_transient_phase_bins) return answered(predict_transient(system, options), "transient");
   PredictorOptions seed = options;
   seed.method = Method::MakLundstrom;
   seed.residence = ResidenceDistribution::Phases;

@@ -693,6 +693,14 @@ private:
 
 }  // namespace
 
+double transient_phase_bins(const TaskSystem& system, const PredictorOptions& options) {
+  double phases = 0.0;
+  for (const Task& task : system.tasks) {
+    for (double demand : task.demands) phases += demand > 0.0 ? 1.0 : 0.0;
+  }
+  return phases * std::max(options.visits, 1) * std::max(options.stages, 1) * std::max(options.grid, 1);
+}
+
 Prediction predict_transient(const TaskSystem& system, const PredictorOptions& options) { return Transient(system, options).run(); }
 
 }  // namespace augur::tspp

@@ -32,6 +32,21 @@ TEST(Diagnostics, FormatsFileLineColumn) {
   EXPECT_EQ(location.column, 2);
 }
 
+TEST(Diagnostics, CutsALongQuotedWordOfTheInput) {
+  const std::string word(100000, 'a');
+  const InputError error({"f", 1, 1}, "expected 'job', found '" + word + "'");
+  // The first 60 bytes of the word, its length; the short quoted word and the rest untouched.
+  EXPECT_EQ(error.message(), "expected 'job', found '" + std::string(60, 'a') + "...' (100000 bytes)");
+  EXPECT_EQ(std::string(error.what()), "f:1:1: " + error.message());
+  // Never inside a UTF-8 sequence: 59 ASCII bytes, then two-byte characters (the cut steps back to 59).
+  std::string word2 = std::string(59, 'x');
+  for (int i = 0; i < 30; ++i) word2 += "\xC3\xA9";
+  EXPECT_EQ(InputError({"f", 0, 0}, "found '" + word2 + "'").message(), "found '" + std::string(59, 'x') + "...' (119 bytes)");
+  // A quoted phrase (spaces inside) and an apostrophe are no words: kept whole.
+  const std::string phrase = "a CS's capacity " + std::string(200, 'b') + " found '7'";
+  EXPECT_EQ(InputError({"f", 0, 0}, phrase).message(), phrase);
+}
+
 TEST(Table, AlignsColumns) {
   TextTable table({"p", "speedup"});
   table.add_row({"1", "1.00"});

@@ -171,15 +171,16 @@ void MachineReader::topology(const std::vector<Word>& words) {
     shape_ = {whole(words[2], 1, 4096), whole(words[3], 1, 4096)};
   } else if (topology_ == "hypercube") {
     arguments(words, 2);
-    shape_ = {whole(words[2], 0, 16)};
+    shape_ = {whole(words[2], 0, 12)};
   } else if (topology_ == "ring" || topology_ == "full" || topology_ == "links") {
     arguments(words, 2);
     shape_ = {whole(words[2], 1, topology_ == "full" ? 4096 : 1 << 20)};
   } else {
     source_.fail(words[1].offset, "unknown topology '" + topology_ + "' (ring N, mesh W H, torus W H, hypercube D, full N, links N)");
   }
-  if (topology_ != "hypercube" && static_cast<double>(shape_[0]) * (shape_.size() > 1 ? shape_[1] : 1) > 65536)
-    source_.fail(words[2].offset, "more than 65536 sites");
+  // The route of every pair of sites is kept: 4096 sites is 2^24 routes (ring 65536 asked for some 20 GB).
+  if (topology_ != "hypercube" && static_cast<double>(shape_[0]) * (shape_.size() > 1 ? shape_[1] : 1) > 4096)
+    source_.fail(words[2].offset, "more than 4096 sites (the route of every pair is kept)");
 }
 
 void MachineReader::connect(Machine& machine, int a, int b) const {

@@ -76,7 +76,10 @@ void check_geometry(CacheSpec& spec, const std::string& origin) {
                         std::to_string(spec.line) + " x " + std::to_string(spec.assoc) + ")");
   if (spec.policy == ReplacementPolicy::Plru && !std::has_single_bit(spec.assoc))
     fail(origin, 0, name + "plru needs a power-of-two associativity, found " + std::to_string(spec.assoc));
-  if (spec.lines() > (std::uint64_t{1} << 31)) fail(origin, 0, name + "more than 2^31 lines are not supported");
+  // Every line is held in memory (some 50 bytes each, allocated at the start): 2^24 lines is a cache of 1 GiB in
+  // lines of 64 bytes and under 1 GiB of memory.
+  if (spec.lines() > (std::uint64_t{1} << 24))
+    fail(origin, 0, name + std::to_string(spec.lines()) + " lines: at most 2^24 (16777216) are simulated (memory)");
 }
 
 }  // namespace
