@@ -233,6 +233,17 @@ SimulationResult simulate(const Workload& workload, const SimulationOptions& opt
   if (const auto problem = validate_parameters(options.policy)) throw std::invalid_argument(*problem);
   if (!(options.quantum > 0.0) || !std::isfinite(options.quantum)) throw std::invalid_argument("quantum must be above 0");
   if (!(options.speedup_noise >= 0.0 && options.speedup_noise <= 1.0)) throw std::invalid_argument("noise must be in [0, 1]");
+  // A job runs at least work / (its best speedup on the machine) and the policy decides every quantum while
+  // it runs: past max_decisions, refused before the run instead of after 10^7 decisions.
+  for (const WorkloadJob& job : workload.jobs) {
+    const int usable = job.max_processors > 0 ? std::min(job.max_processors, options.policy.cpus) : options.policy.cpus;
+    double best = 1.0;
+    for (int processors = 1; processors <= usable; ++processors) best = std::max(best, job.curve.at(processors));
+    if (job.work / best / options.quantum > static_cast<double>(max_decisions)) {
+      throw std::runtime_error("more than 10^7 decisions: the workload is too long for the quantum (a longer --quantum): " + job.name +
+                               " alone runs longer than 10^7 quanta");
+    }
+  }
   Simulation simulation(workload, options);
   return simulation.run();
 }

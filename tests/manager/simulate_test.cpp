@@ -146,6 +146,24 @@ TEST(Simulate, OneLinearJobUsesTheWholeMachine) {
   EXPECT_EQ(result.jobs[0].allocations, (std::vector<std::pair<double, int>>{{0.0, 4}, {16.0, 0}}));
 }
 
+TEST(Simulate, AQuantumTooShortForTheWorkIsRefusedBeforeTheRun) {
+  // 64 s of work, at best 4 times faster on 4 processors: at least 16 s of decisions, 16 / 1.5e-6 > 10^7
+  // quanta; a quantum of 1e-300 would creep forward for 10^7 decisions before the error.
+  SimulationOptions options = options_for(PolicyKind::equipartition, 4);
+  const Workload workload = parse("job a work=64 amdahl=0\n");
+  for (const double quantum : {1e-300, 1.5e-6}) {
+    options.quantum = quantum;
+    try {
+      (void)simulate(workload, options);
+      ADD_FAILURE() << quantum << " was accepted";
+    } catch (const std::runtime_error& error) {
+      EXPECT_STREQ(error.what(), "more than 10^7 decisions: the workload is too long for the quantum (a longer --quantum): a alone runs longer than 10^7 quanta");
+    }
+  }
+  options.quantum = 1e-3;  // 16 000 quanta: run
+  EXPECT_NEAR(simulate(workload, options).jobs[0].finish, 16.0, 1e-6);
+}
+
 TEST(Simulate, ALateArrivalWaitsForTheNextQuantumAndTakesOverWhatIsFreed) {
   // A (10 s of work) alone on 2 until the decision at 3 (B arrived at 2.5): A 4 left, 1 each: A ends at 7,
   // B has done 4 of its 10; from 7 B has both: 6 / 2 = 3 s, ends at 10.
