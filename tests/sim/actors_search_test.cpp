@@ -175,7 +175,9 @@ TEST(ActorsSearch, TheMachinesSymmetriesAreThoseABruteForceFinds) {
 // A machine too large for the budget whatever its symmetries is refused before they are sought.
 TEST(ActorsSearch, ExhaustiveOnLargeMachinesAnswersPromptly) {
   const SearchResult result = run_search(make_case(one_player, "topology hypercube 8\n"), SearchMethod::Exhaustive, 1000000, 1);
-  EXPECT_EQ(result.symmetries, 2);  // the identity and the exchange of the two highest bits' roles, as in hypercube 3
+  // The identity and a -> a XOR 1: a route flips the highest differing bit set at the source, else the
+  // lowest differing bit, and flipping bit 0 of both ends keeps that choice.
+  EXPECT_EQ(result.symmetries, 2);
   EXPECT_DOUBLE_EQ(result.time, 5.0);
   try {
     (void)run_search(make_case(chain, "topology ring 1024\n"), SearchMethod::Exhaustive, 1000000, 1);
