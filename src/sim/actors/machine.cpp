@@ -14,8 +14,9 @@
 namespace augur::sim::actors {
 namespace {
 
-// A full machine has sites² channels (and their index): 1024 sites make a million, some 60 MB.
-constexpr int maximum_full_sites = 1024;
+// A full machine has sites² channels, each with its queues in the simulation: 1024 sites took 800 MB, 256 take
+// some 50 MB.
+constexpr int maximum_full_sites = 256;
 
 struct Word {
   std::string text;
