@@ -3,10 +3,12 @@
 // search and annealing never worse than their start, greedy load balancing on a case computed by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sim/actors/search.hpp"
 #include "sim/actors/tune.hpp"
@@ -124,6 +126,67 @@ TEST(ActorsSearch, ExhaustiveCountsTheMachinesSymmetries) {
   EXPECT_EQ(line.symmetries, 1);
   EXPECT_DOUBLE_EQ(line.mappings, 243.0);
   EXPECT_EQ(line.simulations, 244);
+}
+
+// The symmetries by brute force: every permutation of the sites that keeps speeds, context switches, the
+// channels (with their latency and bandwidth) and every route's next hop.
+const char* const one_player = "type A { on go { compute 5 } }\nplayer a : A\nstart go to a\n";
+
+long brute_force_symmetries(const Machine& machine) {
+  const auto n = static_cast<std::size_t>(machine.sites);
+  const auto channel = [&](int a, int b) -> const Channel* {
+    for (const auto& c : machine.channels)
+      if (c.from == a && c.to == b) return &c;
+    return nullptr;
+  };
+  std::vector<int> g(n);
+  for (std::size_t s = 0; s < n; ++s) g[s] = static_cast<int>(s);
+  long count = 0;
+  do {
+    bool keeps = true;
+    for (std::size_t a = 0; a < n && keeps; ++a) {
+      keeps = machine.speed[a] == machine.speed[static_cast<std::size_t>(g[a])] && machine.context_switch[a] == machine.context_switch[static_cast<std::size_t>(g[a])];
+      for (std::size_t b = 0; b < n && keeps; ++b) {
+        const Channel* here = channel(static_cast<int>(a), static_cast<int>(b));
+        const Channel* there = channel(g[a], g[b]);
+        keeps = (here == nullptr) == (there == nullptr) && (here == nullptr || (here->latency == there->latency && here->bandwidth == there->bandwidth));
+        if (keeps && a != b) {
+          const int hop = machine.channels[static_cast<std::size_t>(machine.next_channel(static_cast<int>(a), static_cast<int>(b)))].to;
+          keeps = machine.channels[static_cast<std::size_t>(machine.next_channel(g[a], g[b]))].to == g[static_cast<std::size_t>(hop)];
+        }
+      }
+    }
+    count += keeps ? 1 : 0;
+  } while (std::next_permutation(g.begin(), g.end()));
+  return count;
+}
+
+TEST(ActorsSearch, TheMachinesSymmetriesAreThoseABruteForceFinds) {
+  for (const char* text : {"topology hypercube 3\n", "topology hypercube 3\nrouting dimension-order\n", "topology ring 6\n", "topology torus 2 4\n",
+                           "topology full 5\nlink 0 1 latency 1\n", "topology mesh 3 2\nrouting dimension-order\n", "topology links 6\nlink 0 1\nlink 1 2\nlink 2 0\nlink 3 4\nlink 4 5\nlink 5 3\nlink 0 3\n"}) {
+    const Case input = make_case(one_player, text);
+    const SearchResult result = run_search(input, SearchMethod::Exhaustive, 1000000, 1);
+    EXPECT_EQ(result.symmetries, brute_force_symmetries(input.machine)) << text;
+  }
+}
+
+// A hypercube of 256 sites has 2^8 × 8! permutations that keep its links, of which the shortest routes
+// (ties to the lowest neighbour) keep only a few: they are sought keeping the routes as they go, in moments.
+// A machine too large for the budget whatever its symmetries is refused before they are sought.
+TEST(ActorsSearch, ExhaustiveOnLargeMachinesAnswersPromptly) {
+  const SearchResult result = run_search(make_case(one_player, "topology hypercube 8\n"), SearchMethod::Exhaustive, 1000000, 1);
+  // The identity and a -> a XOR 1: a route flips the highest differing bit set at the source, else the
+  // lowest differing bit, and flipping bit 0 of both ends keeps that choice.
+  EXPECT_EQ(result.symmetries, 2);
+  EXPECT_DOUBLE_EQ(result.time, 5.0);
+  try {
+    (void)run_search(make_case(chain, "topology ring 1024\n"), SearchMethod::Exhaustive, 1000000, 1);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "exhaustive search of 5 players on 1024 sites is at least 2199023255552 mappings (whatever the machine's symmetries), more than the "
+              "budget of 1000000 simulations: raise --budget or use annealing");
+  }
 }
 
 TEST(ActorsSearch, ExhaustiveRefusesASpaceLargerThanTheBudget) {

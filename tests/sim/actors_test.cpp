@@ -320,8 +320,33 @@ TEST(Actors, MachineErrorsAreLocated) {
       {"topology links 3\nlink 0 0\n",
        "m.machine:2:8: a link joins two different sites"},
       {"topology ring 3\nlink 0 1 speed 3\n",
-       "m.machine:2:10: unknown setting 'speed' here"}
+       "m.machine:2:10: unknown setting 'speed' here"},
+      {"topology full 257\n",
+       "m.machine:1:10: a full machine has at most 256 sites (every pair is a link)"}
                 });
+}
+
+// The largest machines are built in moments (a full machine's links were once deduplicated by a scan of
+// every channel, sites⁴ in all): every pair of a full machine one hop apart, a link line finds its channel.
+TEST(Actors, LargestMachinesAreBuilt) {
+  const Machine full = parse_machine("topology full 256\nlink 200 3 latency 5\n", "m.machine");
+  ASSERT_EQ(full.channels.size(), 256U * 255U);
+  EXPECT_EQ(full.hops(0, 255), 1);
+  EXPECT_EQ(full.hops(255, 0), 1);
+  EXPECT_EQ(full.hops(117, 116), 1);
+  const Channel& from_3 = full.channels[static_cast<std::size_t>(full.next_channel(3, 200))];
+  const Channel& to_3 = full.channels[static_cast<std::size_t>(full.next_channel(200, 3))];
+  EXPECT_EQ(from_3.from, 3);
+  EXPECT_EQ(from_3.to, 200);
+  EXPECT_EQ(from_3.latency, 5.0);
+  EXPECT_EQ(to_3.latency, 5.0);
+  EXPECT_EQ(full.channels[static_cast<std::size_t>(full.next_channel(3, 199))].latency, 0.0);
+  const Machine links = parse_machine("topology links 4\nlink 0 1\nlink 2 1\nlink 3 2 bandwidth 4\nlink 1 0 latency 2\n", "m.machine");
+  EXPECT_EQ(links.channels.size(), 6U);
+  EXPECT_EQ(links.hops(0, 3), 3);
+  EXPECT_EQ(links.channels[static_cast<std::size_t>(links.next_channel(2, 3))].bandwidth, 4.0);
+  EXPECT_EQ(links.channels[static_cast<std::size_t>(links.next_channel(0, 1))].latency, 2.0);
+  EXPECT_EQ(links.channels[static_cast<std::size_t>(links.next_channel(1, 0))].latency, 2.0);
 }
 
 TEST(Actors, MappingErrorsAreLocated) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -141,6 +142,20 @@ TEST(ActorsTunePerturbation, GoesOnFromTheBestMappingAndKeepsTheBest) {
   const TuneResult again = tune(tuned.program, tuned.machine, start, options);
   EXPECT_EQ(again.mapping.sites, perturbed.mapping.sites);
   EXPECT_EQ(again.simulations, perturbed.simulations);
+}
+
+// Two peers that each wait for the other's answer before answering deadlock under every mapping: tune, like
+// search, refuses the initial mapping (it once printed the deadlocked run's time as the tuned one, exit 0).
+TEST(ActorsTune, AnInitialDeadlockIsAnError) {
+  const Tuned tuned = make("type Peer { on go { send request size 10 to all pair  wait answer count 2 }\n"
+                           "  on request { send answer size 10 to sender } }\ngroup pair[2] : Peer\nstart go to all pair\n",
+                           "topology ring 4\n");
+  try {
+    (void)tune(tuned.program, tuned.machine, initial_mapping(tuned.program, tuned.machine, Placement::RoundRobin, 1), {});
+    FAIL() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()), "the program deadlocks under the initial mapping ('pair[0]' waits for 'answer' at p.actors:1:55): nothing to tune");
+  }
 }
 
 }  // namespace

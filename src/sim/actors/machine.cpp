@@ -6,11 +6,17 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "augur/core/expression.hpp"
 
 namespace augur::sim::actors {
 namespace {
+
+// A full machine has sites² channels, each with its queues in the simulation: 1024 sites took 800 MB, 256 take
+// some 50 MB.
+constexpr int maximum_full_sites = 256;
 
 struct Word {
   std::string text;
@@ -95,7 +101,8 @@ private:
   void setting(const std::vector<Word>& words);
   void topology(const std::vector<Word>& words);
   Machine build();
-  void connect(Machine& machine, int a, int b) const;
+  using Channels = std::map<std::pair<int, int>, std::size_t>;
+  void connect(Machine& machine, Channels& index, int a, int b) const;
   void route_shortest(Machine& machine) const;
   void route_dimension_order(Machine& machine) const;
   int dimension_step(int from, int to) const;
@@ -183,9 +190,9 @@ void MachineReader::topology(const std::vector<Word>& words) {
     source_.fail(words[2].offset, "more than 4096 sites (the route of every pair is kept)");
 }
 
-void MachineReader::connect(Machine& machine, int a, int b) const {
-  for (const auto& channel : machine.channels)
-    if (channel.from == a && channel.to == b) return;  // a ring of 2, a torus of width 2: one link
+void MachineReader::connect(Machine& machine, Channels& index, int a, int b) const {
+  if (!index.try_emplace({a, b}, machine.channels.size()).second) return;  // a ring of 2, a torus of width 2: one link
+  index.try_emplace({b, a}, machine.channels.size() + 1);
   machine.channels.push_back({a, b, defaults_.at("latency"), defaults_.at("bandwidth")});
   machine.channels.push_back({b, a, defaults_.at("latency"), defaults_.at("bandwidth")});
 }
@@ -201,39 +208,39 @@ Machine MachineReader::build() {
   const bool grid = topology_ == "mesh" || topology_ == "torus";
   machine.sites = grid ? shape_[0] * shape_[1] : topology_ == "hypercube" ? 1 << shape_[0] : shape_[0];
   const int n = machine.sites;
+  if (topology_ == "full" && n > maximum_full_sites)
+    source_.fail(topology_offset_, "a full machine has at most " + std::to_string(maximum_full_sites) + " sites (every pair is a link)");
+  Channels index;  // (from, to) -> channel
   if (grid) {
     const int width = shape_[0];
     const int height = shape_[1];
     for (int y = 0; y < height; ++y) {
       for (int x = 0; x < width; ++x) {
-        if (x + 1 < width || (topology_ == "torus" && width > 2)) connect(machine, y * width + x, y * width + (x + 1) % width);
-        if (y + 1 < height || (topology_ == "torus" && height > 2)) connect(machine, y * width + x, ((y + 1) % height) * width + x);
+        if (x + 1 < width || (topology_ == "torus" && width > 2)) connect(machine, index, y * width + x, y * width + (x + 1) % width);
+        if (y + 1 < height || (topology_ == "torus" && height > 2)) connect(machine, index, y * width + x, ((y + 1) % height) * width + x);
       }
     }
   } else if (topology_ == "hypercube") {
     for (int a = 0; a < n; ++a)
       for (int bit = 0; bit < shape_[0]; ++bit)
-        if ((a ^ (1 << bit)) > a) connect(machine, a, a ^ (1 << bit));
+        if ((a ^ (1 << bit)) > a) connect(machine, index, a, a ^ (1 << bit));
   } else if (topology_ == "ring") {
-    for (int a = 0; a < n && n > 1; ++a) connect(machine, a, (a + 1) % n);
+    for (int a = 0; a < n && n > 1; ++a) connect(machine, index, a, (a + 1) % n);
   } else if (topology_ == "full") {
     for (int a = 0; a < n; ++a)
-      for (int b = a + 1; b < n; ++b) connect(machine, a, b);
+      for (int b = a + 1; b < n; ++b) connect(machine, index, a, b);
   }
   for (const auto& link : links_) {
     if (link.a >= n || link.b >= n) source_.fail(link.offset, "no site " + std::to_string(std::max(link.a, link.b)) + " (the machine has " + std::to_string(n) + ")");
-    bool found = false;
-    for (auto& channel : machine.channels) {
-      if ((channel.from == link.a && channel.to == link.b) || (channel.from == link.b && channel.to == link.a)) {
-        found = true;
-        if (link.latency) channel.latency = *link.latency;
-        if (link.bandwidth) channel.bandwidth = *link.bandwidth;
-      }
+    const auto found = index.find({link.a, link.b});
+    if (found == index.end()) {
+      if (topology_ != "links") source_.fail(link.offset, "no link between sites " + std::to_string(link.a) + " and " + std::to_string(link.b) + " in this " + topology_ + " (explicit links need 'topology links N')");
+      connect(machine, index, link.a, link.b);
     }
-    if (found) continue;
-    if (topology_ != "links") source_.fail(link.offset, "no link between sites " + std::to_string(link.a) + " and " + std::to_string(link.b) + " in this " + topology_ + " (explicit links need 'topology links N')");
-    for (const auto& [from, to] : {std::pair{link.a, link.b}, std::pair{link.b, link.a}})
-      machine.channels.push_back({from, to, link.latency.value_or(defaults_.at("latency")), link.bandwidth.value_or(defaults_.at("bandwidth"))});
+    for (const std::size_t c : {index.at({link.a, link.b}), index.at({link.b, link.a})}) {
+      if (link.latency) machine.channels[c].latency = *link.latency;
+      if (link.bandwidth) machine.channels[c].bandwidth = *link.bandwidth;
+    }
   }
   machine.speed.assign(static_cast<std::size_t>(n), defaults_.at("speed"));
   machine.context_switch.assign(static_cast<std::size_t>(n), defaults_.at("context-switch"));
@@ -250,6 +257,11 @@ Machine MachineReader::build() {
   if (routing_ == "dimension-order") {
     if (!grid && topology_ != "hypercube") source_.fail(routing_offset_, "dimension-order routing needs a mesh, a torus or a hypercube");
     route_dimension_order(machine);
+  } else if (topology_ == "full") {
+    // Every pair joined: the shortest route is the pair's own channel (a search from every site would cost
+    // sites × channels, sites³).
+    machine.route.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), -1);
+    for (const auto& [pair, c] : index) machine.route[static_cast<std::size_t>(pair.first) * static_cast<std::size_t>(n) + static_cast<std::size_t>(pair.second)] = static_cast<int>(c);
   } else {
     route_shortest(machine);
   }

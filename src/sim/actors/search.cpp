@@ -63,16 +63,19 @@ Found decode_found(const std::string& bytes) {
   return found;
 }
 
+void refuse_initial_deadlock(const Simulation& run, const char* what) {
+  if (run.deadlock.empty()) return;
+  throw std::runtime_error("the program deadlocks under the initial mapping ('" + run.players[static_cast<std::size_t>(run.deadlock.front().player)].name +
+                           "' waits for '" + run.deadlock.front().kind + "' at " + run.deadlock.front().where + "): nothing to " + what);
+}
+
 namespace {
 
 SearchSpace make_space(const Program& program, const Machine& machine, const Layout& initial, const SimulationOptions& options) {
   SearchSpace space{program, machine, options, {}, {}, {}, {}};
   space.options.created_sites.clear();
   space.profile = simulate_layout(program, machine, initial, space.options);
-  if (!space.profile.deadlock.empty())
-    throw std::runtime_error("the program deadlocks under the initial mapping ('" +
-                             space.profile.players[static_cast<std::size_t>(space.profile.deadlock.front().player)].name + "' waits for '" +
-                             space.profile.deadlock.front().kind + "' at " + space.profile.deadlock.front().where + "): nothing to search");
+  refuse_initial_deadlock(space.profile, "search");
   for (std::size_t p = 0; p < space.profile.players.size(); ++p) {
     if (p >= program.players.size()) space.created.push_back(space.profile.players[p].name);
     space.initial.push_back(space.profile.players[p].site);

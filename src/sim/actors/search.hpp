@@ -24,6 +24,10 @@ struct Layout {
 // Simulates `program` under `layout` (the layout's created sites replace options.created_sites).
 [[nodiscard]] Simulation simulate_layout(const Program& program, const Machine& machine, const Layout& layout, SimulationOptions options);
 
+// Throws std::runtime_error naming the first player waiting when `run`, the initial mapping's, deadlocks:
+// "... nothing to `what`" (search, tune).
+void refuse_initial_deadlock(const Simulation& run, const char* what);
+
 enum class SearchMethod { Exhaustive, Annealing, Random, Greedy, Clustering };
 
 // How a method's candidates are run: spread(count, evaluate, collect) calls evaluate(index) once for each

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "augur/core/expression.hpp"
 #include "augur/sim/engine.hpp"
@@ -17,9 +19,10 @@ using Permutation = std::vector<int>;
 
 // channel[a * sites + b]: the channel from a to b, or -1.
 std::vector<int> channel_matrix(const Machine& machine) {
-  std::vector<int> matrix(static_cast<std::size_t>(machine.sites * machine.sites), -1);
+  const auto n = static_cast<std::size_t>(machine.sites);
+  std::vector<int> matrix(n * n, -1);
   for (std::size_t c = 0; c < machine.channels.size(); ++c)
-    matrix[static_cast<std::size_t>(machine.channels[c].from * machine.sites + machine.channels[c].to)] = static_cast<int>(c);
+    matrix[static_cast<std::size_t>(machine.channels[c].from) * n + static_cast<std::size_t>(machine.channels[c].to)] = static_cast<int>(c);
   return matrix;
 }
 
@@ -39,6 +42,21 @@ bool routes_commute(const Machine& machine, const Permutation& g) {
       const Channel& image = machine.channels[static_cast<std::size_t>(machine.next_channel(g[static_cast<std::size_t>(a)], g[static_cast<std::size_t>(b)]))];
       if (image.to != g[static_cast<std::size_t>(hop.to)]) return false;
     }
+  return true;
+}
+
+// What routes_commute() asks of the pairs of sites `site` makes with those mapped before it, g being known on
+// 0..site: a next hop already mapped maps to the image's next hop, one not mapped yet to a site no one maps to
+// (found early, this prunes the machines with many more graph symmetries than route symmetries: hypercubes).
+bool routes_may_commute(const Machine& machine, const Permutation& g, const std::vector<char>& used, std::size_t site) {
+  const auto at = [&](std::size_t s) { return g[s]; };
+  for (std::size_t before = 0; before < site; ++before) {
+    for (const auto& [a, b] : {std::pair{site, before}, std::pair{before, site}}) {
+      const auto hop = static_cast<std::size_t>(machine.channels[static_cast<std::size_t>(machine.next_channel(static_cast<int>(a), static_cast<int>(b)))].to);
+      const int image = machine.channels[static_cast<std::size_t>(machine.next_channel(at(a), at(b)))].to;
+      if (hop <= site ? image != at(hop) : used[static_cast<std::size_t>(image)] != 0 || image == at(site)) return false;
+    }
+  }
   return true;
 }
 
@@ -69,8 +87,8 @@ std::vector<Permutation> symmetries(const Machine& machine, std::size_t limit) {
         const auto other = static_cast<std::size_t>(g[before]);
         fits = same_channel(machine, channel(site, before), channel(image, other)) && same_channel(machine, channel(before, site), channel(other, image));
       }
-      if (!fits) continue;
       g[site] = static_cast<int>(image);
+      if (!fits || !routes_may_commute(machine, g, used, site)) continue;
       used[image] = 1;
       extend(site + 1);
       used[image] = 0;
@@ -117,8 +135,17 @@ struct Walk {
 
 Exhaustive search_exhaustive(const SearchSpace& space, const SearchOptions& options) {
   const Machine& machine = space.machine;
-  std::vector<Permutation> group = symmetries(machine, 512);
   const std::size_t players = space.players();
+  const auto refuse = [&](const std::string& mappings) {
+    throw std::runtime_error("exhaustive search of " + std::to_string(players) + " players on " + std::to_string(machine.sites) + " sites is " + mappings +
+                             ", more than the budget of " + std::to_string(options.budget) + " simulations: raise --budget or use annealing");
+  };
+  // Burnside's count is at least sites^players / (the symmetries used, at most `limit`): a space larger than
+  // the budget even so is refused before the symmetries are sought.
+  constexpr std::size_t limit = 512;
+  const double at_least = std::pow(static_cast<double>(machine.sites), static_cast<double>(players)) / static_cast<double>(limit);
+  if (at_least > static_cast<double>(options.budget) - 1.0) refuse("at least " + core::format_shortest(at_least) + " mappings (whatever the machine's symmetries)");
+  std::vector<Permutation> group = symmetries(machine, limit);
   Exhaustive result;
   result.symmetries = static_cast<long>(group.size());
   // Burnside: the orbits are the mean over g of the mappings g fixes, (sites g fixes)^players.
@@ -130,10 +157,7 @@ Exhaustive search_exhaustive(const SearchSpace& space, const SearchOptions& opti
   }
   result.mappings = orbits / static_cast<double>(group.size());
   if (result.mappings > static_cast<double>(options.budget) - 1.0)
-    throw std::runtime_error("exhaustive search of " + std::to_string(players) + " players on " + std::to_string(machine.sites) + " sites is " +
-                             core::format_shortest(result.mappings) + " mappings (after " + std::to_string(group.size()) +
-                             " symmetries of the machine), more than the budget of " + std::to_string(options.budget) +
-                             " simulations: raise --budget or use annealing");
+    refuse(core::format_shortest(result.mappings) + " mappings (after " + std::to_string(group.size()) + " symmetries of the machine)");
   std::erase_if(group, [](const Permutation& g) { return std::is_sorted(g.begin(), g.end()); });  // the identity prunes nothing
   // Blocks: the canonical prefixes of the first players, each walked to the end on one thread, in order.
   const std::size_t depth = std::min<std::size_t>(players, machine.sites >= 8 ? 2 : 3);

@@ -148,6 +148,7 @@ TuneResult tune(const Program& program, const Machine& machine, const Mapping& i
   result.one_site_time = simulate_mapping(one_site).time;
   Layout layout{initial, options.simulation.created_sites};
   Simulation current = simulate_mapping(layout);
+  refuse_initial_deadlock(current, "tune");
   Layout best_layout = layout;
   Simulation best = current;
   int perturbations = 0;

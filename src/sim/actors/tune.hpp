@@ -80,6 +80,7 @@ struct TuneResult {
 // per site) and keeps the new mapping when it is faster, else tries the best `alternatives` proposals alone
 // in order of projected gain, then pairs of the best `paired`, and keeps the first that is faster; when none
 // is, it perturbs the best mapping (up to `perturbations` times) or stops; at most `maximum_iterations`.
+// std::runtime_error when the initial mapping deadlocks (refuse_initial_deadlock).
 [[nodiscard]] TuneResult tune(const Program& program, const Machine& machine, const Mapping& initial, const TuneOptions& options);
 
 }  // namespace augur::sim::actors
