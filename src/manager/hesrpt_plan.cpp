@@ -101,7 +101,8 @@ std::vector<Interval> plan_forward(const Planned& plan, const std::vector<double
     if (completing == count) break;
     std::sort(order.begin(), order.end());
     for (const std::size_t index : order) {
-      if (processors[index] > 0) left[index] -= plan.curves[index].at(processors[index]) * first;
+      // Two completing at once leave rounding behind: never below 0 (a negative time would add work back).
+      if (processors[index] > 0) left[index] = std::max(0.0, left[index] - plan.curves[index].at(processors[index]) * first);
     }
     alive[completing] = 0;
     intervals.push_back({std::move(order), std::move(processors), completing});

@@ -220,7 +220,12 @@ std::string render_timeline(const TimelineChart& chart) {
           << pixel(frame.right - frame.left) << "\" height=\"" << pixel(height_of_track) << "\" fill=\"#f3f3f3\"/>";
     }
     const std::string& name = chart.tracks[track];
-    const std::string label = name.size() > label_characters ? name.substr(0, label_characters - 1) + "…" : name;
+    std::string label = name;
+    if (name.size() > label_characters) {
+      std::size_t cut = label_characters - 1;
+      while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+      label = name.substr(0, cut) + "…";
+    }
     out << "<text class=\"row-label\" x=\"" << pixel(left - 6) << "\" y=\"" << pixel(track_tops[track] + row_height / 2 + 4)
         << "\" text-anchor=\"end\"><title>" << escape_html(name) << "</title>" << escape_html(label) << "</text>";
   }

@@ -1,5 +1,7 @@
 #include "trace_fold.hpp"
 
+#include <cmath>
+
 #include "augur/core/diagnostics.hpp"
 #include "report/svg.hpp"
 
@@ -51,6 +53,7 @@ void fold_trace_event(TraceData& trace, const View& event) {
     const double start = event["ts"].number();
     const double duration = event.maybe("dur").value_or(0);
     if (!(duration >= 0)) event["dur"].fail(event.path() + ".dur: a negative duration");
+    if (!std::isfinite(start + duration)) event["dur"].fail(event.path() + ": ends past the largest number (ts + dur)");
     trace.slices.push_back(begun(trace, event, start, start + duration));
     return;
   }

@@ -110,6 +110,16 @@ TEST(Timeline, DeepSlicesFarTracksAndManyKeysAreBounded) {
   EXPECT_NE(svg.find("1 more track (1 slice) not drawn: the chart shows the first 2"), std::string::npos);
 }
 
+TEST(Timeline, ALongTrackNameIsCutBetweenCharacters) {
+  // 26 letters and two two-byte characters: 30 bytes, past the 28 shown; the cut at 27 bytes would fall
+  // inside the first é, so it falls before it.
+  TimelineChart chart;
+  chart.tracks = {std::string(26, 'a') + "\u00e9\u00e9"};
+  chart.slices.push_back({0, 0, 1, "s", "k"});
+  const std::string svg = render_timeline(chart);
+  EXPECT_NE(svg.find(">" + std::string(26, 'a') + "\u2026</text>"), std::string::npos) << svg;
+}
+
 Rendered render(const std::string& text) {
   return test::render(text, "trace.json");
 }

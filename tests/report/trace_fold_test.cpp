@@ -111,6 +111,8 @@ TEST(TraceFold, BadEventsAreNamedAsInTheWholeDocument) {
   EXPECT_EQ(error_of(R"({"traceEvents": [[{"ph": "X"}]]})"), "trace.json: traceEvents[0]: expected an object (a trace event)");
   EXPECT_EQ(error_of(R"([{"ph": "M"}, {"ph": "B", "ts": "late"}])"), "trace.json: [1].ts: expected a number");
   EXPECT_EQ(error_of(R"([{"ph": "M"}, "x"])"), "trace.json: [1]: expected an object (a trace event)");
+  EXPECT_EQ(error_of(R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1e308, "dur": 1e308}]})"),
+            "trace.json: traceEvents[0]: ends past the largest number (ts + dur)");
   EXPECT_EQ(error_of(R"({"traceEvents": [], "traceEvents": []})"), "trace.json: traceEvents: given twice (a trace has one list of events)");
 }
 
