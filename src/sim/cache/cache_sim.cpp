@@ -37,19 +37,6 @@ AUGUR_CACHE_INLINE std::uint32_t scan_ways(const std::uint64_t* tags, std::uint6
   }
 }
 
-// Tree pseudo-LRU after an access of `way` among `ways` (a power of two): the tree's node n has children
-// 2n+1 and 2n+2, the leaves are the ways, and each node on the way's path is set to point away from it.
-template <std::uint32_t Ways>
-AUGUR_CACHE_INLINE void plru_touch(std::uint8_t* bits, std::uint32_t way, std::uint32_t ways) {
-  const std::uint32_t count = Ways == 0 ? ways : Ways;
-  std::uint32_t node = 0;
-  for (std::uint32_t span = count; span > 1; span /= 2) {
-    const std::uint32_t right = (way & (span - 1)) >= span / 2 ? 1 : 0;  // way's position in the node's span
-    bits[node] = static_cast<std::uint8_t>(1 - right);
-    node = 2 * node + 1 + right;
-  }
-}
-
 // The way with the oldest stamp among `ways` (the first of equal stamps).
 template <std::uint32_t Ways>
 AUGUR_CACHE_INLINE std::uint32_t oldest_way(const std::uint64_t* stamps, std::uint32_t ways) {
@@ -88,8 +75,8 @@ CacheLevel::CacheLevel(const CacheSpec& spec, bool classify, std::uint64_t strea
       lru_tail_.assign(static_cast<std::size_t>(sets_), no_way);
       break;
     case ReplacementPolicy::Fifo: fifo_next_.assign(static_cast<std::size_t>(sets_), 0); break;
-    case ReplacementPolicy::Random: random_ = std::make_unique<RandomStream>(spec.seed, stream); break;
-    case ReplacementPolicy::Plru: plru_bits_.assign(static_cast<std::size_t>(sets_) * (assoc_ - 1), 0); break;
+    case ReplacementPolicy::Random: random_ = std::make_unique<RandomVictims>(spec.seed, stream, assoc_); break;
+    case ReplacementPolicy::Plru: plru_.emplace(sets_, assoc_); break;
   }
   // A fully associative LRU level is its own reference cache (the same lines, the same decisions): it needs
   // no reference, and its misses are compulsory or capacity, never conflict.
@@ -133,15 +120,7 @@ AUGUR_CACHE_INLINE void CacheLevel::touch(std::uint64_t set, std::uint32_t way) 
       if (tail == no_way) tail = way;
       return;
     }
-    case ReplacementPolicy::Plru: {
-      std::uint8_t* bits = plru_bits_.data() + set * (assoc_ - 1);
-      switch (assoc_) {
-        case 4: plru_touch<4>(bits, way, assoc_); return;
-        case 8: plru_touch<8>(bits, way, assoc_); return;
-        case 16: plru_touch<16>(bits, way, assoc_); return;
-        default: plru_touch<0>(bits, way, assoc_); return;
-      }
-    }
+    case ReplacementPolicy::Plru: plru_->touch(set, way); return;
     case ReplacementPolicy::Fifo:
     case ReplacementPolicy::Random: return;
   }
@@ -160,21 +139,8 @@ std::uint32_t CacheLevel::victim(std::uint64_t set) {
       fifo_next_[set] = way + 1 == assoc_ ? 0 : way + 1;
       return way;
     }
-    case ReplacementPolicy::Random: {
-      const auto way = static_cast<std::uint32_t>(random_->uniform() * static_cast<double>(assoc_));
-      return std::min(way, assoc_ - 1);
-    }
-    case ReplacementPolicy::Plru: {
-      const std::uint8_t* bits = plru_bits_.data() + set * (assoc_ - 1);
-      std::uint32_t node = 0;
-      std::uint32_t way = 0;
-      for (std::uint32_t span = assoc_; span > 1; span /= 2) {
-        const bool right = bits[node] != 0;
-        if (right) way += span / 2;
-        node = 2 * node + (right ? 2 : 1);
-      }
-      return way;
-    }
+    case ReplacementPolicy::Random: return random_->next();
+    case ReplacementPolicy::Plru: return plru_->victim(set);
   }
   return 0;
 }

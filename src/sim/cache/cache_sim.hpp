@@ -14,6 +14,7 @@
 #include "sim/cache/cache_spec.hpp"
 #include "sim/cache/line_table.hpp"
 #include "sim/cache/lru_reference.hpp"
+#include "sim/cache/replacement.hpp"
 #include "augur/sim/engine.hpp"
 
 namespace augur::sim::cache {
@@ -80,8 +81,8 @@ private:
   // tail = least recent), O(1) per access.
   std::vector<std::uint32_t> lru_previous_, lru_next_, lru_head_, lru_tail_;
   std::vector<std::uint32_t> fifo_next_;   // FIFO: the next way to replace per set
-  std::vector<std::uint8_t> plru_bits_;    // PLRU: assoc - 1 tree bits per set (1 = the victim is on the right)
-  std::unique_ptr<RandomStream> random_;   // random: the seeded stream (seed, the level's position)
+  std::optional<PlruTrees> plru_;           // PLRU: a tree per set
+  std::unique_ptr<RandomVictims> random_;  // random: the victims of the seeded stream (seed, the level's position)
 
   // The line of the level's last access while it is in the cache, and its slot: accessed again, it is a hit
   // that changes no replacement state (it is already its set's most recent), so only the counts move.
