@@ -45,14 +45,19 @@ std::uint32_t PlruTrees::victim_of_nodes(std::uint64_t set) const {
 }
 
 RandomVictims::RandomVictims(std::uint64_t seed, std::uint64_t stream, std::uint32_t ways)
-    : stream_(seed, stream), ways_(ways) {
+    : stream_(seed, stream), ways_(ways), ways_log2_(std::has_single_bit(ways) ? std::countr_zero(ways) : -1) {
+  draws_.resize(batch);
   drawn_.resize(batch);
   next_ = drawn_.size();  // drawn at the first miss of a full set
 }
 
 void RandomVictims::refill() {
-  for (std::uint32_t& way : drawn_) {
-    way = std::min(static_cast<std::uint32_t>(stream_.uniform() * static_cast<double>(ways_)), ways_ - 1);
+  stream_.bits(draws_);
+  // Two loops, the branch on the kind of ways hoisted out of them (each vectorises).
+  if (ways_log2_ >= 0) {
+    for (std::size_t draw = 0; draw < batch; ++draw) drawn_[draw] = way_of_bits(draws_[draw], ways_, ways_log2_);
+  } else {
+    for (std::size_t draw = 0; draw < batch; ++draw) drawn_[draw] = way_of_bits(draws_[draw], ways_, -1);
   }
   next_ = 0;
 }
