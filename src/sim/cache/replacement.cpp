@@ -53,11 +53,16 @@ RandomVictims::RandomVictims(std::uint64_t seed, std::uint64_t stream, std::uint
 
 void RandomVictims::refill() {
   stream_.bits(draws_);
-  // Two loops, the branch on the kind of ways hoisted out of them (each vectorises).
-  if (ways_log2_ >= 0) {
-    for (std::size_t draw = 0; draw < batch; ++draw) drawn_[draw] = way_of_bits(draws_[draw], ways_, ways_log2_);
+  // Locals: the stores to drawn_ could otherwise alias the members read per draw. Two loops, the branch on
+  // the kind of ways hoisted out of them.
+  const std::uint32_t ways = ways_;
+  const int ways_log2 = ways_log2_;
+  const std::uint64_t* draws = draws_.data();
+  std::uint32_t* drawn = drawn_.data();
+  if (ways_log2 >= 0) {
+    for (std::size_t draw = 0; draw < batch; ++draw) drawn[draw] = way_of_bits(draws[draw], ways, ways_log2);
   } else {
-    for (std::size_t draw = 0; draw < batch; ++draw) drawn_[draw] = way_of_bits(draws_[draw], ways_, -1);
+    for (std::size_t draw = 0; draw < batch; ++draw) drawn[draw] = way_of_bits(draws[draw], ways, -1);
   }
   next_ = 0;
 }
