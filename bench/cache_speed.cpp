@@ -5,6 +5,9 @@
 // of them writes). Medians of 5
 // interleaved rounds, per second of the thread's CPU time. Prints figures; never fails.
 //   build/bin/bench_cache_speed [ACCESSES]   (default 10^8)
+// One level once, for counting instructions (valgrind --tool=callgrind
+// --toggle-collect='augur::sim::cache::CacheHierarchy::run*'):
+//   build/bin/bench_cache_speed ACCESSES SPEC 3c|no-3c
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -77,11 +80,28 @@ std::vector<cache::Access> synthetic_stream(std::size_t count) {
   return accesses;
 }
 
+// One run of one level: its counts on stdout (the same stream, so that two builds' counts can be compared).
+int run_once(const std::vector<cache::Access>& accesses, std::uint64_t total, const std::string& spec, bool classify) {
+  cache::CacheHierarchy hierarchy({cache::parse_cache_spec(spec, "bench")}, classify);
+  ReplaySource source(accesses, total);
+  hierarchy.run(source);
+  const auto& s = hierarchy.levels()[0].statistics();
+  std::printf("%s %s: accesses %llu, misses %llu (reads %llu, writes %llu), compulsory %llu, capacity %llu, "
+              "conflict %llu, writebacks %llu\n",
+              spec.c_str(), classify ? "3c" : "no-3c", static_cast<unsigned long long>(s.accesses),
+              static_cast<unsigned long long>(s.misses()), static_cast<unsigned long long>(s.read_misses),
+              static_cast<unsigned long long>(s.write_misses), static_cast<unsigned long long>(s.compulsory),
+              static_cast<unsigned long long>(s.capacity), static_cast<unsigned long long>(s.conflict),
+              static_cast<unsigned long long>(s.writebacks));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::uint64_t total = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 100'000'000ULL;
   const std::vector<cache::Access> accesses = synthetic_stream(std::size_t{1} << 22);
+  if (argc > 3) return run_once(accesses, total, argv[2], std::string(argv[3]) == "3c");
   struct Case {
     std::string spec;
     bool classify;

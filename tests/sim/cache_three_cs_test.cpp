@@ -8,11 +8,15 @@
 #include <list>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/cache/cache_sim.hpp"
 #include "sim/cache/lru_reference.hpp"
+#include "sim/plain_plru.hpp"
+#include "augur/sim/engine.hpp"
 
 namespace augur::sim::cache {
 namespace {
@@ -118,41 +122,81 @@ TEST(LruReference, AnswersAsAFullyAssociativeLruList) {
   EXPECT_GT(purges, 0U) << "the traces must purge the map";
 }
 
-// A set-associative LRU or FIFO cache as lists (most recent or newest first), with dirty bits.
+// A set-associative cache as lists, with dirty bits: LRU and FIFO in recency or arrival order (most recent or
+// newest first); random and tree-PLRU by way (ways filled in order), the victim of a full set drawn as the
+// policy's rule says from RandomStream(seed, 0), or found in a plain tree of bools per set.
 struct BruteForceLevel {
   explicit BruteForceLevel(const CacheSpec& spec)
-      : ways(spec.assoc), lru(spec.policy == ReplacementPolicy::Lru), write_back(spec.write == WritePolicy::Back),
-        allocate(spec.allocate), content(spec.sets()) {}
+      : ways(spec.assoc), policy(spec.policy), write_back(spec.write == WritePolicy::Back),
+        allocate(spec.allocate), content(spec.sets()), trees(spec.sets(), PlainTree(static_cast<std::uint32_t>(spec.assoc))),
+        random(spec.seed, 0) {}
 
   std::uint64_t ways;
-  bool lru, write_back, allocate;
+  ReplacementPolicy policy;
+  bool write_back, allocate;
   std::vector<std::deque<std::pair<std::uint64_t, bool>>> content;  // per set: (line, dirty)
+  std::vector<PlainTree> trees;
+  RandomStream random;
   LevelStatistics counts;
 
   bool access(std::uint64_t line, bool write) {  // true on a hit
     ++counts.accesses;
     ++(write ? counts.writes : counts.reads);
-    auto& set = content[line % content.size()];
+    const std::uint64_t set_index = line % content.size();
+    auto& set = content[set_index];
     const auto found = std::find_if(set.begin(), set.end(), [line](const auto& entry) { return entry.first == line; });
     if (found != set.end()) {
       const bool dirty = found->second || (write && write_back);
-      if (lru) {
+      if (policy == ReplacementPolicy::Lru) {
         set.erase(found);
         set.push_front({line, dirty});
       } else {
         found->second = dirty;
       }
+      if (policy == ReplacementPolicy::Plru) trees[set_index].touch(static_cast<std::uint32_t>(found - set.begin()));
       return true;
     }
     ++(write ? counts.write_misses : counts.read_misses);
     if (write && !allocate) return false;
-    if (set.size() == ways) {
-      if (set.back().second) ++counts.writebacks;
-      set.pop_back();
+    const std::pair<std::uint64_t, bool> entry{line, write && write_back};
+    if (policy == ReplacementPolicy::Lru || policy == ReplacementPolicy::Fifo) {
+      if (set.size() == ways) {
+        if (set.back().second) ++counts.writebacks;
+        set.pop_back();
+      }
+      set.push_front(entry);
+      return false;
     }
-    set.push_front({line, write && write_back});
+    auto way = static_cast<std::uint32_t>(set.size());
+    if (set.size() < ways) {
+      set.push_back(entry);
+    } else {
+      const auto last = static_cast<std::uint32_t>(ways - 1);
+      way = policy == ReplacementPolicy::Plru ? trees[set_index].victim()
+                                              : std::min(static_cast<std::uint32_t>(random.uniform() * static_cast<double>(ways)), last);
+      if (set[way].second) ++counts.writebacks;
+      set[way] = entry;
+    }
+    if (policy == ReplacementPolicy::Plru) trees[set_index].touch(way);
     return false;
   }
+};
+
+// A trace in memory as a source, served in batches of up to 1000 (run()'s loop, with the first level's policy
+// a constant, rather than access()'s).
+class VectorSource final : public AccessSource {
+public:
+  explicit VectorSource(std::vector<Access> accesses) : accesses_(std::move(accesses)) {}
+  std::size_t read(std::span<Access> buffer) override {
+    const std::size_t count = std::min({buffer.size(), accesses_.size() - next_, std::size_t{1000}});
+    std::copy_n(accesses_.begin() + static_cast<std::ptrdiff_t>(next_), count, buffer.begin());
+    next_ += count;
+    return count;
+  }
+
+private:
+  std::vector<Access> accesses_;
+  std::size_t next_ = 0;
 };
 
 void expect_equal(const LevelStatistics& found, const LevelStatistics& expected, const std::string& what) {
@@ -169,53 +213,49 @@ void expect_equal(const LevelStatistics& found, const LevelStatistics& expected,
 
 // One level of `lines` lines and `ways` ways (0: fully associative) on one trace: its 3C against the list
 // reference (compulsory: a line's first access; capacity: a miss the list misses too; conflict: the rest);
-// for LRU and FIFO every count against the brute-force level as well; for random and tree-PLRU the misses
-// are the simulator's own (what is checked is their classification).
+// every count against the brute-force level as well.
 void check_level(std::uint64_t lines, std::uint64_t ways, const char* policy, const char* write, bool allocate,
                  const std::vector<LineAccess>& accesses) {
   const std::string text = "c:size=" + std::to_string(lines * 16) + ",assoc=" + (ways == 0 ? std::string("full") : std::to_string(ways)) +
                            ",line=16,policy=" + policy + ",write=" + write + ",alloc=" + (allocate ? "yes" : "no");
   const CacheSpec level = parse_cache_spec(text, "--cache");
   CacheHierarchy hierarchy({level});
-  const bool listed = std::string(policy) == "lru" || std::string(policy) == "fifo";
   BruteForceLevel brute_force(level);
   BruteForceLru reference(lines);
   std::set<std::uint64_t> touched;
   LevelStatistics expected;
+  std::vector<Access> records;
   for (const auto& [line, is_write] : accesses) {
+    records.push_back(Access{line * 16, 4, is_write ? AccessKind::Write : AccessKind::Read});
     const std::uint64_t misses = hierarchy.levels()[0].statistics().misses();
-    hierarchy.access(Access{line * 16, 4, is_write ? AccessKind::Write : AccessKind::Read});
+    hierarchy.access(records.back());
     const bool hit = hierarchy.levels()[0].statistics().misses() == misses;
-    if (listed) {
-      const bool expected_hit = brute_force.access(line, is_write);
-      EXPECT_EQ(hit, expected_hit) << text;
-    }
+    const bool expected_hit = brute_force.access(line, is_write);
+    EXPECT_EQ(hit, expected_hit) << text;
     const bool reference_hit = reference.access(line, !is_write || allocate);
     const bool first = touched.insert(line).second;
     if (!hit) ++(first ? expected.compulsory : reference_hit ? expected.conflict : expected.capacity);
   }
   const LevelStatistics& found = hierarchy.levels()[0].statistics();
-  if (listed) {
-    expected.accesses = brute_force.counts.accesses;
-    expected.reads = brute_force.counts.reads;
-    expected.writes = brute_force.counts.writes;
-    expected.read_misses = brute_force.counts.read_misses;
-    expected.write_misses = brute_force.counts.write_misses;
-    expected.writebacks = brute_force.counts.writebacks;
-    expect_equal(found, expected, text);
-  } else {
-    EXPECT_EQ(found.compulsory, expected.compulsory) << text;
-    EXPECT_EQ(found.capacity, expected.capacity) << text;
-    EXPECT_EQ(found.conflict, expected.conflict) << text;
-  }
+  expected.accesses = brute_force.counts.accesses;
+  expected.reads = brute_force.counts.reads;
+  expected.writes = brute_force.counts.writes;
+  expected.read_misses = brute_force.counts.read_misses;
+  expected.write_misses = brute_force.counts.write_misses;
+  expected.writebacks = brute_force.counts.writebacks;
+  expect_equal(found, expected, text);
   EXPECT_EQ(found.compulsory + found.capacity + found.conflict, found.misses()) << text;
+  CacheHierarchy batched({level});
+  VectorSource source(std::move(records));
+  batched.run(source);
+  expect_equal(batched.levels()[0].statistics(), expected, text + " (run)");
 }
 
 TEST(CacheSim, ThreeCsOfEveryCountMatchBruteForceOverSizesAndWays) {
   for (const std::uint64_t lines : {1, 4, 16, 64, 256}) {
     for (int pattern = 0; pattern < 4; ++pattern) {
       const auto accesses = trace(pattern, lines, lines >= 256 ? 6000 : 20000, lines * 17 + static_cast<std::uint64_t>(pattern));
-      for (const std::uint64_t ways : {1, 2, 8, 64, 0}) {  // 64 ways: found through the hash index; 0: full
+      for (const std::uint64_t ways : {1, 2, 4, 8, 16, 64, 0}) {  // 64 ways: found through the hash index; 0: full
         if (ways > lines) continue;
         for (const char* policy : {"lru", "fifo", "random", "plru"}) {
           check_level(lines, ways, policy, "back", true, accesses);

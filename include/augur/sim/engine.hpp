@@ -10,6 +10,7 @@
 #include <optional>
 #include <queue>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -26,7 +27,14 @@ namespace augur::sim {
 class RandomStream {
 public:
   RandomStream(std::uint64_t seed, std::uint64_t stream);
-  double uniform();                  // in (0, 1)
+  double uniform();                  // in (0, 1): unit(the generator's next 64 bits)
+  // The generator's next draws.size() outputs, in order (one call for many: for a caller that converts them
+  // itself, e.g. to a range of integers, the same values as from unit() of each).
+  void bits(std::span<std::uint64_t> draws);
+  // The value in (0, 1) that uniform() makes of 64 random bits: their top 53, shifted off zero.
+  [[nodiscard]] static double unit(std::uint64_t bits) {
+    return (static_cast<double>(bits >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+  }
   double exponential(double mean);   // mean 0 gives 0
 
 private:

@@ -37,19 +37,6 @@ AUGUR_CACHE_INLINE std::uint32_t scan_ways(const std::uint64_t* tags, std::uint6
   }
 }
 
-// Tree pseudo-LRU after an access of `way` among `ways` (a power of two): the tree's node n has children
-// 2n+1 and 2n+2, the leaves are the ways, and each node on the way's path is set to point away from it.
-template <std::uint32_t Ways>
-AUGUR_CACHE_INLINE void plru_touch(std::uint8_t* bits, std::uint32_t way, std::uint32_t ways) {
-  const std::uint32_t count = Ways == 0 ? ways : Ways;
-  std::uint32_t node = 0;
-  for (std::uint32_t span = count; span > 1; span /= 2) {
-    const std::uint32_t right = (way & (span - 1)) >= span / 2 ? 1 : 0;  // way's position in the node's span
-    bits[node] = static_cast<std::uint8_t>(1 - right);
-    node = 2 * node + 1 + right;
-  }
-}
-
 // The way with the oldest stamp among `ways` (the first of equal stamps).
 template <std::uint32_t Ways>
 AUGUR_CACHE_INLINE std::uint32_t oldest_way(const std::uint64_t* stamps, std::uint32_t ways) {
@@ -88,8 +75,8 @@ CacheLevel::CacheLevel(const CacheSpec& spec, bool classify, std::uint64_t strea
       lru_tail_.assign(static_cast<std::size_t>(sets_), no_way);
       break;
     case ReplacementPolicy::Fifo: fifo_next_.assign(static_cast<std::size_t>(sets_), 0); break;
-    case ReplacementPolicy::Random: random_ = std::make_unique<RandomStream>(spec.seed, stream); break;
-    case ReplacementPolicy::Plru: plru_bits_.assign(static_cast<std::size_t>(sets_) * (assoc_ - 1), 0); break;
+    case ReplacementPolicy::Random: random_ = std::make_unique<RandomVictims>(spec.seed, stream, assoc_); break;
+    case ReplacementPolicy::Plru: plru_.emplace(sets_, assoc_); break;
   }
   // A fully associative LRU level is its own reference cache (the same lines, the same decisions): it needs
   // no reference, and its misses are compulsory or capacity, never conflict.
@@ -108,8 +95,9 @@ AUGUR_CACHE_INLINE std::uint32_t CacheLevel::find_way(std::uint64_t set, std::ui
   }
 }
 
+template <int Policy>
 AUGUR_CACHE_INLINE void CacheLevel::touch(std::uint64_t set, std::uint32_t way) {
-  switch (spec_.policy) {
+  switch (policy_of<Policy>()) {
     case ReplacementPolicy::Lru: {
       const std::size_t base = static_cast<std::size_t>(set * assoc_);
       if (!indexed_) {
@@ -133,15 +121,7 @@ AUGUR_CACHE_INLINE void CacheLevel::touch(std::uint64_t set, std::uint32_t way) 
       if (tail == no_way) tail = way;
       return;
     }
-    case ReplacementPolicy::Plru: {
-      std::uint8_t* bits = plru_bits_.data() + set * (assoc_ - 1);
-      switch (assoc_) {
-        case 4: plru_touch<4>(bits, way, assoc_); return;
-        case 8: plru_touch<8>(bits, way, assoc_); return;
-        case 16: plru_touch<16>(bits, way, assoc_); return;
-        default: plru_touch<0>(bits, way, assoc_); return;
-      }
-    }
+    case ReplacementPolicy::Plru: plru_->touch(set, way); return;
     case ReplacementPolicy::Fifo:
     case ReplacementPolicy::Random: return;
   }
@@ -160,23 +140,18 @@ std::uint32_t CacheLevel::victim(std::uint64_t set) {
       fifo_next_[set] = way + 1 == assoc_ ? 0 : way + 1;
       return way;
     }
-    case ReplacementPolicy::Random: {
-      const auto way = static_cast<std::uint32_t>(random_->uniform() * static_cast<double>(assoc_));
-      return std::min(way, assoc_ - 1);
-    }
-    case ReplacementPolicy::Plru: {
-      const std::uint8_t* bits = plru_bits_.data() + set * (assoc_ - 1);
-      std::uint32_t node = 0;
-      std::uint32_t way = 0;
-      for (std::uint32_t span = assoc_; span > 1; span /= 2) {
-        const bool right = bits[node] != 0;
-        if (right) way += span / 2;
-        node = 2 * node + (right ? 2 : 1);
-      }
-      return way;
-    }
+    case ReplacementPolicy::Random: return random_->next();
+    case ReplacementPolicy::Plru: return plru_->victim(set);
   }
   return 0;
+}
+
+template <int Policy>
+AUGUR_CACHE_INLINE std::uint32_t CacheLevel::victim_of(std::uint64_t set) {
+  // Random's and tree-PLRU's victims inline; LRU's scan stays a call (inlined, it ran loop nests slower).
+  if constexpr (Policy == static_cast<int>(ReplacementPolicy::Random)) return random_->next();
+  if constexpr (Policy == static_cast<int>(ReplacementPolicy::Plru)) return plru_->victim(set);
+  return victim(set);
 }
 
 AUGUR_CACHE_INLINE void CacheLevel::classify_miss(std::uint64_t line, bool fa_hit) {
@@ -194,7 +169,8 @@ AUGUR_CACHE_INLINE void CacheLevel::classify_miss(std::uint64_t line, bool fa_hi
 // Branch-light: whether an access writes is a coin toss in most traces, so the counts and the dirty bit
 // follow it by arithmetic, not by branches (the flag is hidden from the optimiser, which would otherwise
 // split the whole access into a read path and a write path behind one unpredictable branch).
-AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t line, bool write) {
+template <int Policy>
+AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line_as(std::uint64_t line, bool write) {
   std::uint32_t writes = write ? 1 : 0;
 #if defined(__GNUC__)
   asm("" : "+r"(writes));
@@ -213,7 +189,7 @@ AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t lin
   const std::uint64_t set = sets_power_of_two_ ? (line & set_mask_) : (line % sets_);
   const std::uint32_t found = find_way(set, line);
   if (found != no_way) {
-    touch(set, found);
+    touch<Policy>(set, found);
     last_line_ = line;
     last_slot_ = static_cast<std::size_t>(set * assoc_ + found);
     if (reference_) reference_behind_ = !reference_->hit(last_slot_, allocates) && !allocates;
@@ -238,7 +214,7 @@ AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t lin
   if (!evicts) {
     ++filled_[set];
   } else {
-    way = victim(set);
+    way = victim_of<Policy>(set);
     const std::size_t slot = static_cast<std::size_t>(set * assoc_ + way);
     if (dirty_[slot] != 0) {
       outcome.written_back = tags_[slot];
@@ -254,12 +230,14 @@ AUGUR_CACHE_INLINE CacheLevel::Outcome CacheLevel::access_line(std::uint64_t lin
   tags_[slot] = line;
   dirty_[slot] = dirties;
   if (indexed_) index_.insert(line, way);
-  touch(set, way);
+  touch<Policy>(set, way);
   last_line_ = line;
   last_slot_ = slot;
   outcome.installed = true;
   return outcome;
 }
+
+CacheLevel::Outcome CacheLevel::access_line(std::uint64_t line, bool write) { return access_line_as<any_policy>(line, write); }
 
 LevelStatistics CacheLevel::statistics() const {
   LevelStatistics statistics = statistics_;
@@ -329,6 +307,7 @@ void CacheHierarchy::access_level(std::size_t level, std::uint64_t address, std:
   }
 }
 
+template <int Policy>
 AUGUR_CACHE_INLINE void CacheHierarchy::access_one(const Access& access) {
   ++accesses_;
   const std::size_t level = access.kind == AccessKind::Instruction ? instruction_entry_ : data_entry_;
@@ -341,7 +320,7 @@ AUGUR_CACHE_INLINE void CacheHierarchy::access_one(const Access& access) {
   // call per level (access_level does the same for any access).
   const std::uint64_t line_bytes = std::uint64_t{1} << shift;
   if ((access.address & (line_bytes - 1)) + size <= line_bytes) {
-    const CacheLevel::Outcome outcome = cache.access_line(line, write);
+    const CacheLevel::Outcome outcome = cache.access_line_as<Policy>(line, write);
     const bool through = cache.spec().write == WritePolicy::Through;
     if ((outcome.hit && !(through && write)) || next_[level] >= levels_.size()) return;
     forward(next_[level], line, shift, outcome, access.address, access.address + (size - 1), write, through);
@@ -350,16 +329,31 @@ AUGUR_CACHE_INLINE void CacheHierarchy::access_one(const Access& access) {
   access_level(level, access.address, size, write);
 }
 
-void CacheHierarchy::access(const Access& access) { access_one(access); }
+void CacheHierarchy::access(const Access& access) { access_one<any_policy>(access); }
 
 void CacheHierarchy::run(AccessSource& source, const std::function<void(std::uint64_t)>& progress,
                          std::uint64_t progress_every) {
+  // The first level's policy a constant of the loop (both halves' when it is split and they agree): its
+  // replacement code inlined with no switch per access.
+  const ReplacementPolicy policy = levels_[data_entry_].spec().policy;
+  if (levels_[instruction_entry_].spec().policy != policy) return run_as<any_policy>(source, progress, progress_every);
+  switch (policy) {
+    case ReplacementPolicy::Lru: return run_as<static_cast<int>(ReplacementPolicy::Lru)>(source, progress, progress_every);
+    case ReplacementPolicy::Fifo: return run_as<static_cast<int>(ReplacementPolicy::Fifo)>(source, progress, progress_every);
+    case ReplacementPolicy::Random: return run_as<static_cast<int>(ReplacementPolicy::Random)>(source, progress, progress_every);
+    case ReplacementPolicy::Plru: return run_as<static_cast<int>(ReplacementPolicy::Plru)>(source, progress, progress_every);
+  }
+}
+
+template <int Policy>
+void CacheHierarchy::run_as(AccessSource& source, const std::function<void(std::uint64_t)>& progress,
+                            std::uint64_t progress_every) {
   std::vector<Access> buffer(1 << 14);
   std::uint64_t next_report = progress_every == 0 ? std::numeric_limits<std::uint64_t>::max() : accesses_ + progress_every;
   for (;;) {
     const std::size_t count = source.read(buffer);
     if (count == 0) break;
-    for (std::size_t i = 0; i < count; ++i) access_one(buffer[i]);
+    for (std::size_t i = 0; i < count; ++i) access_one<Policy>(buffer[i]);
     if (accesses_ >= next_report) {
       if (progress) progress(accesses_);
       next_report = accesses_ + progress_every;

@@ -14,9 +14,14 @@
 #include "sim/cache/cache_spec.hpp"
 #include "sim/cache/line_table.hpp"
 #include "sim/cache/lru_reference.hpp"
+#include "sim/cache/replacement.hpp"
 #include "augur/sim/engine.hpp"
 
 namespace augur::sim::cache {
+
+// A replacement policy known when the simulator is compiled (static_cast<int>(ReplacementPolicy)), or any:
+// the level's own, read per access.
+constexpr int any_policy = -1;
 
 struct LevelStatistics {
   std::uint64_t accesses = 0;  // line accesses: an access that straddles k lines counts k times
@@ -50,6 +55,9 @@ public:
     std::optional<std::uint64_t> written_back;  // line number of the evicted dirty line
   };
   Outcome access_line(std::uint64_t line, bool write);
+  // The same for a level whose policy is `Policy` (or any_policy).
+  template <int Policy>
+  Outcome access_line_as(std::uint64_t line, bool write);
 
   [[nodiscard]] const CacheSpec& spec() const { return spec_; }
   [[nodiscard]] LevelStatistics statistics() const;
@@ -57,8 +65,19 @@ public:
 
 private:
   [[nodiscard]] std::uint32_t find_way(std::uint64_t set, std::uint64_t line) const;
+  template <int Policy>
+  [[nodiscard]] ReplacementPolicy policy_of() const {
+    if constexpr (Policy == any_policy) {
+      return spec_.policy;
+    } else {
+      return static_cast<ReplacementPolicy>(Policy);
+    }
+  }
+  template <int Policy>
   void touch(std::uint64_t set, std::uint32_t way);    // the replacement state after a hit or a fill
-  std::uint32_t victim(std::uint64_t set);              // the way to replace in a full set
+  template <int Policy>
+  std::uint32_t victim_of(std::uint64_t set);          // the way to replace in a full set
+  std::uint32_t victim(std::uint64_t set);             // victim_of's call for LRU and FIFO
   void classify_miss(std::uint64_t line, bool fa_hit);
 
   CacheSpec spec_;
@@ -80,8 +99,8 @@ private:
   // tail = least recent), O(1) per access.
   std::vector<std::uint32_t> lru_previous_, lru_next_, lru_head_, lru_tail_;
   std::vector<std::uint32_t> fifo_next_;   // FIFO: the next way to replace per set
-  std::vector<std::uint8_t> plru_bits_;    // PLRU: assoc - 1 tree bits per set (1 = the victim is on the right)
-  std::unique_ptr<RandomStream> random_;   // random: the seeded stream (seed, the level's position)
+  std::optional<PlruTrees> plru_;           // PLRU: a tree per set
+  std::unique_ptr<RandomVictims> random_;  // random: the victims of the seeded stream (seed, the level's position)
 
   // The line of the level's last access while it is in the cache, and its slot: accessed again, it is a hit
   // that changes no replacement state (it is already its set's most recent), so only the counts move.
@@ -124,7 +143,10 @@ public:
   [[nodiscard]] bool classified() const { return classify_; }
 
 private:
+  template <int Policy>
   void access_one(const Access& access);  // access() inlined into run()'s loop
+  template <int Policy>
+  void run_as(AccessSource& source, const std::function<void(std::uint64_t)>& progress, std::uint64_t progress_every);
   void access_level(std::size_t level, std::uint64_t address, std::uint64_t size, bool write);
   void forward(std::size_t next, std::uint64_t line, int shift, const CacheLevel::Outcome& outcome,
                std::uint64_t address, std::uint64_t last_byte, bool write, bool through);

@@ -19,9 +19,10 @@ RandomStream::RandomStream(std::uint64_t seed, std::uint64_t stream) {
   generator_.seed(sequence);
 }
 
-double RandomStream::uniform() {
-  // 53 random bits, shifted off zero: (0, 1).
-  return (static_cast<double>(generator_() >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+double RandomStream::uniform() { return unit(generator_()); }
+
+void RandomStream::bits(std::span<std::uint64_t> draws) {
+  for (std::uint64_t& draw : draws) draw = generator_();
 }
 
 double RandomStream::exponential(double mean) { return mean <= 0.0 ? 0.0 : -mean * std::log(uniform()); }
