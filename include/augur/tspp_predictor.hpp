@@ -86,7 +86,7 @@ constexpr std::size_t max_transient_tasks = 2000;
 constexpr std::size_t max_exact_states = 2000000;
 // The decomposition method gives each task fewer phases until its chain has at most this many states.
 constexpr std::size_t max_decomposition_states = 200000;
-// The hybrid method: its budgets of states for the exact chain (about 2 s of CPU at most) and for the
+// The hybrid method: its budgets of states for the exact chain (up to about 5 s of CPU) and for the
 // decomposition's (--max-states sets both); under FCFS the exact chain is tried when the count of its
 // processor-sharing states is within this factor of the budget; from this many stages per visit on,
 // service is taken as deterministic (its limit); past the chains, the transient method up to this many
