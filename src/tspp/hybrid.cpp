@@ -30,6 +30,14 @@ bool exact_may_fit(const TaskSystem& system, const PredictorOptions& options, st
   return chain_states(system.structure, phases) + 1.0 <= factor * static_cast<double>(budget);
 }
 
+// The chain keeps every state's words (a status per task, under FCFS a place too: 2 bytes each), so its
+// budget of states is cut to keep them within hybrid_chain_words: 10^6 states of up to 125 tasks under FCFS,
+// 1250 states at 10^5 tasks (a pipeline of 10^5 tasks would otherwise fill the memory before the budget).
+std::size_t chain_budget(const TaskSystem& system, const PredictorOptions& options, std::size_t budget) {
+  const std::size_t width = std::max<std::size_t>(1, system.tasks.size() * (options.discipline == Discipline::FirstComeFirstServed ? 2 : 1));
+  return std::max<std::size_t>(1, std::min(budget, hybrid_chain_words / width));
+}
+
 Prediction answered(Prediction prediction, const char* part) {
   prediction.part = part;
   return prediction;
@@ -39,7 +47,7 @@ Prediction answered(Prediction prediction, const char* part) {
 
 Prediction predict_hybrid(const TaskSystem& system, const PredictorOptions& options) {
   // The budgets of states: the exact chain's, the decomposition's (the same when --max-states is given).
-  const std::size_t budget = options.max_states > 0 ? options.max_states : max_hybrid_states;
+  const std::size_t budget = chain_budget(system, options, options.max_states > 0 ? options.max_states : max_hybrid_states);
   const std::size_t decomposition_budget = options.max_states > 0 ? options.max_states : max_hybrid_decomposition_states;
   PredictorOptions within = options;
   within.max_states = budget;
