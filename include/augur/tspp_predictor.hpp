@@ -73,7 +73,7 @@ struct PredictorOptions {
   int grid = 1000;
   Discipline discipline = Discipline::FirstComeFirstServed;  // Exact and Hybrid only
   // Exact, Decomposition, Hybrid: the limit of the chain's states (0: max_exact_states,
-  // max_decomposition_states, max_hybrid_states)
+  // max_decomposition_states, max_hybrid_states and max_hybrid_decomposition_states)
   std::size_t max_states = 0;
 };
 
@@ -86,10 +86,17 @@ constexpr std::size_t max_transient_tasks = 2000;
 constexpr std::size_t max_exact_states = 2000000;
 // The decomposition method gives each task fewer phases until its chain has at most this many states.
 constexpr std::size_t max_decomposition_states = 200000;
-// The hybrid method: its budget of states for the exact and decomposition chains; from this many stages
-// per visit on, service is taken as deterministic (its limit); past the chains, the transient method up
-// to this many tasks, the seed's method beyond.
-constexpr std::size_t max_hybrid_states = 200000;
+// The hybrid method: its budgets of states for the exact chain (up to about 5 s of CPU) and for the
+// decomposition's (--max-states sets both); under FCFS the exact chain is tried when the count of its
+// processor-sharing states is within this factor of the budget; from this many stages per visit on,
+// service is taken as deterministic (its limit); past the chains, the transient method up to this many
+// tasks, the seed's method beyond.
+constexpr std::size_t max_hybrid_states = 1000000;
+constexpr std::size_t max_hybrid_decomposition_states = 200000;
+constexpr double hybrid_fcfs_count_factor = 1e4;
+// The hybrid's exact chain: at most this many words of states (2 bytes each: 500 MB), its budget of
+// states cut to fit (the words per state: the tasks, twice that under FCFS).
+constexpr std::size_t hybrid_chain_words = 250000000;
 constexpr int hybrid_deterministic_stages = 10;
 constexpr std::size_t hybrid_transient_tasks = 200;
 

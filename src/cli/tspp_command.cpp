@@ -152,8 +152,9 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
       ->check(CLI::IsMember({"fcfs", "ps"}));
   command->add_option("--max-states", options.max_states,
                       "exact, decomposition and hybrid: the limit of the Markov chain's states (default: 2000000 for exact, "
-                      "which refuses past it; 200000 for decomposition, which first gives the tasks fewer phases, and "
-                      "for hybrid, which takes another method past it)")
+                      "which refuses past it; 200000 for decomposition, which first gives the tasks fewer phases; for hybrid, "
+                      "which takes another method past it, 1000000 for its exact chain and 200000 for its decomposition, "
+                      "this value for both when given)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
   command->add_option("-V,--visits", options.visits,
                       "transient, exact, decomposition and hybrid: visit cycles per task over its resources, as augur sim -V")

@@ -12,9 +12,12 @@
 namespace augur::tspp {
 namespace {
 
-// Whether the exact chain may fit: its processor-sharing count of states (V x resources used x S phases
-// per task) within four times the budget (under FCFS waiting tasks stay in their first phase, and the
-// chain is often smaller); the chain's builder then refuses past the budget itself.
+// Whether to try the exact chain (its builder refuses past the budget itself, after building up to it).
+// Under processor sharing the count of states from the structure (V x resources used x S phases per task,
+// as the decomposition's) is the chain's size: tried when it fits. Under FCFS the chain is often far smaller
+// than that count (a waiting task stays in its first phase, and tasks started together queue in one order:
+// of the benchmark's systems that fit in 200 000 states, counts up to 1 500 times that), so the chain is
+// tried up to hybrid_fcfs_count_factor times the budget: past that, a system (1000 tasks) is not tried.
 bool exact_may_fit(const TaskSystem& system, const PredictorOptions& options, std::size_t budget) {
   std::vector<int> phases;
   const int per_resource = std::max(options.visits, 1) * std::max(options.stages, 1);
@@ -23,7 +26,16 @@ bool exact_may_fit(const TaskSystem& system, const PredictorOptions& options, st
     for (double demand : task.demands) used += demand > 0.0 ? 1 : 0;
     phases.push_back(used * per_resource);
   }
-  return chain_states(system.structure, phases) + 1.0 <= 4.0 * static_cast<double>(budget);
+  const double factor = options.discipline == Discipline::FirstComeFirstServed ? hybrid_fcfs_count_factor : 1.0;
+  return chain_states(system.structure, phases) + 1.0 <= factor * static_cast<double>(budget);
+}
+
+// The chain keeps every state's words (a status per task, under FCFS a place too: 2 bytes each), so its
+// budget of states is cut to keep them within hybrid_chain_words: 10^6 states of up to 125 tasks under FCFS,
+// 1250 states at 10^5 tasks (a pipeline of 10^5 tasks would otherwise fill the memory before the budget).
+std::size_t chain_budget(const TaskSystem& system, const PredictorOptions& options, std::size_t budget) {
+  const std::size_t width = std::max<std::size_t>(1, system.tasks.size() * (options.discipline == Discipline::FirstComeFirstServed ? 2 : 1));
+  return std::max<std::size_t>(1, std::min(budget, hybrid_chain_words / width));
 }
 
 Prediction answered(Prediction prediction, const char* part) {
@@ -34,7 +46,9 @@ Prediction answered(Prediction prediction, const char* part) {
 }  // namespace
 
 Prediction predict_hybrid(const TaskSystem& system, const PredictorOptions& options) {
-  const std::size_t budget = options.max_states > 0 ? options.max_states : max_hybrid_states;
+  // The budgets of states: the exact chain's, the decomposition's (the same when --max-states is given).
+  const std::size_t budget = chain_budget(system, options, options.max_states > 0 ? options.max_states : max_hybrid_states);
+  const std::size_t decomposition_budget = options.max_states > 0 ? options.max_states : max_hybrid_decomposition_states;
   PredictorOptions within = options;
   within.max_states = budget;
   if (options.stages >= hybrid_deterministic_stages) {
@@ -54,7 +68,9 @@ Prediction predict_hybrid(const TaskSystem& system, const PredictorOptions& opti
   // Capped phases are taken with one exponential stage per visit and one visit (each task wants at most its
   // resources' count of phases), not with more: there the cap leaves the durations far too variable.
   const bool one_phase_per_visit = std::max(options.visits, 1) * std::max(options.stages, 1) == 1;
-  if (one_phase_per_visit ? decomposition_phase_cap(system, options, budget) > 0 : decomposition_fits_uncapped(system, options, budget)) {
+  if (one_phase_per_visit ? decomposition_phase_cap(system, options, decomposition_budget) > 0
+                          : decomposition_fits_uncapped(system, options, decomposition_budget)) {
+    within.max_states = decomposition_budget;
     return answered(predict_decomposition(system, within), "decomposition");
   }
   if (system.tasks.size() <= hybrid_transient_tasks && transient_phase_bins(system, options) <= max_transient_phase_bins) return answered(predict_transient(system, options), "transient");
