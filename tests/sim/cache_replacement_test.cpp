@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <bit>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "augur/sim/engine.hpp"
 #include "sim/cache/replacement.hpp"
 #include "sim/plain_plru.hpp"
+#include "sim/plain_random.hpp"
 
 namespace augur::sim::cache {
 namespace {
@@ -61,60 +63,42 @@ TEST(PlruTrees, AgreesWithAPlainTreeOnRandomTouches) {
   }
 }
 
-// The policy's rule, as the simulator had it before the ways were drawn ahead.
-std::uint32_t rule(std::uint64_t bits, std::uint32_t ways) {
-  return std::min(static_cast<std::uint32_t>(RandomStream::unit(bits) * static_cast<double>(ways)), ways - 1);
+TEST(RandomVictims, EightWaysTakeTwentyOneFieldsOfADraw) {
+  // 8 ways: the first draw of RandomStream(1, 0), its 3-bit fields from the lowest: 21 victims, then the
+  // next draw's.
+  RandomStream random(1, 0);
+  std::uint64_t draws[2];
+  random.bits(draws);
+  RandomVictims victims(1, 0, 8);
+  for (int field = 0; field < 21; ++field) EXPECT_EQ(victims.next(), (draws[0] >> (3 * field)) & 7) << field;
+  EXPECT_EQ(victims.next(), draws[1] & 7) << "the top bit of the first draw is left over";
+  // Not a power of two: one draw per victim, scaled.
+  EXPECT_EQ(way_of_bits(~std::uint64_t{0}, 3), 2U);
+  EXPECT_EQ(way_of_bits(0, 3), 0U);
+  EXPECT_EQ(way_of_bits(std::uint64_t{1} << 63, 3), 1U);  // 0.5 x 3 = 1.5
 }
 
-int log2_or_minus_one(std::uint32_t ways) { return std::has_single_bit(ways) ? std::countr_zero(ways) : -1; }
-
-TEST(RandomVictims, IntegerWayOfHandPickedDraws) {
-  // k = bits >> 11, the 53 bits unit() keeps; 8 ways: way = k >> 50, but k + 0.5 rounds to even above 2^52.
-  const auto draw = [](std::uint64_t k) { return k << 11; };
-  constexpr std::uint64_t two52 = std::uint64_t{1} << 52, two50 = std::uint64_t{1} << 50;
-  EXPECT_EQ(way_of_bits(0, 8, 3), 0U);
-  EXPECT_EQ(way_of_bits(draw(two50 - 1), 8, 3), 0U);            // (2^50 - 0.5) / 2^50 < 1: way 0
-  EXPECT_EQ(way_of_bits(draw(two50), 8, 3), 1U);
-  EXPECT_EQ(way_of_bits(draw(two52 + two50 - 2), 8, 3), 4U);    // even: stays, 4.99...: way 4
-  EXPECT_EQ(way_of_bits(draw(two52 + two50 - 1), 8, 3), 5U);    // odd: k + 0.5 rounds up to 2^52 + 2^50: 5.0
-  EXPECT_EQ(way_of_bits(draw(two52 - 1), 8, 3), 3U);            // below 2^52, k + 0.5 exact: 3.99...: way 3
-  EXPECT_EQ(way_of_bits(~std::uint64_t{0}, 8, 3), 7U);          // rounds to 1.0: 8, capped to 7
-  EXPECT_EQ(way_of_bits(~std::uint64_t{0}, 1, 0), 0U);
-  EXPECT_EQ(way_of_bits(~std::uint64_t{0}, 3, -1), 2U);         // not a power of two: the double rule
-  // The same draws, and the neighbours of every way's boundary for 1 to 2^20 ways, against the rule.
-  std::vector<std::uint64_t> draws = {0, 1, ~std::uint64_t{0}, draw(two52 - 1), draw(two52), draw(two52 + 1)};
-  for (int b = 0; b <= 20; ++b) {
-    for (std::uint64_t way = 0; way <= (std::uint64_t{1} << b) && way < 64; ++way) {
-      const std::uint64_t boundary = way << (53 - b);  // the first k of `way`
-      for (const std::uint64_t k : {boundary - 1, boundary, boundary + 1, boundary + 2}) {
-        if (k < (std::uint64_t{1} << 53)) draws.push_back(draw(k));
-      }
-    }
-  }
-  std::mt19937_64 generator(5);
-  for (int i = 0; i < 20000; ++i) draws.push_back(generator());
-  for (const std::uint32_t ways : {1U, 2U, 3U, 4U, 5U, 7U, 8U, 12U, 16U, 64U, 100U, 512U, 1U << 20}) {
-    for (const std::uint64_t bits : draws) {
-      ASSERT_EQ(way_of_bits(bits, ways, log2_or_minus_one(ways)), rule(bits, ways)) << ways << " ways, bits " << bits;
-    }
-  }
-}
-
-TEST(RandomVictims, FollowTheSeededStreamDrawByDraw) {
+TEST(RandomVictims, FollowTheSeededStreamAsThePlainRuleSays) {
   // Past several batches, for powers of two and other counts of ways, two streams of two seeds.
-  for (const std::uint32_t ways : {1U, 2U, 3U, 8U, 12U, 512U}) {
+  for (const std::uint32_t ways : {1U, 2U, 3U, 8U, 12U, 64U, 512U, 1U << 20}) {
     for (const std::uint64_t seed : {1U, 42U}) {
       for (const std::uint64_t stream : {0U, 1U}) {
         RandomVictims victims(seed, stream, ways);
-        RandomStream reference(seed, stream);
-        for (int draw = 0; draw < 2000; ++draw) {
-          const double u = reference.uniform();
-          const std::uint32_t expected = std::min(static_cast<std::uint32_t>(u * static_cast<double>(ways)), ways - 1);
-          ASSERT_EQ(victims.next(), expected) << ways << " ways, seed " << seed << ", draw " << draw;
+        test::PlainRandomWays expected(seed, stream, ways);
+        for (int draw = 0; draw < 5000; ++draw) {
+          ASSERT_EQ(victims.next(), expected.next()) << ways << " ways, seed " << seed << ", victim " << draw;
         }
       }
     }
   }
+}
+
+TEST(RandomVictims, EveryWayAsOften) {
+  // 8 ways, 80 000 victims: each way 10 000 times within 4 standard deviations (sqrt(80 000 x 1/8 x 7/8) = 93.5).
+  RandomVictims victims(3, 0, 8);
+  std::vector<int> counts(8, 0);
+  for (int draw = 0; draw < 80000; ++draw) ++counts[victims.next()];
+  for (const int count : counts) EXPECT_NEAR(count, 10000, 374);
 }
 
 TEST(RandomStream, BitsAreTheDrawsOfUniform) {

@@ -3,6 +3,8 @@
 // and random streams against brute-force reference caches.
 #include <gtest/gtest.h>
 
+#include <span>
+
 #include <algorithm>
 #include <deque>
 #include <list>
@@ -67,17 +69,22 @@ TEST(CacheSim, TreePseudoLruOnFourWays) {
 }
 
 TEST(CacheSim, RandomFollowsItsSeededStream) {
-  // Two ways: A, B fill; C replaces way floor(u * 2) of the stream (seed, 0); A then hits iff C replaced B (way 1).
+  // Two ways: A, B fill; C replaces the way of the lowest bit of the first draw of the stream (seed, 0)
+  // (2^b ways: b-bit fields of each draw, lowest first); A then hits iff C replaced B (way 1).
+  const auto first_bit = [](std::uint64_t seed, std::uint64_t stream) {
+    RandomStream random(seed, stream);
+    std::uint64_t draw = 0;
+    random.bits(std::span<std::uint64_t>(&draw, 1));
+    return (draw & 1) == 1;
+  };
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    RandomStream stream(seed, 0);
-    const bool replaced_b = static_cast<int>(stream.uniform() * 2) == 1;
+    const bool replaced_b = first_bit(seed, 0);
     const auto result = hits("c:size=32,assoc=2,line=16,policy=random,seed=" + std::to_string(seed), {read(A), read(B), read(C), read(A)});
     EXPECT_EQ(result, (std::vector<bool>{M, M, M, replaced_b})) << "seed " << seed;
   }
   // A random level second in the hierarchy draws from stream 1 of its seed.
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    RandomStream stream(seed, 1);
-    const bool replaced_b = static_cast<int>(stream.uniform() * 2) == 1;
+    const bool replaced_b = first_bit(seed, 1);
     CacheHierarchy hierarchy({spec("l1:size=16,assoc=1,line=16"), spec("l2:size=32,assoc=2,line=16,policy=random,seed=" + std::to_string(seed))});
     for (const std::uint64_t address : {A, B, C, A}) hierarchy.access(read(address));  // each misses l1: l2 sees A B C A
     EXPECT_EQ(hierarchy.levels()[1].statistics().misses(), replaced_b ? 3U : 4U) << "seed " << seed;

@@ -16,6 +16,7 @@
 #include "sim/cache/cache_sim.hpp"
 #include "sim/cache/lru_reference.hpp"
 #include "sim/plain_plru.hpp"
+#include "sim/plain_random.hpp"
 #include "augur/sim/engine.hpp"
 
 namespace augur::sim::cache {
@@ -124,19 +125,19 @@ TEST(LruReference, AnswersAsAFullyAssociativeLruList) {
 
 // A set-associative cache as lists, with dirty bits: LRU and FIFO in recency or arrival order (most recent or
 // newest first); random and tree-PLRU by way (ways filled in order), the victim of a full set drawn as the
-// policy's rule says from RandomStream(seed, 0), or found in a plain tree of bools per set.
+// policy's rule says from RandomStream(seed, 0) (plain_random.hpp), or found in a plain tree of bools per set.
 struct BruteForceLevel {
   explicit BruteForceLevel(const CacheSpec& spec)
       : ways(spec.assoc), policy(spec.policy), write_back(spec.write == WritePolicy::Back),
         allocate(spec.allocate), content(spec.sets()), trees(spec.sets(), PlainTree(static_cast<std::uint32_t>(spec.assoc))),
-        random(spec.seed, 0) {}
+        random(spec.seed, 0, static_cast<std::uint32_t>(spec.assoc)) {}
 
   std::uint64_t ways;
   ReplacementPolicy policy;
   bool write_back, allocate;
   std::vector<std::deque<std::pair<std::uint64_t, bool>>> content;  // per set: (line, dirty)
   std::vector<PlainTree> trees;
-  RandomStream random;
+  test::PlainRandomWays random;
   LevelStatistics counts;
 
   bool access(std::uint64_t line, bool write) {  // true on a hit
@@ -171,9 +172,8 @@ struct BruteForceLevel {
     if (set.size() < ways) {
       set.push_back(entry);
     } else {
-      const auto last = static_cast<std::uint32_t>(ways - 1);
       way = policy == ReplacementPolicy::Plru ? trees[set_index].victim()
-                                              : std::min(static_cast<std::uint32_t>(random.uniform() * static_cast<double>(ways)), last);
+                                              : random.next();
       if (set[way].second) ++counts.writebacks;
       set[way] = entry;
     }

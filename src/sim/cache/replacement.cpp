@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <span>
 
 namespace augur::sim::cache {
 
@@ -46,23 +47,34 @@ std::uint32_t PlruTrees::victim_of_nodes(std::uint64_t set) const {
 
 RandomVictims::RandomVictims(std::uint64_t seed, std::uint64_t stream, std::uint32_t ways)
     : stream_(seed, stream), ways_(ways), ways_log2_(std::has_single_bit(ways) ? std::countr_zero(ways) : -1) {
-  draws_.resize(batch);
-  drawn_.resize(batch);
+  // 2^b ways (b >= 1): floor(64 / b) ways from each draw, every draw used whole; one way: no draw; other
+  // numbers of ways: a draw per way.
+  per_draw_ = ways_log2_ > 0 ? static_cast<std::size_t>(64 / ways_log2_) : 1;
+  draws_.resize(ways_log2_ > 0 ? 32 : ways_log2_ == 0 ? 0 : batch);
+  drawn_.resize(ways_log2_ == 0 ? batch : draws_.size() * per_draw_);
   next_ = drawn_.size();  // drawn at the first miss of a full set
 }
 
 void RandomVictims::refill() {
   stream_.bits(draws_);
-  // Locals: the stores to drawn_ could otherwise alias the members read per draw. Two loops, the branch on
-  // the kind of ways hoisted out of them.
+  // Locals: the stores to drawn_ could otherwise alias the members read per draw. The branch on the kind
+  // of ways hoisted out of the loops.
   const std::uint32_t ways = ways_;
   const int ways_log2 = ways_log2_;
+  const std::size_t per_draw = per_draw_;
   const std::uint64_t* draws = draws_.data();
   std::uint32_t* drawn = drawn_.data();
-  if (ways_log2 >= 0) {
-    for (std::size_t draw = 0; draw < batch; ++draw) drawn[draw] = way_of_bits(draws[draw], ways, ways_log2);
+  if (ways_log2 == 0) {
+    std::fill(drawn_.begin(), drawn_.end(), 0u);
+  } else if (ways_log2 > 0) {
+    // 2^b ways: each draw's 64 bits are floor(64 / b) ways of b bits, the lowest first.
+    const std::uint64_t mask = ways - 1;
+    for (std::size_t draw = 0; draw < draws_.size(); ++draw) {
+      std::uint64_t bits = draws[draw];
+      for (std::size_t chunk = 0; chunk < per_draw; ++chunk, bits >>= ways_log2) *drawn++ = static_cast<std::uint32_t>(bits & mask);
+    }
   } else {
-    for (std::size_t draw = 0; draw < batch; ++draw) drawn[draw] = way_of_bits(draws[draw], ways, -1);
+    for (std::size_t draw = 0; draw < draws_.size(); ++draw) drawn[draw] = way_of_bits(draws[draw], ways);
   }
   next_ = 0;
 }

@@ -55,21 +55,16 @@ private:
   std::vector<std::uint8_t> nodes_;    // more ways: ways - 1 bytes per set
 };
 
-// The way that draw `bits` of a random stream picks among `ways`: min(floor(RandomStream::unit(bits) x ways),
-// ways - 1), the rule of the random policy. For a power of two 2^b of ways (`ways_log2` = b; -1 otherwise)
-// this is integer arithmetic: with k = bits >> 11 (53 bits), unit's k + 0.5 is exact below 2^52 and rounds
-// to the even neighbour above (k + 1 when k is odd); multiplying by 2^-53 and 2^b is exact; so the way is
-// r = (k, or k + 1 when k >= 2^52 is odd) >> (53 - b), except that r = 2^b (from k = 2^53 - 1 only) is
-// capped to 2^b - 1: r - (r >> b).
-inline std::uint32_t way_of_bits(std::uint64_t bits, std::uint32_t ways, int ways_log2) {
-  if (ways_log2 < 0) return std::min(static_cast<std::uint32_t>(RandomStream::unit(bits) * static_cast<double>(ways)), ways - 1);
-  const std::uint64_t k = bits >> 11;
-  const std::uint64_t r = (k + ((k >> 52) & k & 1)) >> (53 - ways_log2);
-  return static_cast<std::uint32_t>(r - (r >> ways_log2));
+// The way that draw `bits` of a random stream picks among a number of `ways` that is not a power of two:
+// min(floor(RandomStream::unit(bits) x ways), ways - 1).
+inline std::uint32_t way_of_bits(std::uint64_t bits, std::uint32_t ways) {
+  return std::min(static_cast<std::uint32_t>(RandomStream::unit(bits) * static_cast<double>(ways)), ways - 1);
 }
 
-// The random policy's victims: way_of_bits of each draw of RandomStream(seed, stream), in order, drawn
-// `batch` at a time (the draws, Mersenne Twister steps, in one call off the miss path).
+// The random policy's victims from the draws of RandomStream(seed, stream), in order. For 2^b ways (b >= 1)
+// each 64-bit draw gives floor(64 / b) victims, its b-bit fields from the lowest up (the bits left over
+// unused); one way needs no draw; any other number of ways takes one draw per victim, way_of_bits of it.
+// Drawn ahead in batches (the draws, Mersenne Twister steps, in one call off the miss path).
 class RandomVictims {
 public:
   RandomVictims(std::uint64_t seed, std::uint64_t stream, std::uint32_t ways);
@@ -86,6 +81,7 @@ private:
   RandomStream stream_;
   std::uint32_t ways_;
   int ways_log2_;  // -1 when ways is not a power of two
+  std::size_t per_draw_ = 1;  // victims from one draw
   std::vector<std::uint64_t> draws_;
   std::vector<std::uint32_t> drawn_;
   std::size_t next_ = 0;
