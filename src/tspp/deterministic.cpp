@@ -37,7 +37,19 @@ public:
         remaining_(tasks_, 0.0), rate_(tasks_, 0.0), start_(tasks_, 0.0), end_(tasks_, 0.0), queue_(resources_),
         time_at_(tasks_ * resources_, 0.0), found_(tasks_ * resources_, 0.0) {
     const int visits = std::max(options.visits, 1);
+    // Counted before any is stored: the visits are kept (16 bytes each), so their number is bounded too.
     double total = 0.0;
+    for (const Task& task : system.tasks) {
+      for (const double demand : task.demands) total += demand > 0.0 ? visits : 0.0;
+    }
+    if (total > max_visits) {
+      throw std::invalid_argument("the deterministic limit keeps at most " + std::to_string(static_cast<long long>(max_visits)) +
+                                  " visits, and this system has more (use another method)");
+    }
+    if (total * width(system.structure) > max_work) {
+      throw std::invalid_argument("the deterministic limit handles at most " + std::to_string(static_cast<long long>(max_work)) +
+                                  " visits x tasks present at once, and this system has more (use another method)");
+    }
     for (std::size_t i = 0; i < tasks_; ++i) {
       const auto& demands = system.tasks[i].demands;
       for (int cycle = 0; cycle < visits; ++cycle) {
@@ -45,11 +57,6 @@ public:
           if (demands[k] > 0.0) visits_[i].push_back({k, demands[k] / visits});
         }
       }
-      total += static_cast<double>(visits_[i].size());
-    }
-    if (total * width(system.structure) > max_work) {
-      throw std::invalid_argument("the deterministic limit handles at most " + std::to_string(static_cast<long long>(max_work)) +
-                                  " visits x tasks present at once, and this system has more (use another method)");
     }
   }
 
@@ -82,6 +89,7 @@ public:
 
 private:
   static constexpr double max_work = 4e9;
+  static constexpr double max_visits = 2e7;  // 320 MB of visits
   const TaskSystem& system_;
   StructureWalk walk_;
   bool fcfs_;

@@ -194,6 +194,14 @@ TEST(TsppHybrid, WhereTheChainFitsTheHybridIsTheExactMethod) {
   }
 }
 
+TEST(TsppHybrid, TooManyVisitsForTheDeterministicLimitAreRefusedBeforeTheyAreKept) {
+  // 4 tasks of one demand each, 10^7 visits: 4 x 10^7 visits (640 MB) is past the limit's 2 x 10^7, refused
+  // before any is stored; another method answers.
+  const Prediction prediction = hybrid(three_apart, Discipline::FirstComeFirstServed, hybrid_deterministic_stages, 10'000'000);
+  EXPECT_NE(prediction.part, "deterministic limit");
+  EXPECT_GT(prediction.completion.mean, 0.0);
+}
+
 TEST(TsppHybrid, LargeSystemsGoToTheSeedsMethod) {
   GeneratorOptions generator;
   generator.tasks = 1000;
