@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -368,17 +367,6 @@ Moments reduce_with_residence_times(const TaskSystem& system, const PredictorOpt
 Prediction predict(const TaskSystem& system, const PredictorOptions& options) {
   Prediction prediction;
   if (options.method == Method::Transient) {
-    if (system.tasks.size() > max_transient_tasks) {
-      throw std::invalid_argument("the transient method handles at most " + std::to_string(max_transient_tasks) +
-                                  " tasks (this system has " + std::to_string(system.tasks.size()) +
-                                  "); use the seed's method (--method mak-lundstrom)");
-    }
-    if (const double work = transient_phase_bins(system, options); work > max_transient_phase_bins) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%.3g", work);
-      throw std::invalid_argument("the transient method marches at most 5e7 phases x time bins (this system's tasks have " +
-                                  std::string(text) + " with -V, --stages and --grid); fewer visits, stages or bins, or another method");
-    }
     prediction = predict_transient(system, options);
   } else if (options.method == Method::Exact) {
     prediction = predict_exact(system, options);

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "transient_model.hpp"
 
@@ -281,6 +283,19 @@ double transient_phase_bins(const TaskSystem& system, const PredictorOptions& op
   return phases * std::max(options.visits, 1) * std::max(options.stages, 1) * std::max(options.grid, 1);
 }
 
-Prediction predict_transient(const TaskSystem& system, const PredictorOptions& options) { return transient_model::Transient(system, options).run(); }
+Prediction predict_transient(const TaskSystem& system, const PredictorOptions& options) {
+  if (system.tasks.size() > max_transient_tasks) {
+    throw std::invalid_argument("the transient method handles at most " + std::to_string(max_transient_tasks) +
+                                " tasks (this system has " + std::to_string(system.tasks.size()) +
+                                "); use the seed's method (--method mak-lundstrom)");
+  }
+  if (const double work = transient_phase_bins(system, options); work > max_transient_phase_bins) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", work);
+    throw std::invalid_argument("the transient method marches at most 5e7 phases x time bins (this system's tasks have " +
+                                std::string(text) + " with -V, --stages and --grid); fewer visits, stages or bins, or another method");
+  }
+  return transient_model::Transient(system, options).run();
+}
 
 }  // namespace augur::tspp

@@ -9,7 +9,7 @@
 
 namespace augur::tspp {
 
-// Its work: every task's phases (V x S per resource it uses) marched over the time grid, summed; predict()
+// Its work: every task's phases (V x S per resource it uses) marched over the time grid, summed; predict_transient()
 // refuses past max_transient_phase_bins, hybrid takes the seed's method there.
 [[nodiscard]] double transient_phase_bins(const TaskSystem& system, const PredictorOptions& options);
 inline constexpr double max_transient_phase_bins = 5e7;
