@@ -235,6 +235,28 @@ TEST(Simulate, TheOracleReportsTheTrueCurveFromTheArrival) {
   EXPECT_DOUBLE_EQ(oracle.jobs[0].finish, 10.0);
 }
 
+// With the self-analysis in the model: one linear job of 64 s on 8 CPUs runs its first quantum on B = 8 / 2
+// = 4 (4 s of work done), then at (20 x 8 + 3 x 4) / 23 = 172 / 23 a second (one iteration in 23 re-measures
+// T(B) on 4): the 60 s left take 60 x 23 / 172 = 8.023 s, the end at 9.023 instead of 8.
+TEST(Simulate, TheSelfAnalysisRunsItsBaselineFirstAndRemeasuresIt) {
+  SimulationOptions options = options_for(PolicyKind::equipartition, 8);
+  options.self_analysis = true;
+  const SimulationResult result = simulate(parse("job a work=64 amdahl=0\n"), options);
+  EXPECT_NEAR(result.jobs[0].finish, 1.0 + 60.0 * 23.0 / 172.0, 1e-9);
+  EXPECT_EQ(result.jobs[0].allocations.front(), (std::pair<double, int>{0.0, 8}));
+  // PDPA (PdpaMovesTheProcessorsAsItsStatesSay) moves a quantum later: [0, 1] is the baseline, the first
+  // S(16) comes at 2, and from then on one move a quantum as before.
+  options.policy.policy = PolicyKind::pdpa;
+  options.policy.cpus = 32;
+  const SimulationResult pdpa = simulate(parse("job a work=100000 amdahl=0\njob b work=100000 amdahl=0.5\n"), options);
+  const auto& a = pdpa.jobs[0].allocations;
+  const auto& b = pdpa.jobs[1].allocations;
+  ASSERT_GE(a.size(), 5U);
+  ASSERT_GE(b.size(), 5U);
+  EXPECT_EQ(std::vector(a.begin(), a.begin() + 5), (std::vector<std::pair<double, int>>{{0, 16}, {2, 20}, {3, 24}, {4, 28}, {5, 31}}));
+  EXPECT_EQ(std::vector(b.begin(), b.begin() + 5), (std::vector<std::pair<double, int>>{{0, 16}, {2, 12}, {3, 8}, {4, 4}, {5, 1}}));
+}
+
 TEST(Simulate, RefusesABadQuantum) {
   SimulationOptions options = options_for(PolicyKind::equipartition, 2);
   options.quantum = 0.0;
