@@ -4,6 +4,7 @@
 // left to the arrivals expected meanwhile), then the processors by mu^0.75 x gain.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "manager/policy.hpp"
@@ -23,6 +24,13 @@ ApplicationReport running(std::uint64_t id, int allocation, double speedup, doub
   report.speedups = {{allocation, speedup, SpeedupState::calculated}};
   report.predicted_time = predicted_time;
   return report;
+}
+
+// The processors of a decision and the reason of each, in order.
+void expect_decision(const std::vector<Allocation>& decision, const std::vector<int>& processors, const std::vector<std::string>& reasons) {
+  EXPECT_EQ(processors_of(decision), processors);
+  ASSERT_EQ(decision.size(), reasons.size());
+  for (std::size_t index = 0; index < reasons.size(); ++index) EXPECT_EQ(decision[index].reason, reasons[index]) << index;
 }
 
 TEST(HesrptPlan, LinearJobsTheShorterOneFirstWithTheWeightsOfItsPlan) {
@@ -51,10 +59,8 @@ TEST(HesrptPlan, ThisQuantumsProcessorsGoByThePlansWeightsToThePowerThreeQuarter
   // < B 1 x 1).
   const std::vector<ApplicationReport> reports{running(1, 2, 1.3, 3.0), running(2, 2, 2.0, 8.0)};
   EXPECT_EQ(processors_of(decide(parameters_for(PolicyKind::shortest_first, 4), reports)), (std::vector<int>{1, 3}));
-  const auto decision = decide(parameters_for(PolicyKind::hesrpt_plan, 4), reports);
-  EXPECT_EQ(processors_of(decision), (std::vector<int>{1, 3}));
-  EXPECT_EQ(decision[0].reason, "predicted speedup 1.00 with 1, 4 s of work left, weight 1");
-  EXPECT_EQ(decision[1].reason, "predicted speedup 3.00 with 3, 16 s of work left, weight 0.333");
+  expect_decision(decide(parameters_for(PolicyKind::hesrpt_plan, 4), reports), {1, 3},
+                  {"predicted speedup 1.00 with 1, 4 s of work left, weight 1", "predicted speedup 3.00 with 3, 16 s of work left, weight 0.333"});
   // With A's gain 0.55 a processor (S(2) = 1.55, extrapolated: S(3) = 2.1, S(4) = 2.65): its knee is 4
   // (every processor gains 0.55 >= 0.5), first weights A 2 / 2.65 = 0.755, B 0.25; the plan gives A 3
   // (0.55 x 0.755 > 0.25), A completes at 3 x 1.55 / 2.1 = 2.21 s, B on 3: mu_A = (2 - 1/3) / 2.1 = 0.794
@@ -76,11 +82,9 @@ TEST(HesrptPlan, ThePlansMachineShrinksAsThePresentComplete) {
   // Backward: mu_C = 1/5 = 0.2; mu_B = (2 - 0.2 x 1) / 6 = 0.3; mu_A = (3 - 0.3 x 2 - 0.2 x 1) / 6 = 0.367;
   // the next rounds plan the same. This quantum by mu^0.75: A 6, B 2, C 1.
   const std::vector<ApplicationReport> reports{running(1, 2, 2.0, 1.0), running(2, 2, 2.0, 2.0), running(3, 2, 2.0, 3.0)};
-  const auto decision = decide(parameters_for(PolicyKind::hesrpt_plan, 9), reports);
-  EXPECT_EQ(processors_of(decision), (std::vector<int>{6, 2, 1}));
-  EXPECT_EQ(decision[0].reason, "predicted speedup 6.00 with 6, 2 s of work left, weight 0.367");
-  EXPECT_EQ(decision[1].reason, "predicted speedup 2.00 with 2, 4 s of work left, weight 0.3");
-  EXPECT_EQ(decision[2].reason, "predicted speedup 1.00 with 1, 6 s of work left, weight 0.2");
+  expect_decision(decide(parameters_for(PolicyKind::hesrpt_plan, 9), reports), {6, 2, 1},
+                  {"predicted speedup 6.00 with 6, 2 s of work left, weight 0.367", "predicted speedup 2.00 with 2, 4 s of work left, weight 0.3",
+                   "predicted speedup 1.00 with 1, 6 s of work left, weight 0.2"});
 }
 
 TEST(HesrptPlan, NeverStopsARunningApplicationAndGivesNoProcessorThatGainsNothing) {
