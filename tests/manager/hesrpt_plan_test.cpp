@@ -87,6 +87,16 @@ TEST(HesrptPlan, ThePlansMachineShrinksAsThePresentComplete) {
                    "predicted speedup 1.00 with 1, 6 s of work left, weight 0.2"});
 }
 
+TEST(HesrptPlan, ReadsTheMeasuredCurveOnItsUpperConcaveHull) {
+  // S(2) = 1.2 and S(4) = 3.6 measured: (2, 1.2) lies under the chord from (1, 1) to (4, 3.6) and goes, so
+  // S(3) = 1 + 2 x 2.6 / 3 = 2.73 (2.4 between the raw points). Alone on 3 processors: it takes the three,
+  // its plan one interval on 3, mu = 1 / 2.733 = 0.366; W = 10 s x S(2) as reported, 1.2 = 12 s.
+  ApplicationReport dipped = running(1, 2, 1.2, 10.0);
+  dipped.speedups.push_back({4, 3.6, SpeedupState::calculated});
+  expect_decision(decide(parameters_for(PolicyKind::hesrpt_plan, 3), std::vector{dipped}), {3},
+                  {"predicted speedup 2.73 with 3, 12 s of work left, weight 0.366"});
+}
+
 TEST(HesrptPlan, NeverStopsARunningApplicationAndGivesNoProcessorThatGainsNothing) {
   // Three running on a machine of 2: the earliest two keep one each.
   const std::vector<ApplicationReport> crowd{running(1, 1, 1.0, 0.0), running(2, 1, 1.0, 0.0), running(3, 1, 1.0, 0.0)};
