@@ -29,6 +29,7 @@ struct ManagerSimulateOptions {
   int multiprogramming = 0;
   double noise = 0.0;
   std::uint64_t seed = 1;
+  bool self_analysis = false;
   bool json = false;
   bool csv = false;
   std::string timeline;
@@ -59,6 +60,7 @@ manager::SimulationOptions simulation_options(const ManagerSimulateOptions& cli)
   if (!(cli.noise >= 0.0 && cli.noise <= 1.0)) throw core::InputError({"--noise", 0, 0}, "noise must be in [0, 1]");
   options.speedup_noise = cli.noise;
   options.seed = cli.seed;
+  options.self_analysis = cli.self_analysis;
   manager::PolicyParameters& policy = options.policy;
   policy.policy = *manager::parse_policy(cli.policy);  // CLI11 checked the name
   policy.cpus = cli.cpus;
@@ -134,6 +136,8 @@ Runner declare_manager_simulate_command(CLI::App& command) {
                      "Noise in the speedups the jobs measure: each is the true one times exp(noise x z), z normal (0: exact)")
       ->capture_default_str();
   command.add_option("--seed", options->seed, "Seed of the noise's random numbers")->capture_default_str();
+  command.add_flag("--self-analysis", options->self_analysis,
+                   "Jobs measure as the self-analysis does: a baseline quantum on B first, re-measurements of T(B)");
   add_json_flag(command, options->json, "JSON instead of the table");
   add_csv_flag(command, options->csv, "One CSV row per job instead of the table");
   command.add_option("--timeline", options->timeline, "Also write the allocations over time as a Perfetto timeline (Chrome trace JSON)");

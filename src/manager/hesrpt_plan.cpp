@@ -1,16 +1,19 @@
 // hesrpt-plan, augur's own policy: the allocation that minimises the sum of the response times of the
-// applications present, as if no other arrived (heSRPT, Berg, Vesilo and Harchol-Balter 2020, which solves
-// it in closed form for one speedup function p^a shared by every job), here for each application's own
-// measured curve. For a fixed order of completion the optimum keeps, between two completions, the
-// allocation that maximises sum_j mu_j S_j(P_j), with one weight mu_j per application: the increase of the
-// sum of response times per one-processor second of its work. The weights follow from a plan: hand the
+// applications present (heSRPT, Berg, Vesilo and Harchol-Balter 2020, which solves it in closed form for a
+// batch with one speedup function p^a shared by every job), here for each application's own measured curve
+// and with arrivals expected. For a fixed order of completion the optimum keeps, between two completions,
+// the allocation that maximises sum_j mu_j S_j(P_j), with one weight mu_j per application: the increase of
+// the sum of response times per one-processor second of its work. The weights follow from a plan: hand the
 // processors out by mu x gain, run the plan forward to each completion, then, from the last completion
 // back, mu_j S_j(P_j) over the applications alive in an interval sums to their number, which gives the
-// weight of the one that completes at its end. Ten rounds of plan and weights (each new weight averaged
-// with the last), then the processors of this quantum by sqrt(mu) x gain: the plan assumes no other
-// arrival, and under arrivals its later intervals never come as planned; the square root tempers its
-// preference for the shortest (docs/manager.md: 0.85 -> 0.82 of equipartition on random arrivals). S is what the application measured
-// (MeasuredCurve), W its work left (cpus_prediction_time x S). Docs: manager.md.
+// weight of the one that completes at its end. Arrivals: by Little's law about as many applications are
+// present later as now, the newcomers taking the place of those that completed, so the plan gives the k of
+// the n present still alive in an interval C (k/n)^0.5 processors, not the whole machine (with 1 instead of
+// 0.5, an equal share for ever; 0, heSRPT's batch). Ten rounds of plan and weights (each new weight averaged
+// with the last), then the processors of this quantum by mu^0.75 x gain: the later intervals of the plan
+// never come as planned, and the exponent tempers its preference for the shortest (docs/manager.md,
+// "hesrpt-plan"). S is what the application measured (MeasuredCurve), W its work left
+// (cpus_prediction_time x S). Docs: manager.md.
 #include <algorithm>
 #include <cmath>
 #include <queue>
@@ -24,7 +27,16 @@ namespace {
 
 constexpr int plan_rounds = 10;
 constexpr double knee_gain = 0.5;  // the first weights: rank / S at the knee, the last P gaining this much
-constexpr double weight_exponent = 0.5;  // this quantum's processors go by mu^0.5 x gain
+constexpr double weight_exponent = 0.75;  // this quantum's processors go by mu^0.75 x gain
+constexpr double arrivals_exponent = 0.5;  // the plan's machine with k of the n present alive: C (k/n)^0.5
+
+// The processors the plan gives the `alive` of the `present` applications: C (alive / present)^0.5 (the
+// others go to the applications expected to arrive meanwhile), at least one each while the machine has them.
+int planned_machine(int cpus, std::size_t alive, std::size_t present) {
+  const double share = std::pow(static_cast<double>(alive) / static_cast<double>(present), arrivals_exponent);
+  const int machine = static_cast<int>(std::lround(cpus * share));
+  return std::min(cpus, std::max(machine, static_cast<int>(std::min<std::size_t>(alive, static_cast<std::size_t>(cpus)))));
+}
 
 struct Planned {
   std::vector<MeasuredCurve> curves;
@@ -65,8 +77,9 @@ struct Interval {
   std::size_t completing = 0;
 };
 
-// The plan forward under the weights `mu`: one processor to every application alive (the highest weights
-// first), the rest by mu x gain; the interval ends when the first alive application completes.
+// The plan forward under the weights `mu`: the planned machine (planned_machine: its share left by the
+// applications expected to arrive), one processor to every application alive (the highest weights first),
+// the rest by mu x gain; the interval ends when the first alive application completes.
 std::vector<Interval> plan_forward(const Planned& plan, const std::vector<double>& mu, int cpus) {
   const std::size_t count = plan.work.size();
   std::vector<char> alive(count, 1);
@@ -79,7 +92,7 @@ std::vector<Interval> plan_forward(const Planned& plan, const std::vector<double
     }
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mu[a] > mu[b]; });
     std::vector<int> processors(count, 0);
-    int free_processors = cpus;
+    int free_processors = planned_machine(cpus, order.size(), count);
     for (const std::size_t index : order) {
       if (free_processors == 0) break;
       processors[index] = 1;

@@ -13,8 +13,8 @@
 
 namespace augur::manager {
 
-// (1, 1) and the application's PC points, linear in between; past the largest measured P, the slope of the
-// last segment (linear before any measurement).
+// (1, 1) and the application's PC points on their upper concave hull, linear in between; past the largest
+// measured P, the slope of the last segment (linear before any measurement).
 class MeasuredCurve {
 public:
   explicit MeasuredCurve(const ApplicationReport& report) {
@@ -24,6 +24,7 @@ public:
         points_[entry.processors] = entry.speedup;
       }
     }
+    keep_upper_hull();
   }
 
   [[nodiscard]] int largest_measured() const { return points_.rbegin()->first; }
@@ -44,6 +45,24 @@ public:
   }
 
 private:
+  // Keeps the points on the upper concave hull of (1, 1) and the measured points: one below the chord of
+  // its neighbours on the hull goes (a speedup curve of a fixed amount of work is concave: a dip is the
+  // noise of a measurement, which would otherwise make a gain out of nothing past it).
+  void keep_upper_hull() {
+    std::vector<std::pair<int, double>> hull;
+    for (const auto& point : points_) {
+      while (hull.size() >= 2) {
+        const auto& a = hull[hull.size() - 2];
+        const auto& b = hull.back();
+        const double cross = (b.first - a.first) * (point.second - a.second) - (b.second - a.second) * (point.first - a.first);
+        if (cross < 0.0) break;
+        hull.pop_back();
+      }
+      hull.push_back(point);
+    }
+    points_ = std::map<int, double>(hull.begin(), hull.end());
+  }
+
   std::map<int, double> points_;
 };
 

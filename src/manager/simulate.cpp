@@ -22,6 +22,9 @@ struct JobState {
   double last_update = 0.0;
   bool started = false;
   bool finished = false;
+  int baseline = 0;              // B, once it first had processors (SimulationOptions::self_analysis)
+  double measuring_from = -1.0;  // when its baseline ends (-1: not begun): no speedup before
+  bool preempted = false;        // its processors were all taken since the last decision
   PolicyMemory memory;
   std::map<int, double> measured;  // the speedups it has calculated (PC), by P
   std::uint64_t generation = 0;    // a completion event of an older decision is void
@@ -60,10 +63,27 @@ private:
 
   void schedule_tick_at(double time) { engine_.schedule(std::max(time - engine_.now(), 0.0), [this] { tick(); }); }
 
+  // The rate a job with `processors` does its work at from the time `from` on (to the next decision): S(P),
+  // or with the self-analysis S(B) during its baseline and a share of re-measurements on B after it.
+  double rate(const JobState& state, int processors, double from) const {
+    const double speedup = state.job->curve.at(processors);
+    if (!options_.self_analysis || processors <= 0) return speedup;
+    const int baseline = std::max(1, std::min(state.baseline, processors));
+    if (state.measuring_from < 0.0 || from < state.measuring_from - 1e-9) return state.job->curve.at(baseline);
+    if (baseline >= processors) return speedup;
+    return (1.0 - baseline_share) * speedup + baseline_share * state.job->curve.at(baseline);
+  }
+
+  // Since when the job has run on its allocation and measured (after its baseline, with the self-analysis).
+  double measured_since(const JobState& state) const {
+    if (!options_.self_analysis) return state.allocated_since;
+    return state.measuring_from < 0.0 ? engine_.now() : std::max(state.allocated_since, state.measuring_from);
+  }
+
   void advance(JobState& state, double now) {
     const double elapsed = now - state.last_update;
     if (state.allocation > 0 && elapsed > 0.0) {
-      state.remaining -= state.job->curve.at(state.allocation) * elapsed;
+      state.remaining -= rate(state, state.allocation, state.last_update) * elapsed;
       state.outcome.processor_seconds += state.allocation * elapsed;
     }
     state.last_update = now;
@@ -128,13 +148,18 @@ private:
       // A whole quantum on the same allocation: the job has calculated its speedup there; a new value is
       // kept with the old as the self-analysis does (seed 000: 0.6 x old + 0.4 x new), which only matters
       // with noise.
-      if (state.allocation > 0 && state.allocated_since <= now - options_.quantum + 1e-9) {
+      if (state.allocation > 0 && measured_since(state) <= now - options_.quantum + 1e-9) {
         const double value = state.job->curve.at(state.allocation) * measurement_noise();
         const auto [entry, first] = state.measured.try_emplace(state.allocation, value);
         if (!first && options_.speedup_noise > 0.0) entry->second = 0.6 * entry->second + 0.4 * value;
       }
       present.push_back(index);
       reports.push_back(report_of(index, state));
+      if (options_.self_analysis && state.measuring_from >= 0.0 && state.measuring_from <= now + 1e-9) {
+        reports.back().reference_time = 1.0 / state.job->curve.at(std::max(1, state.baseline));
+      }
+      reports.back().preempted = state.preempted;
+      state.preempted = false;
     }
     if (!present.empty()) apply(present, decide(options_.policy, reports), now);
     schedule_next(now, present);
@@ -151,6 +176,7 @@ private:
       total += processors;
       state.memory = allocations[position].memory;
       if (processors != state.allocation) {
+        state.preempted = state.preempted || (options_.self_analysis && processors == 0);
         state.allocation = processors;
         state.allocated_since = now;
         state.outcome.allocations.emplace_back(now, processors);
@@ -161,7 +187,11 @@ private:
       }
       ++state.generation;
       if (processors == 0) continue;
-      const double to_finish = state.remaining / state.job->curve.at(processors);
+      if (options_.self_analysis && state.measuring_from < 0.0) {  // its baseline: this quantum on B
+        state.baseline = std::clamp(processors / 2, 1, simulated_baseline_limit);
+        state.measuring_from = now + options_.quantum;
+      }
+      const double to_finish = state.remaining / rate(state, processors, now);
       if (to_finish <= options_.quantum + 1e-9) {
         const std::size_t index = present[position];
         const std::uint64_t generation = state.generation;

@@ -26,7 +26,19 @@ struct SimulationOptions {
   // The oracle (for measuring what learning costs a policy, bench/manager_policies.cpp): every job reports
   // its true S(P) for every P up to what it may use as calculated, and its true work left, from its arrival.
   bool oracle = false;
+  // The self-analysis as it runs (docs/manager.md, "The self-analysis in the simulation"): a job's first
+  // quantum with processors runs its baseline iterations on B = half its allocation, at most 4 (at least 1),
+  // and only then reports T(B) and starts calculating S(P); after it, one iteration in
+  // baseline_share re-measures T(B) on B (when B < P); a job whose processors were all taken reports
+  // itself preempted (appl_stopped) at the next decision. false: S(P) after a whole quantum on P, from
+  // the start, every iteration on P.
+  bool self_analysis = false;
 };
+
+// The self-analysis's defaults the simulation follows with SimulationOptions::self_analysis
+// (include/augur/selfanalysis.hpp, Config): B = min(4, P / 2), 3 baseline iterations after every 20.
+inline constexpr int simulated_baseline_limit = 4;
+inline constexpr double baseline_share = 3.0 / 23.0;
 
 struct JobOutcome {
   std::string name;

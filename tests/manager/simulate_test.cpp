@@ -1,7 +1,9 @@
 // The workload reader and the simulation, against outcomes worked out by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <map>
 #include <random>
 #include <string>
@@ -136,6 +138,14 @@ SimulationOptions options_for(PolicyKind policy, int cpus) {
   return options;
 }
 
+using Moves = std::vector<std::pair<double, int>>;
+
+// The first five allocations of a job (fewer if it had fewer).
+Moves first_moves(const SimulationResult& result, std::size_t job) {
+  const Moves& all = result.jobs[job].allocations;
+  return Moves(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(all.size(), 5)));
+}
+
 TEST(Simulate, OneLinearJobUsesTheWholeMachine) {
   const SimulationResult result = simulate(parse("job a work=64 amdahl=0\n"), options_for(PolicyKind::equipartition, 4));
   ASSERT_EQ(result.jobs.size(), 1U);
@@ -183,12 +193,8 @@ TEST(Simulate, PdpaMovesTheProcessorsAsItsStatesSay) {
   // quantum A grows by 4 with what B frees, until B is at one and A has the other 31.
   const SimulationResult result =
       simulate(parse("job a work=100000 amdahl=0\njob b work=100000 amdahl=0.5\n"), options_for(PolicyKind::pdpa, 32));
-  const auto& a = result.jobs[0].allocations;
-  const auto& b = result.jobs[1].allocations;
-  ASSERT_GE(a.size(), 5U);
-  ASSERT_GE(b.size(), 5U);
-  EXPECT_EQ(std::vector(a.begin(), a.begin() + 5), (std::vector<std::pair<double, int>>{{0, 16}, {1, 20}, {2, 24}, {3, 28}, {4, 31}}));
-  EXPECT_EQ(std::vector(b.begin(), b.begin() + 5), (std::vector<std::pair<double, int>>{{0, 16}, {1, 12}, {2, 8}, {3, 4}, {4, 1}}));
+  EXPECT_EQ(first_moves(result, 0), (Moves{{0, 16}, {1, 20}, {2, 24}, {3, 28}, {4, 31}}));
+  EXPECT_EQ(first_moves(result, 1), (Moves{{0, 16}, {1, 12}, {2, 8}, {3, 4}, {4, 1}}));
 }
 
 TEST(Simulate, NoiseMovesWhatTheJobsMeasureAndNothingElse) {
@@ -233,6 +239,24 @@ TEST(Simulate, TheOracleReportsTheTrueCurveFromTheArrival) {
   const SimulationResult oracle = simulate(workload, options);
   EXPECT_EQ(oracle.jobs[0].allocations, (std::vector<std::pair<double, int>>{{0.0, 2}, {10.0, 0}}));
   EXPECT_DOUBLE_EQ(oracle.jobs[0].finish, 10.0);
+}
+
+// With the self-analysis in the model: one linear job of 64 s on 8 CPUs runs its first quantum on B = 8 / 2
+// = 4 (4 s of work done), then at (20 x 8 + 3 x 4) / 23 = 172 / 23 a second (one iteration in 23 re-measures
+// T(B) on 4): the 60 s left take 60 x 23 / 172 = 8.023 s, the end at 9.023 instead of 8.
+TEST(Simulate, TheSelfAnalysisRunsItsBaselineFirstAndRemeasuresIt) {
+  SimulationOptions options = options_for(PolicyKind::equipartition, 8);
+  options.self_analysis = true;
+  const SimulationResult result = simulate(parse("job a work=64 amdahl=0\n"), options);
+  EXPECT_NEAR(result.jobs[0].finish, 1.0 + 60.0 * 23.0 / 172.0, 1e-9);
+  EXPECT_EQ(result.jobs[0].allocations.front(), (std::pair<double, int>{0.0, 8}));
+  // PDPA (PdpaMovesTheProcessorsAsItsStatesSay) moves a quantum later: [0, 1] is the baseline, the first
+  // S(16) comes at 2, and from then on one move a quantum as before.
+  options.policy.policy = PolicyKind::pdpa;
+  options.policy.cpus = 32;
+  const SimulationResult pdpa = simulate(parse("job a work=100000 amdahl=0\njob b work=100000 amdahl=0.5\n"), options);
+  EXPECT_EQ(first_moves(pdpa, 0), (Moves{{0, 16}, {2, 20}, {3, 24}, {4, 28}, {5, 31}}));
+  EXPECT_EQ(first_moves(pdpa, 1), (Moves{{0, 16}, {2, 12}, {3, 8}, {4, 4}, {5, 1}}));
 }
 
 TEST(Simulate, RefusesABadQuantum) {
