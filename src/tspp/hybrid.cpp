@@ -1,12 +1,15 @@
 #include "hybrid.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 #include <stdexcept>
 #include <vector>
 
 #include "decomposition.hpp"
 #include "deterministic.hpp"
 #include "exact.hpp"
+#include "interpolation.hpp"
 #include "transient.hpp"
 
 namespace augur::tspp {
@@ -63,6 +66,22 @@ Prediction predict_hybrid(const TaskSystem& system, const PredictorOptions& opti
       return answered(predict_exact(system, within), "exact");
     } catch (const std::invalid_argument&) {
       // past the budget of states
+    }
+  }
+  // Many visits of exponential service: between the sharing limit and the exact chains at fewer visits.
+  if (options.visits >= hybrid_interpolation_visits && options.stages == 1) {
+    const auto exact_at = [&system, &within, budget](int visits) -> std::optional<Prediction> {
+      PredictorOptions fewer = within;
+      fewer.visits = visits;
+      if (!exact_may_fit(system, fewer, budget)) return std::nullopt;
+      try {
+        return predict_exact(system, fewer);
+      } catch (const std::invalid_argument&) {
+        return std::nullopt;  // past the budget of states
+      }
+    };
+    if (std::optional<Prediction> prediction = predict_interpolated(system, options, exact_at)) {
+      return answered(std::move(*prediction), "interpolation");
     }
   }
   // Capped phases are taken with one exponential stage per visit and one visit (each task wants at most its
