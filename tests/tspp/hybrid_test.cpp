@@ -121,11 +121,13 @@ TEST(TsppHybrid, PastItsBudgetOfStatesAnotherMethodAnswers) {
   EXPECT_EQ(transient.part, "transient");
   EXPECT_NEAR(transient.completion.mean, 3.0, 0.05);  // the transient method conserves the server's work
   // Ten visits of two resources: the exact chain has 20 phases per task (21^2 states), the decomposition
-  // 16 (its cap; 20 wanted): past a budget of 400 the transient method answers.
+  // 16 (its cap; 20 wanted): past a budget of 400 the interpolation answers from the chains of 1 to 3
+  // visits (9 to 49 states); past 8 none of those fits and the transient method answers.
   const std::string pair =
       "resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 1; disk: 1; } b <- { cpu: 1; disk: 1; }\nstructure [ a; b; ]";
   EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 1000).part, "exact");
-  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 400).part, "transient");
+  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 400).part, "interpolation");
+  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 8).part, "transient");
   // One visit: two phases each, 9 states in either chain: 9 fit; with 8 the decomposition answers with one
   // phase each (4 states); with 3 nothing fits.
   EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 1, 9).part, "exact");
