@@ -2,16 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 #include <utility>
 
-#include "deterministic.hpp"
+#include "network_limit.hpp"
 
 namespace augur::tspp {
 namespace {
-
-// The visit counts of the sharing limit: 250 * 2^(j/2), j = 0..4.
-constexpr int limit_visits[] = {250, 354, 500, 707, 1000};
 
 void add_moments(Moments& into, const Moments& from, double weight) {
   into.mean += weight * from.mean;
@@ -66,36 +62,19 @@ std::vector<double> lagrange_weights(const std::vector<double>& nodes, double x)
   return weights;
 }
 
-Prediction sharing_limit(const TaskSystem& system, const PredictorOptions& options) {
-  std::vector<Prediction> limits;
-  PredictorOptions sharing = options;
-  sharing.discipline = Discipline::ProcessorSharing;
-  sharing.stages = 1;
-  for (int visits : limit_visits) {
-    sharing.visits = visits;
-    limits.push_back(predict_deterministic(system, sharing));
-  }
-  return combine(limits, std::vector<double>(limits.size(), 1.0 / static_cast<double>(limits.size())));
-}
-
 std::optional<Prediction> predict_interpolated(const TaskSystem& system, const PredictorOptions& options,
-                                               const std::function<std::optional<Prediction>(int)>& exact) {
+                                               const std::function<std::optional<Prediction>(int)>& at) {
   const int visits = options.visits;
   if (visits < 2 || options.stages != 1) return std::nullopt;
   std::vector<std::pair<int, Prediction>> anchors;  // the chains that fit, by visits
   for (int v = 1; v <= std::min(interpolation_anchor_visits, visits - 1); ++v) {
-    std::optional<Prediction> anchor = exact(v);
+    std::optional<Prediction> anchor = at(v);
     if (!anchor) break;
     anchors.emplace_back(v, std::move(*anchor));
   }
   if (anchors.empty()) return std::nullopt;
   if (anchors.size() > 2) anchors.erase(anchors.begin(), anchors.end() - 2);
-  std::vector<Prediction> terms;
-  try {
-    terms.push_back(sharing_limit(system, options));
-  } catch (const std::invalid_argument&) {
-    return std::nullopt;  // past the deterministic limit's size
-  }
+  std::vector<Prediction> terms = {network_limit(system)};
   std::vector<double> nodes = {0.0};
   for (auto& [v, prediction] : anchors) {
     nodes.push_back(1.0 / std::sqrt(static_cast<double>(v)));

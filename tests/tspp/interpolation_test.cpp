@@ -13,6 +13,7 @@
 #include "augur/tspp.hpp"
 #include "augur/tspp_predictor.hpp"
 #include "tspp/interpolation.hpp"
+#include "tspp/network_limit.hpp"
 
 namespace augur::tspp {
 namespace {
@@ -63,7 +64,8 @@ TEST(TsppInterpolation, WeightsReproduceAParabola) {
 
 TEST(TsppInterpolation, TwoTasksOnOneServerCompleteWithTheirWork) {
   // One processor-sharing server never idles while a task is present: the completion is the work, 1 + 2,
-  // at every V and in the limit, so the interpolation gives it exactly. The chain of V = 10 has 121
+  // at every V and in the limit (there MVA gives R = 2 and 4 together: a ends at 2, b alone does its last 1
+  // by 3), so the interpolation gives it exactly. The chain of V = 10 has 121
   // states, of V = 3 16: a budget of 50 takes V = 1 to 3 and not 10.
   const Prediction prediction = hybrid("resource cpu <- queuing;\ntask a <- { cpu: 1; } b <- { cpu: 2; }\nstructure [ a; b; ]", 10, 50);
   EXPECT_EQ(prediction.part, "interpolation");
@@ -89,6 +91,25 @@ TEST(TsppInterpolation, ForkJoinOfThreeOnResourcesOfTheirOwn) {
   EXPECT_NEAR(truth, 3.1072, 1e-3);
   EXPECT_GT(prediction.completion.mean, truth);
   EXPECT_LT(prediction.completion.mean, truth * 1.02);
+}
+
+TEST(TsppInterpolation, TwoTasksForkedOnTwoResourcesInStep) {
+  // Two equal tasks, each a visit to cpu then disk of 1: the network limit has both in equilibrium, each
+  // with R_ik = 1 (1 + 1/2) (MVA: the other is half its time at each), so both end at 3 (the exact chain
+  // tends to 3: 3.500, 3.344, 3.272 and 3.139 at V = 1, 2, 3, 10, 3.041 at 100). A deterministic trajectory
+  // would keep them in step (both at the cpu, then both at the disk: 4). From V = 2 and 3 at V = 10:
+  const std::string pair =
+      "resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 1; disk: 1; } b <- { cpu: 1; disk: 1; }\nstructure [ a; b; ]";
+  EXPECT_NEAR(network_limit(parse_task_system(pair, "test.tspp")).completion.mean, 3.0, 1e-9);
+  const Prediction prediction = hybrid(pair, 10, 400);
+  ASSERT_EQ(prediction.part, "interpolation");
+  PredictorOptions exact;
+  exact.method = Method::Exact;
+  exact.discipline = Discipline::ProcessorSharing;
+  exact.visits = 10;
+  const double truth = predict(parse_task_system(pair, "test.tspp"), exact).completion.mean;
+  EXPECT_NEAR(truth, 3.139, 1e-3);
+  EXPECT_NEAR(prediction.completion.mean, truth, 0.002 * truth);
 }
 
 // Random small systems (3 to 7 tasks, 2 or 3 resources), the interpolation with every anchor up to 3 visits
