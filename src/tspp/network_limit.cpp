@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "decomposition.hpp"
+#include "deterministic.hpp"
 #include "structure_walk.hpp"
 
 namespace augur::tspp {
@@ -93,33 +94,7 @@ private:
   double now_ = 0.0;
 };
 
-Prediction Fluid::prediction() const {
-  Prediction prediction;
-  prediction.converged = true;
-  prediction.completion = {now_, 0.0};
-  prediction.tasks.resize(tasks_);
-  prediction.resources.assign(resources_, {});
-  for (std::size_t i = 0; i < tasks_; ++i) {
-    TaskPrediction& task = prediction.tasks[i];
-    task.start = {start_[i], 0.0};
-    task.end = {end_[i], 0.0};
-    task.residence = {end_[i] - start_[i], 0.0};
-    task.residence_at.assign(time_at_.begin() + static_cast<std::ptrdiff_t>(i * resources_),
-                             time_at_.begin() + static_cast<std::ptrdiff_t>((i + 1) * resources_));
-    task.arrival_queue.assign(found_.begin() + static_cast<std::ptrdiff_t>(i * resources_),
-                              found_.begin() + static_cast<std::ptrdiff_t>((i + 1) * resources_));
-    task.queue_of_task.assign(resources_, 0.0);
-    for (std::size_t k = 0; k < resources_; ++k) {
-      if (task.residence.mean > 0.0) task.queue_of_task[k] = task.residence_at[k] / task.residence.mean;
-      if (now_ <= 0.0) continue;
-      const Resource& resource = system_.resources[k];
-      const double servers = resource.kind == Resource::Kind::Delay ? 1.0 : resource.servers;
-      prediction.resources[k].utilization += system_.tasks[i].demands[k] / (servers * now_);
-      prediction.resources[k].queue_length += task.residence_at[k] / now_;
-    }
-  }
-  return prediction;
-}
+Prediction Fluid::prediction() const { return trajectory_prediction(system_, {start_, end_, time_at_, found_, now_}); }
 
 }  // namespace
 
