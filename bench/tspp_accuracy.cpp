@@ -2,12 +2,14 @@
 // regimes, each method's completion time against a reference: the exact method where its chain fits
 // (exponential service, at most --exact-states states), the simulator otherwise. Errors over all the
 // systems, and by bands of the busiest resource's utilization (from the reference's completion time).
-// Prints figures; never fails.
+// Prints figures; never fails. --references FILE keeps the references in FILE (tspp_accuracy_references.hpp:
+// the format), computed the first time and read afterwards; --only none computes the references alone.
 // Usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--exact-states N] [--only METHOD]
-//                            [--regimes 1,2,...]
+//                            [--regimes 1,2,...] [--references FILE]
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -16,6 +18,7 @@
 #include "augur/sim/task_system.hpp"
 #include "augur/tspp_predictor.hpp"
 #include "tspp/predictor_steps.hpp"
+#include "tspp_accuracy_references.hpp"
 #include "tspp_accuracy_report.hpp"
 
 namespace {
@@ -40,6 +43,7 @@ struct Settings {
   long exact_states = 200000;
   std::string only;     // one method by name (--only hybrid): the others are left out
   std::string regimes;  // --regimes 1,2: only these regimes (numbered from 1 in the order printed)
+  std::string references;  // --references FILE: the references kept there
 };
 
 Settings parse_settings(int argc, char** argv) {
@@ -52,20 +56,16 @@ Settings parse_settings(int argc, char** argv) {
     else if (option == "--exact-states") settings.exact_states = parse(argv[index + 1], "--exact-states");
     else if (option == "--only") settings.only = argv[index + 1];
     else if (option == "--regimes") settings.regimes = argv[index + 1];
+    else if (option == "--references") settings.references = argv[index + 1];
     else {
-      std::fprintf(stderr, "usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--exact-states N] [--only METHOD] [--regimes 1,2,...]\n");
+      std::fprintf(stderr, "usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--exact-states N] [--only METHOD|none] [--regimes 1,2,...] [--references FILE]\n");
       std::exit(2);
     }
   }
   return settings;
 }
 
-// The reference completion time of a system in a regime: exact when the chain fits, else simulated.
-struct Reference {
-  double completion = 0.0;
-  bool exact = false;
-  augur::tspp::Prediction prediction;  // the exact method's, when exact
-};
+using bench::Reference;
 
 Reference reference(const augur::tspp::TaskSystem& system, const bench::Regime& regime, const Settings& settings, int index) {
   if (regime.service == ServiceDistribution::Exponential) {
@@ -121,15 +121,26 @@ void locate_errors(const augur::tspp::TaskSystem& system, const Reference& truth
 int main(int argc, char** argv) {
   const Settings settings = parse_settings(argc, argv);
   std::vector<bench::Regime> regimes = bench::regimes();
+  std::vector<int> numbers;  // each regime's number in bench::regimes(), from 1
+  for (std::size_t r = 0; r < regimes.size(); ++r) numbers.push_back(static_cast<int>(r) + 1);
   if (!settings.regimes.empty()) {
     std::vector<bench::Regime> chosen;
+    std::vector<int> chosen_numbers;
     for (std::size_t r = 0; r < regimes.size(); ++r) {
-      if (("," + settings.regimes + ",").find("," + std::to_string(r + 1) + ",") != std::string::npos) chosen.push_back(regimes[r]);
+      if (("," + settings.regimes + ",").find("," + std::to_string(r + 1) + ",") != std::string::npos) {
+        chosen.push_back(regimes[r]);
+        chosen_numbers.push_back(numbers[r]);
+      }
     }
     regimes = chosen;
+    numbers = chosen_numbers;
   }
+  bench::ReferenceFile kept;
+  if (!settings.references.empty()) kept = bench::ReferenceFile(settings.references, settings.seed, settings.replications, settings.exact_states);
   std::vector<bench::Method> methods = bench::methods();
-  if (!settings.only.empty()) {
+  if (settings.only == "none") {
+    methods.clear();
+  } else if (!settings.only.empty()) {
     std::erase_if(methods, [&settings](const bench::Method& method) { return settings.only != method.name; });
     if (methods.empty()) {
       std::fprintf(stderr, "bench_tspp_accuracy: --only: no method named '%s'\n", settings.only.c_str());
@@ -141,6 +152,7 @@ int main(int argc, char** argv) {
   std::printf("bench_tspp_accuracy: %d random systems (5-60 tasks, 2-6 resources, depth 2-5); reference: the exact method "
               "up to %ld states, else the simulator (%d replications)\n",
               settings.systems, settings.exact_states, settings.replications);
+  if (kept.enabled()) std::printf("references kept in %s (%zu read)\n", settings.references.c_str(), kept.size());
   for (int index = 0; index < settings.systems; ++index) {
     augur::tspp::GeneratorOptions options;
     options.tasks = std::uniform_int_distribution<int>(5, 60)(random);
@@ -149,7 +161,12 @@ int main(int argc, char** argv) {
     options.seed = random();
     const auto system = augur::tspp::generate_task_system(options);
     for (std::size_t r = 0; r < regimes.size(); ++r) {
-      const Reference truth = reference(system, regimes[r], settings, index);
+      std::optional<Reference> found = kept.find(index, numbers[r]);
+      if (!found) {
+        found = reference(system, regimes[r], settings, index);
+        if (kept.enabled()) kept.add(index, numbers[r], *found);
+      }
+      const Reference& truth = *found;
       const double utilization = busiest_utilization(system, truth.completion);
       results.add_reference(r, truth.exact, utilization);
       for (std::size_t m = 0; m < methods.size(); ++m) {

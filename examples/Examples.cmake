@@ -17,6 +17,9 @@ augur_example(NAME tspp_figure11_exact
 augur_example(NAME tspp_figure11_decomposition
   COMMAND augur tspp --method decomposition examples/tspp/figure11.tspp -b
   EXPECTED examples/tspp/figure11_decomposition.out)
+augur_example(NAME tspp_figure11_interpolation
+  COMMAND augur tspp --method hybrid --discipline ps -V 10 --max-states 200000 examples/tspp/figure11.tspp -b
+  EXPECTED examples/tspp/figure11_interpolation.out)
 augur_example(NAME tspp_figure11_hybrid
   COMMAND augur tspp --method hybrid --stages 10 --discipline ps examples/tspp/figure11.tspp
   EXPECTED examples/tspp/figure11_hybrid.out)

@@ -98,6 +98,9 @@ constexpr double hybrid_fcfs_count_factor = 1e4;
 // states cut to fit (the words per state: the tasks, twice that under FCFS).
 constexpr std::size_t hybrid_chain_words = 250000000;
 constexpr int hybrid_deterministic_stages = 10;
+// From this many visits (with one stage), past the exact chain: the interpolation in 1 / sqrt(V) between the
+// sharing limit and the exact chains at 1 to 3 visits, where one of those fits.
+constexpr int hybrid_interpolation_visits = 3;
 constexpr std::size_t hybrid_transient_tasks = 200;
 
 // The number of unordered pairs of tasks whose lowest common ancestor is a parallel group.

@@ -143,7 +143,8 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
                       "steadier against simulation, slower), exact (the Markov chain of the system with exponential "
                       "service, solved exactly: small systems only) or decomposition (a chain of the active tasks with "
                       "rates from their closed queueing network, for systems whose chain fits) or hybrid (each system by "
-                      "the most accurate of these that takes it, and the deterministic limit from 10 stages on; the default; docs/tspp.md)")
+                      "the most accurate of these that takes it, the deterministic limit from 10 stages on, and from 3 visits an "
+                      "interpolation in 1/sqrt(V) between the chains of 1 to 3 visits and the sharing limit; the default; docs/tspp.md)")
       ->default_val("hybrid")
       ->check(CLI::IsMember({"mak-lundstrom", "transient", "exact", "decomposition", "hybrid"}));
   command->add_option("--discipline", options.discipline,

@@ -10,12 +10,6 @@
 #include "structure_walk.hpp"
 
 namespace augur::tspp {
-namespace {
-
-using exact::Chain;
-using exact::ended;
-using exact::not_started;
-using exact::StateIndex;
 
 // The residence times R_ik of the active tasks in their closed network, each task a class of one customer
 // that cycles over its resources (Bard-Schweitzer MVA: a customer finds the others' mean queues,
@@ -59,6 +53,13 @@ void closed_network(const TaskSystem& system, const std::vector<int>& active, st
     if (change < 1e-10) return;
   }
 }
+
+namespace {
+
+using exact::Chain;
+using exact::ended;
+using exact::not_started;
+using exact::StateIndex;
 
 // The number of exponential phases of each task: the inverse of the squared coefficient of variation of
 // its service alone (V visit cycles of S stages over its resources), at most `cap`; 0 for no demand.

@@ -4,12 +4,19 @@
 // Equations and the reasons for each choice: docs/tspp.md, "The decomposition method".
 #pragma once
 
+#include <vector>
+
 #include "augur/tspp_predictor.hpp"
 
 namespace augur::tspp {
 
 // At most this many exponential phases per task.
 constexpr int max_decomposition_phases = 16;
+
+// The residence times R_ik of the active tasks (indices into system.tasks) in their closed network, each
+// task a class of one customer cycling over its resources (Bard-Schweitzer MVA, Seidmann's form at c
+// servers). Into `residence`, |active| x resources.
+void closed_network(const TaskSystem& system, const std::vector<int>& active, std::vector<double>& residence);
 
 // The largest cap on the phases per task for which the chain has at most `max_states` states (0: none).
 [[nodiscard]] int decomposition_phase_cap(const TaskSystem& system, const PredictorOptions& options, std::size_t max_states);

@@ -168,39 +168,51 @@ private:
 };
 
 Prediction Trajectory::prediction() const {
-  Prediction prediction;
-  prediction.converged = true;
-  prediction.completion = {now_, 0.0};
-  prediction.tasks.resize(tasks_);
-  prediction.resources.assign(resources_, {});
+  std::vector<double> arrival_queue(tasks_ * resources_, 0.0);  // the customers found, per arrival
   for (std::size_t i = 0; i < tasks_; ++i) {
-    TaskPrediction& task = prediction.tasks[i];
-    task.start = {start_[i], 0.0};
-    task.end = {end_[i], 0.0};
-    task.residence = {end_[i] - start_[i], 0.0};
-    task.residence_at.assign(time_at_.begin() + static_cast<std::ptrdiff_t>(i * resources_),
-                             time_at_.begin() + static_cast<std::ptrdiff_t>((i + 1) * resources_));
-    task.arrival_queue.assign(resources_, 0.0);
-    task.queue_of_task.assign(resources_, 0.0);
-    double total = 0.0;
-    for (double value : task.residence_at) total += value;
     for (std::size_t k = 0; k < resources_; ++k) {
-      const double demand = system_.tasks[i].demands[k];
       std::size_t arrivals = 0;
       for (const Visit& visit : visits_[i]) arrivals += visit.resource == k ? 1 : 0;
-      if (arrivals > 0) task.arrival_queue[k] = found_[i * resources_ + k] / static_cast<double>(arrivals);
+      if (arrivals > 0) arrival_queue[i * resources_ + k] = found_[i * resources_ + k] / static_cast<double>(arrivals);
+    }
+  }
+  return trajectory_prediction(system_, {start_, end_, time_at_, arrival_queue, now_});
+}
+
+}  // namespace
+
+Prediction trajectory_prediction(const TaskSystem& system, const TrajectoryFigures& figures) {
+  const std::size_t tasks = system.tasks.size();
+  const std::size_t resources = system.resources.size();
+  const double now = figures.completion;
+  Prediction prediction;
+  prediction.converged = true;
+  prediction.completion = {now, 0.0};
+  prediction.tasks.resize(tasks);
+  prediction.resources.assign(resources, {});
+  for (std::size_t i = 0; i < tasks; ++i) {
+    TaskPrediction& task = prediction.tasks[i];
+    task.start = {figures.start[i], 0.0};
+    task.end = {figures.end[i], 0.0};
+    task.residence = {figures.end[i] - figures.start[i], 0.0};
+    const auto first = static_cast<std::ptrdiff_t>(i * resources);
+    const auto last = static_cast<std::ptrdiff_t>((i + 1) * resources);
+    task.residence_at.assign(figures.time_at.begin() + first, figures.time_at.begin() + last);
+    task.arrival_queue.assign(figures.arrival_queue.begin() + first, figures.arrival_queue.begin() + last);
+    task.queue_of_task.assign(resources, 0.0);
+    double total = 0.0;
+    for (double value : task.residence_at) total += value;
+    for (std::size_t k = 0; k < resources; ++k) {
       if (total > 0.0) task.queue_of_task[k] = task.residence_at[k] / total;
-      if (now_ <= 0.0) continue;
-      const Resource& resource = system_.resources[k];
+      if (now <= 0.0) continue;
+      const Resource& resource = system.resources[k];
       const double servers = resource.kind == Resource::Kind::Delay ? 1.0 : resource.servers;
-      prediction.resources[k].utilization += demand / (servers * now_);
-      prediction.resources[k].queue_length += task.residence_at[k] / now_;
+      prediction.resources[k].utilization += system.tasks[i].demands[k] / (servers * now);
+      prediction.resources[k].queue_length += task.residence_at[k] / now;
     }
   }
   return prediction;
 }
-
-}  // namespace
 
 Prediction predict_deterministic(const TaskSystem& system, const PredictorOptions& options) {
   Trajectory trajectory(system, options);

@@ -1,12 +1,15 @@
 #include "hybrid.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 #include <stdexcept>
 #include <vector>
 
 #include "decomposition.hpp"
 #include "deterministic.hpp"
 #include "exact.hpp"
+#include "interpolation.hpp"
 #include "transient.hpp"
 
 namespace augur::tspp {
@@ -43,6 +46,36 @@ Prediction answered(Prediction prediction, const char* part) {
   return prediction;
 }
 
+// Many visits of exponential service past the exact chain: the interpolation in 1 / sqrt(V) between the sharing
+// limit and the exact chains at 1 to 3 visits; where not even one visit's chain fits, between the limit and the
+// decomposition with one visit (its phases capped as with one visit below).
+std::optional<Prediction> interpolated(const TaskSystem& system, const PredictorOptions& options, const PredictorOptions& within,
+                                       std::size_t decomposition_budget) {
+  if (options.visits < hybrid_interpolation_visits || options.stages != 1) return std::nullopt;
+  const auto exact_at = [&system, &within](int visits) -> std::optional<Prediction> {
+    PredictorOptions fewer = within;
+    fewer.visits = visits;
+    if (!exact_may_fit(system, fewer, within.max_states)) return std::nullopt;
+    try {
+      return predict_exact(system, fewer);
+    } catch (const std::invalid_argument&) {
+      return std::nullopt;  // past the budget of states
+    }
+  };
+  if (std::optional<Prediction> prediction = predict_interpolated(system, options, exact_at)) return answered(std::move(*prediction), "interpolation");
+  const auto decomposition_at_one = [&system, &within, decomposition_budget](int visits) -> std::optional<Prediction> {
+    PredictorOptions one = within;
+    one.visits = 1;
+    one.max_states = decomposition_budget;
+    if (visits != 1 || decomposition_phase_cap(system, one, decomposition_budget) <= 0) return std::nullopt;
+    return predict_decomposition(system, one);
+  };
+  if (std::optional<Prediction> prediction = predict_interpolated(system, options, decomposition_at_one)) {
+    return answered(std::move(*prediction), "interpolation (decomposition)");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Prediction predict_hybrid(const TaskSystem& system, const PredictorOptions& options) {
@@ -65,6 +98,7 @@ Prediction predict_hybrid(const TaskSystem& system, const PredictorOptions& opti
       // past the budget of states
     }
   }
+  if (std::optional<Prediction> prediction = interpolated(system, options, within, decomposition_budget)) return std::move(*prediction);
   // Capped phases are taken with one exponential stage per visit and one visit (each task wants at most its
   // resources' count of phases), not with more: there the cap leaves the durations far too variable.
   const bool one_phase_per_visit = std::max(options.visits, 1) * std::max(options.stages, 1) == 1;
