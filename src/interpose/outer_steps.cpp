@@ -281,8 +281,9 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
   if (outer->pending == StepMark::Timed && outer->ended != StepKind::Dropped) {
     const WorksharingPeriods& periods = session.worksharing->periods();
     const double elapsed = periods.last_time();
+    const long kept = outer->analysis.steps();
     outer->analysis.end_step(elapsed, switches - outer->switches, outer->ended == StepKind::Baseline, outer->step_delay);
-    if (outer->ended == StepKind::Parallel && threads == team) count_placement(*outer, threads);
+    if (outer->ended == StepKind::Parallel && threads == team && outer->analysis.steps() > kept) count_placement(*outer, threads);
     outer->recorder.set_wait_limit(std::min(0.5, std::max(0.01, 20.0 * elapsed)));
   } else {
     outer->analysis.drop_step();
