@@ -94,8 +94,6 @@ struct ReportRegion {
   double parallel_efficiency = 0.0;
   double load_balance = 0.0;
   double communication = 0.0;
-  long placement_steps = 0;        // measured steps on the team with every thread's core known
-  long placement_one_cpu = 0;      // of them, steps with every thread on one core
   ReportNoise noise;
 
   [[nodiscard]] const ReportPoint* point(int processors) const;

@@ -194,11 +194,6 @@ void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& op
   }
   std::printf("  parallel efficiency %.3f = load balance %.3f x communication %.3f\n", outer.parallel_efficiency, outer.load_balance,
               outer.communication);
-  if (outer.placement_steps > 0) {
-    std::printf("  placement: the team on one core in %ld of %ld iterations (%.0f%%): the figures are for that placement\n",
-                outer.placement_one_cpu, outer.placement_steps,
-                100.0 * static_cast<double>(outer.placement_one_cpu) / static_cast<double>(outer.placement_steps));
-  }
   std::printf("  %4s  %8s  %-8s  %12s\n", "p", "S(p)", "source", "T(p)");
   for (const selfanalysis::ReportPoint& point : outer.points) {
     std::printf("  %4d  %8.4f  %-8s  %12s\n", point.processors, point.speedup, point.measured ? "measured" : "model",

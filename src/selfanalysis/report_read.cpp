@@ -79,11 +79,6 @@ void read_outer(const FieldReader& reader, const nlohmann::json& entry, const st
   region.parallel_efficiency = reader.get_or<double>(*efficiency, "parallel", 0.0, where + ".efficiency");
   region.load_balance = reader.get_or<double>(*efficiency, "load_balance", 0.0, where + ".efficiency");
   region.communication = reader.get_or<double>(*efficiency, "communication", 0.0, where + ".efficiency");
-  const auto placement = entry.find("placement");  // absent in reports written before it
-  if (placement != entry.end() && placement->is_object()) {
-    region.placement_steps = reader.get_or<long>(*placement, "steps", 0, where + ".placement");
-    region.placement_one_cpu = reader.get_or<long>(*placement, "one_cpu_steps", 0, where + ".placement");
-  }
 }
 
 void read_interval(const FieldReader& reader, const nlohmann::json& item, const std::string& where, ReportPoint& point) {
