@@ -1,10 +1,12 @@
 // The placement of a program's team while it runs alone (bench_outer_region; docs/self-analysis.md, "The
-// team's placement"): a thread that polls, every 2 ms, the process this one spawned (or, under `augur run`,
+// team's placement"): a thread that polls, every 20 ms, the process this one spawned (or, under `augur run`,
 // the first of its descendants with two threads or more) in /proc: the core each thread last ran on
 // (/proc/PID/task/TID/stat, field 39) and its time on a core (schedstat). A poll counts when the two
 // threads with the most time on a core are known; it is "on one core" when both last ran on the same one.
 // The one-run analysis counts the same for its own team (the report's `placement`); this gives the runs
-// alone the same figure, so that a round compares one placement with the same one.
+// alone the same figure, so that a round compares one placement with the same one. Every 20 ms, not more
+// often: a poller that wakes a halted vCPU often changes what a wake-up there costs, which is what the two
+// placements differ by; a team keeps the placement it starts with (0-8 migrations a run), so a few polls do.
 #pragma once
 
 #include <unistd.h>
@@ -120,7 +122,7 @@ private:
   void poll_until_stopped() {
     long pid = 0;
     while (!stopping_.load()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
       if (pid <= 0 || tasks(pid) == 0) pid = 0;
       if (pid <= 0) {
         for (const long child : numbers(read("/proc/self/task/" + std::to_string(parent_) + "/children"))) {
