@@ -35,6 +35,7 @@
 #include "core/process.hpp"
 #include "outer_region_report.hpp"
 #include "outer_region_split.hpp"
+#include "placement_rounds.hpp"
 
 namespace {
 
@@ -179,6 +180,7 @@ void print_split(const fs::path& scratch, std::vector<augur::bench::EstimateSpli
 double accuracy(const Program& program, const Settings& settings, const fs::path& scratch, Summary& summary) {
   std::vector<double> one_runs, traditionals, errors, latest_errors, one_ratios, two_ratios;
   std::vector<augur::bench::EstimateSplit> splits;
+  augur::bench::PlacementRounds placements;
   std::printf("  accuracy, %d interleaved rounds of {augur run -p 2 --json; alone on 1 thread; alone on 2}:\n",
               settings.rounds);
   std::vector<std::string> extra;
@@ -188,7 +190,9 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   for (int round = 1; round <= settings.rounds; ++round) {
     const RunReport report = augur_run(program, extra, scratch);
     const double one = alone(program, "1");
+    augur::bench::PlacementProbe probe;
     const double two = alone(program, "2");
+    placements.add(report, probe.stop(), one, two);
     traditionals.push_back(one / two);
     if (report.one_run) one_runs.push_back(*report.one_run);
     if (report.disturbed.value_or(false)) ++idle_flagged;
@@ -200,7 +204,7 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
         round, report.period ? std::to_string(*report.period).c_str() : "none",
         optional_text(report.one_run, "%.3f").c_str(), optional_text(report.two_run, "%.3f").c_str(), one, two,
         one / two, estimate.c_str(), latest.c_str());
-    std::printf("%s", sides_text(report, program.iterations, one, two, one_ratios, two_ratios).c_str());
+    std::printf("%s%s", sides_text(report, program.iterations, one, two, one_ratios, two_ratios).c_str(), placements.last_text().c_str());
     if (settings.split) print_split(scratch, splits);
     std::fflush(stdout);
   }
@@ -232,6 +236,7 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   if (!one_ratios.empty())
     std::printf("    sides (median over rounds): one-run T(1) %+.1f%% of alone, one-run T(2) %+.1f%% of alone\n",
                 100.0 * (median(one_ratios) - 1.0), 100.0 * (median(two_ratios) - 1.0));
+  std::printf("%s", placements.summary_text().c_str());
   summary.estimate = errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(errors));
   summary.latest = latest_errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(latest_errors));
   summary.idle_flags = std::to_string(idle_flagged) + "/" + std::to_string(settings.rounds);

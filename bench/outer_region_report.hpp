@@ -35,6 +35,7 @@ struct RunReport {
   std::optional<double> one_thread;  // one_thread_time_s: T(1) per step (baseline steps, or the work added up)
   std::string one_thread_source;     // one_thread_source: "baseline" or "work"
   std::optional<double> step_time;   // the speedup point p = 2's iteration_time_s: T(2) per step, delay out
+  std::optional<double> one_core;    // placement.one_cpu_fraction: the share of its steps the team ran on one core
 };
 
 inline std::optional<double> number_at(const json& object, const char* key) {
@@ -106,6 +107,7 @@ inline RunReport read_report(const json& report) {
     run.latest_at = number_at(*region, "latest_estimated_at_fraction");
     run.elapsed = number_at(*region, "elapsed_s");
     run.one_thread = number_at(*region, "one_thread_time_s");
+    if (region->contains("placement")) run.one_core = number_at((*region)["placement"], "one_cpu_fraction");
     if (region->contains("one_thread_source") && (*region)["one_thread_source"].is_string())
       run.one_thread_source = (*region)["one_thread_source"].get<std::string>();
   }

@@ -9,11 +9,13 @@
 
 namespace augur::interpose {
 
-CoreBinding::CoreBinding(bool allowed, int capacity) : allowed_(allowed) {
+CoreBinding::CoreBinding(bool allowed, int capacity, Release release) : allowed_(allowed), release_(release) {
   bound_.reserve(static_cast<std::size_t>(std::max(capacity, 1)));
 }
 
 bool CoreBinding::allowed_by_environment() {
+  const char* binding = std::getenv("AUGUR_CORE_BINDING");
+  if (binding != nullptr && strcasecmp(binding, "off") == 0) return false;
   const char* policy = std::getenv("OMP_WAIT_POLICY");
   if (policy == nullptr || strcasecmp(policy, "passive") != 0) return false;
   for (const char* spinning : {"GOMP_SPINCOUNT", "KMP_BLOCKTIME"}) {
@@ -21,6 +23,11 @@ bool CoreBinding::allowed_by_environment() {
     if (value != nullptr && *value != '\0' && std::strcmp(value, "0") != 0) return false;
   }
   return true;
+}
+
+CoreBinding::Release CoreBinding::release_from_environment() {
+  const char* binding = std::getenv("AUGUR_CORE_BINDING");
+  return binding != nullptr && strcasecmp(binding, "stay") == 0 ? Release::Stay : Release::Back;
 }
 
 void CoreBinding::bind(const TeamRecorder& recorder, int team) {
@@ -42,7 +49,7 @@ void CoreBinding::bind(const TeamRecorder& recorder, int team) {
 // many steps later: first each thread onto the core it was on.
 void CoreBinding::release() {
   for (const Bound& thread : bound_) {
-    if (thread.cpu >= 0 && thread.cpu < CPU_SETSIZE && CPU_ISSET(thread.cpu, &thread.mask)) {
+    if (release_ == Release::Back && thread.cpu >= 0 && thread.cpu < CPU_SETSIZE && CPU_ISSET(thread.cpu, &thread.mask)) {
       cpu_set_t back;
       CPU_ZERO(&back);
       CPU_SET(thread.cpu, &back);

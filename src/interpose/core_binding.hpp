@@ -18,12 +18,18 @@ namespace augur::interpose {
 
 class CoreBinding {
 public:
+  // What release() does with a bound thread: Back, onto the core it was on, then its own mask; Stay, its own
+  // mask only, where the scheduler then leaves or moves it.
+  enum class Release { Back, Stay };
+
   CoreBinding() = default;
   // `allowed`: bind at all (allowed_by_environment()); `capacity`: the most threads bound at once.
-  CoreBinding(bool allowed, int capacity);
+  CoreBinding(bool allowed, int capacity, Release release = Release::Back);
 
-  // OMP_WAIT_POLICY=passive, and no GOMP_SPINCOUNT or KMP_BLOCKTIME other than 0.
+  // OMP_WAIT_POLICY=passive, no GOMP_SPINCOUNT or KMP_BLOCKTIME other than 0, and AUGUR_CORE_BINDING not "off".
   [[nodiscard]] static bool allowed_by_environment();
+  // AUGUR_CORE_BINDING=stay: Release::Stay; otherwise Back.
+  [[nodiscard]] static Release release_from_environment();
 
   // Threads 0 .. team-1 of `recorder` (those it knows the kernel id of) onto the calling thread's core; a
   // no-op when not allowed or already bound.
@@ -38,6 +44,7 @@ private:
     cpu_set_t mask;  // its affinity before the window
   };
   bool allowed_ = false;
+  Release release_ = Release::Back;
   std::vector<Bound> bound_;
 };
 

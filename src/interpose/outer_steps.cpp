@@ -186,6 +186,12 @@ double tool_delay(const OuterRegion& outer, int team) {
   return std::max(0.0, std::max(entered, latest) - std::max(without, latest));
 }
 
+// A measured step on the team: its threads on one core or not, from the cores they last left a barrier on.
+void count_placement(OuterRegion& outer, int threads) {
+  for (int thread = 0; thread < threads; ++thread) outer.cpus[static_cast<std::size_t>(thread)] = outer.recorder.cpu(thread);
+  outer.placement.count(outer.cpus.data(), threads);
+}
+
 void update_courtesy(OuterRegion& outer, double episode_seconds) {
   outer.master_tool = outer.master_tool <= 0.0 ? episode_seconds : 0.9 * outer.master_tool + 0.1 * episode_seconds;
   outer.recorder.set_courtesy(std::min(50e-6, 1e-6 + 2.0 * outer.master_tool));
@@ -275,7 +281,9 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
   if (outer->pending == StepMark::Timed && outer->ended != StepKind::Dropped) {
     const WorksharingPeriods& periods = session.worksharing->periods();
     const double elapsed = periods.last_time();
+    const long kept = outer->analysis.steps();
     outer->analysis.end_step(elapsed, switches - outer->switches, outer->ended == StepKind::Baseline, outer->step_delay);
+    if (outer->ended == StepKind::Parallel && threads == team && outer->analysis.steps() > kept) count_placement(*outer, threads);
     outer->recorder.set_wait_limit(std::min(0.5, std::max(0.01, 20.0 * elapsed)));
   } else {
     outer->analysis.drop_step();

@@ -136,6 +136,7 @@ std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state,
   result.first_estimate = state.outer->estimates.first();
   result.latest_estimate = state.outer->estimates.latest();
   result.summary = selfanalysis::summarize(state.outer->analysis);
+  result.placement = state.outer->placement;
   if (machine.known && machine.oversubscribed() && machine.spinning()) {
     char load[32];
     std::snprintf(load, sizeof load, "%.1f", std::max(machine.load_average_start, machine.load_average_end));
@@ -223,7 +224,8 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
       state->outer = std::make_unique<OuterRegion>(std::max(256, 4 * processors));
       state->outer->windows = state->settings.engine.analyze;
       state->outer->window_steps = std::max(1, state->settings.engine.baseline_iterations);
-      state->outer->binding = CoreBinding(CoreBinding::allowed_by_environment(), state->outer->recorder.capacity());
+      state->outer->binding = CoreBinding(CoreBinding::allowed_by_environment(), state->outer->recorder.capacity(),
+                                           CoreBinding::release_from_environment());
       // A window every baseline_every steps on the team, as the re-measured baseline of iterative regions; 0: the first only.
       state->outer->window_every = state->settings.engine.baseline_every > 0 ? state->settings.engine.baseline_every : -1;
     }

@@ -82,10 +82,15 @@ enum class StepKind : std::uint8_t { Parallel, Baseline, Dropped };
 
 struct OuterRegion {
   explicit OuterRegion(int capacity)
-      : recorder(capacity), analysis(capacity), work(static_cast<std::size_t>(capacity > 0 ? capacity : 1), -1.0) {}
+      : recorder(capacity),
+        analysis(capacity),
+        work(static_cast<std::size_t>(capacity > 0 ? capacity : 1), -1.0),
+        cpus(static_cast<std::size_t>(capacity > 0 ? capacity : 1), -1) {}
   TeamRecorder recorder;
   selfanalysis::TeamAnalysis analysis;
   std::vector<double> work;             // one episode's work per thread (scratch)
+  std::vector<int> cpus;                // the core each thread last left a barrier on (scratch)
+  selfanalysis::TeamPlacement placement;  // the team on one core or not, per measured step on the team
   std::atomic<bool> measuring{false};   // a measured region runs: its threads record
   bool serial_next = false;             // the master entered a `single` since the last barrier
   StepMark pending = StepMark::None;    // what the last sample on the master was for the steps

@@ -108,6 +108,7 @@ constexpr std::array<const OptionSet*, 3> all_sets = {&runtime_set, &coupling_se
 constexpr std::string_view others[] = {
     "AUGUR_DB",               // the augur command's performance database (docs/db.md)
     "AUGUR_BENCH_VERBOSE",    // bench/model_accuracy
+    "AUGUR_CORE_BINDING",     // libaugur_preload, libaugur_ompt: the baseline windows' binding (docs/run.md)
 };
 
 }  // namespace

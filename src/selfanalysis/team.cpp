@@ -296,4 +296,17 @@ double LoopPace::seconds_per_step() const {
   return clean_iterations_ > 0 ? clean_seconds_ / static_cast<double>(clean_iterations_) : -1.0;
 }
 
+void TeamPlacement::count(const int* cpus, int threads) {
+  if (threads < 2) return;
+  bool one = true;
+  for (int thread = 0; thread < threads; ++thread) {
+    if (cpus[thread] < 0) return;
+    one = one && cpus[thread] == cpus[0];
+  }
+  ++steps;
+  if (one) ++one_cpu;
+}
+
+double TeamPlacement::one_cpu_fraction() const { return steps > 0 ? static_cast<double>(one_cpu) / static_cast<double>(steps) : -1.0; }
+
 }  // namespace augur::selfanalysis

@@ -209,6 +209,18 @@ private:
 };
 
 // One outer region as the report shows it (kind "outer"; docs/formats.md, "Self-analysis report").
+// Where the team ran (docs/self-analysis.md, "The team's placement"): of the measured steps on the team whose
+// threads' cores were all known, how many had every thread on one core. On a machine whose scheduler may pack
+// an unpinned team on one core, the one-run figures are those of the placement this run got.
+struct TeamPlacement {
+  long steps = 0;    // steps on the team with every thread's core known
+  long one_cpu = 0;  // of them, steps with every thread on the same core
+  // One step on the team, `cpus[t]` the core thread t last ran on (negative: unknown; the step is not counted).
+  void count(const int* cpus, int threads);
+  // one_cpu / steps; negative when no step was counted.
+  [[nodiscard]] double one_cpu_fraction() const;
+};
+
 struct OuterRegionResult {
   std::uint64_t id = 0;             // the region's outlined function (libgomp) or call site (libomp)
   int length = 0;                   // worksharing constructs per iteration
@@ -219,6 +231,7 @@ struct OuterRegionResult {
   TimeEstimate latest_estimate;     // the latest, re-made at every baseline window
   int predict_up_to = 0;            // speedup[] lists p = 1 .. this
   TeamSummary summary;
+  TeamPlacement placement;          // the team on one core or not, over its measured steps
 };
 
 // The report text of render_report with the outer regions appended to its `regions`.

@@ -90,6 +90,11 @@ ordered_json render_outer(const OuterRegionResult& outer) {
   }
   json["speedup"] = std::move(points);
   json["noise"] = render_noise(summary);
+  ordered_json placement;
+  placement["steps"] = outer.placement.steps;
+  placement["one_cpu_steps"] = outer.placement.one_cpu;
+  placement["one_cpu_fraction"] = known(outer.placement.one_cpu_fraction(), outer.placement.steps > 0);
+  json["placement"] = std::move(placement);
   ordered_json notes = ordered_json::array();
   notes.push_back(summary.baseline_measured
                       ? "one run: T(1) is the work of baseline steps, the team's threads run one after the other; the other "
@@ -126,6 +131,11 @@ std::string outer_summary(const OuterRegionResult& outer) {
             (summary.baseline_measured ? " ms (baseline steps), T(" : " ms (work added up), T(") + std::to_string(summary.team) + ")=" + fixed("%.3f", summary.step_time * 1e3) +
             " ms, S=" + fixed("%.3f", summary.speedup) + ", f=" + fixed("%.4f", summary.f) + ", load balance " +
             fixed("%.3f", summary.load_balance) + ", communication " + fixed("%.3f", summary.communication) + "\n";
+  }
+  if (outer.placement.steps > 0) {
+    text += "augur:   placement: the team on one core in " + std::to_string(outer.placement.one_cpu) + " of " +
+            std::to_string(outer.placement.steps) + " steps (" + fixed("%.0f", 100.0 * outer.placement.one_cpu_fraction()) +
+            "%): the figures are for that placement\n";
   }
   const TimeEstimate& first = outer.first_estimate;
   const TimeEstimate& latest = outer.latest_estimate;

@@ -286,6 +286,11 @@ TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
   EXPECT_TRUE(measured) << outer.dump();
   EXPECT_TRUE(outer.at("noise").at("disturbed").is_boolean());
   EXPECT_FALSE(outer.at("noise").at("verdict").get<std::string>().empty());
+  // Where the team ran: its steps with every thread's core known (two threads: one core or two).
+  const json& placement = outer.at("placement");
+  EXPECT_GT(placement.at("steps").get<long>(), 0) << placement.dump();
+  EXPECT_LE(placement.at("steps").get<long>(), outer.at("measured_iterations").get<long>()) << placement.dump();
+  EXPECT_LE(placement.at("one_cpu_steps").get<long>(), placement.at("steps").get<long>()) << placement.dump();
   const json& info = full.at("interpose");
   EXPECT_TRUE(info.at("regions").empty());
   EXPECT_EQ(info.at("intercepted").get<long>(), 1);

@@ -1,0 +1,101 @@
+// The team on the master's core during baseline windows (src/interpose/core_binding.hpp): when the
+// environment allows it, and every bound thread's own affinity mask back after the window, whichever way
+// release() takes (AUGUR_CORE_BINDING).
+#include "interpose/core_binding.hpp"
+
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <thread>
+
+namespace {
+
+using augur::interpose::CoreBinding;
+using augur::interpose::TeamRecorder;
+
+class CoreBindingEnvironment : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ::setenv("OMP_WAIT_POLICY", "passive", 1);
+    ::unsetenv("GOMP_SPINCOUNT");
+    ::unsetenv("KMP_BLOCKTIME");
+    ::unsetenv("AUGUR_CORE_BINDING");
+  }
+  void TearDown() override {
+    ::unsetenv("OMP_WAIT_POLICY");
+    ::unsetenv("AUGUR_CORE_BINDING");
+  }
+};
+
+TEST_F(CoreBindingEnvironment, PassiveWaitingAllowsItAndTheVariableTurnsItOffOrLeavesThreadsWhereTheyAre) {
+  EXPECT_TRUE(CoreBinding::allowed_by_environment());
+  EXPECT_EQ(CoreBinding::release_from_environment(), CoreBinding::Release::Back);
+  ::setenv("AUGUR_CORE_BINDING", "OFF", 1);
+  EXPECT_FALSE(CoreBinding::allowed_by_environment());
+  ::setenv("AUGUR_CORE_BINDING", "stay", 1);
+  EXPECT_TRUE(CoreBinding::allowed_by_environment());
+  EXPECT_EQ(CoreBinding::release_from_environment(), CoreBinding::Release::Stay);
+  ::setenv("AUGUR_CORE_BINDING", "on", 1);
+  EXPECT_EQ(CoreBinding::release_from_environment(), CoreBinding::Release::Back);
+  ::setenv("GOMP_SPINCOUNT", "1000", 1);  // spinning threads would keep the core from the one whose turn it is
+  EXPECT_FALSE(CoreBinding::allowed_by_environment());
+  ::unsetenv("GOMP_SPINCOUNT");
+  ::setenv("OMP_WAIT_POLICY", "active", 1);
+  EXPECT_FALSE(CoreBinding::allowed_by_environment());
+}
+
+// Binds the master and a second thread, checks both are on one core, releases, and checks both masks are
+// their own again.
+void bind_and_release(CoreBinding::Release release) {
+  cpu_set_t own;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof own, &own), 0);
+  TeamRecorder recorder(2);
+  recorder.begin_region();
+  std::atomic<long> other{0};
+  std::atomic<bool> done{false};
+  std::thread thread([&] {
+    recorder.depart(1, 0.0);  // the slot learns the thread's kernel id and core
+    other.store(recorder.tid(1));
+    while (!done.load()) std::this_thread::yield();
+  });
+  while (other.load() == 0) std::this_thread::yield();
+  recorder.depart(0, 0.0);
+  CoreBinding binding(true, 2, release);
+  binding.bind(recorder, 2);
+  for (const long tid : {recorder.tid(0), other.load()}) {
+    cpu_set_t bound;
+    ASSERT_EQ(::sched_getaffinity(static_cast<pid_t>(tid), sizeof bound, &bound), 0);
+    EXPECT_EQ(CPU_COUNT(&bound), 1) << tid;
+  }
+  binding.release();
+  for (const long tid : {recorder.tid(0), other.load()}) {
+    cpu_set_t back;
+    ASSERT_EQ(::sched_getaffinity(static_cast<pid_t>(tid), sizeof back, &back), 0);
+    EXPECT_TRUE(CPU_EQUAL(&back, &own)) << tid;
+  }
+  done.store(true);
+  thread.join();
+}
+
+TEST(CoreBinding, ReleaseGivesEachThreadItsOwnMaskBack) {
+  bind_and_release(CoreBinding::Release::Back);
+  bind_and_release(CoreBinding::Release::Stay);
+}
+
+TEST(CoreBinding, NotAllowedBindsNothing) {
+  cpu_set_t own;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof own, &own), 0);
+  TeamRecorder recorder(1);
+  recorder.begin_region();
+  recorder.depart(0, 0.0);
+  CoreBinding binding(false, 1);
+  binding.bind(recorder, 1);
+  cpu_set_t after;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof after, &after), 0);
+  EXPECT_TRUE(CPU_EQUAL(&after, &own));
+}
+
+}  // namespace
