@@ -45,6 +45,16 @@ CLI::Option* add_threads_option(CLI::App& command, int& threads, const std::stri
 // let nan through, and print the limits of double for inf). Nothing added to --help.
 [[nodiscard]] CLI::Validator finite_number();
 
+// The check CLI11 2.1 lacks on integer options: it reads them with strtoull/strtoll, which saturate past 64
+// bits and (strtoull) take a minus sign, so `--seed 18446744073709551616` and `--seed -1` both became
+// 2^64 - 1. An integer of 64 bits (`is_unsigned`: 0 to 2^64 - 1, else -2^63 to 2^63 - 1), read as CLI11 reads
+// it (decimal, 0x hex, 0 octal); a narrower type's range CLI11 checks itself. Nothing added to --help.
+[[nodiscard]] CLI::Validator integer_within_64_bits(bool is_unsigned);
+// Puts that check on every option of `app` and of its commands, at every depth, whose type is an integer
+// (CLI11's INT or UINT); main() calls it once every command is declared. An option with a type name of its
+// own (ID, N) gets the check where it is declared.
+void refuse_out_of_range_integers(CLI::App& app);
+
 // The file named by --json=FILE or --csv=FILE on `command` (empty: standard output, or not given).
 [[nodiscard]] std::string redirected_output(const CLI::App& command);
 

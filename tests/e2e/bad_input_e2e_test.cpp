@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "e2e_support.hpp"
 
@@ -52,6 +54,32 @@ TEST(BadInput, FloatingOptionsRefuseNanAndInf) {
       EXPECT_TRUE(result.standard_output.empty()) << describe(result);
     }
   }
+}
+
+// CLI11 2.1 reads integers with strtoull/strtoll, which saturate past 64 bits and (strtoull) take a minus sign:
+// `--seed 18446744073709551616` (2^64) and `--seed -1` ran with the seed 2^64 - 1. Every integer option of
+// 64 bits refuses them as a usage error naming the option; 2^64 - 1 itself is a seed.
+TEST(BadInput, IntegerOptionsRefuseValuesPast64Bits) {
+  const std::string workload = examples_of("manager") + "thesis.workload";
+  const std::string unsigned_range = "expected an integer from 0 to 18446744073709551615, found '";
+  const std::string signed_range = "expected an integer from -9223372036854775808 to 9223372036854775807, found '";
+  const std::vector<std::tuple<std::string, Arguments, std::string>> commands = {
+      {"manager", {"simulate", workload, "--seed", "18446744073709551616"}, "--seed: " + unsigned_range},
+      {"manager", {"simulate", workload, "--seed", "-1"}, "--seed: " + unsigned_range},
+      {"sim", {examples_of("tspp") + "figure11.tspp", "--seed", "99999999999999999999999"}, "--seed: " + unsigned_range},
+      {"gen-tasks", {"--seed", "-18446744073709551615"}, "--seed: " + unsigned_range},
+      {"hierarchy", {"generate", "--seed", "36893488147419103232"}, "--seed: " + unsigned_range},
+      {"couple", {"report", "--run", "9223372036854775808"}, "--run: " + signed_range},
+      {"couple", {"predict", "--target-run", "-9223372036854775809"}, "--target-run: " + signed_range},
+  };
+  for (const auto& [command, arguments, message] : commands) {
+    const auto result = run_command(command, arguments);
+    EXPECT_EQ(result.exit_code, 2) << command << " " << arguments.back() << "\n" << describe(result);
+    EXPECT_TRUE(contains(result.standard_error, message + arguments.back() + "'")) << command << "\n" << describe(result);
+    EXPECT_TRUE(result.standard_output.empty()) << describe(result);
+  }
+  const auto largest = run_command("manager", {"simulate", workload, "--seed", "18446744073709551615", "--json"});
+  EXPECT_EQ(largest.exit_code, 0) << describe(largest);
 }
 
 // A word of two megabytes in an input: the message names the place and cuts the word (it was echoed whole).
