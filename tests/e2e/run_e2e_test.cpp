@@ -65,22 +65,25 @@ json run_static(const std::string& name, const std::vector<std::string>& argumen
 // The fraction of sequential code f of an unmodified swim (built by gcc or by clang) under `augur run`
 // against the statically instrumented swim's: within a factor of 2. An iteration that left out the
 // sequential code between time steps gave a dynamic f about 9 times below the static one (0.005 against
-// 0.043), so the factor separates right from wrong by far; a neighbour's burst can still spoil one pair of
-// runs, so the check passes when one of up to 3 pairs agrees, and every pair's figures are printed. Each
+// 0.043), so the factor separates right from wrong by far. f is a ratio of wall times and its sequential
+// part is small (about 5% of a step): a neighbour's preemption that falls in it moves f by a factor of 2 or
+// more on a loaded machine (load average 15 on 2 cores: pairs of 0.135 against 0.054, 0.038 against
+// 0.127). So each run is 600 steps (more of them to average the bursts over), and the check passes when one
+// of up to 5 pairs agrees (a retry of the measurement only); every pair's figures are printed. Each
 // dynamic run must also find the period, 3 (calc1, calc2, calc3). How close S(2) comes to the static and
 // the traditional speedups is an accuracy figure that needs an idle machine: bench_run_accuracy
 // (bench/run_speedup_accuracy.cpp, docs/benchmarks.md) measures it.
 //   The baseline runs 50 iterations (--baseline-iterations, AUGUR_BASELINE_ITERATIONS) instead of the
 // default 3, as in the benchmark (docs/run.md, "What the tests check").
-// swim 256 300: the detector needs 43 time steps, then 1 warm-up, 50 baseline and about 200 on 2 threads.
-const std::vector<std::string> fraction_arguments = {"256", "300"};
+// swim 256 600: the detector needs 43 time steps, then 1 warm-up, 50 baseline and about 500 on 2 threads.
+const std::vector<std::string> fraction_arguments = {"256", "600"};
 constexpr const char* fraction_baseline_iterations = "50";
 
 void expect_sequential_fraction_agrees(const std::string& program, const std::string& label) {
   std::string tag = label;  // for the report files' names
   std::replace(tag.begin(), tag.end(), ' ', '-');
   double best_ratio = 1e9;
-  for (int pair = 0; pair < 3 && best_ratio > 2.0; ++pair) {
+  for (int pair = 0; pair < 5 && best_ratio > 2.0; ++pair) {
     const json dynamic = run_dynamic(tag + "-dynamic.json", program, fraction_arguments,
                                      {"--baseline-iterations", fraction_baseline_iterations});
     const json& region = main_region(dynamic);
