@@ -56,6 +56,11 @@ CLI::Option* add_threads_option(CLI::App& command, int& threads, const std::stri
   return option;
 }
 
+void add_progress_flags(CLI::App& command, bool& progress, bool& quiet, const std::string& detail) {
+  command.add_flag("--progress", progress, "Progress lines on stderr even when it is not a terminal" + detail);
+  command.add_flag("-q,--quiet", quiet, "No progress on standard error");
+}
+
 CLI::Validator finite_number() {
   return CLI::Validator(
       [](const std::string& text) -> std::string {

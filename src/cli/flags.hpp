@@ -41,6 +41,10 @@ CLI::Option* add_output_option(CLI::App& command, std::string& output, const std
 // -p,--threads N in [minimum, max_threads].
 CLI::Option* add_threads_option(CLI::App& command, int& threads, const std::string& description, int minimum = 1);
 
+// --progress (progress lines on standard error even when it is not a terminal; `detail` follows the text,
+// e.g. " (every 2^24 accesses)") and -q,--quiet (no progress), for the commands with long work.
+void add_progress_flags(CLI::App& command, bool& progress, bool& quiet, const std::string& detail = "");
+
 // The check to put first on every floating-point option: a finite number, never nan or inf (CLI11's ranges
 // let nan through, and print the limits of double for inf). Nothing added to --help.
 [[nodiscard]] CLI::Validator finite_number();
