@@ -24,6 +24,7 @@
 
 #include "sim/actors/search.hpp"
 #include "sim/actors/tune.hpp"
+#include "bench_arguments.hpp"
 
 namespace {
 
@@ -108,6 +109,10 @@ Row measure(const Case& c, long annealing_budget, std::map<std::string, actors::
 }  // namespace
 
 int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_actors_tune [--quick | --large]\n"
+                                "Post-game analysis (tune) against the search baselines; --quick: fewer programs, --large: larger ones",
+                                {"--quick", "--large"}, 0);
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   const bool large = argc > 1 && std::strcmp(argv[1], "--large") == 0;
   std::vector<Case> cases;

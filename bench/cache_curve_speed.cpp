@@ -15,6 +15,7 @@
 #include "sim/cache/stack_distance.hpp"
 #include "sim/cache/statstack.hpp"
 #include "sim/cache_patterns.hpp"
+#include "bench_arguments.hpp"
 
 namespace {
 
@@ -45,6 +46,10 @@ std::string rate(std::uint64_t accesses, const std::vector<double>& seconds) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_cache_curve [ACCESSES [ROUNDS]]\n"
+                                "Stack-distance curves and StatStack: accesses per CPU second (defaults: 1e8 accesses a run, 3 rounds)",
+                                {}, 2);
   const std::uint64_t accesses = argc > 1 ? static_cast<std::uint64_t>(std::strtod(argv[1], nullptr)) : 100000000;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 3;
   const std::vector<testing::Pattern> patterns = {testing::Pattern::Streaming, testing::Pattern::RandomWorkingSet,

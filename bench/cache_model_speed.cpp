@@ -17,6 +17,7 @@
 #include "sim/cache/model.hpp"
 #include "sim/cache/model_trace.hpp"
 #include "sim/cache/trace_writer.hpp"
+#include "bench_arguments.hpp"
 
 namespace cache = augur::sim::cache;
 
@@ -62,7 +63,11 @@ double run(Case& c, bool write) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_cache_model_speed\n"
+                                "Expansion of the example program models into traces: accesses per second, medians of 3 rounds",
+                                {}, 0);
   const std::string folder = std::string(AUGUR_EXAMPLES_DIR) + "/cache/models/";
   std::vector<Case> cases = {
       {"ab_loop", {{"N", 1e7}}, {}, 0, {}, {}},

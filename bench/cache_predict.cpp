@@ -18,6 +18,7 @@
 #include "sim/cache/stack_distance.hpp"
 #include "sim/cache/statstack.hpp"
 #include "sim/cache/stochastic.hpp"
+#include "bench_arguments.hpp"
 
 namespace {
 
@@ -159,6 +160,10 @@ void hundred_million(const Program& program, std::int64_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_cache_predict [--quick] [MODEL...]\n"
+                                "The stochastic cache simulator against exact simulation over cache sizes (default: the example models)",
+                                {"--quick"}, 1000000);
   bool quick = false;
   std::vector<Program> programs;
   for (int i = 1; i < argc; ++i) {

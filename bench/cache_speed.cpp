@@ -18,6 +18,7 @@
 #include "augur/core/stats.hpp"
 #include "core/table.hpp"
 #include "sim/cache/cache_sim.hpp"
+#include "bench_arguments.hpp"
 
 namespace cache = augur::sim::cache;
 
@@ -99,6 +100,11 @@ int run_once(const std::vector<cache::Access>& accesses, std::uint64_t total, co
 }  // namespace
 
 int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_cache_speed [ACCESSES]            (default 1e8)\n"
+                                "       bench_cache_speed ACCESSES SPEC 3c|no-3c  (one level once, for callgrind)\n"
+                                "The exact cache simulator: line accesses per CPU second, medians of 5 rounds",
+                                {}, 3);
   const std::uint64_t total = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 100'000'000ULL;
   const std::vector<cache::Access> accesses = synthetic_stream(std::size_t{1} << 22);
   if (argc > 3) return run_once(accesses, total, argv[2], std::string(argv[3]) == "3c");

@@ -19,6 +19,7 @@
 #include "augur/coupling.h"
 #include "augur/coupling.hpp"
 #include "core/files.hpp"
+#include "bench_arguments.hpp"
 
 namespace {
 
@@ -60,6 +61,10 @@ double median(std::vector<double> values) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_coupling_harness [--rounds R]\n"
+                                "The coupling harness on a toy application (default 5 rounds)",
+                                {"--rounds R"}, 0);
   int rounds = 5;
   if (argc == 3 && std::string(argv[1]) == "--rounds") {
     char* end = nullptr;

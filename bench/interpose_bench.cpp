@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/process.hpp"
+#include "bench_arguments.hpp"
 
 namespace {
 
@@ -100,6 +101,10 @@ void measure(int repetitions, const Subject& subject) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_interpose [REPETITIONS]\n"
+                                "The cost of libaugur_preload and libaugur_ompt per region and on a whole program (default 7 repetitions)",
+                                {}, 1);
   const int repetitions = argc > 1 ? std::max(1, std::atoi(argv[1])) : 7;
   try {
     std::printf("bench_interpose: medians of %d interleaved runs\n", repetitions);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "model/model.hpp"
+#include "bench_arguments.hpp"
 
 namespace {
 
@@ -207,6 +208,10 @@ void fft_table() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_model_accuracy [--cases N] [--relative]\n"
+                                "The model search on noisy data of known laws",
+                                {"--cases N", "--relative"}, 0);
   int cases = 100;
   bool relative = false;
   for (int index = 1; index < argc; ++index) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/model.hpp"
+#include "bench_arguments.hpp"
 
 namespace {
 
@@ -45,7 +46,11 @@ Series grid_series(int per_parameter) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_model_speed\n"
+                                "The modeling engine: model search, segmentation and a fit, medians of repeated runs",
+                                {}, 0);
   std::printf("Modeling engine speed (median of repeated runs on this machine)\n");
   for (int per : {5, 7, 9}) {
     const Series series = grid_series(per);

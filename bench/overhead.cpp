@@ -17,6 +17,7 @@
 #include "core/process.hpp"
 #include "augur/core/stats.hpp"
 #include "core/table.hpp"
+#include "bench_arguments.hpp"
 
 namespace {
 
@@ -60,6 +61,10 @@ int parse(const char* value, const char* name) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_overhead [--size N] [--iterations I] [--repeat R] [--threads P] [--instructions]\n"
+                                "The cost of libaugur on swim",
+                                {"--size N", "--iterations I", "--repeat R", "--threads P", "--instructions"}, 0);
   int size = 512;
   int iterations = 400;
   int repeat = 7;

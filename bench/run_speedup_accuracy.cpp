@@ -27,6 +27,7 @@
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "support/self_analysis_runs.hpp"
+#include "bench_arguments.hpp"
 
 namespace {
 
@@ -165,6 +166,10 @@ int parse(const char* value, const char* name) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_run_accuracy [--rounds R] [--sets S] [--size N] [--iterations I] [--baseline-iterations B]\n"
+                                "The speedups of augur run against runs on P threads",
+                                {"--rounds R", "--sets S", "--size N", "--iterations I", "--baseline-iterations B"}, 0);
   Settings settings;
   for (int index = 1; index < argc; ++index) {
     const std::string option = argv[index];

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "model/model.hpp"
+#include "bench_arguments.hpp"
 
 namespace {
 
@@ -125,6 +126,10 @@ void two_laws(double noise, bool relative, std::mt19937_64& random, Tally& tally
 }  // namespace
 
 int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_segment_search_accuracy [--one N] [--two N]\n"
+                                "The segment search on data of one and two laws",
+                                {"--one N", "--two N"}, 0);
   int one = 40;
   int two = 15;
   for (int a = 1; a < argc; ++a) {

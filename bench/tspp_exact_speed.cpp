@@ -8,6 +8,7 @@
 
 #include "core/table.hpp"
 #include "augur/tspp_predictor.hpp"
+#include "bench_arguments.hpp"
 
 namespace {
 
@@ -51,7 +52,11 @@ void measure(augur::core::TextTable& table, const std::string& name, const augur
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_tspp_exact_speed\n"
+                                "The exact TSPP method: states of the chain per CPU second",
+                                {}, 0);
   augur::core::TextTable table({"system", "discipline", "states", "CPU s", "states per CPU s", "completion"});
   for (int tasks : {8, 10, 12, 13}) {
     measure(table, std::to_string(tasks) + " tasks forked on 2 resources", fork_of(tasks), augur::tspp::Discipline::ProcessorSharing);

@@ -13,6 +13,7 @@
 
 #include "core/table.hpp"
 #include "augur/tspp_predictor.hpp"
+#include "bench_arguments.hpp"
 
 namespace {
 
@@ -72,7 +73,11 @@ std::string measure(const TaskSystem& system) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_tspp_scale\n"
+                                "The TSPP method on 10^3 to 10^5 tasks: time and peak memory, or the refusal past its limit",
+                                {}, 0);
   augur::core::TextTable table({"system", "tasks", "concurrent pairs", "seconds: wall / CPU", "peak MB", "iterations"});
   auto row = [&table](const std::string& name, const TaskSystem& system) {
     const std::string report = measure(system);

@@ -10,8 +10,13 @@
 #include "core/table.hpp"
 #include "augur/sim/task_system.hpp"
 #include "augur/tspp_predictor.hpp"
+#include "bench_arguments.hpp"
 
-int main() {
+int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_tspp_speed\n"
+                                "The TSPP predictor and simulator: seconds and events per second",
+                                {}, 0);
   using clock = std::chrono::steady_clock;
   augur::core::TextTable table({"tasks", "resources", "mak-lundstrom median s", "iterations", "transient median s",
                                 "iterations (finest grid)", "simulator events/s, 1 thread",

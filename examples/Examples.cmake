@@ -108,15 +108,17 @@ augur_example(NAME swim_self_analysis DEPENDS swim
   ENVIRONMENT OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive AUGUR_BASELINE=1
   COMMAND build/bin/swim 512 400
   EXPECTED examples/swim/self_analysis.out STREAM stderr MASK ${measured})
-augur_example(NAME run_swim_plain DEPENDS swim-plain augur_preload
+augur_example(NAME run_swim_plain DEPENDS swim-plain augur_preload ATTEMPTS 3
   COMMAND augur run -p 2 --iterations 400 -- build/bin/swim-plain 256 400
   EXPECTED examples/swim/run.out MASK ${measured})
 
+# Both measure real runs: on a loaded machine a neighbour may preempt most steps and the run then rightly
+# reports no speedup (S(2) PNC, or "only 3 usable steps"): up to 3 attempts (ATTEMPTS, tests/examples).
 # interpose: one outer parallel region around the time loop, found from its worksharing constructs; the
 # source paths compiled into the program depend on where it was built.
 # The lines the compiler gives the constructs (from -g) depend on the optimisation level (the implicit
 # barrier at the end of the parallel region is line 61 at -O3, 59 at -O1): masked.
-augur_example(NAME run_outer_region DEPENDS outer_region augur_preload
+augur_example(NAME run_outer_region DEPENDS outer_region augur_preload ATTEMPTS 3
   COMMAND augur run -p 2 --iterations 300 -- build/bin/outer_region 200000 300
   EXPECTED examples/interpose/outer_region.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=]
     [=[[0-9]+ iterations measured on the team, [0-9]+ baseline]=] [=[measurement (clean|disturbed|meaningless): .*$]=])

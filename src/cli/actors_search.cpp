@@ -83,8 +83,7 @@ std::shared_ptr<ActorsOptions> add_actors_search(CLI::App& command) {
   add_threads_option(command, options->threads, "Threads to simulate on (0: the hardware's); the results do not depend on it", 0);
   command.add_option("--write-mapping", options->write_mapping, "Write the best mapping to this file (a mapping file, whole or not at all)")
       ->type_name("FILE");
-  command.add_flag("--progress", options->progress, "Progress lines on stderr even when it is not a terminal");
-  command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
+  add_progress_flags(command, options->progress, options->quiet);
   command.footer("Under mpirun the candidates are shared among the ranks and rank 0 prints the same result (docs/actors.md, "
                  "\"Searches over MPI ranks\").");
   return options;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "actors_command.hpp"
+#include "flags.hpp"
 #include "progress.hpp"
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
@@ -87,8 +88,7 @@ std::shared_ptr<ActorsOptions> add_actors_tune(CLI::App& command) {
       ->check(CLI::Range(0, 10000));
   command.add_option("--write-mapping", options->write_mapping, "Write the final mapping to this file (a mapping file, whole or not at all)")
       ->type_name("FILE");
-  command.add_flag("--progress", options->progress, "Progress lines on stderr even when it is not a terminal");
-  command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
+  add_progress_flags(command, options->progress, options->quiet);
   return options;
 }
 

@@ -223,8 +223,7 @@ Runner declare_cache_curve_command(CLI::App& command) {
   add_json_flag(command, options->json, "JSON instead of the table: {\"line\", \"sets\", \"method\", ..., \"points\": [{\"size\", \"assoc\", \"miss_rate\"}]}");
   add_csv_flag(command, options->csv, "CSV instead of the table: size,assoc,miss_rate");
   command.add_option("--plot", options->plot, "Also draw the curve with gnuplot into FILE.svg or FILE.png (written whole or not at all)")->type_name("FILE");
-  command.add_flag("--progress", options->progress, "Report progress on stderr every 2^24 accesses even when it is not a terminal");
-  command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");
+  add_progress_flags(command, options->progress, options->quiet, " (every 2^24 accesses)");
   command.footer(
       "Sizes: with one set, every power of two of lines; with --sets S, S x assoc x line for assoc 1..16, then powers\n"
       "of two; each up to the first size from which the curve is flat.\n"

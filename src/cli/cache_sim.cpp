@@ -128,8 +128,7 @@ Runner declare_cache_sim_command(CLI::App& command) {
       ->check(CLI::IsMember({"detect", "din", "lackey", "augur"}));
   add_json_flag(command, options->json, "JSON instead of the table");
   command.add_flag("--no-3c", options->no_3c, "Do not classify the misses (faster, no memory per line touched)");
-  command.add_flag("--progress", options->progress, "Report progress on stderr every 2^24 accesses even when it is not a terminal");
-  command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");
+  add_progress_flags(command, options->progress, options->quiet, " (every 2^24 accesses)");
   command.footer(
       "Examples:\n"
       "  augur cache sim examples/cache/small.din --cache l1:size=256,assoc=2,line=16\n"

@@ -152,9 +152,7 @@ Runner declare_cache_trace_command(CLI::App& command) {
       ->check(CLI::IsMember({"augur", "din"}));
   command.add_option("--line", options->line, "Line size in bytes for the count of distinct lines (default 64)");
   add_json_flag(command, options->json, "The summary as JSON");
-  command.add_flag("--progress", options->progress,
-                   "Report progress on stderr every 2^24 accesses even when it is not a terminal");
-  command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");
+  add_progress_flags(command, options->progress, options->quiet, " (every 2^24 accesses)");
   return [options] { return run_cache_trace(*options); };
 }
 

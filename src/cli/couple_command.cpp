@@ -160,7 +160,9 @@ void add_report(CLI::App* command, CoupleOptions& options) {
   CLI::App* report_command =
       command->add_subcommand("report", "Coupling values and predictions of measurement files already taken.");
   report_command->add_option("FILES", options.files, "Measurement files (augur couple measure -o); none: the stored runs");
-  report_command->add_option("--run", options.runs, "Stored runs to report (augur db list)")->type_name("ID");
+  report_command->add_option("--run", options.runs, "Stored runs to report (augur db list)")
+      ->check(integer_within_64_bits(false))
+      ->type_name("ID");
   add_stored(report_command, options);
   add_length(report_command, options);
   report_command->add_flag("--all-chains", options.all_chains, "Show the coupling values of every chain length");
@@ -176,7 +178,9 @@ void add_predict(CLI::App* command, CoupleOptions& options) {
                  "the nearest (same machine class, closest problem size per processor), with the error of each.");
   predict_command->add_option("--target", options.target, "The configuration to predict: its measurement file (its kernels alone suffice)")
       ->type_name("FILE");
-  predict_command->add_option("--target-run", options.target_run, "... or its stored run")->type_name("ID");
+  predict_command->add_option("--target-run", options.target_run, "... or its stored run")
+      ->check(integer_within_64_bits(false))
+      ->type_name("ID");
   predict_command->add_option("FROM", options.files, "Measurement files of other configurations; none: the stored runs");
   add_stored(predict_command, options);
   add_length(predict_command, options);
@@ -188,7 +192,9 @@ void add_reuse_and_transitions(CLI::App* command, CoupleOptions& options) {
       "reuse", "Isocoupling for every run: each predicted from the coupling values of the nearest other configuration, "
                "with the mean errors of the sources of the same and of other processor counts.");
   reuse_command->add_option("FILES", options.files, "Measurement files; none: the stored runs");
-  reuse_command->add_option("--run", options.runs, "Only these stored runs")->type_name("ID");
+  reuse_command->add_option("--run", options.runs, "Only these stored runs")
+      ->check(integer_within_64_bits(false))
+      ->type_name("ID");
   add_stored(reuse_command, options);
   add_length(reuse_command, options);
   add_json(reuse_command, options);

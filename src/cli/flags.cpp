@@ -2,6 +2,7 @@
 #include "flags.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
@@ -55,6 +56,11 @@ CLI::Option* add_threads_option(CLI::App& command, int& threads, const std::stri
   return option;
 }
 
+void add_progress_flags(CLI::App& command, bool& progress, bool& quiet, const std::string& detail) {
+  command.add_flag("--progress", progress, "Progress lines on stderr even when it is not a terminal" + detail);
+  command.add_flag("-q,--quiet", quiet, "No progress on standard error");
+}
+
 CLI::Validator finite_number() {
   return CLI::Validator(
       [](const std::string& text) -> std::string {
@@ -64,6 +70,36 @@ CLI::Validator finite_number() {
         return {};
       },
       "");
+}
+
+CLI::Validator integer_within_64_bits(bool is_unsigned) {
+  return CLI::Validator(
+      [is_unsigned](const std::string& text) -> std::string {
+        const char* start = text.c_str();
+        while (*start == ' ' || *start == '\t') ++start;
+        char* end = nullptr;
+        errno = 0;
+        if (is_unsigned) {
+          (void)std::strtoull(start, &end, 0);
+          if (*start == '-' || errno == ERANGE) return "expected an integer from 0 to 18446744073709551615, found '" + text + "'";
+        } else {
+          (void)std::strtoll(start, &end, 0);
+          if (errno == ERANGE) {
+            return "expected an integer from -9223372036854775808 to 9223372036854775807, found '" + text + "'";
+          }
+        }
+        return {};  // not a number at all: CLI11's conversion says so
+      },
+      "");
+}
+
+void refuse_out_of_range_integers(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    const std::string type = option->get_type_name();
+    const std::string base = type.substr(0, type.find(':'));
+    if (base == "UINT" || base == "INT") option->check(integer_within_64_bits(base == "UINT"));
+  }
+  for (CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) refuse_out_of_range_integers(*command);
 }
 
 std::string redirected_output(const CLI::App& command) {

@@ -41,9 +41,23 @@ CLI::Option* add_output_option(CLI::App& command, std::string& output, const std
 // -p,--threads N in [minimum, max_threads].
 CLI::Option* add_threads_option(CLI::App& command, int& threads, const std::string& description, int minimum = 1);
 
+// --progress (progress lines on standard error even when it is not a terminal; `detail` follows the text,
+// e.g. " (every 2^24 accesses)") and -q,--quiet (no progress), for the commands with long work.
+void add_progress_flags(CLI::App& command, bool& progress, bool& quiet, const std::string& detail = "");
+
 // The check to put first on every floating-point option: a finite number, never nan or inf (CLI11's ranges
 // let nan through, and print the limits of double for inf). Nothing added to --help.
 [[nodiscard]] CLI::Validator finite_number();
+
+// The check CLI11 2.1 lacks on integer options: it reads them with strtoull/strtoll, which saturate past 64
+// bits and (strtoull) take a minus sign, so `--seed 18446744073709551616` and `--seed -1` both became
+// 2^64 - 1. An integer of 64 bits (`is_unsigned`: 0 to 2^64 - 1, else -2^63 to 2^63 - 1), read as CLI11 reads
+// it (decimal, 0x hex, 0 octal); a narrower type's range CLI11 checks itself. Nothing added to --help.
+[[nodiscard]] CLI::Validator integer_within_64_bits(bool is_unsigned);
+// Puts that check on every option of `app` and of its commands, at every depth, whose type is an integer
+// (CLI11's INT or UINT); main() calls it once every command is declared. An option with a type name of its
+// own (ID, N) gets the check where it is declared.
+void refuse_out_of_range_integers(CLI::App& app);
 
 // The file named by --json=FILE or --csv=FILE on `command` (empty: standard output, or not given).
 [[nodiscard]] std::string redirected_output(const CLI::App& command);

@@ -36,8 +36,7 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_simulate(CLI::App& command) {
   add_threads_option(command, options->threads, "Threads for the replications (0: the hardware's); the numbers do not depend on it", 0)->default_val(0);
   command.add_option("--trace", options->trace, "Write replication 0's timeline to FILE (Perfetto JSON: CSs and processors as rows, packets grasped and migrated as flows)")->type_name("FILE");
   add_json_flag(command, options->json, "JSON instead of the tables");
-  command.add_flag("--progress", options->progress, "Progress lines on stderr even when it is not a terminal");
-  command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
+  add_progress_flags(command, options->progress, options->quiet);
   command.footer("Under mpirun the replications are shared among the ranks and rank 0 prints (docs/hierarchy.md, \"Replications over MPI ranks\").\n"
                  "Guide: docs/hierarchy.md");
   return options;

@@ -147,8 +147,7 @@ std::shared_ptr<HierarchyOptions> add_hierarchy_sweep(CLI::App& command) {
   add_threads_option(command, options->threads, "Threads over the points (0: the hardware's); the numbers do not depend on it", 0)->default_val(0);
   add_json_flag(command, options->json, "JSON instead of the tables");
   add_csv_flag(command, lists->csv, "CSV: one line per point");
-  command.add_flag("--progress", options->progress, "Progress lines on stderr even when it is not a terminal");
-  command.add_flag("-q,--quiet", options->quiet, "No progress on standard error");
+  add_progress_flags(command, options->progress, options->quiet);
   command.callback([options, lists] {
     options->model.clear();
     for (const auto& model : lists->models) options->model += (options->model.empty() ? "" : ",") + model;

@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
   }
   CLI::App* exporter = app.add_subcommand("help-export", "Man pages and completion scripts (for the build)");
   commands.emplace_back(exporter, augur::cli::declare_help_export(*exporter, app));
+  augur::cli::refuse_out_of_range_integers(app);
 
   const std::vector<std::string> arguments(argv + 1, argv + argc);
   if (arguments.empty()) {

@@ -65,8 +65,7 @@ void add_model_options(CLI::App& command, ModelCommandOptions& options) {
   command.add_option("--format", options.format, "Input format: auto, csv, extrap, jsonl")->default_val("auto");
   command.add_option("--value", options.value_column, "CSV: the column of the measured values (default: 'value', 'time', else the last)");
   command.add_option("--parameters", options.parameter_columns, "CSV: the parameter columns, comma-separated (default: all others)");
-  command.add_flag("--progress", options.progress, "Progress lines on stderr even when it is not a terminal (over several series)");
-  command.add_flag("-q,--quiet", options.quiet, "No progress on standard error");
+  add_progress_flags(command, options.progress, options.quiet, " (over several series)");
   command.add_option("--exclude", options.exclude,
                      "Leave the measurements at these parameter values out of the fit, e.g. 'N=4194304' or 'N=1024,P=4' "
                      "(repeatable); predict still compares its predictions there with what was measured");

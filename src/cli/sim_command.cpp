@@ -112,8 +112,7 @@ void add_sim_options(CLI::App* command, SimOptions& options) {
                      "the results are the same for any number");
   add_json_flag(*command, options.json, "JSON instead of the table");
   add_csv_flag(*command, options.csv, "The task times and the completion time as CSV instead of the table");
-  command->add_flag("-q,--quiet", options.quiet, "No progress bar on stderr (shown on a terminal only)");
-  command->add_flag("--progress", options.progress, "Progress lines on stderr even when it is not a terminal");
+  add_progress_flags(*command, options.progress, options.quiet);
   command->footer("Example:\n  augur sim examples/tspp/figure11.tspp --replications 10000 --trace figure11.trace.json");
 }
 

@@ -155,8 +155,7 @@ void add_speedup_options(CLI::App* command, SpeedupOptions& options) {
       });
   add_json_flag(*command, options.json, "Print JSON instead of the table");
   add_csv_flag(*command, options.csv, "CSV instead of the table: one line per thread count, the columns of --json's points");
-  command->add_flag("-q,--quiet", options.quiet, "No progress bar on stderr (shown on a terminal only)");
-  command->add_flag("--progress", options.progress, "Progress lines on stderr even when it is not a terminal");
+  add_progress_flags(*command, options.progress, options.quiet);
   command->add_option("program", options.command,
                       "The program (linked with libaugur, or an unmodified OpenMP program) and its arguments, after --")
       ->required();

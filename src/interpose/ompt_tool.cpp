@@ -57,6 +57,7 @@ Tool* tool = nullptr;              // set once, by the first region at level 0
 std::atomic<bool> started{false};
 std::atomic<bool> active{false};   // the engine may be driven
 pthread_t owner{};                 // the thread that drives the engine
+std::atomic<std::uint64_t> traced_region_site{0};  // on the timeline, the codeptr_ra of the region being run
 
 // The marker in ompt_data_t of a region that drives the engine.
 constexpr std::uint64_t instrumented = 0x61756775u;  // "augu"
@@ -119,6 +120,7 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/, const ompt_frame
     tool->threads.observe(current);
     tool->session.engine->before_region(reinterpret_cast<std::uint64_t>(codeptr_ra));
     if (tool->session.trace != nullptr) {
+      traced_region_site.store(reinterpret_cast<std::uint64_t>(codeptr_ra), std::memory_order_relaxed);
       interpose::timeline_region_begin(tool->session, reinterpret_cast<std::uint64_t>(codeptr_ra), runtime::read_clock(CLOCK_MONOTONIC));
     }
     if (tool->session.worksharing != nullptr) {
@@ -170,6 +172,15 @@ std::uint64_t construct_site = 0;
 // barrier after it, if any, comes from on_sync_region_wait.
 thread_local bool construct_just_ended = false;  // this thread's last timeline event was a construct's end
 thread_local double barrier_arrival = -1.0;      // on the timeline, when this thread began to wait (negative: none)
+// A barrier right after a construct's end is the construct's own (its work is on the timeline already), or
+// the next one after a `nowait` construct (the work since is a `work` slice). libomp 14 reports a construct's
+// barrier and the join barrier as ompt_sync_region_barrier_implicit (2; 5.1 splits it), the join barrier
+// with the region's call site on the master and none on the workers; an explicit barrier is never the own.
+bool constructs_own_barrier(ompt_sync_region_t kind, const void* codeptr_ra) {
+  if (kind == ompt_sync_region_barrier_implicit_workshare) return true;
+  if (static_cast<int>(kind) != 2 || codeptr_ra == nullptr) return false;
+  return reinterpret_cast<std::uint64_t>(codeptr_ra) != traced_region_site.load(std::memory_order_relaxed);
+}
 
 void trace_construct_end(interpose::ConstructEnd kind, const ompt_data_t* parallel_data) {
   if (tool->session.trace == nullptr || parallel_data == nullptr || parallel_data->value != instrumented) return;
@@ -265,7 +276,7 @@ int dispatch_next(Function function, Arguments... arguments) {
 // (omp_* calls there crash libomp 14: the thread has no team yet). Barriers of tasks (taskwait, taskgroup),
 // reductions and teams are not barriers of the team's work.
 void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
-                         ompt_data_t* /*task_data*/, const void* /*codeptr_ra*/) {
+                         ompt_data_t* /*task_data*/, const void* codeptr_ra) {
   if (tool == nullptr || !active.load(std::memory_order_relaxed)) return;
   if (parallel_data == nullptr || parallel_data->value != instrumented) return;
   if (kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup || kind == ompt_sync_region_reduction ||
@@ -275,7 +286,8 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
   if (tool->session.trace != nullptr) {  // the timeline's barrier slices (run_timeline.hpp)
     const double now = runtime::read_clock(CLOCK_MONOTONIC);
     if (endpoint == ompt_scope_begin) {
-      barrier_arrival = interpose::timeline_barrier_arrive(tool->session, construct_just_ended, now);
+      const bool after_construct = construct_just_ended && constructs_own_barrier(kind, codeptr_ra);
+      barrier_arrival = interpose::timeline_barrier_arrive(tool->session, after_construct, now);
     } else {
       interpose::timeline_construct_left(tool->session, barrier_arrival, now);
       barrier_arrival = -1.0;

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "e2e_support.hpp"
 
@@ -51,6 +54,74 @@ TEST(BadInput, FloatingOptionsRefuseNanAndInf) {
       EXPECT_LT(result.standard_error.size(), 400U) << describe(result);
       EXPECT_TRUE(result.standard_output.empty()) << describe(result);
     }
+  }
+}
+
+// CLI11 2.1 reads integers with strtoull/strtoll, which saturate past 64 bits and (strtoull) take a minus sign:
+// `--seed 18446744073709551616` (2^64) and `--seed -1` ran with the seed 2^64 - 1. Every integer option of
+// 64 bits refuses them as a usage error naming the option; 2^64 - 1 itself is a seed.
+TEST(BadInput, IntegerOptionsRefuseValuesPast64Bits) {
+  const std::string workload = examples_of("manager") + "thesis.workload";
+  const std::string unsigned_range = "expected an integer from 0 to 18446744073709551615, found '";
+  const std::string signed_range = "expected an integer from -9223372036854775808 to 9223372036854775807, found '";
+  const std::vector<std::tuple<std::string, Arguments, std::string>> commands = {
+      {"manager", {"simulate", workload, "--seed", "18446744073709551616"}, "--seed: " + unsigned_range},
+      {"manager", {"simulate", workload, "--seed", "-1"}, "--seed: " + unsigned_range},
+      {"sim", {examples_of("tspp") + "figure11.tspp", "--seed", "99999999999999999999999"}, "--seed: " + unsigned_range},
+      {"gen-tasks", {"--seed", "-18446744073709551615"}, "--seed: " + unsigned_range},
+      {"hierarchy", {"generate", "--seed", "36893488147419103232"}, "--seed: " + unsigned_range},
+      {"couple", {"report", "--run", "9223372036854775808"}, "--run: " + signed_range},
+      {"couple", {"predict", "--target-run", "-9223372036854775809"}, "--target-run: " + signed_range},
+  };
+  for (const auto& [command, arguments, message] : commands) {
+    const auto result = run_command(command, arguments);
+    EXPECT_EQ(result.exit_code, 2) << command << " " << arguments.back() << "\n" << describe(result);
+    EXPECT_TRUE(contains(result.standard_error, message + arguments.back() + "'")) << command << "\n" << describe(result);
+    EXPECT_TRUE(result.standard_output.empty()) << describe(result);
+  }
+  const auto largest = run_command("manager", {"simulate", workload, "--seed", "18446744073709551615", "--json"});
+  EXPECT_EQ(largest.exit_code, 0) << describe(largest);
+}
+
+// `gen-tasks --tasks 1000000 --resources 10000` would have written about 97 GB (to a file, a temporary one
+// beside it first): the size is estimated from the options before anything is written, and a system larger
+// than --max-size (4G, 4e9 bytes) is refused, naming the options and the size; nothing is written.
+TEST(BadInput, GenTasksRefusesASystemLargerThanItsMaximumSize) {
+  augur::e2e::TemporaryDirectory directory;
+  const std::string output = directory.file("huge.tspp");
+  augur::core::ProcessResult result;
+  const double took = seconds_of([&] { result = run_command("gen-tasks", {"--tasks", "1000000", "--resources", "10000", "-o", output}); });
+  EXPECT_EQ(result.exit_code, 1) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error, "--tasks 1000000 --resources 10000 --use 0.7 would write about 97")) << describe(result);
+  EXPECT_TRUE(contains(result.standard_error, "GB, more than --max-size (4.0 GB)")) << describe(result);
+  EXPECT_FALSE(std::filesystem::exists(output));
+  EXPECT_TRUE(std::filesystem::is_empty(directory.path())) << "no temporary file left";
+  EXPECT_LT(took, 5.0);
+}
+
+// The estimate behind --max-size is within 15% of what is written: a bound 15% below the real size refuses
+// the system, one 15% above lets it through (deep and flat structures, few and many demands, long demands).
+TEST(BadInput, GenTasksSizeEstimateIsWithinFifteenPercent) {
+  const std::vector<Arguments> systems = {{"--tasks", "1000"},
+                                          {"--tasks", "1000", "--depth", "1000"},
+                                          {"--tasks", "1000", "--depth", "1"},
+                                          {"--tasks", "100", "--resources", "100", "--use", "0.1"},
+                                          {"--tasks", "200", "--resources", "50", "--demand-max", "1e12"},
+                                          {"--tasks", "3000", "--resources", "30", "--use", "1", "--depth", "10"}};
+  for (const Arguments& system : systems) {
+    const auto written = run_command("gen-tasks", system);
+    ASSERT_EQ(written.exit_code, 0) << describe(written);
+    const double size = static_cast<double>(written.standard_output.size());
+    Arguments below = system;
+    below.insert(below.end(), {"--max-size", std::to_string(static_cast<long>(0.85 * size))});
+    Arguments above = system;
+    above.insert(above.end(), {"--max-size", std::to_string(static_cast<long>(1.15 * size))});
+    const auto refused = run_command("gen-tasks", below);
+    EXPECT_EQ(refused.exit_code, 1) << size << " bytes\n" << describe(refused);
+    EXPECT_TRUE(refused.standard_output.empty());
+    const auto accepted = run_command("gen-tasks", above);
+    EXPECT_EQ(accepted.exit_code, 0) << size << " bytes\n" << describe(accepted);
+    EXPECT_EQ(accepted.standard_output, written.standard_output);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -44,6 +45,25 @@ std::vector<std::string> row(const std::string& table, int processors) {
     if (fields.size() == 12 && fields[0] == std::to_string(processors)) return fields;
   }
   return {};
+}
+
+// augur speedup on a program of one outer region, run again (at most 3 times) while a point has no SA(N)
+// and the run says why: a neighbour preempted most of its steps ("only 3 usable steps (at least 5 are
+// needed for a speedup)", seen at a load of 15 on 2 cores). A point missing for any other reason is not
+// retried; each retry is printed.
+ProcessResult speedup_outer(const std::vector<std::string>& program, bool quiet) {
+  ProcessResult result;
+  for (int run = 1; run <= 3; ++run) {
+    result = speedup(program, false, quiet);
+    bool missing = false;
+    for (int processors : {1, 2}) {
+      const std::vector<std::string> fields = row(result.standard_output, processors);
+      missing = missing || fields.size() != 12U || fields[4] == "-";
+    }
+    if (!missing || !contains(result.standard_output, " usable steps (at least ")) return result;
+    std::printf("augur speedup, run %d of 3: a point without SA(N), its steps preempted; measured again\n", run);
+  }
+  return result;
 }
 
 // TS (column 4), SA(N) (5) and SA(1) (7) measured for p = 1 and 2.
@@ -101,7 +121,7 @@ TEST(SpeedupDynamic, InstrumentedProgramSaysStaticInstrumentation) {
 // One outer parallel region around the time loop (examples/interpose/outer_region.c): the one-run
 // analysis reports a region of kind outer; TS from the time runs' median steps, no sweep.
 TEST(SpeedupDynamic, OuterRegionProgramIsMeasuredWithoutSweep) {
-  const ProcessResult result = speedup({AUGUR_OUTER_REGION_EXE, "100000", "200"}, false, false);
+  const ProcessResult result = speedup_outer({AUGUR_OUTER_REGION_EXE, "100000", "200"}, false);
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   // Four runs (time and analyze on 1 and 2 threads) of the five planned: no sweep.
   EXPECT_TRUE(contains(result.standard_output, "note: SA(1 exec) not measured")) << describe(result);
@@ -117,7 +137,7 @@ TEST(SpeedupDynamic, OuterRegionProgramIsMeasuredWithoutSweep) {
 
 #ifdef AUGUR_OUTER_REGION_CLANG_EXE
 TEST(SpeedupDynamic, OuterRegionClangProgramIsMeasuredUnderTheOmptTool) {
-  const ProcessResult result = speedup({AUGUR_OUTER_REGION_CLANG_EXE, "100000", "200"});
+  const ProcessResult result = speedup_outer({AUGUR_OUTER_REGION_CLANG_EXE, "100000", "200"}, true);
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   EXPECT_TRUE(contains(result.standard_output, "note: instrumentation: dynamic (libaugur_ompt, libomp)")) << describe(result);
   EXPECT_TRUE(contains(result.standard_output, "note: SA(1 exec) not measured")) << describe(result);

@@ -287,4 +287,42 @@ TEST(RunTrace, EachThreadOfTheTeamHasItsWorkAndBarrierWaitsUnderTheOmptTool) {
 }
 #endif
 
+// nowait_program: 100 steps of a `for nowait` loop, each thread's own work and an explicit barrier, then a
+// `single nowait` and own work up to the region's end. On each thread the worksharing and wait slices tile
+// its time from the first to the last: the work after a nowait construct is a `work` slice ended by the
+// next barrier, not lost (libgomp reports no end of a worker's work at the region's end: the last work
+// after the single is not counted).
+void expect_the_work_after_nowait_constructs(const std::string& program, const std::string& label) {
+  const augur::test::TemporaryDirectory folder("augur-trace-e2e");
+  const auto [report, trace] = run_traced(folder, program, {"100"});
+  (void)report;
+  std::map<long long, std::vector<json>> tracks;
+  for (const std::string category : {"worksharing", "wait"}) {
+    for (const json& slice : slices(trace, category)) tracks[slice.at("tid").get<long long>()].push_back(slice);
+  }
+  ASSERT_EQ(tracks.size(), 2u) << label << " " << trace.at("metadata");
+  for (auto& [tid, track] : tracks) {
+    std::sort(track.begin(), track.end(), [](const json& a, const json& b) { return a.at("ts").get<double>() < b.at("ts").get<double>(); });
+    int works = 0;
+    double covered = 0.0;
+    for (const json& slice : track) {
+      works += slice.at("name") == "work" ? 1 : 0;
+      covered += slice.at("dur").get<double>();
+    }
+    const double span = end_of(track.back()) - track.front().at("ts").get<double>();
+    EXPECT_GE(works, 100) << label << " thread " << tid << ": each step's work before its barrier";
+    EXPECT_GE(covered, 0.97 * span) << label << " thread " << tid << ": " << covered << " us of " << span;
+  }
+}
+
+TEST(RunTrace, TheWorkAfterANowaitConstructIsOnTheTimelineUnderThePreload) {
+  expect_the_work_after_nowait_constructs(AUGUR_NOWAIT_PROGRAM_EXE, "libaugur_preload");
+}
+
+#ifdef AUGUR_NOWAIT_PROGRAM_CLANG_EXE
+TEST(RunTrace, TheWorkAfterANowaitConstructIsOnTheTimelineUnderTheOmptTool) {
+  expect_the_work_after_nowait_constructs(AUGUR_NOWAIT_PROGRAM_CLANG_EXE, "libaugur_ompt");
+}
+#endif
+
 }  // namespace

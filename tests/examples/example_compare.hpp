@@ -45,6 +45,7 @@ struct Example {
   // examples), for commands that write files (`augur db`); `fresh` empties it first.
   std::string scratch;
   bool fresh = false;
+  int attempts = 1;  // runs of a measuring example, until one output matches
 };
 
 inline std::string read_text(const std::filesystem::path& path) {
@@ -172,6 +173,7 @@ inline std::vector<Example> read_manifest(const std::filesystem::path& path) {
     example.filter.tolerance = std::stod(entry.value("tolerance", std::string("0")));
     example.scratch = entry.value("scratch", std::string());
     example.fresh = entry.value("fresh", false);
+    example.attempts = entry.value("attempts", 1);
     examples.push_back(std::move(example));
   }
   return examples;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -79,25 +80,33 @@ TEST(Example, OutputMatchesExpectedFile) {
     const auto equals = assignment.find('=');
     options.environment.emplace_back(assignment.substr(0, equals), assignment.substr(equals + 1));
   }
-  const auto result = augur::core::run_process(resolve(example.command), options);
-  ASSERT_EQ(result.signal, 0) << result.describe_status() << "\n--- stderr ---\n" << result.standard_error;
-  EXPECT_EQ(result.exit_code, example.exit_code) << "--- stderr ---\n" << result.standard_error;
-
-  std::string output;
-  if (example.stream == "stdout" || example.stream == "both") output += result.standard_output;
-  if (example.stream == "stderr" || example.stream == "both") output += result.standard_error;
-
-  if (update) {
-    std::ofstream(expected_file, std::ios::binary) << output;
-    std::cout << "wrote " << example.expected << "\n";
-    return;
+  for (int attempt = 1; attempt <= example.attempts; ++attempt) {
+    const auto result = augur::core::run_process(resolve(example.command), options);
+    ASSERT_EQ(result.signal, 0) << result.describe_status() << "\n--- stderr ---\n" << result.standard_error;
+    std::string output;
+    if (example.stream == "stdout" || example.stream == "both") output += result.standard_output;
+    if (example.stream == "stderr" || example.stream == "both") output += result.standard_error;
+    if (update) {
+      EXPECT_EQ(result.exit_code, example.exit_code) << "--- stderr ---\n" << result.standard_error;
+      std::ofstream(expected_file, std::ios::binary) << output;
+      std::cout << "wrote " << example.expected << "\n";
+      return;
+    }
+    const auto expected = augur::examples::read_text(expected_file);
+    const auto difference = augur::examples::compare(expected, output, example.filter);
+    const bool matched = result.exit_code == example.exit_code && !difference.has_value();
+    if (matched) return;
+    std::ostringstream report;
+    report << example.expected << " differs from the output of example " << example.name << " (exit status "
+           << result.exit_code << ", expected " << example.exit_code << "; masked: {masked}; to accept the new output, run "
+           << "this test with --update)\n"
+           << difference.value_or("") << (example.stream == "stdout" ? "--- stderr ---\n" + result.standard_error : "");
+    if (attempt == example.attempts) {
+      ADD_FAILURE() << report.str() << (example.attempts > 1 ? "(every one of " + std::to_string(example.attempts) + " attempts)" : "");
+    } else {
+      std::cout << "attempt " << attempt << " of " << example.attempts << ": " << report.str() << "\n";
+    }
   }
-  const auto expected = augur::examples::read_text(expected_file);
-  const auto difference = augur::examples::compare(expected, output, example.filter);
-  EXPECT_FALSE(difference.has_value()) << example.expected << " differs from the output of example " << example.name
-                                       << " (masked: {masked}; to accept the new output, run this test with --update)\n"
-                                       << difference.value_or("")
-                                       << (example.stream == "stdout" ? "--- stderr ---\n" + result.standard_error : "");
 }
 
 }  // namespace

@@ -1,9 +1,15 @@
-// Programs and machines the unit tests of the actor simulator share (actors_test.cpp, actors_trace_test.cpp,
-// actors_wormhole_test.cpp).
+// Programs and machines the unit tests of the actor simulator share (actors_test.cpp, actors_errors_test.cpp,
+// actors_trace_test.cpp, actors_wormhole_test.cpp), and the check of their located errors.
 #pragma once
 
-#include <string>
+#include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "augur/core/diagnostics.hpp"
 #include "sim/actors/simulate.hpp"
 
 namespace augur::sim::actors::test {
@@ -52,6 +58,42 @@ player b : S
 player z : Z
 start go to a
 start go to b
+)";
+
+// The located message of the InputError that `read(input)` throws, or "no error".
+template <typename Read>
+std::string error_of(const Read& read, const std::string& input) {
+  try {
+    read(input);
+  } catch (const core::InputError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+// Each input (first) read by `read` fails with its message (second).
+template <typename Read>
+void expect_errors(const Read& read, const std::vector<std::pair<std::string, std::string>>& cases) {
+  for (const auto& [input, message] : cases) EXPECT_EQ(error_of(read, input), message) << input;
+}
+
+inline std::string program_error(const std::string& text, std::map<std::string, double> set = {}) {
+  return error_of([&](const std::string& input) { (void)parse_program(input, "p.actors", set); }, text);
+}
+
+// A 3-stage pipeline of `items` items (actors_test.cpp, actors_errors_test.cpp).
+inline constexpr const char* pipeline = R"(param items = 4
+param stages = 3
+type Source { on go { loop items { send item size 10 to stage[0] } } }
+type Stage {
+  on item {
+    compute 5
+    if index + 1 < stages { send item size 10 to stage[index + 1] }
+  }
+}
+player source : Source
+group stage[stages] : Stage
+start go to source
 )";
 
 }  // namespace augur::sim::actors::test
