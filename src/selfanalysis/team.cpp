@@ -97,6 +97,22 @@ double percentile(const std::vector<double>& sorted, double share) {
   return sorted[below] + (sorted[above] - sorted[below]) * (position - static_cast<double>(below));
 }
 
+// The mean of the values within max(3 scaled MADs, floor) of their median: the outliers left out, the program's
+// own slow steps kept (TeamPolicy::outlier_floor); 0 for no value.
+double typical_mean(const std::vector<double>& values, double floor) {
+  if (values.empty()) return 0.0;
+  const double center = median_of(values);
+  const double limit = std::max(3.0 * scaled_mad(values, center), floor);
+  double sum = 0.0;
+  long count = 0;
+  for (const double value : values) {
+    if (std::fabs(value - center) > limit) continue;
+    sum += value;
+    ++count;
+  }
+  return count > 0 ? sum / static_cast<double>(count) : center;
+}
+
 std::string steps_text(long count) { return std::to_string(count) + (count == 1 ? " usable step" : " usable steps"); }
 
 std::string fixed(const char* pattern, double value) {
@@ -143,10 +159,10 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   summary.spread = summary.step_time_median > 0.0 ? scale / summary.step_time_median : 0.0;
 
   // The steps the figures come from: not preempted (when enough are not), and within 3 scaled MADs of the
-  // median of those.
+  // median of those or within the policy's floor (a slow step of the program's own is its time).
   const bool use_clean = static_cast<int>(clean_times.size()) >= policy.min_steps;
   const double center = median_of(use_clean ? clean_times : all_times);
-  const double limit = 3.0 * scaled_mad(use_clean ? clean_times : all_times, center);
+  const double limit = std::max(3.0 * scaled_mad(use_clean ? clean_times : all_times, center), policy.outlier_floor);
   double elapsed = 0.0;
   double one_thread = 0.0;
   double serial = 0.0;
@@ -247,7 +263,7 @@ bool TeamPolicy::preempted(const TeamStep& step) const {
   return static_cast<double>(step.switches) > allowed;
 }
 
-double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share) {
+double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share, const TeamPolicy& policy) {
   if (remaining < 0) return -1.0;
   std::vector<double> parallel;
   std::vector<double> baseline;
@@ -256,8 +272,8 @@ double estimate_time(const TeamAnalysis& analysis, double consumed, long remaini
     (step.baseline ? baseline : parallel).push_back(step.elapsed);
   }
   if (parallel.empty() || (baseline_share > 0.0 && baseline.empty())) return -1.0;
-  const double per_step = (1.0 - baseline_share) * median_of(std::move(parallel)) +
-                          (baseline_share > 0.0 ? baseline_share * median_of(std::move(baseline)) : 0.0);
+  const double per_step = (1.0 - baseline_share) * typical_mean(parallel, policy.outlier_floor) +
+                          (baseline_share > 0.0 ? baseline_share * typical_mean(baseline, policy.outlier_floor) : 0.0);
   return consumed + static_cast<double>(remaining) * per_step;
 }
 

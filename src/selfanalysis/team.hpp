@@ -84,6 +84,10 @@ struct TeamPolicy {
   // its time, rounded down (so any for a step shorter than that): an idle machine's own kernel threads
   // take a core for microseconds now and then, a competing process at every time slice (a few ms).
   double switch_interval = 0.01;
+  // A step is an outlier, left out of T(P) and the estimates, when its time is further from the median than 3
+  // scaled MADs and than this many seconds: another process's time slice costs a step milliseconds, while the
+  // program's own slow steps (a thread woken on a halted core: ~90 us on a virtual machine) are its time.
+  double outlier_floor = 5e-4;
   [[nodiscard]] bool preempted(const TeamStep& step) const;
 };
 
@@ -132,9 +136,11 @@ struct TeamSummary {
 [[nodiscard]] TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy = {});
 
 // The estimate of a time loop's execution time: `consumed` seconds so far and `remaining` steps, of which a
-// share `baseline_share` will be baseline steps: the medians of the baseline and the other steps measured so
-// far; negative when either is missing or `remaining` is negative.
-[[nodiscard]] double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share);
+// share `baseline_share` will be baseline steps: the means of the baseline and the other steps measured so
+// far, outliers left out as in T(P) (TeamPolicy::outlier_floor); negative when either is missing or `remaining`
+// is negative.
+[[nodiscard]] double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share,
+                                   const TeamPolicy& policy = {});
 
 // The pace of a time loop, for the estimate of its execution time (docs/self-analysis.md, "The estimate of the
 // execution time"): marks at the start of each baseline window (every `every` steps when there are no windows),
