@@ -93,7 +93,7 @@ constexpr std::size_t max_decomposition_states = 200000;
 // tasks, the seed's method beyond.
 constexpr std::size_t max_hybrid_states = 1000000;
 constexpr std::size_t max_hybrid_decomposition_states = 200000;
-constexpr double hybrid_fcfs_count_factor = 1e4;
+constexpr double hybrid_fcfs_count_factor = 1e7;
 // The hybrid's exact chain: at most this many words of states (2 bytes each: 500 MB), its budget of
 // states cut to fit (the words per state: the tasks, twice that under FCFS).
 constexpr std::size_t hybrid_chain_words = 250000000;
