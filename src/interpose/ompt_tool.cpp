@@ -172,10 +172,9 @@ std::uint64_t construct_site = 0;
 // barrier after it, if any, comes from on_sync_region_wait.
 thread_local bool construct_just_ended = false;  // this thread's last timeline event was a construct's end
 thread_local double barrier_arrival = -1.0;      // on the timeline, when this thread began to wait (negative: none)
-// A barrier right after a construct's end is the construct's own (its work is on the timeline already), or
-// the next one after a `nowait` construct (the work since is a `work` slice). libomp 14 reports a construct's
-// barrier and the join barrier as ompt_sync_region_barrier_implicit (2; 5.1 splits it), the join barrier
-// with the region's call site on the master and none on the workers; an explicit barrier is never the own.
+// A barrier right after a construct's end is its own (its work is on the timeline), or the next after a `nowait`
+// one (the work since is a `work` slice). libomp 14 reports both as barrier_implicit (2): the join barrier with
+// the region's call site on the master and none on the workers; an explicit barrier is never the own.
 bool constructs_own_barrier(ompt_sync_region_t kind, const void* codeptr_ra) {
   if (kind == ompt_sync_region_barrier_implicit_workshare) return true;
   if (static_cast<int>(kind) != 2 || codeptr_ra == nullptr) return false;

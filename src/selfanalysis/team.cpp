@@ -97,12 +97,17 @@ double percentile(const std::vector<double>& sorted, double share) {
   return sorted[below] + (sorted[above] - sorted[below]) * (position - static_cast<double>(below));
 }
 
-// The mean of the values within max(3 scaled MADs, floor) of their median: the outliers left out, the program's
-// own slow steps kept (TeamPolicy::outlier_floor); 0 for no value.
+// How far from `center` a value may be and not be an outlier: 3 scaled MADs, at least `floor`
+// (TeamPolicy::outlier_floor: the program's own slow steps are kept).
+double outlier_limit(const std::vector<double>& values, double center, double floor) {
+  return std::max(3.0 * scaled_mad(values, center), floor);
+}
+
+// The mean of the values within outlier_limit of their median; 0 for no value.
 double typical_mean(const std::vector<double>& values, double floor) {
   if (values.empty()) return 0.0;
   const double center = median_of(values);
-  const double limit = std::max(3.0 * scaled_mad(values, center), floor);
+  const double limit = outlier_limit(values, center, floor);
   double sum = 0.0;
   long count = 0;
   for (const double value : values) {
@@ -162,7 +167,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   // median of those or within the policy's floor (a slow step of the program's own is its time).
   const bool use_clean = static_cast<int>(clean_times.size()) >= policy.min_steps;
   const double center = median_of(use_clean ? clean_times : all_times);
-  const double limit = std::max(3.0 * scaled_mad(use_clean ? clean_times : all_times, center), policy.outlier_floor);
+  const double limit = outlier_limit(use_clean ? clean_times : all_times, center, policy.outlier_floor);
   double elapsed = 0.0;
   double one_thread = 0.0;
   double serial = 0.0;

@@ -214,7 +214,6 @@ private:
   int count_ = 0;
 };
 
-// One outer region as the report shows it (kind "outer"; docs/formats.md, "Self-analysis report").
 // Where the team ran (docs/self-analysis.md, "The team's placement"): of the measured steps on the team whose
 // threads' cores were all known, how many had every thread on one core. On a machine whose scheduler may pack
 // an unpinned team on one core, the one-run figures are those of the placement this run got.
@@ -227,6 +226,7 @@ struct TeamPlacement {
   [[nodiscard]] double one_cpu_fraction() const;
 };
 
+// One outer region as the report shows it (kind "outer"; docs/formats.md, "Self-analysis report").
 struct OuterRegionResult {
   std::uint64_t id = 0;             // the region's outlined function (libgomp) or call site (libomp)
   int length = 0;                   // worksharing constructs per iteration
