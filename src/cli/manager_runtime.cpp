@@ -62,6 +62,7 @@ void finish_manager_settings(ManagerSettings& settings) {
   if (!policy) throw std::runtime_error("--policy: unknown policy '" + settings.policy + "'");
   settings.service.policy.policy = *policy;
   settings.service.silent_after_ns = static_cast<std::uint64_t>(settings.silent_after_ms * 1e6);
+  settings.service.policy.quantum = settings.quantum_ms * 1e-3;  // rollout: a candidate held for one quantum
   if (std::optional<std::string> problem = manager::validate_parameters(settings.service.policy)) {
     throw std::runtime_error("--policy " + settings.policy + ": " + *problem);
   }

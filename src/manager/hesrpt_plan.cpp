@@ -18,7 +18,8 @@
 #include <cmath>
 #include <queue>
 
-#include "measured_curve.hpp"
+#include "hesrpt_plan.hpp"
+
 #include "policies.hpp"
 
 namespace augur::manager {
@@ -27,8 +28,9 @@ namespace {
 
 constexpr int plan_rounds = 10;
 constexpr double knee_gain = 0.5;  // the first weights: rank / S at the knee, the last P gaining this much
-constexpr double weight_exponent = 0.75;  // this quantum's processors go by mu^0.75 x gain
 constexpr double arrivals_exponent = 0.5;  // the plan's machine with k of the n present alive: C (k/n)^0.5
+
+}  // namespace
 
 // The processors the plan gives the `alive` of the `present` applications: C (alive / present)^0.5 (the
 // others go to the applications expected to arrive meanwhile), at least one each while the machine has them.
@@ -37,12 +39,6 @@ int planned_machine(int cpus, std::size_t alive, std::size_t present) {
   const int machine = static_cast<int>(std::lround(cpus * share));
   return std::min(cpus, std::max(machine, static_cast<int>(std::min<std::size_t>(alive, static_cast<std::size_t>(cpus)))));
 }
-
-struct Planned {
-  std::vector<MeasuredCurve> curves;
-  std::vector<int> limits;  // its request, at most `step` past the largest P it measured
-  std::vector<double> work;  // work left; the mean of the others' when unknown
-};
 
 // Hands out `free_processors` one at a time to the largest mu x (S(P+1) - S(P)) (the earliest on a tie),
 // each application up to its limit and, past its first processor, only on a gain above `minimum_gain` (a gain
@@ -69,6 +65,8 @@ void hand_out(const Planned& plan, const std::vector<double>& mu, std::vector<in
     push(index);
   }
 }
+
+namespace {
 
 // One interval of the plan: who is alive, the processors of each, and who completes at its end.
 struct Interval {
@@ -141,6 +139,8 @@ std::vector<double> weights_backward(const Planned& plan, const std::vector<Inte
   return mu;
 }
 
+}  // namespace
+
 // The curves, limits and work of the applications as the plan reads them.
 Planned planned(const PolicyParameters& parameters, std::span<const ApplicationReport> reports) {
   Planned plan;
@@ -179,7 +179,14 @@ std::vector<double> plan_weights(const Planned& plan, const std::vector<double>&
   return mu;
 }
 
-}  // namespace
+std::vector<int> this_quantum(const PolicyParameters& parameters, std::span<const ApplicationReport> reports, const Planned& plan,
+                              const std::vector<double>& weights) {
+  // A running application is never stopped: one processor each first, the earliest if the machine shrank.
+  std::vector<int> processors(reports.size(), 0);
+  const int free_processors = one_each_running(reports, processors, parameters.cpus);
+  hand_out(plan, weights, processors, free_processors, std::vector<char>(reports.size(), 1), parameters.minimum_gain);
+  return processors;
+}
 
 std::vector<Allocation> decide_hesrpt_plan(const PolicyParameters& parameters, std::span<const ApplicationReport> reports) {
   const std::size_t count = reports.size();
@@ -189,10 +196,7 @@ std::vector<Allocation> decide_hesrpt_plan(const PolicyParameters& parameters, s
   const std::vector<double> mu = plan_weights(plan, left, parameters.cpus);
   std::vector<double> tempered;
   for (const double weight : mu) tempered.push_back(std::pow(weight, weight_exponent));
-  // A running application is never stopped: one processor each first, the earliest if the machine shrank.
-  std::vector<int> processors(count, 0);
-  int free_processors = one_each_running(reports, processors, parameters.cpus);
-  hand_out(plan, tempered, processors, free_processors, std::vector<char>(count, 1), parameters.minimum_gain);
+  const std::vector<int> processors = this_quantum(parameters, reports, plan, tempered);
   std::vector<Allocation> allocations;
   for (std::size_t index = 0; index < count; ++index) {
     const ApplicationReport& report = reports[index];

@@ -30,7 +30,8 @@ struct PdpaMove {
 void hand_out_one_at_a_time(std::vector<int>& processors, int& free_processors,
                             const std::function<std::optional<double>(std::size_t index, int now)>& score);
 
-// The policies decide() dispatches to (pdpa.cpp, pdpa_lend.cpp, shortest_first.cpp, hesrpt_plan.cpp, predicted.cpp).
+// The policies decide() dispatches to (pdpa.cpp, pdpa_lend.cpp, shortest_first.cpp, hesrpt_plan.cpp, rollout.cpp,
+// predicted.cpp).
 [[nodiscard]] std::vector<Allocation> decide_pdpa(const PolicyParameters& parameters,
                                                   std::span<const ApplicationReport> reports);
 [[nodiscard]] std::vector<Allocation> decide_pdpa_lend(const PolicyParameters& parameters,
@@ -39,6 +40,8 @@ void hand_out_one_at_a_time(std::vector<int>& processors, int& free_processors,
                                                             std::span<const ApplicationReport> reports);
 [[nodiscard]] std::vector<Allocation> decide_hesrpt_plan(const PolicyParameters& parameters,
                                                          std::span<const ApplicationReport> reports);
+[[nodiscard]] std::vector<Allocation> decide_rollout(const PolicyParameters& parameters,
+                                                     std::span<const ApplicationReport> reports);
 [[nodiscard]] std::vector<Allocation> decide_predicted(const PolicyParameters& parameters,
                                                        std::span<const ApplicationReport> reports);
 

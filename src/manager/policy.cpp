@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -14,7 +15,7 @@ namespace augur::manager {
 
 namespace {
 
-constexpr std::array<std::pair<PolicyKind, std::string_view>, 8> policy_names{{
+constexpr std::array<std::pair<PolicyKind, std::string_view>, 9> policy_names{{
     {PolicyKind::equipartition, "equipartition"},
     {PolicyKind::pdpa, "pdpa"},
     {PolicyKind::equal_efficiency, "equal-efficiency"},
@@ -23,6 +24,7 @@ constexpr std::array<std::pair<PolicyKind, std::string_view>, 8> policy_names{{
     {PolicyKind::pdpa_lend, "pdpa-lend"},
     {PolicyKind::shortest_first, "shortest-first"},
     {PolicyKind::hesrpt_plan, "hesrpt-plan"},
+    {PolicyKind::rollout, "rollout"},
 }};
 
 // A report's cap as equal_shares reads it: its request, or no cap.
@@ -122,6 +124,7 @@ std::optional<std::string> validate_parameters(const PolicyParameters& parameter
   if (parameters.fixed_processors < 0) return "fixed processors must be at least 0";
   if (!(parameters.minimum_gain >= 0.0)) return "minimum gain must be at least 0";
   if (parameters.multiprogramming_level < 0) return "multiprogramming level must be at least 0";
+  if (!(parameters.quantum > 0.0) || !std::isfinite(parameters.quantum)) return "quantum must be above 0";
   return std::nullopt;
 }
 
@@ -211,7 +214,8 @@ std::vector<Allocation> decide(const PolicyParameters& parameters, std::span<con
   }
   const auto level = static_cast<std::size_t>(parameters.multiprogramming_level);
   const bool sets_its_own_level = parameters.policy == PolicyKind::pdpa || parameters.policy == PolicyKind::pdpa_lend ||
-                                  parameters.policy == PolicyKind::shortest_first || parameters.policy == PolicyKind::hesrpt_plan;
+                                  parameters.policy == PolicyKind::shortest_first || parameters.policy == PolicyKind::hesrpt_plan ||
+                                  parameters.policy == PolicyKind::rollout;
   if (!sets_its_own_level && level > 0 && reports.size() > level) {
     // The earliest `level` applications run under the policy; the others wait their turn.
     std::vector<Allocation> allocations = decide(parameters, reports.first(level));
@@ -228,6 +232,7 @@ std::vector<Allocation> decide(const PolicyParameters& parameters, std::span<con
     case PolicyKind::pdpa_lend: return decide_pdpa_lend(parameters, reports);
     case PolicyKind::shortest_first: return decide_shortest_first(parameters, reports);
     case PolicyKind::hesrpt_plan: return decide_hesrpt_plan(parameters, reports);
+    case PolicyKind::rollout: return decide_rollout(parameters, reports);
     case PolicyKind::equal_efficiency:
     case PolicyKind::marginal_gain: return decide_predicted(parameters, reports);
   }

@@ -26,10 +26,11 @@ enum class PolicyKind {
   pdpa_lend,         // augur's own: PDPA, and while no application waits, its free processors lent to the stable ones
   shortest_first,    // augur's own: PDPA's efficient sizes, the processors to the least predicted work left first
   hesrpt_plan,       // augur's own: the weights of the optimal plan to the end (heSRPT's, on each measured curve)
+  rollout,           // augur's own: hesrpt-plan improved by one step of rollout (candidates simulated to the end)
 };
 
 // "equipartition", "pdpa", "equal-efficiency", "fixed", "marginal-gain", "pdpa-lend", "shortest-first",
-// "hesrpt-plan".
+// "hesrpt-plan", "rollout".
 [[nodiscard]] std::string_view policy_name(PolicyKind kind);
 [[nodiscard]] std::optional<PolicyKind> parse_policy(std::string_view name);
 [[nodiscard]] const std::vector<PolicyKind>& all_policies();
@@ -92,6 +93,8 @@ struct PolicyParameters {
   // with no processors (0: no limit). PDPA sets its own multiprogramming level (waiting applications start
   // when processors are free) and ignores this.
   int multiprogramming_level = 0;
+  // rollout: the seconds between two decisions, for which a candidate allocation is held (> 0).
+  double quantum = 1.0;
 };
 
 // The decision for one application.

@@ -36,6 +36,7 @@ constexpr long max_decisions = 10'000'000;
 class Simulation {
 public:
   Simulation(const Workload& workload, const SimulationOptions& options) : options_(options), generator_(options.seed) {
+    options_.policy.quantum = options.quantum;  // the rollout holds its candidates for one quantum
     for (const WorkloadJob& job : workload.jobs) {
       JobState state;
       state.job = &job;

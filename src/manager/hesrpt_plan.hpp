@@ -1,0 +1,41 @@
+// Private to augur_manager: the pieces of hesrpt-plan (hesrpt_plan.cpp) that the rollout policy
+// (rollout.cpp) reuses: the applications as the plan reads them, the plan's weights, its machine and its
+// hand-out, and this quantum's processors under given weights.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "manager/policy.hpp"
+#include "measured_curve.hpp"
+
+namespace augur::manager {
+
+inline constexpr double weight_exponent = 0.75;  // hesrpt-plan: this quantum's processors go by mu^0.75 x gain
+
+// The applications as the plan reads them: the measured curve, how far each may grow, its work left.
+struct Planned {
+  std::vector<MeasuredCurve> curves;
+  std::vector<int> limits;  // its request, at most `step` past the largest P it measured
+  std::vector<double> work;  // work left; the mean of the others' when unknown
+};
+[[nodiscard]] Planned planned(const PolicyParameters& parameters, std::span<const ApplicationReport> reports);
+
+// The processors the plan gives the `alive` of the `present` applications: C (alive / present)^0.5, at
+// least one each while the machine has them (the others go to the applications expected to arrive).
+[[nodiscard]] int planned_machine(int cpus, std::size_t alive, std::size_t present);
+
+// Hands out `free_processors` one at a time to the largest mu x (S(P+1) - S(P)) among the `present` (the
+// earliest on a tie), each up to its limit, past its first processor only on a gain above `minimum_gain`.
+void hand_out(const Planned& plan, const std::vector<double>& mu, std::vector<int>& processors, int free_processors,
+              const std::vector<char>& present, double minimum_gain);
+
+// The plan's weights mu (ten rounds of plan forward and weights backward); `left` the work each reported.
+[[nodiscard]] std::vector<double> plan_weights(const Planned& plan, const std::vector<double>& left, int cpus);
+
+// This quantum's processors under `weights`: one to every running application, the rest by weight x gain.
+[[nodiscard]] std::vector<int> this_quantum(const PolicyParameters& parameters, std::span<const ApplicationReport> reports,
+                                            const Planned& plan, const std::vector<double>& weights);
+
+}  // namespace augur::manager

@@ -1,0 +1,174 @@
+// rollout, augur's own policy: hesrpt-plan improved by one step of rollout (policy improvement, Bertsekas).
+// At each decision a few candidate allocations (hesrpt-plan's own, the plan's weights to other powers,
+// equal shares, hesrpt-plan's with one or two processors moved between two applications) are each held
+// for one quantum and then run to the end of every application present under the base rule, hesrpt-plan's
+// hand-out by mu^0.75 x gain on the plan's machine (C (k/n)^0.5 with k of the n present alive: the room the
+// arrivals expected meanwhile take), on what the policy knows: the measured curves, how far each may grow
+// and the work left, as hesrpt-plan reads them. The candidate with the least sum of (remaining) response
+// times of the applications present wins; hesrpt-plan's own on a tie. No memory between decisions beyond
+// hesrpt-plan's (the work each last predicted). Docs: manager.md, "rollout".
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "hesrpt_plan.hpp"
+#include "policies.hpp"
+
+namespace augur::manager {
+
+namespace {
+
+constexpr std::size_t moved_between = 3;  // processors moved from the 3 cheapest donors to the 3 best takers
+constexpr double relative_tie = 1e-12;    // a candidate must beat hesrpt-plan's by more than this share
+
+// The base rule from a state on: one processor to every application alive (the highest weights first, as
+// many as the plan's machine has), the rest by weight x gain; the state runs until the first completion.
+std::vector<int> base_allocation(const Planned& plan, const std::vector<double>& weights, const std::vector<char>& alive,
+                                 std::size_t remaining, int cpus) {
+  const std::size_t count = alive.size();
+  std::vector<std::size_t> order;
+  for (std::size_t index = 0; index < count; ++index) {
+    if (alive[index]) order.push_back(index);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return weights[a] > weights[b]; });
+  std::vector<int> processors(count, 0);
+  int free_processors = planned_machine(cpus, remaining, count);
+  for (const std::size_t index : order) {
+    if (free_processors == 0) break;
+    processors[index] = 1;
+    --free_processors;
+  }
+  std::vector<char> running(count, 0);
+  for (std::size_t index = 0; index < count; ++index) running[index] = processors[index] > 0;
+  hand_out(plan, weights, processors, free_processors, running, 0.0);
+  return processors;
+}
+
+// The sum of the completion times, from now, of the applications present when `first` is held for one
+// quantum and the base rule runs after it (base_allocation, re-decided at every completion).
+double rollout_cost(const Planned& plan, const std::vector<double>& weights, const std::vector<int>& first, int cpus, double quantum) {
+  const std::size_t count = plan.work.size();
+  std::vector<double> left = plan.work;
+  std::vector<char> alive(count, 1);
+  std::size_t remaining = count;
+  double total = 0.0;
+  for (std::size_t index = 0; index < count; ++index) {
+    if (first[index] <= 0) continue;
+    const double rate = plan.curves[index].at(first[index]);
+    if (left[index] <= rate * quantum) {
+      total += left[index] / rate;
+      alive[index] = 0;
+      --remaining;
+    } else {
+      left[index] -= rate * quantum;
+    }
+  }
+  double now = quantum;
+  while (remaining > 0) {
+    const std::vector<int> processors = base_allocation(plan, weights, alive, remaining, cpus);
+    double step = -1.0;
+    for (std::size_t index = 0; index < count; ++index) {
+      if (!alive[index] || processors[index] == 0) continue;
+      const double time = left[index] / plan.curves[index].at(processors[index]);
+      if (step < 0.0 || time < step) step = time;
+    }
+    if (step < 0.0) break;  // nobody runs: cannot happen with cpus >= 1
+    now += step;
+    for (std::size_t index = 0; index < count; ++index) {
+      if (!alive[index] || processors[index] == 0) continue;
+      const double rate = plan.curves[index].at(processors[index]);
+      // The first to complete, and any completing within a rounding of it, complete now.
+      if (left[index] <= rate * step * (1.0 + 1e-12)) {
+        total += now;
+        alive[index] = 0;
+        --remaining;
+      } else {
+        left[index] -= rate * step;
+      }
+    }
+  }
+  return total;
+}
+
+struct Candidate {
+  std::vector<int> processors;
+  std::string name;
+};
+
+// hesrpt-plan's allocation with `amount` processors moved from `from` to `to`, when both can.
+void add_move(std::vector<Candidate>& candidates, const std::vector<int>& base, const Planned& plan, std::size_t from, std::size_t to,
+              int amount) {
+  if (from == to || base[from] - amount < 1 || base[to] + amount > plan.limits[to]) return;
+  std::vector<int> moved = base;
+  moved[from] -= amount;
+  moved[to] += amount;
+  candidates.push_back({std::move(moved), std::to_string(amount) + " moved from " + std::to_string(from) + " to " + std::to_string(to)});
+}
+
+std::vector<Candidate> candidates_of(const PolicyParameters& parameters, std::span<const ApplicationReport> reports, const Planned& plan,
+                                     const std::vector<double>& mu, const std::vector<double>& tempered, const std::vector<int>& base) {
+  std::vector<Candidate> candidates{{base, "hesrpt-plan's"}};
+  for (const double exponent : {0.5, 1.0}) {
+    std::vector<double> powered;
+    for (const double weight : mu) powered.push_back(std::pow(weight, exponent));
+    candidates.push_back({this_quantum(parameters, reports, plan, powered), "the plan's weights to the power " + number_text("%.2g", exponent)});
+  }
+  std::vector<int> caps(plan.limits.begin(), plan.limits.end());
+  std::vector<int> shares = equal_shares(parameters.cpus, caps);
+  bool stops_one = false;
+  for (std::size_t index = 0; index < reports.size(); ++index) stops_one = stops_one || (reports[index].allocation > 0 && shares[index] == 0);
+  if (!stops_one) candidates.push_back({std::move(shares), "equal shares"});
+  // The donors whose last processor gains the least (weighed), the takers whose next gains the most.
+  const auto gain = [&](std::size_t index, int processors) { return tempered[index] * (plan.curves[index].at(processors + 1) - plan.curves[index].at(processors)); };
+  std::vector<std::size_t> donors(reports.size());
+  std::iota(donors.begin(), donors.end(), std::size_t{0});
+  std::vector<std::size_t> takers = donors;
+  std::stable_sort(donors.begin(), donors.end(), [&](std::size_t a, std::size_t b) { return gain(a, base[a] - 1) < gain(b, base[b] - 1); });
+  std::stable_sort(takers.begin(), takers.end(), [&](std::size_t a, std::size_t b) { return gain(a, base[a]) > gain(b, base[b]); });
+  for (std::size_t d = 0; d < std::min(moved_between, donors.size()); ++d) {
+    for (std::size_t t = 0; t < std::min(moved_between, takers.size()); ++t) {
+      for (const int amount : {1, 2}) add_move(candidates, base, plan, donors[d], takers[t], amount);
+    }
+  }
+  return candidates;
+}
+
+}  // namespace
+
+std::vector<Allocation> decide_rollout(const PolicyParameters& parameters, std::span<const ApplicationReport> reports) {
+  const Planned plan = planned(parameters, reports);
+  std::vector<double> left;
+  for (const ApplicationReport& report : reports) left.push_back(work_left(report));
+  const std::vector<double> mu = plan_weights(plan, left, parameters.cpus);
+  std::vector<double> tempered;
+  for (const double weight : mu) tempered.push_back(std::pow(weight, weight_exponent));
+  const std::vector<int> base = this_quantum(parameters, reports, plan, tempered);
+  const std::vector<Candidate> candidates = candidates_of(parameters, reports, plan, mu, tempered, base);
+  std::size_t best = 0;
+  double best_cost = rollout_cost(plan, tempered, base, parameters.cpus, parameters.quantum);
+  const double base_cost = best_cost;
+  for (std::size_t index = 1; index < candidates.size(); ++index) {
+    const double cost = rollout_cost(plan, tempered, candidates[index].processors, parameters.cpus, parameters.quantum);
+    if (cost < best_cost - relative_tie * base_cost) {
+      best_cost = cost;
+      best = index;
+    }
+  }
+  const std::string why = "rollout: " + candidates[best].name + " of " + std::to_string(candidates.size()) + " candidates, sum of responses " +
+                          number_text("%.1f", best_cost) + " s (hesrpt-plan's " + number_text("%.1f", base_cost) + " s)";
+  std::vector<Allocation> allocations;
+  for (std::size_t index = 0; index < reports.size(); ++index) {
+    const int processors = candidates[best].processors[index];
+    std::string reason = processors == 0 ? "waits; " + why : "speedup " + number_text("%.2f", plan.curves[index].at(processors)) + " with " +
+                                                                 std::to_string(processors) + "; " + why;
+    Allocation allocation = next_allocation(reports[index], processors, reports[index].memory.phase, std::move(reason));
+    allocation.memory.work_left = left[index];
+    allocations.push_back(std::move(allocation));
+  }
+  return allocations;
+}
+
+}  // namespace augur::manager
