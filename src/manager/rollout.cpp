@@ -1,6 +1,7 @@
 // rollout, augur's own policy: hesrpt-plan improved by one step of rollout (policy improvement, Bertsekas).
-// At each decision a few candidate allocations (hesrpt-plan's own, the plan's weights to other powers,
-// equal shares, hesrpt-plan's with one or two processors moved between two applications) are each held
+// At each decision a few candidate allocations (hesrpt-plan's own, and it with one or two processors moved
+// from one of the three applications whose last processor gains least, weighed by the plan, to one of the three
+// whose next gains most: at most 19) are each held
 // for one quantum and then run to the end of every application present under the base rule, hesrpt-plan's
 // hand-out by mu^0.75 x gain on the plan's machine (C (k/n)^0.5 with k of the n present alive: the room the
 // arrivals expected meanwhile take), on what the policy knows: the measured curves, how far each may grow
@@ -10,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <numeric>
 #include <string>
 #include <vector>
 
@@ -99,38 +99,33 @@ struct Candidate {
 };
 
 // hesrpt-plan's allocation with `amount` processors moved from `from` to `to`, when both can.
-void add_move(std::vector<Candidate>& candidates, const std::vector<int>& base, const Planned& plan, std::size_t from, std::size_t to,
-              int amount) {
+void add_move(std::vector<Candidate>& candidates, std::span<const ApplicationReport> reports, const std::vector<int>& base, const Planned& plan,
+              std::size_t from, std::size_t to, int amount) {
   if (from == to || base[from] - amount < 1 || base[to] + amount > plan.limits[to]) return;
   std::vector<int> moved = base;
   moved[from] -= amount;
   moved[to] += amount;
-  candidates.push_back({std::move(moved), std::to_string(amount) + " moved from " + std::to_string(from) + " to " + std::to_string(to)});
+  candidates.push_back({std::move(moved), "hesrpt-plan's with " + std::to_string(amount) + " moved from " + reports[from].name + " to " + reports[to].name});
 }
 
-std::vector<Candidate> candidates_of(const PolicyParameters& parameters, std::span<const ApplicationReport> reports, const Planned& plan,
-                                     const std::vector<double>& mu, const std::vector<double>& tempered, const std::vector<int>& base) {
+// hesrpt-plan's allocation, then it with one or two processors moved from a donor to a taker: the donors
+// whose last processor gains the least, the takers whose next gains the most (gains weighed by mu^0.75).
+std::vector<Candidate> candidates_of(std::span<const ApplicationReport> reports, const Planned& plan, const std::vector<double>& tempered,
+                                     const std::vector<int>& base) {
   std::vector<Candidate> candidates{{base, "hesrpt-plan's"}};
-  for (const double exponent : {0.5, 1.0}) {
-    std::vector<double> powered;
-    for (const double weight : mu) powered.push_back(std::pow(weight, exponent));
-    candidates.push_back({this_quantum(parameters, reports, plan, powered), "the plan's weights to the power " + number_text("%.2g", exponent)});
-  }
-  std::vector<int> caps(plan.limits.begin(), plan.limits.end());
-  std::vector<int> shares = equal_shares(parameters.cpus, caps);
-  bool stops_one = false;
-  for (std::size_t index = 0; index < reports.size(); ++index) stops_one = stops_one || (reports[index].allocation > 0 && shares[index] == 0);
-  if (!stops_one) candidates.push_back({std::move(shares), "equal shares"});
   // The donors whose last processor gains the least (weighed), the takers whose next gains the most.
   const auto gain = [&](std::size_t index, int processors) { return tempered[index] * (plan.curves[index].at(processors + 1) - plan.curves[index].at(processors)); };
-  std::vector<std::size_t> donors(reports.size());
-  std::iota(donors.begin(), donors.end(), std::size_t{0});
-  std::vector<std::size_t> takers = donors;
+  std::vector<std::size_t> donors;
+  std::vector<std::size_t> takers;
+  for (std::size_t index = 0; index < reports.size(); ++index) {
+    if (base[index] > 1) donors.push_back(index);  // a donor keeps one processor at least
+    if (base[index] < plan.limits[index]) takers.push_back(index);
+  }
   std::stable_sort(donors.begin(), donors.end(), [&](std::size_t a, std::size_t b) { return gain(a, base[a] - 1) < gain(b, base[b] - 1); });
   std::stable_sort(takers.begin(), takers.end(), [&](std::size_t a, std::size_t b) { return gain(a, base[a]) > gain(b, base[b]); });
   for (std::size_t d = 0; d < std::min(moved_between, donors.size()); ++d) {
     for (std::size_t t = 0; t < std::min(moved_between, takers.size()); ++t) {
-      for (const int amount : {1, 2}) add_move(candidates, base, plan, donors[d], takers[t], amount);
+      for (const int amount : {1, 2}) add_move(candidates, reports, base, plan, donors[d], takers[t], amount);
     }
   }
   return candidates;
@@ -146,7 +141,7 @@ std::vector<Allocation> decide_rollout(const PolicyParameters& parameters, std::
   std::vector<double> tempered;
   for (const double weight : mu) tempered.push_back(std::pow(weight, weight_exponent));
   const std::vector<int> base = this_quantum(parameters, reports, plan, tempered);
-  const std::vector<Candidate> candidates = candidates_of(parameters, reports, plan, mu, tempered, base);
+  const std::vector<Candidate> candidates = candidates_of(reports, plan, tempered, base);
   std::size_t best = 0;
   double best_cost = rollout_cost(plan, tempered, base, parameters.cpus, parameters.quantum);
   const double base_cost = best_cost;
@@ -157,7 +152,7 @@ std::vector<Allocation> decide_rollout(const PolicyParameters& parameters, std::
       best = index;
     }
   }
-  const std::string why = "rollout: " + candidates[best].name + " of " + std::to_string(candidates.size()) + " candidates, sum of responses " +
+  const std::string why = "rollout: " + candidates[best].name + " (of " + std::to_string(candidates.size()) + " candidates), sum of responses " +
                           number_text("%.1f", best_cost) + " s (hesrpt-plan's " + number_text("%.1f", base_cost) + " s)";
   std::vector<Allocation> allocations;
   for (std::size_t index = 0; index < reports.size(); ++index) {
