@@ -1,0 +1,100 @@
+// rollout on crafted reports, its candidates and their rollouts worked out by hand (docs/manager.md,
+// "rollout"): hesrpt-plan's allocation and it with one or two processors moved, each held for one quantum
+// and then run to the end under hesrpt-plan's hand-out on the plan's machine (C (k/n)^0.5 with k of the n
+// present alive); the least sum of response times wins, hesrpt-plan's own on a tie.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "manager/simulate.hpp"
+#include "manager/workload.hpp"
+#include "policy_support.hpp"
+
+namespace augur::manager {
+namespace {
+
+using test::parameters_for;
+using test::processors_of;
+
+ApplicationReport arriving(std::uint64_t id) {
+  ApplicationReport report;
+  report.id = id;
+  report.name = "app" + std::to_string(id);
+  return report;
+}
+
+ApplicationReport running(std::uint64_t id, int allocation, double speedup, double predicted_time) {
+  ApplicationReport report = arriving(id);
+  report.allocation = allocation;
+  report.speedups = {{allocation, speedup, SpeedupState::calculated}};
+  report.predicted_time = predicted_time;
+  return report;
+}
+
+TEST(Rollout, ALongQuantumSharesWhatHesrptPlanWouldLeaveIdleAfterTheFirstCompletes) {
+  // Two new applications, nothing measured (linear up to 1 + step = 5, the machine's 4), their work unknown
+  // (1 each, the mean of none). hesrpt-plan: the earlier weighs more, the four to it: {4, 0}. Candidates:
+  // the donor app1 (4), the taker app2 (0): {4, 0}, {3, 1}, {2, 2}. Held for the quantum of 10 s:
+  // {4, 0}: app1 done at 1/4, app2 waits the quantum, then alone on the plan's machine of 4 x 0.5^0.5 = 2.83,
+  // 3 processors: 10 + 1/3; sum 10.58. {3, 1}: 1/3 + 1 = 1.33. {2, 2}: 1/2 + 1/2 = 1.
+  const std::vector<ApplicationReport> reports{arriving(1), arriving(2)};
+  PolicyParameters parameters = parameters_for(PolicyKind::hesrpt_plan, 4);
+  parameters.quantum = 10.0;
+  EXPECT_EQ(processors_of(decide(parameters, reports)), (std::vector<int>{4, 0}));
+  parameters.policy = PolicyKind::rollout;
+  const std::vector<Allocation> decision = decide(parameters, reports);
+  EXPECT_EQ(processors_of(decision), (std::vector<int>{2, 2}));
+  EXPECT_EQ(decision[0].reason,
+            "speedup 2.00 with 2; rollout: hesrpt-plan's with 2 moved from app1 to app2 (of 3 candidates), sum of responses 1.0 s "
+            "(hesrpt-plan's 10.6 s)");
+}
+
+TEST(Rollout, KeepsHesrptPlansAllocationWhenNoMoveShortensTheResponses) {
+  // hesrpt_plan_test's linear pair: W 4 and 8 on S(P) = P, hesrpt-plan {3, 1} (its weights 0.556, 0.333).
+  // Quantum 1, machine 4. {3, 1}: after the quantum 1 and 7 left; base {3, 1}: app1 done at 1 + 1/3, app2
+  // 7 - 1/3 left, alone on 3 (the plan's machine): 4/3 + 20/9; sum 4/3 + 32/9 = 4.89. {2, 2}: 2 and 6 left,
+  // app1 done at 5/3, app2 16/3 left on 3: 5/3 + 16/9; sum 5.11. {1, 3}: 3 and 5 left, app1 done at 2, app2
+  // 4 on 3: 2 + 4/3; sum 5.33.
+  const std::vector<ApplicationReport> reports{running(1, 2, 2.0, 2.0), running(2, 2, 2.0, 4.0)};
+  const std::vector<Allocation> decision = decide(parameters_for(PolicyKind::rollout, 4), reports);
+  EXPECT_EQ(processors_of(decision), (std::vector<int>{3, 1}));
+  EXPECT_EQ(decision[1].reason, "speedup 1.00 with 1; rollout: hesrpt-plan's (of 3 candidates), sum of responses 4.9 s (hesrpt-plan's 4.9 s)");
+  EXPECT_DOUBLE_EQ(decision[0].memory.work_left, 4.0);
+}
+
+TEST(Rollout, NoWorseThanHesrptPlanOnABatchItsRolloutSimulatesExactly) {
+  // The oracle gives the true work (4 and 8, linear): the first decision's rollouts are then the simulation's
+  // own future. hesrpt-plan {4, 0}: a at 1, b waits the 10 s quantum, then the whole machine: 12; mean 6.5.
+  // rollout: {4, 0} 1 + (10 + 8/3) = 13.67, {3, 1} 4/3 + 8 = 9.33, {2, 2} 2 + 4 = 6: a at 2, b at 4, mean 3.
+  Workload workload;
+  for (const auto& [name, work] : {std::pair{"a", 4.0}, std::pair{"b", 8.0}}) {
+    WorkloadJob job;
+    job.name = name;
+    job.work = work;
+    workload.jobs.push_back(job);  // Amdahl's f = 0: linear
+  }
+  SimulationOptions options;
+  options.policy = parameters_for(PolicyKind::hesrpt_plan, 4);
+  options.quantum = 10.0;
+  options.oracle = true;
+  const SimulationResult base = simulate(workload, options);
+  EXPECT_NEAR(base.jobs[0].finish, 1.0, 1e-9);
+  EXPECT_NEAR(base.jobs[1].finish, 12.0, 1e-9);
+  options.policy.policy = PolicyKind::rollout;
+  const SimulationResult improved = simulate(workload, options);
+  EXPECT_NEAR(improved.jobs[0].finish, 2.0, 1e-9);
+  EXPECT_NEAR(improved.jobs[1].finish, 4.0, 1e-9);
+  EXPECT_LE(improved.mean_response_time, base.mean_response_time);
+}
+
+TEST(Rollout, RefusesAQuantumThatIsNotPositive) {
+  PolicyParameters parameters = parameters_for(PolicyKind::rollout, 4);
+  parameters.quantum = 0.0;
+  EXPECT_EQ(validate_parameters(parameters), "quantum must be above 0");
+  EXPECT_EQ(parse_policy("rollout"), PolicyKind::rollout);
+  EXPECT_EQ(policy_name(PolicyKind::rollout), "rollout");
+}
+
+}  // namespace
+}  // namespace augur::manager
