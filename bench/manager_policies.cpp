@@ -1,7 +1,7 @@
 // The manager's policies on the example workloads (docs/manager.md, "Figures"): for 16 to 256 processors,
 // each policy's mean response time and makespan relative to equipartition's, simulated with
 // `augur manager simulate`'s engine. Equipartition runs twice: with no multiprogramming limit and with the
-// fixed level of 4 (PDPA, pdpa-lend, shortest-first and hesrpt-plan set their own). Then random open arrivals of the
+// fixed level of 4 (PDPA, pdpa-lend, shortest-first, hesrpt-plan and rollout set their own). Then random open arrivals of the
 // thesis's five applications (Poisson, several seeds), and at 64 processors the worst job of each policy
 // (its response time and slowdown), learnt against the oracle, with noise, and with the self-analysis's
 // baseline in the model. Prints Markdown tables; never fails.
@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <random>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@ const std::vector<Row> rows{{"equipartition", manager::PolicyKind::equipartition
                             {"pdpa-lend", manager::PolicyKind::pdpa_lend, 0},
                             {"shortest-first", manager::PolicyKind::shortest_first, 0},
                             {"hesrpt-plan", manager::PolicyKind::hesrpt_plan, 0},
+                            {"rollout", manager::PolicyKind::rollout, 0},
                             {"equal-efficiency", manager::PolicyKind::equal_efficiency, 0},
                             {"marginal-gain", manager::PolicyKind::marginal_gain, 0},
                             {"fixed, level 4", manager::PolicyKind::fixed, 4}};
@@ -294,6 +296,35 @@ void print_worst(const std::string& name, const manager::Workload& workload) {
   std::printf("\n");
 }
 
+// What one decision costs at 64 processors with 30 applications (six of each of the thesis's five, each on
+// 2 processors with its S(2) and S(4) measured and its work left from 100 to 3000 one-processor seconds):
+// the CPU time of hesrpt-plan's and rollout's decide(), the mean over 200 decisions.
+void print_decision_cost(const std::vector<manager::WorkloadJob>& kinds) {
+  std::vector<manager::ApplicationReport> reports;
+  for (std::uint64_t id = 0; id < 30; ++id) {
+    const manager::WorkloadJob& kind = kinds[id % kinds.size()];
+    manager::ApplicationReport report;
+    report.id = id;
+    report.name = kind.name + "." + std::to_string(id);
+    report.allocation = 2;
+    report.speedups = {{2, kind.curve.at(2), manager::SpeedupState::calculated}, {4, kind.curve.at(4), manager::SpeedupState::calculated}};
+    report.predicted_time = (100.0 + 100.0 * static_cast<double>(id)) / kind.curve.at(2);
+    reports.push_back(report);
+  }
+  std::printf("\nCost of one decision, 64 CPUs, 30 applications (CPU time, mean over 200 decisions)\n\n| policy | µs per decision |\n| --- | --- |\n");
+  for (const manager::PolicyKind kind : {manager::PolicyKind::hesrpt_plan, manager::PolicyKind::rollout}) {
+    manager::PolicyParameters parameters;
+    parameters.policy = kind;
+    parameters.cpus = 64;
+    constexpr int decisions = 200;
+    std::size_t sink = 0;
+    const std::clock_t start = std::clock();
+    for (int repeat = 0; repeat < decisions; ++repeat) sink += manager::decide(parameters, reports).size();
+    const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+    std::printf("| %s | %.0f |\n", std::string(manager::policy_name(kind)).c_str(), sink > 0 ? seconds / decisions * 1e6 : 0.0);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -329,6 +360,7 @@ int main(int argc, char** argv) {
     print_oracle(workloads[2].second, kinds);
     print_noise(workloads[2].second, kinds);
     print_self_analysis(workloads[2].second, kinds);
+    print_decision_cost(kinds);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "bench_manager_policies: %s\n", error.what());
     return 0;  // a benchmark never fails
