@@ -28,14 +28,13 @@ namespace {
 
 constexpr int plan_rounds = 10;
 constexpr double knee_gain = 0.5;  // the first weights: rank / S at the knee, the last P gaining this much
-constexpr double arrivals_exponent = 0.5;  // the plan's machine with k of the n present alive: C (k/n)^0.5
 
 }  // namespace
 
-// The processors the plan gives the `alive` of the `present` applications: C (alive / present)^0.5 (the
+// The processors the plan gives the `alive` of the `present` applications: C (alive / present)^exponent (the
 // others go to the applications expected to arrive meanwhile), at least one each while the machine has them.
-int planned_machine(int cpus, std::size_t alive, std::size_t present) {
-  const double share = std::pow(static_cast<double>(alive) / static_cast<double>(present), arrivals_exponent);
+int planned_machine(int cpus, std::size_t alive, std::size_t present, double exponent) {
+  const double share = std::pow(static_cast<double>(alive) / static_cast<double>(present), exponent);
   const int machine = static_cast<int>(std::lround(cpus * share));
   return std::min(cpus, std::max(machine, static_cast<int>(std::min<std::size_t>(alive, static_cast<std::size_t>(cpus)))));
 }

@@ -13,6 +13,7 @@
 namespace augur::manager {
 
 inline constexpr double weight_exponent = 0.75;  // hesrpt-plan: this quantum's processors go by mu^0.75 x gain
+inline constexpr double arrivals_exponent = 0.5;  // hesrpt-plan: the plan's machine with k of the n present alive: C (k/n)^0.5
 
 // The applications as the plan reads them: the measured curve, how far each may grow, its work left.
 struct Planned {
@@ -22,9 +23,9 @@ struct Planned {
 };
 [[nodiscard]] Planned planned(const PolicyParameters& parameters, std::span<const ApplicationReport> reports);
 
-// The processors the plan gives the `alive` of the `present` applications: C (alive / present)^0.5, at
-// least one each while the machine has them (the others go to the applications expected to arrive).
-[[nodiscard]] int planned_machine(int cpus, std::size_t alive, std::size_t present);
+// The processors the plan gives the `alive` of the `present` applications: C (alive / present)^exponent,
+// at least one each while the machine has them (the others go to the applications expected to arrive).
+[[nodiscard]] int planned_machine(int cpus, std::size_t alive, std::size_t present, double exponent = arrivals_exponent);
 
 // Hands out `free_processors` one at a time to the largest mu x (S(P+1) - S(P)) among the `present` (the
 // earliest on a tie), each up to its limit, past its first processor only on a gain above `minimum_gain`.
