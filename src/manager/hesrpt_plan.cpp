@@ -65,6 +65,27 @@ void hand_out(const Planned& plan, const std::vector<double>& mu, std::vector<in
   }
 }
 
+std::vector<int> interval_allocation(const Planned& plan, const std::vector<double>& weights, const std::vector<char>& alive,
+                                     std::size_t alive_count, int cpus, double exponent) {
+  const std::size_t count = alive.size();
+  std::vector<std::size_t> order;
+  for (std::size_t index = 0; index < count; ++index) {
+    if (alive[index]) order.push_back(index);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return weights[a] > weights[b]; });
+  std::vector<int> processors(count, 0);
+  int free_processors = planned_machine(cpus, alive_count, count, exponent);
+  for (const std::size_t index : order) {
+    if (free_processors == 0) break;
+    processors[index] = 1;
+    --free_processors;
+  }
+  std::vector<char> running(count, 0);
+  for (std::size_t index = 0; index < count; ++index) running[index] = processors[index] > 0;
+  hand_out(plan, weights, processors, free_processors, running, 0.0);
+  return processors;
+}
+
 namespace {
 
 // One interval of the plan: who is alive, the processors of each, and who completes at its end.
@@ -87,17 +108,7 @@ std::vector<Interval> plan_forward(const Planned& plan, const std::vector<double
     for (std::size_t index = 0; index < count; ++index) {
       if (alive[index]) order.push_back(index);
     }
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mu[a] > mu[b]; });
-    std::vector<int> processors(count, 0);
-    int free_processors = planned_machine(cpus, order.size(), count);
-    for (const std::size_t index : order) {
-      if (free_processors == 0) break;
-      processors[index] = 1;
-      --free_processors;
-    }
-    std::vector<char> running(count, 0);
-    for (std::size_t index = 0; index < count; ++index) running[index] = processors[index] > 0;
-    hand_out(plan, mu, processors, free_processors, running, 0.0);
+    const std::vector<int> processors = interval_allocation(plan, mu, alive, order.size(), cpus, arrivals_exponent);
     double first = 0.0;
     std::size_t completing = count;
     for (const std::size_t index : order) {
@@ -109,7 +120,6 @@ std::vector<Interval> plan_forward(const Planned& plan, const std::vector<double
       }
     }
     if (completing == count) break;
-    std::sort(order.begin(), order.end());
     for (const std::size_t index : order) {
       // Two completing at once leave rounding behind: never below 0 (a negative time would add work back).
       if (processors[index] > 0) left[index] = std::max(0.0, left[index] - plan.curves[index].at(processors[index]) * first);
@@ -187,15 +197,22 @@ std::vector<int> this_quantum(const PolicyParameters& parameters, std::span<cons
   return processors;
 }
 
+HesrptDecision hesrpt_decision(const PolicyParameters& parameters, std::span<const ApplicationReport> reports) {
+  HesrptDecision decision{planned(parameters, reports), {}, {}, {}, {}};
+  for (const ApplicationReport& report : reports) decision.left.push_back(work_left(report));
+  decision.mu = plan_weights(decision.plan, decision.left, parameters.cpus);
+  for (const double weight : decision.mu) decision.tempered.push_back(std::pow(weight, weight_exponent));
+  decision.processors = this_quantum(parameters, reports, decision.plan, decision.tempered);
+  return decision;
+}
+
 std::vector<Allocation> decide_hesrpt_plan(const PolicyParameters& parameters, std::span<const ApplicationReport> reports) {
   const std::size_t count = reports.size();
-  const Planned plan = planned(parameters, reports);
-  std::vector<double> left;
-  for (const ApplicationReport& report : reports) left.push_back(work_left(report));
-  const std::vector<double> mu = plan_weights(plan, left, parameters.cpus);
-  std::vector<double> tempered;
-  for (const double weight : mu) tempered.push_back(std::pow(weight, weight_exponent));
-  const std::vector<int> processors = this_quantum(parameters, reports, plan, tempered);
+  const HesrptDecision decision = hesrpt_decision(parameters, reports);
+  const Planned& plan = decision.plan;
+  const std::vector<double>& left = decision.left;
+  const std::vector<double>& mu = decision.mu;
+  const std::vector<int>& processors = decision.processors;
   std::vector<Allocation> allocations;
   for (std::size_t index = 0; index < count; ++index) {
     const ApplicationReport& report = reports[index];

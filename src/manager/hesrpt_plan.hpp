@@ -32,11 +32,27 @@ struct Planned {
 void hand_out(const Planned& plan, const std::vector<double>& mu, std::vector<int>& processors, int free_processors,
               const std::vector<char>& present, double minimum_gain);
 
+// One interval of a plan: with `alive_count` of the applications alive, the machine
+// planned_machine(cpus, alive_count, n, exponent); one processor to every one alive (the highest weights
+// first, as many as that machine has), the rest by weight x gain (hand_out, no minimum gain).
+[[nodiscard]] std::vector<int> interval_allocation(const Planned& plan, const std::vector<double>& weights, const std::vector<char>& alive,
+                                                   std::size_t alive_count, int cpus, double exponent);
+
 // The plan's weights mu (ten rounds of plan forward and weights backward); `left` the work each reported.
 [[nodiscard]] std::vector<double> plan_weights(const Planned& plan, const std::vector<double>& left, int cpus);
 
 // This quantum's processors under `weights`: one to every running application, the rest by weight x gain.
 [[nodiscard]] std::vector<int> this_quantum(const PolicyParameters& parameters, std::span<const ApplicationReport> reports,
                                             const Planned& plan, const std::vector<double>& weights);
+
+// hesrpt-plan's decision: the plan, the work each reported, the weights mu and mu^0.75, the processors.
+struct HesrptDecision {
+  Planned plan;
+  std::vector<double> left;
+  std::vector<double> mu;
+  std::vector<double> tempered;
+  std::vector<int> processors;
+};
+[[nodiscard]] HesrptDecision hesrpt_decision(const PolicyParameters& parameters, std::span<const ApplicationReport> reports);
 
 }  // namespace augur::manager

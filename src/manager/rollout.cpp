@@ -27,29 +27,6 @@ constexpr double relative_tie = 1e-12;    // a candidate must beat hesrpt-plan's
 // than hesrpt-plan's plan leaves them ((k/n)^0.5): chosen on seeds 1-5 and 16-25 (docs/manager.md, "rollout").
 constexpr double rollout_arrivals_exponent = 0.75;
 
-// The base rule from a state on: one processor to every application alive (the highest weights first, as
-// many as the plan's machine has), the rest by weight x gain; the state runs until the first completion.
-std::vector<int> base_allocation(const Planned& plan, const std::vector<double>& weights, const std::vector<char>& alive,
-                                 std::size_t remaining, int cpus) {
-  const std::size_t count = alive.size();
-  std::vector<std::size_t> order;
-  for (std::size_t index = 0; index < count; ++index) {
-    if (alive[index]) order.push_back(index);
-  }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return weights[a] > weights[b]; });
-  std::vector<int> processors(count, 0);
-  int free_processors = planned_machine(cpus, remaining, count, rollout_arrivals_exponent);
-  for (const std::size_t index : order) {
-    if (free_processors == 0) break;
-    processors[index] = 1;
-    --free_processors;
-  }
-  std::vector<char> running(count, 0);
-  for (std::size_t index = 0; index < count; ++index) running[index] = processors[index] > 0;
-  hand_out(plan, weights, processors, free_processors, running, 0.0);
-  return processors;
-}
-
 // The sum of the completion times, from now, of the applications present when `first` is held for one
 // quantum and the base rule runs after it (base_allocation, re-decided at every completion).
 double rollout_cost(const Planned& plan, const std::vector<double>& weights, const std::vector<int>& first, int cpus, double quantum) {
@@ -71,7 +48,7 @@ double rollout_cost(const Planned& plan, const std::vector<double>& weights, con
   }
   double now = quantum;
   while (remaining > 0) {
-    const std::vector<int> processors = base_allocation(plan, weights, alive, remaining, cpus);
+    const std::vector<int> processors = interval_allocation(plan, weights, alive, remaining, cpus, rollout_arrivals_exponent);
     double step = -1.0;
     for (std::size_t index = 0; index < count; ++index) {
       if (!alive[index] || processors[index] == 0) continue;
@@ -137,13 +114,10 @@ std::vector<Candidate> candidates_of(std::span<const ApplicationReport> reports,
 }  // namespace
 
 std::vector<Allocation> decide_rollout(const PolicyParameters& parameters, std::span<const ApplicationReport> reports) {
-  const Planned plan = planned(parameters, reports);
-  std::vector<double> left;
-  for (const ApplicationReport& report : reports) left.push_back(work_left(report));
-  const std::vector<double> mu = plan_weights(plan, left, parameters.cpus);
-  std::vector<double> tempered;
-  for (const double weight : mu) tempered.push_back(std::pow(weight, weight_exponent));
-  const std::vector<int> base = this_quantum(parameters, reports, plan, tempered);
+  const HesrptDecision decision = hesrpt_decision(parameters, reports);
+  const Planned& plan = decision.plan;
+  const std::vector<double>& tempered = decision.tempered;
+  const std::vector<int>& base = decision.processors;
   const std::vector<Candidate> candidates = candidates_of(reports, plan, tempered, base);
   std::size_t best = 0;
   double best_cost = rollout_cost(plan, tempered, base, parameters.cpus, parameters.quantum);
@@ -163,7 +137,7 @@ std::vector<Allocation> decide_rollout(const PolicyParameters& parameters, std::
     std::string reason = processors == 0 ? "waits; " + why : "speedup " + number_text("%.2f", plan.curves[index].at(processors)) + " with " +
                                                                  std::to_string(processors) + "; " + why;
     Allocation allocation = next_allocation(reports[index], processors, reports[index].memory.phase, std::move(reason));
-    allocation.memory.work_left = left[index];
+    allocation.memory.work_left = decision.left[index];
     allocations.push_back(std::move(allocation));
   }
   return allocations;
