@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "augur/core/diagnostics.hpp"
+#include "bench_arguments.hpp"
 #include "core/files.hpp"
 #include "manager/simulate.hpp"
 
@@ -328,6 +329,12 @@ void print_decision_cost(const std::vector<manager::WorkloadJob>& kinds) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv,
+                                "usage: bench_manager_policies [FOLDER]  (the folder of amdahl, thesis and open.workload; default "
+                                "examples/manager)\n"
+                                "       bench_manager_policies --random-workload CPUS SEED  (print one random workload)\n"
+                                "       bench_manager_policies --random-seeds FIRST LAST NOTE  (one range of seeds only)",
+                                {"--random-workload CPUS", "--random-seeds FIRST"}, 2);
   const std::string folder = argc == 2 ? argv[1] : AUGUR_SOURCE_DIR "/examples/manager";
   try {
     std::vector<std::pair<std::string, manager::Workload>> workloads;

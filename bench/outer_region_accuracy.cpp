@@ -13,98 +13,41 @@
 //
 // --split traces the accuracy rounds' runs (`augur run --trace`) and splits the first estimate's error into
 // selection, drift and tail (outer_region_split.hpp; libgomp programs).
-// Usage: bench_outer_region [--runs K] [--rounds R] [--disturbed D] [--only TEXT] [--env KEY=VALUE]... [--split] [--quick]
+// usage: bench_outer_region [--runs K] [--rounds R] [--disturbed D] [--only TEXT] [--env KEY=VALUE]... [--split] [--quick]
+// The command line and the programs: outer_region_options.hpp; how each side runs: outer_region_runs.hpp.
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <map>
-#include <regex>
-#include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "core/files.hpp"
-#include "core/process.hpp"
+#include "outer_region_options.hpp"
 #include "outer_region_report.hpp"
+#include "outer_region_runs.hpp"
 #include "outer_region_split.hpp"
 #include "placement_rounds.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using augur::bench::alone;
+using augur::bench::augur_run;
 using augur::bench::estimate_text;
 using augur::bench::median;
+using augur::bench::Program;
 using augur::bench::RunReport;
-
-struct Settings {
-  int runs = 20;
-  int rounds = 5;
-  int disturbed = 5;
-  std::string only;
-  bool quick = false;
-  bool split = false;  // --split: the accuracy rounds' runs traced, and the first estimate's error split
-  // --env KEY=VALUE: set for every run, under augur run and alone alike (a protocol such as pinning,
-  // OMP_PROC_BIND=true OMP_PLACES=cores, tried on both sides of the comparison).
-  std::vector<std::pair<std::string, std::string>> environment;
-};
-
-struct Program {
-  std::string label;              // "gcc outer_region"
-  std::vector<std::string> argv;  // the program and its arguments
-  long iterations = 0;            // its time steps (augur run --iterations, for the time estimate); 0: unknown
-  std::vector<std::pair<std::string, std::string>> environment;  // Settings::environment
-};
+using augur::bench::Settings;
+using augur::bench::start_competitor;
 
 struct Summary {
   std::string label, stability, one_run, traditional, error, estimate, latest, disturbed, idle_flags;
 };
-
-augur::core::SpawnOptions options_for(const char* threads, const std::vector<std::pair<std::string, std::string>>& environment) {
-  augur::core::SpawnOptions options;
-  options.unset = {"AUGUR_MODE", "AUGUR_REPORT",    "AUGUR_SWEEP",      "AUGUR_BASELINE",      "AUGUR_TOOL_OPTIONS",
-                   "LD_PRELOAD", "OMP_NUM_THREADS", "AUGUR_DPD_WINDOW", "AUGUR_RUN_ITERATIONS"};
-  options.environment = {{"OMP_WAIT_POLICY", "passive"}};
-  options.environment.insert(options.environment.end(), environment.begin(), environment.end());
-  if (threads != nullptr) options.environment.emplace_back("OMP_NUM_THREADS", threads);
-  options.standard_output.kind = augur::core::Destination::Kind::capture;
-  options.standard_error.kind = augur::core::Destination::Kind::capture;
-  options.timeout_seconds = 600.0;
-  return options;
-}
-
-// `augur run -p 2 [extra] --json=FILE -- program`; its wall time in `wall`. A run that found nothing
-// writes no report (augur run exits 1): that is a result, not a failure.
-RunReport augur_run(const Program& program, const std::vector<std::string>& extra, const fs::path& scratch,
-                    double* wall = nullptr) {
-  const fs::path report = scratch / "report.json";
-  fs::remove(report);
-  std::vector<std::string> argv{AUGUR_EXE, "run", "-p", "2"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  argv.insert(argv.end(), {"--json=" + report.string(), "--"});
-  argv.insert(argv.end(), program.argv.begin(), program.argv.end());
-  const augur::core::ProcessResult result = augur::core::spawn(argv, options_for(nullptr, program.environment));
-  if (result.signal != 0 || result.timed_out)
-    throw std::runtime_error("augur run " + program.label + " " + result.describe_status());
-  if (wall != nullptr) *wall = result.wall_seconds;
-  if (!fs::exists(report)) return {};
-  return augur::bench::read_report(nlohmann::json::parse(augur::core::read_file(report)));
-}
-
-// The program alone on `threads` threads: the time it prints, else its wall time.
-double alone(const Program& program, const char* threads) {
-  const augur::core::ProcessResult result = augur::core::spawn(program.argv, options_for(threads, program.environment));
-  if (!result.succeeded())
-    throw std::runtime_error(program.label + " " + result.describe_status() + "\n" + result.standard_error);
-  return augur::bench::printed_time(result.standard_output).value_or(result.wall_seconds);
-}
 
 std::string format(const char* pattern, double value) {
   if (std::isnan(value)) return "-";
@@ -250,20 +193,6 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   return traditional;
 }
 
-// A CPU-bound child that sleeps `delay` seconds, then spins until killed (and dies with this process).
-pid_t start_competitor(double delay) {
-  std::fflush(nullptr);
-  const pid_t child = fork();
-  if (child < 0) throw std::runtime_error("fork failed");
-  if (child > 0) return child;
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  timespec pause{static_cast<time_t>(delay),
-                 static_cast<long>((delay - static_cast<double>(static_cast<time_t>(delay))) * 1e9)};
-  nanosleep(&pause, nullptr);
-  volatile unsigned long spin = 0;
-  for (;;) spin = spin + 1;
-}
-
 void disturbance(const Program& program, const Settings& settings, const fs::path& scratch, double expected,
                  double idle, Summary& summary) {
   int good = 0;
@@ -310,57 +239,6 @@ void measure(const Program& program, const Settings& settings, const fs::path& s
   summaries.push_back(summary);
 }
 
-// The repository's examples (gcc, and clang where built) and the NPB programs under AUGUR_NPB_DIR.
-std::vector<Program> programs(const Settings& settings) {
-  const fs::path bin = AUGUR_BIN_DIR;
-  // The examples' time steps are their last argument.
-  std::vector<std::pair<std::string, std::vector<std::string>>> examples{{"outer_region", {"200000", "2000"}},
-                                                                         {"adi_sweep", {"40", "200"}},
-                                                                         {"cg_steps", {"192", "60"}},
-                                                                         {"outer_race", {"16384", "4000"}}};
-  if (settings.quick) examples = {{"outer_region", {"200000", "300"}}};
-  // NPB-CPP's time steps (its class tables): SP.W 400, BT.W 200, LU.W 300, CG.A 15 (of 25 CG iterations), MG.B 20.
-  const std::map<std::string, long> npb_steps{{"sp.W", 400}, {"bt.W", 200}, {"lu.W", 300}, {"cg.A", 15}, {"mg.B", 20},
-                                              {"sp.A", 400}, {"bt.A", 200}, {"lu.A", 250}, {"cg.W", 15}, {"mg.W", 40}};
-  std::vector<Program> list;
-  for (const auto& [name, arguments] : examples) {
-    for (const std::string compiler : {"gcc", "clang"}) {
-      const fs::path program = bin / (compiler == "gcc" ? name : name + "-clang");
-      if (!fs::exists(program)) continue;
-      std::vector<std::string> argv{program.string()};
-      argv.insert(argv.end(), arguments.begin(), arguments.end());
-      list.push_back({compiler + " " + name, argv, std::stol(arguments.back()), {}});
-    }
-  }
-  const char* npb = std::getenv("AUGUR_NPB_DIR");
-  if (npb != nullptr && *npb != '\0' && !settings.quick) {
-    const std::regex name("(sp|bt|lu|cg|mg)\\.[SWABC]");
-    for (const std::string folder : {"gcc/bin", "clang/bin", "bin", ""}) {
-      const fs::path where = fs::path(npb) / folder;
-      if (!fs::is_directory(where)) continue;
-      std::vector<fs::path> found;
-      for (const auto& entry : fs::directory_iterator(where)) {
-        if (entry.is_regular_file() && std::regex_match(entry.path().filename().string(), name))
-          found.push_back(entry.path());
-      }
-      std::sort(found.begin(), found.end());
-      const std::string compiler = folder.empty() || folder == "bin" ? "npb" : folder.substr(0, folder.find('/'));
-      for (const fs::path& path : found) {
-        const auto steps = npb_steps.find(path.filename().string());
-        list.push_back({compiler + " NPB " + path.filename().string(), {path.string()}, steps == npb_steps.end() ? 0 : steps->second, {}});
-      }
-    }
-  }
-  std::vector<Program> chosen;
-  for (const Program& program : list) {
-    if (program.label.find(settings.only) != std::string::npos) chosen.push_back(program);
-  }
-  for (Program& program : chosen) {
-    program.environment = settings.environment;
-  }
-  return chosen;
-}
-
 // Too few steps: the report must give no speedup (neither the one-run nor the two-run one).
 void minimum_iterations(const fs::path& scratch) {
   std::printf("== no report from fewer than the minimum iterations\n");
@@ -391,66 +269,13 @@ void print_summary(const std::vector<Summary>& summaries) {
   }
 }
 
-int parse(const char* value, const char* name, int low) {
-  char* end = nullptr;
-  const long parsed = std::strtol(value, &end, 10);
-  if (end == value || *end != '\0' || parsed < low || parsed > 10000) {
-    std::fprintf(stderr, "bench_outer_region: %s must be an integer between %d and 10000, got '%s'\n", name, low,
-                 value);
-    std::exit(2);
-  }
-  return static_cast<int>(parsed);
-}
-
-Settings parse_options(int argc, char** argv) {
-  Settings settings;
-  for (int index = 1; index < argc; ++index) {
-    const std::string option = argv[index];
-    if (option == "--quick") {
-      settings.quick = true;
-      settings.runs = 2;
-      settings.rounds = 1;
-      settings.disturbed = 1;
-      continue;
-    }
-    if (option == "--split") {
-      settings.split = true;
-      continue;
-    }
-    if (index + 1 >= argc ||
-        (option != "--runs" && option != "--rounds" && option != "--disturbed" && option != "--only" && option != "--env")) {
-      std::fprintf(stderr,
-                   "bench_outer_region: unknown option or missing value: '%s'\nUsage: bench_outer_region [--runs K] "
-                   "[--rounds R] "
-                   "[--disturbed D] [--only TEXT] [--env KEY=VALUE]... [--split] [--quick]\n",
-                   option.c_str());
-      std::exit(2);
-    }
-    const char* value = argv[++index];
-    if (option == "--runs") settings.runs = parse(value, "--runs", 1);
-    if (option == "--rounds") settings.rounds = parse(value, "--rounds", 1);
-    if (option == "--disturbed") settings.disturbed = parse(value, "--disturbed", 0);
-    if (option == "--only") settings.only = value;
-    if (option == "--env") {
-      const std::string pair = value;
-      const std::size_t equals = pair.find('=');
-      if (equals == 0 || equals == std::string::npos) {
-        std::fprintf(stderr, "bench_outer_region: --env takes KEY=VALUE, got '%s'\n", value);
-        std::exit(2);
-      }
-      settings.environment.emplace_back(pair.substr(0, equals), pair.substr(equals + 1));
-    }
-  }
-  return settings;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Settings settings = parse_options(argc, argv);
+  const Settings settings = augur::bench::parse_options(argc, argv);
   try {
     const augur::core::TemporaryFolder scratch("augur-bench-outer");
-    const std::vector<Program> list = programs(settings);
+    const std::vector<Program> list = augur::bench::programs(settings);
     std::string environment;
     for (const auto& [key, value] : settings.environment) environment += " " + key + "=" + value;
     std::printf("outer-region programs under augur run -p 2 (OMP_WAIT_POLICY=passive%s): %zu programs%s\n", environment.c_str(),

@@ -17,6 +17,7 @@
 
 #include "augur/sim/task_system.hpp"
 #include "augur/tspp_predictor.hpp"
+#include "bench_arguments.hpp"
 #include "tspp/predictor_steps.hpp"
 #include "tspp_accuracy_references.hpp"
 #include "tspp_accuracy_report.hpp"
@@ -46,7 +47,12 @@ struct Settings {
   std::string references;  // --references FILE: the references kept there
 };
 
+constexpr const char* usage_text =
+    "usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--exact-states N] [--only METHOD|none] [--regimes 1,2,...] [--references FILE]";
+
 Settings parse_settings(int argc, char** argv) {
+  augur::bench::check_arguments(argc, argv, usage_text,
+                                {"--systems N", "--replications R", "--seed S", "--exact-states N", "--only M", "--regimes R", "--references F"});
   Settings settings;
   for (int index = 1; index < argc; index += 2) {
     const std::string option = index + 1 < argc ? argv[index] : "";
@@ -58,7 +64,7 @@ Settings parse_settings(int argc, char** argv) {
     else if (option == "--regimes") settings.regimes = argv[index + 1];
     else if (option == "--references") settings.references = argv[index + 1];
     else {
-      std::fprintf(stderr, "usage: bench_tspp_accuracy [--systems N] [--replications R] [--seed S] [--exact-states N] [--only METHOD|none] [--regimes 1,2,...] [--references FILE]\n");
+      std::fprintf(stderr, "%s\n", usage_text);
       std::exit(2);
     }
   }

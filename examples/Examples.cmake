@@ -98,9 +98,11 @@ augur_example(NAME db_delete SCRATCH db FIXTURES_CLEANUP example_db
 # What a measured output's test masks: the rest of a line after a speedup's state (PC, PNC or AF; ST' is shown
 # only when it was measured), a number with a fraction, with its time unit when it has one (1.206 s,
 # 695.5 us, +5.3%), the iteration an estimate was made at, the Amdahl limit (none when f = 0), the noise
-# verdict (clean or not varies) and what to do about it. Counts, names, periods and the lines' order are compared exactly.
+# verdict (clean or not varies) and what to do about it, and where an outer region's team ran (one core or
+# several: the scheduler's pick). Counts, names, periods and the lines' order are compared exactly.
 set(measured [=[(PC|PNC|AF)( .*)?$]=] [=[[-+]?[0-9]+\.[0-9]+( (s|ms|us))?]=] [=[at iteration [0-9]+]=]
-    [=[(no )?Amdahl limit.*$]=] [=[measurement (clean|disturbed|meaningless): .*$]=] [=[what to do: .*$]=])
+    [=[(no )?Amdahl limit.*$]=] [=[measurement (clean|disturbed|meaningless): .*$]=] [=[what to do: .*$]=]
+    [=[team on one core in .*$]=])
 
 # swim: the self-analysis summary of the instrumented program (README.md), and `augur run` on the plain
 # build (docs/run.md).

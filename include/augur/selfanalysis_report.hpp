@@ -94,6 +94,8 @@ struct ReportRegion {
   double parallel_efficiency = 0.0;
   double load_balance = 0.0;
   double communication = 0.0;
+  long placement_steps = 0;    // placement.steps: measured steps with every thread's core known (0 when absent)
+  long placement_one_cpu = 0;  // placement.one_cpu_steps: of them, steps with every thread on one core
   ReportNoise noise;
 
   [[nodiscard]] const ReportPoint* point(int processors) const;

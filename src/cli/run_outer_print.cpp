@@ -38,4 +38,20 @@ void print_outer_estimates(const selfanalysis::ReportRegion& outer) {
   std::printf("; actual %s\n", format_seconds(outer.elapsed).c_str());
 }
 
+void print_placement(const selfanalysis::ReportRegion& outer) {
+  if (outer.team < 2 || outer.placement_steps <= 0) return;  // one thread is on one core; no count: an older report
+  const double share = static_cast<double>(outer.placement_one_cpu) / static_cast<double>(outer.placement_steps);
+  std::printf("  placement: the team on one core in %ld of %ld measured steps (%.0f%%): ", outer.placement_one_cpu, outer.placement_steps,
+              100.0 * share);
+  if (share >= 0.9) {
+    std::printf("packed: S(%d) is one core's speedup (the threads took turns), not %d cores'; OMP_PROC_BIND=true "
+                "OMP_PLACES=cores spreads them\n",
+                outer.team, outer.team);
+  } else if (share <= 0.1) {
+    std::printf("spread: S(%d) is the speedup on %d cores\n", outer.team, outer.team);
+  } else {
+    std::printf("mixed: S(%d) mixes one core's speedup and %d cores'\n", outer.team, outer.team);
+  }
+}
+
 }  // namespace augur::cli

@@ -19,4 +19,9 @@ namespace augur::cli {
 // its error against the region's actual time, one line.
 void print_outer_estimates(const selfanalysis::ReportRegion& outer);
 
+// Where the team ran (the report's `placement`): the share of its measured steps with every thread on one core,
+// and what that means for the speedup read (a packed team measures one core's speedup). Nothing on one thread or
+// when the report has no count.
+void print_placement(const selfanalysis::ReportRegion& outer);
+
 }  // namespace augur::cli

@@ -194,6 +194,7 @@ void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& op
   }
   std::printf("  parallel efficiency %.3f = load balance %.3f x communication %.3f\n", outer.parallel_efficiency, outer.load_balance,
               outer.communication);
+  print_placement(outer);
   std::printf("  %4s  %8s  %-8s  %12s\n", "p", "S(p)", "source", "T(p)");
   for (const selfanalysis::ReportPoint& point : outer.points) {
     std::printf("  %4d  %8.4f  %-8s  %12s\n", point.processors, point.speedup, point.measured ? "measured" : "model",

@@ -79,6 +79,15 @@ void read_outer(const FieldReader& reader, const nlohmann::json& entry, const st
   region.parallel_efficiency = reader.get_or<double>(*efficiency, "parallel", 0.0, where + ".efficiency");
   region.load_balance = reader.get_or<double>(*efficiency, "load_balance", 0.0, where + ".efficiency");
   region.communication = reader.get_or<double>(*efficiency, "communication", 0.0, where + ".efficiency");
+  const auto placement = entry.find("placement");  // absent in reports written before it
+  if (placement != entry.end() && !placement->is_null()) {
+    if (!placement->is_object()) reader.fail(where + ".placement: not an object");
+    region.placement_steps = reader.get<long>(*placement, "steps", where + ".placement");
+    region.placement_one_cpu = reader.get<long>(*placement, "one_cpu_steps", where + ".placement");
+    if (region.placement_steps < 0 || region.placement_one_cpu < 0 || region.placement_one_cpu > region.placement_steps) {
+      reader.fail(where + ".placement: one_cpu_steps must be between 0 and steps");
+    }
+  }
 }
 
 void read_interval(const FieldReader& reader, const nlohmann::json& item, const std::string& where, ReportPoint& point) {

@@ -152,6 +152,7 @@ TEST(AugurRun, PrintsTheRegionAndTheSpeedups) {
   EXPECT_NE(out.find("period 3"), std::string::npos) << out;
   EXPECT_NE(out.find("baseline B=1"), std::string::npos) << out;
   EXPECT_NE(out.find("execution time of the region on P=2: estimated"), std::string::npos) << out;
+  EXPECT_EQ(out.find("placement:"), std::string::npos) << out;  // a team's placement: outer regions only
 }
 
 // swim.c built by clang -fopenmp (LLVM's libomp): augur run loads the OMPT tool libaugur_ompt.

@@ -99,6 +99,13 @@ TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
   EXPECT_GT(placement.at("steps").get<long>(), 0) << placement.dump();
   EXPECT_LE(placement.at("steps").get<long>(), outer.at("measured_iterations").get<long>()) << placement.dump();
   EXPECT_LE(placement.at("one_cpu_steps").get<long>(), placement.at("steps").get<long>()) << placement.dump();
+  // ... and the table says it, with what it means for the speedup read (packed: one core's speedup).
+  const long steps = placement.at("steps").get<long>();
+  const long one_cpu = placement.at("one_cpu_steps").get<long>();
+  const std::string counted = "  placement: the team on one core in " + std::to_string(one_cpu) + " of " + std::to_string(steps) + " measured steps";
+  EXPECT_NE(out.find(counted), std::string::npos) << out;
+  const char* meaning = 10 * one_cpu >= 9 * steps ? "packed: S(2) is one core's speedup" : 10 * one_cpu <= steps ? "spread: S(2) is the speedup on 2 cores" : "mixed: S(2) mixes";
+  EXPECT_NE(out.find(meaning), std::string::npos) << out;
   const json& info = full.at("interpose");
   EXPECT_TRUE(info.at("regions").empty());
   EXPECT_EQ(info.at("intercepted").get<long>(), 1);

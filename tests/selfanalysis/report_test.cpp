@@ -119,6 +119,34 @@ TEST(Report, MissingFieldsAreNamed) {
   EXPECT_THROW((void)parse_report("[1, 2]", "r.json"), core::InputError);
 }
 
+// An outer region's placement (augur run's table prints it): read when present, 0 when absent (reports written
+// before it), refused when it counts more steps on one core than steps.
+std::string outer_report(const std::string& placement) {
+  return R"({"augur_report": 1, "mode": "analyze", "allocated_processors": 2, "regions": [{"kind": "outer", "id": 1,
+    "length": 4, "iterations": 300, "elapsed_s": 0.1, "discarded_iterations": 0, "speedup": [], "team": 2,
+    "measured_iterations": 250, "efficiency": {"parallel": 0.9, "load_balance": 0.95, "communication": 0.947})" +
+         placement + "}]}";
+}
+
+TEST(Report, ReadsAnOuterRegionsPlacement) {
+  const Report packed = parse_report(outer_report(R"(, "placement": {"steps": 240, "one_cpu_steps": 216, "one_cpu_fraction": 0.9})"), "r.json");
+  EXPECT_EQ(packed.regions.at(0).placement_steps, 240);
+  EXPECT_EQ(packed.regions.at(0).placement_one_cpu, 216);
+  const Report older = parse_report(outer_report(""), "r.json");
+  EXPECT_EQ(older.regions.at(0).placement_steps, 0);
+  EXPECT_EQ(older.regions.at(0).placement_one_cpu, 0);
+  const Report unknown = parse_report(outer_report(R"(, "placement": {"steps": 0, "one_cpu_steps": 0, "one_cpu_fraction": null})"), "r.json");
+  EXPECT_EQ(unknown.regions.at(0).placement_steps, 0);
+  try {
+    (void)parse_report(outer_report(R"(, "placement": {"steps": 3, "one_cpu_steps": 4})"), "r.json");
+    FAIL() << "expected an error";
+  } catch (const core::InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("regions[0].placement: one_cpu_steps must be between 0 and steps"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_THROW((void)parse_report(outer_report(R"(, "placement": 3)"), "r.json"), core::InputError);
+}
+
 // Found by fuzz/report_fuzz.cpp: a number beyond double's range escaped as nlohmann's out_of_range.
 TEST(Report, ANumberBeyondRangeIsAnInputError) {
   try {
