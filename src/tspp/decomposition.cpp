@@ -270,20 +270,25 @@ double inverse_phases(const TaskSystem& system, const std::vector<int>& phases) 
   return total > 0.0 ? weighted / total : 0.0;
 }
 
+// The completion time's and every task's start and end means, each combine(own, the other prediction's);
+// a task ends no earlier than it starts.
+template <typename Combine>
+void combine_means(Prediction& prediction, const Prediction& other, Combine combine) {
+  prediction.completion.mean = combine(prediction.completion.mean, other.completion.mean);
+  for (std::size_t i = 0; i < prediction.tasks.size(); ++i) {
+    TaskPrediction& task = prediction.tasks[i];
+    task.start.mean = combine(task.start.mean, other.tasks[i].start.mean);
+    task.end.mean = std::max(task.start.mean, combine(task.end.mean, other.tasks[i].end.mean));
+    task.residence.mean = task.end.mean - task.start.mean;
+  }
+}
+
 // One phase per task when more are wanted: the means are interpolated in x = sqrt(mean 1 / m) (the tasks'
 // coefficient of variation) between the chain's (x_1) and the network limit's (x = 0: with m -> infinity
 // each task does its work at the steady rate 1 / R_i(A), network_limit.hpp), at the phases wanted.
 void interpolate_from_limit(const TaskSystem& system, double here, double wanted, Prediction& prediction) {
-  const Prediction limit = network_limit(system);
   const double weight = std::sqrt(wanted / here);  // of the chain; 1 - weight of the limit
-  const auto between = [weight](double chain, double steady) { return std::max(0.0, steady + weight * (chain - steady)); };
-  prediction.completion.mean = between(prediction.completion.mean, limit.completion.mean);
-  for (std::size_t i = 0; i < prediction.tasks.size(); ++i) {
-    TaskPrediction& task = prediction.tasks[i];
-    task.start.mean = between(task.start.mean, limit.tasks[i].start.mean);
-    task.end.mean = std::max(task.start.mean, between(task.end.mean, limit.tasks[i].end.mean));
-    task.residence.mean = task.end.mean - task.start.mean;
-  }
+  combine_means(prediction, network_limit(system), [weight](double chain, double steady) { return std::max(0.0, steady + weight * (chain - steady)); });
 }
 
 // When the limit of states capped the phases, the means are carried on, linearly in the mean 1 / m,
@@ -302,14 +307,7 @@ void extrapolate(const TaskSystem& system, const PredictorOptions& options, int 
   const double there = inverse_phases(system, phase_counts(system, options, coarse_cap));
   if (there <= here) return;
   const double step = (wanted - here) / (here - there);  // in units of the last difference
-  const auto carry = [step](double fine, double coarser) { return std::max(0.0, fine + step * (fine - coarser)); };
-  prediction.completion.mean = carry(prediction.completion.mean, coarse.completion.mean);
-  for (std::size_t i = 0; i < prediction.tasks.size(); ++i) {
-    TaskPrediction& task = prediction.tasks[i];
-    task.start.mean = carry(task.start.mean, coarse.tasks[i].start.mean);
-    task.end.mean = std::max(task.start.mean, carry(task.end.mean, coarse.tasks[i].end.mean));
-    task.residence.mean = task.end.mean - task.start.mean;
-  }
+  combine_means(prediction, coarse, [step](double fine, double coarser) { return std::max(0.0, fine + step * (fine - coarser)); });
 }
 
 }  // namespace
