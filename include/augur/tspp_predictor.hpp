@@ -87,15 +87,16 @@ constexpr std::size_t max_exact_states = 2000000;
 // The decomposition method gives each task fewer phases until its chain has at most this many states.
 constexpr std::size_t max_decomposition_states = 200000;
 // The hybrid method: its budgets of states for the exact chain (up to about 5 s of CPU) and for the
-// decomposition's (--max-states sets both); under FCFS the exact chain is tried when the count of its
+// decomposition's (up to about 10 s of CPU with one phase per task; 200 000 before 2026-11-26; --max-states
+// sets both); under FCFS the exact chain is tried when the count of its
 // processor-sharing states is within this factor of the budget; from this many stages per visit on,
 // service is taken as deterministic (its limit); past the chains, the transient method up to this many
 // tasks, the seed's method beyond.
 constexpr std::size_t max_hybrid_states = 1000000;
-constexpr std::size_t max_hybrid_decomposition_states = 200000;
+constexpr std::size_t max_hybrid_decomposition_states = 1000000;
 constexpr double hybrid_fcfs_count_factor = 1e7;
-// The hybrid's exact chain: at most this many words of states (2 bytes each: 500 MB), its budget of
-// states cut to fit (the words per state: the tasks, twice that under FCFS).
+// The hybrid's chains: at most this many words of states (2 bytes each: 500 MB), their budgets of states
+// cut to fit (the words per state: the tasks, under FCFS twice that in the exact chain).
 constexpr std::size_t hybrid_chain_words = 250000000;
 constexpr int hybrid_deterministic_stages = 10;
 // From this many visits (with one stage), past the exact chain: the interpolation in 1 / sqrt(V) between the

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "exact_chain.hpp"
+#include "network_limit.hpp"
 #include "structure_walk.hpp"
 
 namespace augur::tspp {
@@ -269,25 +270,44 @@ double inverse_phases(const TaskSystem& system, const std::vector<int>& phases) 
   return total > 0.0 ? weighted / total : 0.0;
 }
 
+// The completion time's and every task's start and end means, each combine(own, the other prediction's);
+// a task ends no earlier than it starts.
+template <typename Combine>
+void combine_means(Prediction& prediction, const Prediction& other, Combine combine) {
+  prediction.completion.mean = combine(prediction.completion.mean, other.completion.mean);
+  for (std::size_t i = 0; i < prediction.tasks.size(); ++i) {
+    TaskPrediction& task = prediction.tasks[i];
+    task.start.mean = combine(task.start.mean, other.tasks[i].start.mean);
+    task.end.mean = std::max(task.start.mean, combine(task.end.mean, other.tasks[i].end.mean));
+    task.residence.mean = task.end.mean - task.start.mean;
+  }
+}
+
+// One phase per task when more are wanted: the means are interpolated in x = sqrt(mean 1 / m) (the tasks'
+// coefficient of variation) between the chain's (x_1) and the network limit's (x = 0: with m -> infinity
+// each task does its work at the steady rate 1 / R_i(A), network_limit.hpp), at the phases wanted.
+void interpolate_from_limit(const TaskSystem& system, double here, double wanted, Prediction& prediction) {
+  const double weight = std::sqrt(wanted / here);  // of the chain; 1 - weight of the limit
+  combine_means(prediction, network_limit(system), [weight](double chain, double steady) { return std::max(0.0, steady + weight * (chain - steady)); });
+}
+
 // When the limit of states capped the phases, the means are carried on, linearly in the mean 1 / m,
-// from a chain with half the cap and this one to the phases wanted.
+// from a chain with half the cap and this one to the phases wanted; with one phase per task, interpolated
+// from the network limit instead.
 void extrapolate(const TaskSystem& system, const PredictorOptions& options, int cap, Prediction& prediction) {
   const double wanted = inverse_phases(system, phase_counts(system, options, 1 << 20));
   const double here = inverse_phases(system, phase_counts(system, options, cap));
-  if (cap < 2 || here <= wanted * (1.0 + 1e-12)) return;
+  if (here <= wanted * (1.0 + 1e-12)) return;
+  if (cap < 2) {
+    interpolate_from_limit(system, here, wanted, prediction);
+    return;
+  }
   const int coarse_cap = cap / 2;
   const Prediction coarse = solve(system, phase_counts(system, options, coarse_cap));
   const double there = inverse_phases(system, phase_counts(system, options, coarse_cap));
   if (there <= here) return;
   const double step = (wanted - here) / (here - there);  // in units of the last difference
-  const auto carry = [step](double fine, double coarser) { return std::max(0.0, fine + step * (fine - coarser)); };
-  prediction.completion.mean = carry(prediction.completion.mean, coarse.completion.mean);
-  for (std::size_t i = 0; i < prediction.tasks.size(); ++i) {
-    TaskPrediction& task = prediction.tasks[i];
-    task.start.mean = carry(task.start.mean, coarse.tasks[i].start.mean);
-    task.end.mean = std::max(task.start.mean, carry(task.end.mean, coarse.tasks[i].end.mean));
-    task.residence.mean = task.end.mean - task.start.mean;
-  }
+  combine_means(prediction, coarse, [step](double fine, double coarser) { return std::max(0.0, fine + step * (fine - coarser)); });
 }
 
 }  // namespace

@@ -37,8 +37,10 @@ bool exact_may_fit(const TaskSystem& system, const PredictorOptions& options, st
 // The chain keeps every state's words (a status per task, under FCFS a place too: 2 bytes each), so its
 // budget of states is cut to keep them within hybrid_chain_words: 10^6 states of up to 125 tasks under FCFS,
 // 1250 states at 10^5 tasks (a pipeline of 10^5 tasks would otherwise fill the memory before the budget).
-std::size_t chain_budget(const TaskSystem& system, const PredictorOptions& options, std::size_t budget) {
-  const std::size_t width = std::max<std::size_t>(1, system.tasks.size() * (options.discipline == Discipline::FirstComeFirstServed ? 2 : 1));
+// The decomposition's states have a word per task: its budget is cut likewise (a pipeline of 10^5 tasks).
+std::size_t chain_budget(const TaskSystem& system, const PredictorOptions& options, std::size_t budget, bool places = true) {
+  const bool fcfs = places && options.discipline == Discipline::FirstComeFirstServed;
+  const std::size_t width = std::max<std::size_t>(1, system.tasks.size() * (fcfs ? 2 : 1));
   return std::max<std::size_t>(1, std::min(budget, hybrid_chain_words / width));
 }
 
@@ -82,7 +84,8 @@ std::optional<Prediction> interpolated(const TaskSystem& system, const Predictor
 Prediction predict_hybrid(const TaskSystem& system, const PredictorOptions& options) {
   // The budgets of states: the exact chain's, the decomposition's (the same when --max-states is given).
   const std::size_t budget = chain_budget(system, options, options.max_states > 0 ? options.max_states : max_hybrid_states);
-  const std::size_t decomposition_budget = options.max_states > 0 ? options.max_states : max_hybrid_decomposition_states;
+  const std::size_t decomposition_budget =
+      chain_budget(system, options, options.max_states > 0 ? options.max_states : max_hybrid_decomposition_states, false);
   PredictorOptions within = options;
   within.max_states = budget;
   if (options.stages >= hybrid_deterministic_stages) {

@@ -2,6 +2,7 @@
 // exact (tasks of one resource each under processor sharing, a task alone), its phases, and its limit.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -58,6 +59,25 @@ TEST(TsppDecomposition, FewerPhasesWithinTheLimitThenARefusal) {
   const Prediction one = decomposition(text, 4);
   EXPECT_EQ(one.states, 4U);
   EXPECT_THROW((void)decomposition(text, 3), std::invalid_argument);
+}
+
+TEST(TsppDecomposition, OnePhaseWhereTwoAreWantedIsInterpolatedFromTheNetworkLimit) {
+  // Two tasks forked on resources of their own, each 1/2 at two resources: the decomposition is exact here
+  // (no contention; two phases each, an Erlang of rate 2 per phase): E[max] = 2 - int (1 - F)^2 with
+  // 1 - F(t) = e^-2t (1 + 2t), int e^-4t (1 + 2t)^2 dt = 1/4 + 1/4 + 1/8, so 1.375 (9 states).
+  const std::string text =
+      "resource r1 <- queuing; r2 <- queuing; r3 <- queuing; r4 <- queuing;\n"
+      "task a <- { r1: 0.5; r2: 0.5; } b <- { r3: 0.5; r4: 0.5; }\nstructure [ a; b; ]";
+  const Prediction wanted = decomposition(text);
+  EXPECT_EQ(wanted.states, 9U);
+  EXPECT_NEAR(wanted.completion.mean, 1.375, tight);
+  // Within 4 states, one phase each: the maximum of two Exp(1) is 1.5, the network limit (each task at the
+  // steady rate 1 / 1) ends both at 1; the mean 1 / m is 1 in the chain, 1/2 wanted: 1 + 0.5 sqrt(1/2).
+  const Prediction one = decomposition(text, 4);
+  EXPECT_EQ(one.states, 4U);
+  EXPECT_NEAR(one.completion.mean, 1.0 + 0.5 * std::sqrt(0.5), tight);
+  EXPECT_NEAR(one.tasks[0].end.mean, 1.0, tight);  // a alone: its mean, at any number of phases
+  EXPECT_NEAR(one.tasks[0].start.mean, 0.0, tight);
 }
 
 }  // namespace

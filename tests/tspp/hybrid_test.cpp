@@ -125,7 +125,8 @@ TEST(TsppHybrid, PastItsBudgetOfStatesAnotherMethodAnswers) {
   // 16 (its cap; 20 wanted): past a budget of 400 the interpolation answers from the chains of 1 to 3
   // visits (9 to 49 states); past 8 none of those fits, and the interpolation takes the decomposition with
   // one visit (one phase each: 4 states; both tasks at rate 1 / 3 together, as MVA gives R_ik = 1.5, then
-  // the last alone at 1 / 2: 1.5 + 2 = 3.5) and the network limit (both end at 3): 3 + 0.5 / sqrt(10);
+  // the last alone at 1 / 2: 1.5 + 2 = 3.5; two phases wanted, so interpolated from the network limit, where
+  // both end at 3, at sqrt(1/2): 3 + 0.5 sqrt(1/2)) and the network limit: 3 + 0.5 sqrt(1/2) / sqrt(10);
   // past 3 the transient method answers.
   const std::string pair =
       "resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 1; disk: 1; } b <- { cpu: 1; disk: 1; }\nstructure [ a; b; ]";
@@ -133,7 +134,7 @@ TEST(TsppHybrid, PastItsBudgetOfStatesAnotherMethodAnswers) {
   EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 400).part, "interpolation");
   const Prediction line = hybrid(pair, Discipline::ProcessorSharing, 1, 10, 8);
   EXPECT_EQ(line.part, "interpolation (decomposition)");
-  EXPECT_NEAR(line.completion.mean, 3.0 + 0.5 / std::sqrt(10.0), 1e-9);
+  EXPECT_NEAR(line.completion.mean, 3.0 + 0.5 * std::sqrt(0.5) / std::sqrt(10.0), 1e-9);
   EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 3).part, "transient");
   // One visit: two phases each, 9 states in either chain: 9 fit; with 8 the decomposition answers with one
   // phase each (4 states); with 3 nothing fits.
