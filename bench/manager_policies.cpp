@@ -35,6 +35,7 @@ const std::vector<Row> rows{{"equipartition", manager::PolicyKind::equipartition
                             {"shortest-first", manager::PolicyKind::shortest_first, 0},
                             {"hesrpt-plan", manager::PolicyKind::hesrpt_plan, 0},
                             {"rollout", manager::PolicyKind::rollout, 0},
+                            {"rollout-arrivals", manager::PolicyKind::rollout_arrivals, 0},
                             {"equal-efficiency", manager::PolicyKind::equal_efficiency, 0},
                             {"marginal-gain", manager::PolicyKind::marginal_gain, 0},
                             {"fixed, level 4", manager::PolicyKind::fixed, 4}};
