@@ -34,12 +34,13 @@ struct Future {
   std::vector<double> weights;  // mu^0.75 of the present; the newcomers' the mean of theirs
   std::vector<double> arrival;  // seconds from now
   std::size_t present = 0;
+  double rate = 0.0;  // the arrivals expected per second (0: none, the shrinking machine)
   double exponent = rollout_arrivals_exponent;  // the machine C (k/n)^exponent; 0: the whole machine
 };
 
 // rollout's future: the present only, on the shrinking machine.
 Future present_only(const Planned& plan, const std::vector<double>& weights) {
-  return {plan, weights, std::vector<double>(plan.work.size(), 0.0), plan.work.size(), rollout_arrivals_exponent};
+  return {plan, weights, std::vector<double>(plan.work.size(), 0.0), plan.work.size(), 0.0, rollout_arrivals_exponent};
 }
 
 // The arrival rate seen so far: the arrivals after the first over the time since it (0: fewer than two seen).
@@ -50,9 +51,9 @@ double arrival_rate(const DecisionClock& clock) {
 }
 
 // rollout-arrivals' future: as many newcomers as are present (by Little's law about as many arrive while
-// the present run), evenly at the rate seen, the i-th at (i + 1) / rate, each with the mean work of the
-// present, the curve a new application is read with (linear up to 1 + step: nothing measured yet) and the
-// mean weight, on the whole machine; the present only, on the shrinking machine, before two arrivals.
+// the present run), evenly at the rate seen, the i-th at (i + 1) / rate, each with the mean work and the
+// mean weight of the present and the curve and limit of the i-th present (the mix seen so far), on the
+// whole machine; the present only, on the shrinking machine, before two arrivals.
 Future with_arrivals(const PolicyParameters& parameters, const Planned& plan, const std::vector<double>& weights) {
   Future future = present_only(plan, weights);
   const double rate = arrival_rate(parameters.clock);
@@ -64,14 +65,14 @@ Future with_arrivals(const PolicyParameters& parameters, const Planned& plan, co
     work += plan.work[index] / static_cast<double>(count);
     weight += weights[index] / static_cast<double>(count);
   }
-  const ApplicationReport newcomer;
   for (std::size_t index = 0; index < count; ++index) {
-    future.plan.curves.emplace_back(newcomer);
-    future.plan.limits.push_back(std::min(parameters.cpus, 1 + parameters.step));
+    future.plan.curves.push_back(plan.curves[index]);
+    future.plan.limits.push_back(plan.limits[index]);
     future.plan.work.push_back(work);
     future.weights.push_back(weight);
     future.arrival.push_back(static_cast<double>(index + 1) / rate);
   }
+  future.rate = rate;
   future.exponent = 0.0;
   return future;
 }
@@ -188,7 +189,8 @@ std::vector<Allocation> decide_rollout(const PolicyParameters& parameters, std::
       best = index;
     }
   }
-  const std::string why = "rollout: " + candidates[best].name + " (of " + std::to_string(candidates.size()) + " candidates), sum of responses " +
+  const std::string model = future.rate > 0.0 ? "rollout, an arrival expected every " + number_text("%.1f", 1.0 / future.rate) + " s: " : "rollout: ";
+  const std::string why = model + candidates[best].name + " (of " + std::to_string(candidates.size()) + " candidates), sum of responses " +
                           number_text("%.1f", best_cost) + " s (hesrpt-plan's " + number_text("%.1f", base_cost) + " s)";
   std::vector<Allocation> allocations;
   for (std::size_t index = 0; index < reports.size(); ++index) {
