@@ -1,7 +1,7 @@
 // The manager's policies on the example workloads (docs/manager.md, "Figures"): for 16 to 256 processors,
 // each policy's mean response time and makespan relative to equipartition's, simulated with
 // `augur manager simulate`'s engine. Equipartition runs twice: with no multiprogramming limit and with the
-// fixed level of 4 (PDPA, pdpa-lend, shortest-first, hesrpt-plan and rollout set their own). Then random open arrivals of the
+// fixed level of 4 (PDPA, pdpa-lend, shortest-first, hesrpt-plan, rollout and rollout-arrivals set their own). Then random open arrivals of the
 // thesis's five applications (Poisson, several seeds), and at 64 processors the worst job of each policy
 // (its response time and slowdown), learnt against the oracle, with noise, and with the self-analysis's
 // baseline in the model. Prints Markdown tables; never fails.
@@ -36,6 +36,7 @@ const std::vector<Row> rows{{"equipartition", manager::PolicyKind::equipartition
                             {"shortest-first", manager::PolicyKind::shortest_first, 0},
                             {"hesrpt-plan", manager::PolicyKind::hesrpt_plan, 0},
                             {"rollout", manager::PolicyKind::rollout, 0},
+                            {"rollout-arrivals", manager::PolicyKind::rollout_arrivals, 0},
                             {"equal-efficiency", manager::PolicyKind::equal_efficiency, 0},
                             {"marginal-gain", manager::PolicyKind::marginal_gain, 0},
                             {"fixed, level 4", manager::PolicyKind::fixed, 4}};
@@ -299,7 +300,7 @@ void print_worst(const std::string& name, const manager::Workload& workload) {
 
 // What one decision costs at 64 processors with 30 applications (six of each of the thesis's five, each on
 // 2 processors with its S(2) and S(4) measured and its work left from 100 to 3000 one-processor seconds):
-// the CPU time of hesrpt-plan's and rollout's decide(), the mean over 200 decisions.
+// the CPU time of hesrpt-plan's, rollout's and rollout-arrivals' decide(), the mean over 200 decisions.
 void print_decision_cost(const std::vector<manager::WorkloadJob>& kinds) {
   std::vector<manager::ApplicationReport> reports;
   for (std::uint64_t id = 0; id < 30; ++id) {
@@ -313,10 +314,11 @@ void print_decision_cost(const std::vector<manager::WorkloadJob>& kinds) {
     reports.push_back(report);
   }
   std::printf("\nCost of one decision, 64 CPUs, 30 applications (CPU time, mean over 200 decisions)\n\n| policy | µs per decision |\n| --- | --- |\n");
-  for (const manager::PolicyKind kind : {manager::PolicyKind::hesrpt_plan, manager::PolicyKind::rollout}) {
+  for (const manager::PolicyKind kind : {manager::PolicyKind::hesrpt_plan, manager::PolicyKind::rollout, manager::PolicyKind::rollout_arrivals}) {
     manager::PolicyParameters parameters;
     parameters.policy = kind;
     parameters.cpus = 64;
+    parameters.clock = {1000.0, 0.0, 101};  // rollout-arrivals: one arrival expected every 10 s, 30 newcomers
     constexpr int decisions = 200;
     std::size_t sink = 0;
     const std::clock_t start = std::clock();

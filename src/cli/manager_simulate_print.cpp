@@ -36,6 +36,7 @@ std::string parameters_text(const manager::SimulationOptions& options) {
     case manager::PolicyKind::shortest_first:
     case manager::PolicyKind::hesrpt_plan:
     case manager::PolicyKind::rollout:
+    case manager::PolicyKind::rollout_arrivals:
       return "target efficiency " + format_number(policy.target_efficiency, 2) + ", low efficiency " +
              format_number(policy.low_efficiency, 2) + ", step " + std::to_string(policy.step);
     case manager::PolicyKind::fixed:

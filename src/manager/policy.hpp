@@ -27,10 +27,11 @@ enum class PolicyKind {
   shortest_first,    // augur's own: PDPA's efficient sizes, the processors to the least predicted work left first
   hesrpt_plan,       // augur's own: the weights of the optimal plan to the end (heSRPT's, on each measured curve)
   rollout,           // augur's own: hesrpt-plan improved by one step of rollout (candidates simulated to the end)
+  rollout_arrivals,  // augur's own: rollout whose future expects arrivals at the rate seen so far, on the whole machine
 };
 
 // "equipartition", "pdpa", "equal-efficiency", "fixed", "marginal-gain", "pdpa-lend", "shortest-first",
-// "hesrpt-plan", "rollout".
+// "hesrpt-plan", "rollout", "rollout-arrivals".
 [[nodiscard]] std::string_view policy_name(PolicyKind kind);
 [[nodiscard]] std::optional<PolicyKind> parse_policy(std::string_view name);
 [[nodiscard]] const std::vector<PolicyKind>& all_policies();
@@ -73,6 +74,17 @@ struct ApplicationReport {
   double predicted_time = 0.0;           // predicted seconds to the end at `allocation` (cpus_prediction_time), 0 unknown
   bool preempted = false;                // stopped since the last decision (appl_stopped): its last iteration is void
   PolicyMemory memory;
+  double arrival = 0.0;                  // when it arrived (connected), seconds on the clock of DecisionClock::now
+};
+
+// What a real manager knows of time at a decision (the simulation fills it too): the time now, when the first
+// application arrived and how many have arrived since the manager began (counting the first and those that
+// have completed). Policies read it as a pure input; a caller that has no clock leaves it at its default
+// (no arrival seen: rollout-arrivals then expects none through the shrinking machine, as rollout does).
+struct DecisionClock {
+  double now = 0.0;            // seconds
+  double first_arrival = 0.0;  // seconds, the same clock
+  long arrivals = 0;           // applications arrived in [first_arrival, now]
 };
 
 // The parameters of every policy; each policy reads the ones it names.
@@ -95,6 +107,9 @@ struct PolicyParameters {
   int multiprogramming_level = 0;
   // rollout: the seconds between two decisions, for which a candidate allocation is held (> 0).
   double quantum = 1.0;
+  // The time of this decision and the arrivals seen so far (rollout-arrivals reads it): set by the caller
+  // at each decision.
+  DecisionClock clock;
 };
 
 // The decision for one application.

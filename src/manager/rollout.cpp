@@ -27,15 +27,68 @@ constexpr double relative_tie = 1e-12;    // a candidate must beat hesrpt-plan's
 // than hesrpt-plan's plan leaves them ((k/n)^0.5): chosen on seeds 1-5 and 16-25 (docs/manager.md, "rollout").
 constexpr double rollout_arrivals_exponent = 0.75;
 
+// The rollout's future: the applications present, then (rollout-arrivals) the newcomers expected, each
+// from its arrival (seconds from now; 0 for the present), and the machine the base rule hands out.
+struct Future {
+  Planned plan;                 // the present, then the newcomers
+  std::vector<double> weights;  // mu^0.75 of the present; the newcomers' the mean of theirs
+  std::vector<double> arrival;  // seconds from now
+  std::size_t present = 0;
+  double rate = 0.0;  // the arrivals expected per second (0: none, the shrinking machine)
+  double exponent = rollout_arrivals_exponent;  // the machine C (k/n)^exponent; 0: the whole machine
+};
+
+// rollout's future: the present only, on the shrinking machine.
+Future present_only(const Planned& plan, const std::vector<double>& weights) {
+  return {plan, weights, std::vector<double>(plan.work.size(), 0.0), plan.work.size(), 0.0, rollout_arrivals_exponent};
+}
+
+// The arrival rate seen so far: the arrivals after the first over the time since it (0: fewer than two seen).
+double arrival_rate(const DecisionClock& clock) {
+  const double elapsed = clock.now - clock.first_arrival;
+  if (clock.arrivals < 2 || !(elapsed > 0.0)) return 0.0;
+  return static_cast<double>(clock.arrivals - 1) / elapsed;
+}
+
+// rollout-arrivals' future: as many newcomers as are present (by Little's law about as many arrive while
+// the present run), evenly at the rate seen, the i-th at (i + 1) / rate, each with the mean work and the
+// mean weight of the present and the curve and limit of the i-th present (the mix seen so far), on the
+// whole machine; the present only, on the shrinking machine, before two arrivals.
+Future with_arrivals(const PolicyParameters& parameters, const Planned& plan, const std::vector<double>& weights) {
+  Future future = present_only(plan, weights);
+  const double rate = arrival_rate(parameters.clock);
+  const std::size_t count = plan.work.size();
+  if (rate <= 0.0 || count == 0) return future;
+  double work = 0.0;
+  double weight = 0.0;
+  for (std::size_t index = 0; index < count; ++index) {
+    work += plan.work[index] / static_cast<double>(count);
+    weight += weights[index] / static_cast<double>(count);
+  }
+  for (std::size_t index = 0; index < count; ++index) {
+    future.plan.curves.push_back(plan.curves[index]);
+    future.plan.limits.push_back(plan.limits[index]);
+    future.plan.work.push_back(work);
+    future.weights.push_back(weight);
+    future.arrival.push_back(static_cast<double>(index + 1) / rate);
+  }
+  future.rate = rate;
+  future.exponent = 0.0;
+  return future;
+}
+
 // The sum of the completion times, from now, of the applications present when `first` is held for one
-// quantum and the base rule runs after it (base_allocation, re-decided at every completion).
-double rollout_cost(const Planned& plan, const std::vector<double>& weights, const std::vector<int>& first, int cpus, double quantum) {
+// quantum and the base rule runs after it (base_allocation, re-decided at every completion and arrival),
+// the newcomers taking their share from their arrival on.
+double rollout_cost(const Future& future, const std::vector<int>& first, int cpus, double quantum) {
+  const Planned& plan = future.plan;
   const std::size_t count = plan.work.size();
   std::vector<double> left = plan.work;
-  std::vector<char> alive(count, 1);
-  std::size_t remaining = count;
+  std::vector<char> alive(count, 0);
+  std::size_t remaining = future.present;
   double total = 0.0;
-  for (std::size_t index = 0; index < count; ++index) {
+  for (std::size_t index = 0; index < future.present; ++index) {
+    alive[index] = 1;
     if (first[index] <= 0) continue;
     const double rate = plan.curves[index].at(first[index]);
     if (left[index] <= rate * quantum) {
@@ -47,9 +100,13 @@ double rollout_cost(const Planned& plan, const std::vector<double>& weights, con
     }
   }
   double now = quantum;
+  std::size_t arrived = future.present;
   while (remaining > 0) {
-    const std::vector<int> processors = interval_allocation(plan, weights, alive, remaining, cpus, rollout_arrivals_exponent);
-    double step = -1.0;
+    while (arrived < count && future.arrival[arrived] <= now * (1.0 + 1e-12)) alive[arrived++] = 1;
+    std::size_t alive_count = 0;
+    for (const char each : alive) alive_count += each != 0 ? 1 : 0;
+    const std::vector<int> processors = interval_allocation(plan, future.weights, alive, alive_count, cpus, future.exponent);
+    double step = arrived < count ? future.arrival[arrived] - now : -1.0;
     for (std::size_t index = 0; index < count; ++index) {
       if (!alive[index] || processors[index] == 0) continue;
       const double time = left[index] / plan.curves[index].at(processors[index]);
@@ -62,9 +119,11 @@ double rollout_cost(const Planned& plan, const std::vector<double>& weights, con
       const double rate = plan.curves[index].at(processors[index]);
       // The first to complete, and any completing within a rounding of it, complete now.
       if (left[index] <= rate * step * (1.0 + 1e-12)) {
-        total += now;
         alive[index] = 0;
-        --remaining;
+        if (index < future.present) {
+          total += now;
+          --remaining;
+        }
       } else {
         left[index] -= rate * step;
       }
@@ -119,17 +178,19 @@ std::vector<Allocation> decide_rollout(const PolicyParameters& parameters, std::
   const std::vector<double>& tempered = decision.tempered;
   const std::vector<int>& base = decision.processors;
   const std::vector<Candidate> candidates = candidates_of(reports, plan, tempered, base);
+  const Future future = parameters.policy == PolicyKind::rollout_arrivals ? with_arrivals(parameters, plan, tempered) : present_only(plan, tempered);
   std::size_t best = 0;
-  double best_cost = rollout_cost(plan, tempered, base, parameters.cpus, parameters.quantum);
+  double best_cost = rollout_cost(future, base, parameters.cpus, parameters.quantum);
   const double base_cost = best_cost;
   for (std::size_t index = 1; index < candidates.size(); ++index) {
-    const double cost = rollout_cost(plan, tempered, candidates[index].processors, parameters.cpus, parameters.quantum);
+    const double cost = rollout_cost(future, candidates[index].processors, parameters.cpus, parameters.quantum);
     if (cost < best_cost - relative_tie * base_cost) {
       best_cost = cost;
       best = index;
     }
   }
-  const std::string why = "rollout: " + candidates[best].name + " (of " + std::to_string(candidates.size()) + " candidates), sum of responses " +
+  const std::string model = future.rate > 0.0 ? "rollout, an arrival expected every " + number_text("%.1f", 1.0 / future.rate) + " s: " : "rollout: ";
+  const std::string why = model + candidates[best].name + " (of " + std::to_string(candidates.size()) + " candidates), sum of responses " +
                           number_text("%.1f", best_cost) + " s (hesrpt-plan's " + number_text("%.1f", base_cost) + " s)";
   std::vector<Allocation> allocations;
   for (std::size_t index = 0; index < reports.size(); ++index) {

@@ -53,7 +53,7 @@ std::vector<LogEntry> Service::quantum(std::uint64_t now_ns) {
   std::vector<Application> running;
   for (Application& application : read_applications(segment_)) {
     if (reclaim_if_dead(segment_, application)) {
-      Known gone{{}, application.allocation, false, application.pid, application.name, application.slot};
+      Known gone{{}, application.allocation, false, application.pid, application.name, application.slot, 0};
       entry(LogEntry::Kind::reclaimed, gone, application.allocation, 0, "the process has ended without giving its slot back");
       continue;
     }
@@ -82,7 +82,8 @@ std::vector<LogEntry> Service::quantum(std::uint64_t now_ns) {
     auto [it, added] = known_.try_emplace(id);
     Known& known = it->second;
     if (added) {
-      known = {{}, 0, false, application.pid, application.name, application.slot};
+      known = {{}, 0, false, application.pid, application.name, application.slot, now_ns};
+      if (arrivals_++ == 0) first_arrival_ns_ = now_ns;
       entry(LogEntry::Kind::joined, known, 0, 0, "asks for " + std::to_string(application.requested) + " processors");
     }
     const bool silent = now_ns > application.heartbeat_ns && now_ns - application.heartbeat_ns > options_.silent_after_ns;
@@ -97,11 +98,13 @@ std::vector<LogEntry> Service::quantum(std::uint64_t now_ns) {
       continue;
     }
     reports.push_back(report_of(application, known.memory));
+    reports.back().arrival = static_cast<double>(known.arrival_ns) * 1e-9;
     reported.push_back(&application);
   }
   if (reports.empty()) return log;
   PolicyParameters parameters = options_.policy;
   parameters.cpus = std::max(1, parameters.cpus - held);
+  parameters.clock = {static_cast<double>(now_ns) * 1e-9, static_cast<double>(first_arrival_ns_) * 1e-9, arrivals_};
   const std::vector<Allocation> allocations = decide(parameters, reports);
   for (std::size_t index = 0; index < allocations.size(); ++index) {
     const Application& application = *reported[index];

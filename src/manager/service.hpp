@@ -55,10 +55,13 @@ private:
     pid_t pid = 0;
     std::string name;
     int slot = 0;
+    std::uint64_t arrival_ns = 0;  // when the manager first saw it
   };
   Segment& segment_;
   ServiceOptions options_;
   std::map<std::uint64_t, Known> known_;  // by id: the slot index and its generation
+  std::uint64_t first_arrival_ns_ = 0;     // when the manager first saw an application
+  long arrivals_ = 0;                      // the applications it has seen join
 };
 
 // The report the policy sees of an application read from its slot.

@@ -160,10 +160,20 @@ private:
         reports.back().reference_time = 1.0 / state.job->curve.at(std::max(1, state.baseline));
       }
       reports.back().preempted = state.preempted;
+      reports.back().arrival = state.job->arrival;
       state.preempted = false;
     }
+    // What a real manager knows of time: now, the first arrival and how many have arrived (the jobs are in
+    // order of arrival).
+    options_.policy.clock = {now, jobs_.front().job->arrival, arrived_by(now)};
     if (!present.empty()) apply(present, decide(options_.policy, reports), now);
     schedule_next(now, present);
+  }
+
+  long arrived_by(double now) const {
+    long count = 0;
+    for (const JobState& state : jobs_) count += state.job->arrival <= now + 1e-9 ? 1 : 0;
+    return count;
   }
 
   void apply(const std::vector<std::size_t>& present, const std::vector<Allocation>& allocations, double now) {

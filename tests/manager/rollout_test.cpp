@@ -96,5 +96,41 @@ TEST(Rollout, RefusesAQuantumThatIsNotPositive) {
   EXPECT_EQ(policy_name(PolicyKind::rollout), "rollout");
 }
 
+TEST(RolloutArrivals, ItsRolloutSharesTheWholeMachineWithTheArrivalsExpectedAtTheRateSeen) {
+  // One linear application on 4 of 4 processors, 4 s predicted: W = 16, alone, so one candidate (hesrpt-plan's
+  // 4). Clock: 6 arrivals from 0 to 10 s, 5 after the first in 10 s: one expected every 2 s, the first at 2 s
+  // from now (the curve, limit, work 16 and weight of the one present). Quantum 1: 12 left at 1 s, 8 left at
+  // 2 s when the newcomer arrives; the whole machine, one each, the two left by gain (equal: the earlier):
+  // {3, 1}; the present completes at 2 + 8/3 = 4.67 s. rollout's own (no arrivals): 1 + 12/4 = 4 s.
+  const std::vector<ApplicationReport> reports{running(1, 4, 4.0, 4.0)};
+  PolicyParameters parameters = parameters_for(PolicyKind::rollout_arrivals, 4);
+  parameters.clock = {10.0, 0.0, 6};
+  const std::vector<Allocation> decision = decide(parameters, reports);
+  EXPECT_EQ(processors_of(decision), (std::vector<int>{4}));
+  EXPECT_EQ(decision[0].reason,
+            "speedup 4.00 with 4; rollout, an arrival expected every 2.0 s: hesrpt-plan's (of 1 candidates), sum of responses 4.7 s "
+            "(hesrpt-plan's 4.7 s)");
+  parameters.policy = PolicyKind::rollout;
+  EXPECT_EQ(decide(parameters, reports)[0].reason,
+            "speedup 4.00 with 4; rollout: hesrpt-plan's (of 1 candidates), sum of responses 4.0 s (hesrpt-plan's 4.0 s)");
+}
+
+TEST(RolloutArrivals, IsRolloutBeforeTwoArrivals) {
+  // No rate before a second arrival (nor with no time since the first): rollout's shrinking machine, its
+  // decision and its reason word for word (the crafted state of the first test above).
+  const std::vector<ApplicationReport> reports{arriving(1), arriving(2)};
+  PolicyParameters parameters = parameters_for(PolicyKind::rollout, 4);
+  parameters.quantum = 10.0;
+  const std::vector<Allocation> expected = decide(parameters, reports);
+  parameters.policy = PolicyKind::rollout_arrivals;
+  for (const DecisionClock clock : {DecisionClock{5.0, 0.0, 1}, DecisionClock{0.0, 0.0, 2}}) {
+    parameters.clock = clock;
+    const std::vector<Allocation> decision = decide(parameters, reports);
+    EXPECT_EQ(processors_of(decision), (std::vector<int>{2, 2}));
+    EXPECT_EQ(decision[0].reason, expected[0].reason);
+  }
+  EXPECT_EQ(parse_policy("rollout-arrivals"), PolicyKind::rollout_arrivals);
+}
+
 }  // namespace
 }  // namespace augur::manager
