@@ -167,11 +167,9 @@ namespace {
 // The time this thread spent in the tool since it last left a barrier, outside the stamps (a sample taken
 // inside an episode, on the master): not the program's work, taken out of it as the dispatcher's time is.
 thread_local double tool_seconds = 0.0;
-// The master's time in outer_sample since it last left a barrier (the courtesy of the other threads).
+// The master's time in outer_sample since it last left a barrier (its delay at the next one, tool_delay).
 thread_local double sample_seconds = 0.0;
 
-// The courtesy wait (TeamRecorder::set_courtesy): twice the master's moving average time in the tool per
-// episode, plus 1 us, at most 50 us.
 // How much later the barrier just passed let the team go because of the tool's time on the master (the
 // master, after it, with `sample_seconds` not yet reset): the master went into the runtime's barrier at e
 // (after its arrival stamp and its last sample), and without the tool would have at v = e - (its
@@ -190,11 +188,6 @@ double tool_delay(const OuterRegion& outer, int team) {
 void count_placement(OuterRegion& outer, int threads) {
   for (int thread = 0; thread < threads; ++thread) outer.cpus[static_cast<std::size_t>(thread)] = outer.recorder.cpu(thread);
   outer.placement.count(outer.cpus.data(), threads);
-}
-
-void update_courtesy(OuterRegion& outer, double episode_seconds) {
-  outer.master_tool = outer.master_tool <= 0.0 ? episode_seconds : 0.9 * outer.master_tool + 0.1 * episode_seconds;
-  outer.recorder.set_courtesy(std::min(50e-6, 1e-6 + 2.0 * outer.master_tool));
 }
 
 }  // namespace
@@ -223,7 +216,9 @@ void outer_sample(Session& session, std::uint64_t site, ConstructEnd kind, int t
     }
   }
   if (session.outer == nullptr) return;
+  session.outer->recorder.master_tool_begin(now);  // an arrival stamp just before stands (gomp_wrappers.cpp)
   const double end = runtime::read_clock(CLOCK_MONOTONIC);
+  session.outer->recorder.master_tool_end(end);
   const double spent = std::max(0.0, end - now);
   tool_seconds += spent;
   sample_seconds += spent;
@@ -234,11 +229,16 @@ void outer_single(Session& session) {
   if (session.outer != nullptr) session.outer->serial_next = true;
 }
 
-void outer_arrive(Session& session, int thread, double now, double overhead) {
+void outer_arrive(Session& session, int thread, double now, double overhead, bool sample_follows) {
   if (session.outer != nullptr && session.outer->measuring.load(std::memory_order_acquire)) {
-    session.outer->recorder.arrive(thread, now, overhead + tool_seconds);
+    TeamRecorder& recorder = session.outer->recorder;
+    // The master is in the tool from its arrival stamp until it goes into the runtime's barrier (after the
+    // sample that follows, when one does): a thread waiting for it sees it arrived only then.
+    if (thread == 0) recorder.master_tool_begin(now);
+    recorder.arrive(thread, now, overhead + tool_seconds);
     if (thread == 0) session.outer->master_arrival = now;
-    if (thread > 0) session.outer->recorder.wait_for_master(thread, now);
+    if (thread == 0 && !sample_follows) recorder.master_tool_end(runtime::read_clock(CLOCK_MONOTONIC));
+    if (thread > 0) recorder.wait_for_master(thread, now);
   }
   tool_seconds = 0.0;
 }
@@ -257,7 +257,8 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
     outer->recorder.depart(thread, now);
     return;
   }
-  // The master's work starts after its bookkeeping of the episode and the step (below).
+  // The master's work starts after its bookkeeping of the episode and the step (below), a stint in the tool.
+  outer->recorder.master_left_barrier(now);
   struct DepartAfter {
     OuterRegion& outer;
     int thread;
@@ -266,7 +267,7 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
       const double now = runtime::read_clock(CLOCK_MONOTONIC);
       outer.recorder.depart(thread, now);
       outer.bookkeeping = std::max(0.0, now - left);
-      update_courtesy(outer, sample_seconds + outer.bookkeeping);
+      outer.recorder.master_tool_end(now);
       sample_seconds = 0.0;
     }
   } depart_after{*outer, thread, now};
