@@ -28,6 +28,10 @@ long involuntary_switches() {
   return ::getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_nivcsw : 0;
 }
 
+// The process's CPU time (all its threads), seconds: with the wall time of a step, what another process took
+// from a team on one CPU (TeamPolicy::switched_in_team).
+double process_cpu_time() { return runtime::read_clock(CLOCK_PROCESS_CPUTIME_ID); }
+
 // The minimum of measured steps for a speedup and for the estimate of the execution time.
 constexpr int outer_min_steps = selfanalysis::TeamPolicy{}.min_steps;
 
@@ -146,6 +150,7 @@ void outer_begin(Session& session, std::uint64_t region, double now) {
   outer->entered_at = now;
   outer->pace.reset();
   outer->window_started = false;
+  outer->boundary_wall = -1.0;
   outer->region = region;
   outer->measuring.store(true, std::memory_order_release);
 }
@@ -184,10 +189,15 @@ double tool_delay(const OuterRegion& outer, int team) {
   return std::max(0.0, std::max(entered, latest) - std::max(without, latest));
 }
 
-// A measured step on the team: its threads on one core or not, from the cores they last left a barrier on.
-void count_placement(OuterRegion& outer, int threads) {
-  for (int thread = 0; thread < threads; ++thread) outer.cpus[static_cast<std::size_t>(thread)] = outer.recorder.cpu(thread);
-  outer.placement.count(outer.cpus.data(), threads);
+// The cores the team's threads last left a barrier on, into outer.cpus: all known and the same (one core).
+bool read_cpus(OuterRegion& outer, int threads) {
+  bool one = threads > 0;
+  for (int thread = 0; thread < threads; ++thread) {
+    const int cpu = outer.recorder.cpu(thread);
+    outer.cpus[static_cast<std::size_t>(thread)] = cpu;
+    one = one && cpu >= 0 && cpu == outer.cpus[0];
+  }
+  return one;
 }
 
 }  // namespace
@@ -279,12 +289,17 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
   outer->serial_next = false;
   if (outer->pending == StepMark::None) return;
   const long switches = involuntary_switches();
+  const double cpu_time = process_cpu_time();
+  const double wall = runtime::read_clock(CLOCK_MONOTONIC);
   if (outer->pending == StepMark::Timed && outer->ended != StepKind::Dropped) {
     const WorksharingPeriods& periods = session.worksharing->periods();
     const double elapsed = periods.last_time();
     const long kept = outer->analysis.steps();
-    outer->analysis.end_step(elapsed, switches - outer->switches, outer->ended == StepKind::Baseline, outer->step_delay);
-    if (outer->ended == StepKind::Parallel && threads == team && outer->analysis.steps() > kept) count_placement(*outer, threads);
+    const bool baseline = outer->ended == StepKind::Baseline;
+    const bool one_cpu = read_cpus(*outer, threads) || baseline;  // a baseline step's threads take turns
+    const double shortfall = outer->boundary_wall >= 0.0 ? std::max(0.0, (wall - outer->boundary_wall) - (cpu_time - outer->boundary_cpu)) : -1.0;
+    outer->analysis.end_step(elapsed, switches - outer->switches, baseline, outer->step_delay, shortfall, one_cpu);
+    if (outer->ended == StepKind::Parallel && threads == team && outer->analysis.steps() > kept) outer->placement.count(outer->cpus.data(), threads);
     outer->recorder.set_wait_limit(std::min(0.5, std::max(0.01, 20.0 * elapsed)));
   } else {
     outer->analysis.drop_step();
@@ -292,6 +307,8 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
   if (outer->pending == StepMark::Timed) estimate(session, *outer, now, pace_mark(session, *outer, team));
   outer->step_delay = 0.0;
   outer->switches = switches;
+  outer->boundary_cpu = cpu_time;
+  outer->boundary_wall = wall;
   outer->pending = StepMark::None;
 }
 

@@ -102,6 +102,8 @@ struct OuterRegion {
   int window_steps = 3;                 // baseline steps per window (the baseline_iterations option)
   long window_every = 20;               // steps on the team between two windows (baseline_every; -1: one window)
   long switches = 0;                    // involuntary context switches at the last step boundary
+  double boundary_cpu = 0.0;            // the process's CPU time at the last step boundary, seconds
+  double boundary_wall = -1.0;          // the monotonic clock then (negative: none in this region yet)
   double entered_at = 0.0;              // when the current measured region began
   std::uint64_t region = 0;             // the current measured region
   double elapsed = 0.0;                 // the last entry of the region the period was found in, seconds

@@ -53,13 +53,15 @@ void TeamAnalysis::episode(bool serial, const double* work, int threads) {
   ++current_.episodes;
 }
 
-void TeamAnalysis::end_step(double elapsed, long switches, bool baseline, double tool_delay) {
+void TeamAnalysis::end_step(double elapsed, long switches, bool baseline, double tool_delay, double cpu_shortfall, bool one_cpu) {
   const bool usable = current_complete_ && !current_mixed_team_ && current_.episodes > 0 && elapsed > 0.0 &&
                       std::isfinite(elapsed) && steps_.size() < static_cast<std::size_t>(max_steps);
   if (usable) {
     current_.elapsed = elapsed;
     current_.tool_delay = std::isfinite(tool_delay) && tool_delay > 0.0 ? tool_delay : 0.0;
     current_.switches = std::max(switches, 0L);
+    current_.cpu_shortfall = std::isfinite(cpu_shortfall) ? cpu_shortfall : -1.0;
+    current_.one_cpu = one_cpu;
     current_.baseline = baseline;
     for (int thread = 0; thread < team_; ++thread) {
       const double work = thread_work_[static_cast<std::size_t>(thread)];
@@ -148,6 +150,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     ++summary.steps;
     all_times.push_back(step.program_time());
     summary.switches += step.switches;
+    if (policy.switched_in_team(step)) ++summary.steps_switched_in_team;
     if (policy.preempted(step)) {
       ++summary.steps_preempted;
     } else {
@@ -251,8 +254,9 @@ std::string TeamSummary::verdict() const {
   if (disturbed) {
     for (std::size_t index = 0; index < reasons.size(); ++index) text += (index == 0 ? "" : "; ") + reasons[index];
   } else {
-    text += std::to_string(steps_preempted) + " of " + std::to_string(steps) + " steps preempted, step times within " +
-            fixed("%.0f", spread * 100.0) + "%";
+    text += std::to_string(steps_preempted) + " of " + std::to_string(steps) + " steps preempted";
+    if (steps_switched_in_team > 0) text += " (" + std::to_string(steps_switched_in_team) + " switched between the team's own threads on one core)";
+    text += ", step times within " + fixed("%.0f", spread * 100.0) + "%";
   }
   if (enough) {
     text += "; speedup " + fixed("%.2f", speedup) + " (" + fixed("%.2f", speedup_low) + "-" + fixed("%.2f", speedup_high) +
@@ -263,10 +267,17 @@ std::string TeamSummary::verdict() const {
   return text;
 }
 
-bool TeamPolicy::preempted(const TeamStep& step) const {
+bool TeamPolicy::switched(const TeamStep& step) const {
   const double allowed = switch_interval > 0.0 ? std::floor(step.elapsed / switch_interval) : 0.0;
   return static_cast<double>(step.switches) > allowed;
 }
+
+bool TeamPolicy::switched_in_team(const TeamStep& step) const {
+  return switched(step) && step.one_cpu && step.cpu_shortfall >= 0.0 &&
+         step.cpu_shortfall <= std::max(foreign_floor, foreign_share * step.elapsed);
+}
+
+bool TeamPolicy::preempted(const TeamStep& step) const { return switched(step) && !switched_in_team(step); }
 
 double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share, const TeamPolicy& policy) {
   if (remaining < 0) return -1.0;
