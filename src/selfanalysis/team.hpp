@@ -82,7 +82,9 @@ private:
 struct TeamPolicy {
   int min_steps = 5;                  // no speedup from fewer measured steps
   int min_baseline_steps = 3;         // fewer baseline steps: T(1) is the work added up
-  double disturbed_fraction = 0.2;    // more preempted steps than this: the measurement is disturbed
+  // More preempted steps than this, or a larger share of the measured time in preempted steps (a competitor's
+  // time slices of milliseconds fall into few short steps): the measurement is disturbed.
+  double disturbed_fraction = 0.2;
   double spread_limit = 0.25;         // a larger relative spread of the step times: disturbed
   double pace_excess = 1.25;          // a stretch of the loop's pace longer than this times its measured steps: disturbed
   // A step was preempted when it had more involuntary context switches than one per this many seconds of
@@ -114,6 +116,7 @@ struct TeamSummary {
   long steps_used = 0;      // steps the figures come from: undisturbed, not outliers
   long steps_preempted = 0; // steps another process preempted (TeamPolicy::preempted)
   long steps_switched_in_team = 0;  // steps whose switches were the team's own on one CPU (not preempted)
+  double preempted_time_share = 0.0;  // the preempted steps' share of the measured steps' wall time
   long switches = 0;        // involuntary context switches in all measured steps
   int min_steps = 0;        // the policy's minimum
   bool enough = false;      // steps_used >= min_steps: the figures below are valid
