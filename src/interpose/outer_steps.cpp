@@ -21,6 +21,7 @@ void serialize(OuterRegion& outer, bool on, int team) {
   } else {
     outer.binding.release();
   }
+  outer.bound_now = outer.binding.bound();
 }
 
 long involuntary_switches() {
@@ -107,6 +108,7 @@ bool pace_mark(const Session& session, OuterRegion& outer, int team) {
 // the threads serialized or not from the barrier on.
 void next_step(OuterRegion& outer, StepMark mark, int team) {
   outer.pending = mark;
+  outer.ended_bound = outer.bound_now;
   outer.ended = mark == StepMark::Timed ? outer.running : StepKind::Dropped;
   const bool baseline_running = outer.running == StepKind::Baseline || (outer.running == StepKind::Dropped && outer.window_left > 0);
   if (baseline_running && outer.window_left > 0 && !outer.recorder.failed()) {
@@ -296,7 +298,7 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
     const double elapsed = periods.last_time();
     const long kept = outer->analysis.steps();
     const bool baseline = outer->ended == StepKind::Baseline;
-    const bool one_cpu = read_cpus(*outer, threads) || baseline;  // a baseline step's threads take turns
+    const bool one_cpu = baseline ? outer->ended_bound : read_cpus(*outer, threads);  // a bound baseline step: the master's core
     const double shortfall = outer->boundary_wall >= 0.0 ? std::max(0.0, (wall - outer->boundary_wall) - (cpu_time - outer->boundary_cpu)) : -1.0;
     outer->analysis.end_step(elapsed, switches - outer->switches, baseline, outer->step_delay, shortfall, one_cpu);
     if (outer->ended == StepKind::Parallel && threads == team && outer->analysis.steps() > kept) outer->placement.count(outer->cpus.data(), threads);

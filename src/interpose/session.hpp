@@ -118,6 +118,8 @@ struct OuterRegion {
   double bookkeeping = 0.0;
   double step_delay = 0.0;
   CoreBinding binding;                  // the team on the master's core during baseline windows
+  bool bound_now = false;               // the step that runs has the team bound to the master's core
+  bool ended_bound = false;             // so had the step the pending mark ended
 };
 
 struct Session {

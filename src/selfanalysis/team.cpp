@@ -227,7 +227,8 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   if (preempted) {
     summary.reasons.push_back(std::to_string(summary.steps_preempted) + " of " + std::to_string(summary.steps) + " steps preempted, " +
                               fixed("%.0f", summary.preempted_time_share * 100.0) +
-                              "% of the measured time (involuntary context switches: another process took the cores)");
+                              "% of the measured time (another process took the team's cores: involuntary context switches, or on one "
+                              "core CPU time short of the wall time)");
   }
   if (summary.spread > policy.spread_limit) {
     summary.reasons.push_back("the step times scatter (relative spread " + fixed("%.2f", summary.spread) + " > " +
@@ -283,12 +284,15 @@ bool TeamPolicy::switched(const TeamStep& step) const {
   return static_cast<double>(step.switches) > allowed;
 }
 
-bool TeamPolicy::switched_in_team(const TeamStep& step) const {
-  return switched(step) && step.one_cpu && step.cpu_shortfall >= 0.0 &&
-         step.cpu_shortfall <= std::max(foreign_floor, foreign_share * step.elapsed);
+bool TeamPolicy::foreign_time(const TeamStep& step) const {
+  return step.one_cpu && step.cpu_shortfall > std::max(foreign_floor, foreign_share * step.elapsed);
 }
 
-bool TeamPolicy::preempted(const TeamStep& step) const { return switched(step) && !switched_in_team(step); }
+bool TeamPolicy::switched_in_team(const TeamStep& step) const {
+  return switched(step) && step.one_cpu && step.cpu_shortfall >= 0.0 && !foreign_time(step);
+}
+
+bool TeamPolicy::preempted(const TeamStep& step) const { return foreign_time(step) || (switched(step) && !switched_in_team(step)); }
 
 double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share, const TeamPolicy& policy) {
   if (remaining < 0) return -1.0;

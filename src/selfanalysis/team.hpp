@@ -91,21 +91,25 @@ struct TeamPolicy {
   // its time, rounded down (so any for a step shorter than that): an idle machine's own kernel threads
   // take a core for microseconds now and then, a competing process at every time slice (a few ms).
   double switch_interval = 0.01;
-  // Switches of the team's own threads (docs/self-analysis.md, "The noise verdict"): on one core, a thread woken
-  // at a barrier preempts the one that woke it. A step that needed one CPU (TeamStep::one_cpu) and whose
-  // process CPU time fell short of its wall time by no more than this share of it (and this floor, seconds)
-  // switched within the team: no other process took that CPU for longer, whatever its switches.
+  // A team on one CPU (TeamStep::one_cpu; docs/self-analysis.md, "The verdict"): its process CPU time falls
+  // short of the step's wall time by what another process took from that CPU (or idleness, which a team that
+  // never blocks does not have). More than this share of the step, and this floor (seconds): preempted, with
+  // or without an involuntary switch (a thread woken at a barrier while the competitor runs waits without one).
+  // Not more: its switches were between the team's own threads (on one core, a thread woken at a barrier
+  // preempts the one that woke it).
   double foreign_share = 0.1;
   double foreign_floor = 5e-6;
   // More involuntary switches than an idle machine explains (switch_interval).
   [[nodiscard]] bool switched(const TeamStep& step) const;
+  // On one CPU, which another process took for longer than foreign_share of the step.
+  [[nodiscard]] bool foreign_time(const TeamStep& step) const;
   // Switched, and only between the team's own threads on its one CPU.
   [[nodiscard]] bool switched_in_team(const TeamStep& step) const;
   // A step is an outlier, left out of T(P) and the estimates, when its time is further from the median than 3
   // scaled MADs and than this many seconds: another process's time slice costs a step milliseconds, while the
   // program's own slow steps (a thread woken on a halted core: ~90 us on a virtual machine) are its time.
   double outlier_floor = 5e-4;
-  // Switched, and not only within the team: another process took a core the team was on.
+  // Another process took a core the team was on: foreign time on one CPU, or switches not the team's own.
   [[nodiscard]] bool preempted(const TeamStep& step) const;
 };
 

@@ -35,13 +35,19 @@ TeamStep crafted(double elapsed, long switches, double shortfall, bool one_cpu) 
 
 TEST(TeamNoise, TheRuleOnOneStep) {
   const TeamPolicy policy;
-  // No switch: neither.
-  EXPECT_FALSE(policy.switched(crafted(25 * us, 0, 20 * us, true)));
-  EXPECT_FALSE(policy.preempted(crafted(25 * us, 0, 20 * us, true)));
+  // No switch, spread: not preempted.
+  EXPECT_FALSE(policy.switched(crafted(25 * us, 0, 20 * us, false)));
+  EXPECT_FALSE(policy.preempted(crafted(25 * us, 0, 20 * us, false)));
+  // No switch, but on one CPU another process had 20 of its 25 us (a thread woken at a barrier while the
+  // competitor ran waited for it without being switched out): preempted.
+  EXPECT_TRUE(policy.foreign_time(crafted(25 * us, 0, 20 * us, true)));
+  EXPECT_TRUE(policy.preempted(crafted(25 * us, 0, 20 * us, true)));
+  EXPECT_FALSE(policy.switched_in_team(crafted(25 * us, 0, 20 * us, true)));
   // A short step on one core: the floor of 5 us (10% would be 2.5 us).
   EXPECT_TRUE(policy.switched_in_team(crafted(25 * us, 2, 4.9 * us, true)));
   EXPECT_FALSE(policy.preempted(crafted(25 * us, 2, 4.9 * us, true)));
   EXPECT_TRUE(policy.preempted(crafted(25 * us, 2, 5.1 * us, true)));
+  EXPECT_TRUE(policy.preempted(crafted(25 * us, 0, 5.1 * us, true)));
   // A long one: 10% of it (1 ms step: 100 us), and one switch per 10 ms allowed (none here: 1 ms).
   EXPECT_TRUE(policy.switched_in_team(crafted(1e-3, 1, 99 * us, true)));
   EXPECT_TRUE(policy.preempted(crafted(1e-3, 1, 101 * us, true)));
@@ -83,7 +89,8 @@ TEST(TeamNoise, TheSameSwitchesOnASpreadTeamAreAnotherProcesss) {
 TEST(TeamNoise, ACompetitorsTimeSlicesInFewStepsAreADisturbance) {
   TeamAnalysis team(2);
   for (int index = 0; index < 90; ++index) step(team, 25 * us, 2, 0.5 * us, true);
-  for (int index = 0; index < 10; ++index) step(team, 3025 * us, 3, 3000 * us, true);
+  for (int index = 0; index < 5; ++index) step(team, 3025 * us, 3, 3000 * us, true);
+  for (int index = 0; index < 5; ++index) step(team, 3025 * us, 0, 3000 * us, true);  // no switch: woken behind it
   const TeamSummary summary = summarize(team);
   EXPECT_EQ(summary.steps_preempted, 10);
   EXPECT_EQ(summary.steps_switched_in_team, 90);
