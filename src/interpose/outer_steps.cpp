@@ -30,7 +30,7 @@ long involuntary_switches() {
 }
 
 // The process's CPU time (all its threads), seconds: with the wall time of a step, what another process took
-// from a team on one CPU (TeamPolicy::switched_in_team).
+// from a team on one CPU (TeamPolicy::foreign_time).
 double process_cpu_time() { return runtime::read_clock(CLOCK_PROCESS_CPUTIME_ID); }
 
 // The minimum of measured steps for a speedup and for the estimate of the execution time.
