@@ -36,6 +36,8 @@ public:
   void bind(const TeamRecorder& recorder, int team);
   // Each bound thread back to its core and its own mask; a no-op when none is bound.
   void release();
+  // Threads are bound now.
+  [[nodiscard]] bool bound() const { return !bound_.empty(); }
 
 private:
   struct Bound {

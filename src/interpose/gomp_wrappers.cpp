@@ -109,7 +109,7 @@ Arrival construct_end(void* site, interpose::ConstructEnd kind, bool barrier) {
   try {
     const double now = runtime::read_clock(CLOCK_MONOTONIC);
     arrival.thread = barrier ? thread_number() : -1;
-    if (arrival.thread >= 0) interpose::outer_arrive(session, arrival.thread, now);
+    if (arrival.thread >= 0) interpose::outer_arrive(session, arrival.thread, now, 0.0, master);
     if (master) interpose::outer_sample(session, reinterpret_cast<std::uint64_t>(site), kind, team_size(), now);
     return arrival;
   } catch (const std::exception& error) {

@@ -21,12 +21,17 @@ void serialize(OuterRegion& outer, bool on, int team) {
   } else {
     outer.binding.release();
   }
+  outer.bound_now = outer.binding.bound();
 }
 
 long involuntary_switches() {
   rusage usage{};
   return ::getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_nivcsw : 0;
 }
+
+// The process's CPU time (all its threads), seconds: with the wall time of a step, what another process took
+// from a team on one CPU (TeamPolicy::foreign_time).
+double process_cpu_time() { return runtime::read_clock(CLOCK_PROCESS_CPUTIME_ID); }
 
 // The minimum of measured steps for a speedup and for the estimate of the execution time.
 constexpr int outer_min_steps = selfanalysis::TeamPolicy{}.min_steps;
@@ -103,6 +108,7 @@ bool pace_mark(const Session& session, OuterRegion& outer, int team) {
 // the threads serialized or not from the barrier on.
 void next_step(OuterRegion& outer, StepMark mark, int team) {
   outer.pending = mark;
+  outer.ended_bound = outer.bound_now;
   outer.ended = mark == StepMark::Timed ? outer.running : StepKind::Dropped;
   const bool baseline_running = outer.running == StepKind::Baseline || (outer.running == StepKind::Dropped && outer.window_left > 0);
   if (baseline_running && outer.window_left > 0 && !outer.recorder.failed()) {
@@ -146,6 +152,7 @@ void outer_begin(Session& session, std::uint64_t region, double now) {
   outer->entered_at = now;
   outer->pace.reset();
   outer->window_started = false;
+  outer->boundary_wall = -1.0;
   outer->region = region;
   outer->measuring.store(true, std::memory_order_release);
 }
@@ -167,11 +174,9 @@ namespace {
 // The time this thread spent in the tool since it last left a barrier, outside the stamps (a sample taken
 // inside an episode, on the master): not the program's work, taken out of it as the dispatcher's time is.
 thread_local double tool_seconds = 0.0;
-// The master's time in outer_sample since it last left a barrier (the courtesy of the other threads).
+// The master's time in outer_sample since it last left a barrier (its delay at the next one, tool_delay).
 thread_local double sample_seconds = 0.0;
 
-// The courtesy wait (TeamRecorder::set_courtesy): twice the master's moving average time in the tool per
-// episode, plus 1 us, at most 50 us.
 // How much later the barrier just passed let the team go because of the tool's time on the master (the
 // master, after it, with `sample_seconds` not yet reset): the master went into the runtime's barrier at e
 // (after its arrival stamp and its last sample), and without the tool would have at v = e - (its
@@ -186,15 +191,15 @@ double tool_delay(const OuterRegion& outer, int team) {
   return std::max(0.0, std::max(entered, latest) - std::max(without, latest));
 }
 
-// A measured step on the team: its threads on one core or not, from the cores they last left a barrier on.
-void count_placement(OuterRegion& outer, int threads) {
-  for (int thread = 0; thread < threads; ++thread) outer.cpus[static_cast<std::size_t>(thread)] = outer.recorder.cpu(thread);
-  outer.placement.count(outer.cpus.data(), threads);
-}
-
-void update_courtesy(OuterRegion& outer, double episode_seconds) {
-  outer.master_tool = outer.master_tool <= 0.0 ? episode_seconds : 0.9 * outer.master_tool + 0.1 * episode_seconds;
-  outer.recorder.set_courtesy(std::min(50e-6, 1e-6 + 2.0 * outer.master_tool));
+// The cores the team's threads last left a barrier on, into outer.cpus: all known and the same (one core).
+bool read_cpus(OuterRegion& outer, int threads) {
+  bool one = threads > 0;
+  for (int thread = 0; thread < threads; ++thread) {
+    const int cpu = outer.recorder.cpu(thread);
+    outer.cpus[static_cast<std::size_t>(thread)] = cpu;
+    one = one && cpu >= 0 && cpu == outer.cpus[0];
+  }
+  return one;
 }
 
 }  // namespace
@@ -223,7 +228,9 @@ void outer_sample(Session& session, std::uint64_t site, ConstructEnd kind, int t
     }
   }
   if (session.outer == nullptr) return;
+  session.outer->recorder.master_tool_begin(now);  // an arrival stamp just before stands (gomp_wrappers.cpp)
   const double end = runtime::read_clock(CLOCK_MONOTONIC);
+  session.outer->recorder.master_tool_end(end);
   const double spent = std::max(0.0, end - now);
   tool_seconds += spent;
   sample_seconds += spent;
@@ -234,11 +241,16 @@ void outer_single(Session& session) {
   if (session.outer != nullptr) session.outer->serial_next = true;
 }
 
-void outer_arrive(Session& session, int thread, double now, double overhead) {
+void outer_arrive(Session& session, int thread, double now, double overhead, bool sample_follows) {
   if (session.outer != nullptr && session.outer->measuring.load(std::memory_order_acquire)) {
-    session.outer->recorder.arrive(thread, now, overhead + tool_seconds);
+    TeamRecorder& recorder = session.outer->recorder;
+    // The master is in the tool from its arrival stamp until it goes into the runtime's barrier (after the
+    // sample that follows, when one does): a thread waiting for it sees it arrived only then.
+    if (thread == 0) recorder.master_tool_begin(now);
+    recorder.arrive(thread, now, overhead + tool_seconds);
     if (thread == 0) session.outer->master_arrival = now;
-    if (thread > 0) session.outer->recorder.wait_for_master(thread, now);
+    if (thread == 0 && !sample_follows) recorder.master_tool_end(runtime::read_clock(CLOCK_MONOTONIC));
+    if (thread > 0) recorder.wait_for_master(thread, now);
   }
   tool_seconds = 0.0;
 }
@@ -257,7 +269,8 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
     outer->recorder.depart(thread, now);
     return;
   }
-  // The master's work starts after its bookkeeping of the episode and the step (below).
+  // The master's work starts after its bookkeeping of the episode and the step (below), a stint in the tool.
+  outer->recorder.master_left_barrier(now);
   struct DepartAfter {
     OuterRegion& outer;
     int thread;
@@ -266,7 +279,7 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
       const double now = runtime::read_clock(CLOCK_MONOTONIC);
       outer.recorder.depart(thread, now);
       outer.bookkeeping = std::max(0.0, now - left);
-      update_courtesy(outer, sample_seconds + outer.bookkeeping);
+      outer.recorder.master_tool_end(now);
       sample_seconds = 0.0;
     }
   } depart_after{*outer, thread, now};
@@ -278,12 +291,17 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
   outer->serial_next = false;
   if (outer->pending == StepMark::None) return;
   const long switches = involuntary_switches();
+  const double cpu_time = process_cpu_time();
+  const double wall = runtime::read_clock(CLOCK_MONOTONIC);
   if (outer->pending == StepMark::Timed && outer->ended != StepKind::Dropped) {
     const WorksharingPeriods& periods = session.worksharing->periods();
     const double elapsed = periods.last_time();
     const long kept = outer->analysis.steps();
-    outer->analysis.end_step(elapsed, switches - outer->switches, outer->ended == StepKind::Baseline, outer->step_delay);
-    if (outer->ended == StepKind::Parallel && threads == team && outer->analysis.steps() > kept) count_placement(*outer, threads);
+    const bool baseline = outer->ended == StepKind::Baseline;
+    const bool one_cpu = baseline ? outer->ended_bound : read_cpus(*outer, threads);  // a bound baseline step: the master's core
+    const double shortfall = outer->boundary_wall >= 0.0 ? std::max(0.0, (wall - outer->boundary_wall) - (cpu_time - outer->boundary_cpu)) : -1.0;
+    outer->analysis.end_step(elapsed, switches - outer->switches, baseline, outer->step_delay, shortfall, one_cpu);
+    if (outer->ended == StepKind::Parallel && threads == team && outer->analysis.steps() > kept) outer->placement.count(outer->cpus.data(), threads);
     outer->recorder.set_wait_limit(std::min(0.5, std::max(0.01, 20.0 * elapsed)));
   } else {
     outer->analysis.drop_step();
@@ -291,6 +309,8 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
   if (outer->pending == StepMark::Timed) estimate(session, *outer, now, pace_mark(session, *outer, team));
   outer->step_delay = 0.0;
   outer->switches = switches;
+  outer->boundary_cpu = cpu_time;
+  outer->boundary_wall = wall;
   outer->pending = StepMark::None;
 }
 

@@ -102,6 +102,8 @@ struct OuterRegion {
   int window_steps = 3;                 // baseline steps per window (the baseline_iterations option)
   long window_every = 20;               // steps on the team between two windows (baseline_every; -1: one window)
   long switches = 0;                    // involuntary context switches at the last step boundary
+  double boundary_cpu = 0.0;            // the process's CPU time at the last step boundary, seconds
+  double boundary_wall = -1.0;          // the monotonic clock then (negative: none in this region yet)
   double entered_at = 0.0;              // when the current measured region began
   std::uint64_t region = 0;             // the current measured region
   double elapsed = 0.0;                 // the last entry of the region the period was found in, seconds
@@ -109,7 +111,6 @@ struct OuterRegion {
   selfanalysis::LoopPace pace;          // the loop's pace between baseline windows, for the estimate
   bool window_started = false;          // a baseline window began at the pending step boundary
   bool traced_steps = false;            // the steps' phases went to the timeline in this region
-  double master_tool = 0.0;             // the tool's time on the master per episode (moving average)
   // The tool's delay of the step on the critical path (docs/self-analysis.md): the master's last arrival
   // stamp, the end of its last sample, its bookkeeping after the last barrier, the delay so far in the step.
   double master_arrival = 0.0;
@@ -117,6 +118,8 @@ struct OuterRegion {
   double bookkeeping = 0.0;
   double step_delay = 0.0;
   CoreBinding binding;                  // the team on the master's core during baseline windows
+  bool bound_now = false;               // the step that runs has the team bound to the master's core
+  bool ended_bound = false;             // so had the step the pending mark ended
 };
 
 struct Session {
@@ -179,8 +182,9 @@ void outer_sample(Session& session, std::uint64_t site, ConstructEnd kind, int t
 void outer_single(Session& session);
 // any thread of the measured team at a barrier: arrived (`overhead`: seconds since it left the previous
 // barrier spent in runtime code a one-thread run does not execute), left (the master then reads the
-// episode: `team`).
-void outer_arrive(Session& session, int thread, double now, double overhead = 0.0);
+// episode: `team`). `sample_follows`: the master's sample of the construct comes after its arrival stamp
+// (libgomp's wrappers), so it leaves the tool at the sample's end, not here.
+void outer_arrive(Session& session, int thread, double now, double overhead = 0.0, bool sample_follows = false);
 // whether the measured team runs a baseline step (its threads one after the other) now.
 bool outer_serializing(const Session& session);
 void outer_depart(Session& session, int thread, bool master, int team, double now);

@@ -42,7 +42,11 @@ public:
   [[nodiscard]] int capacity() const { return capacity_; }
 
   // The master, before a measured region's team forms: a new generation (the threads start their count again).
-  void begin_region() { generation_.fetch_add(1, std::memory_order_acq_rel); }
+  void begin_region() {
+    master_heading_.store(0, std::memory_order_relaxed);
+    master_in_tool_.store(-1.0, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+  }
 
   // Thread `thread` of the measured team arrived at a barrier at `now` (seconds), having spent `overhead`
   // seconds since it left the previous one in runtime code that a one-thread run does not execute (libomp's
@@ -115,26 +119,66 @@ public:
   }
 
 
-  // The tool's own delay of the master at a barrier (its bookkeeping of the episode and of the samples,
-  // which the other threads do not do): how long another thread that arrives first waits for the master
-  // before it goes into the runtime's barrier. Under a passive wait policy a thread that goes in first
-  // sleeps and must be woken, several microseconds on this kind of machine: a delay of the tool's making
-  // would otherwise cost the team that at every barrier of a program whose threads arrive together.
-  void set_courtesy(double seconds) { courtesy_.store(seconds, std::memory_order_relaxed); }
-  [[nodiscard]] double courtesy() const { return courtesy_.load(std::memory_order_relaxed); }
+  // The courtesy wait (docs/self-analysis.md, "The tool's delay of a step"). The master's stints in the tool
+  // (its bookkeeping after a barrier, its samples, its arrival stamp) delay its arrival at the next barrier;
+  // under a passive wait policy a thread that goes into the runtime's barrier before the master sleeps and
+  // must be woken, several microseconds here. A thread other than the master that arrives first waits for the
+  // master as long as the master's tool time in this episode can explain its lateness, and no longer: alone,
+  // it would sleep when the master would still be working, so it sleeps then too.
+  //
+  // The master, having left a barrier at `now`: its bookkeeping (a stint in the tool) begins the episode that
+  // leads to its next barrier.
+  void master_left_barrier(double now) {
+    master_tool_.store(0.0, std::memory_order_relaxed);
+    master_in_tool_.store(now, std::memory_order_relaxed);
+    master_heading_.store(own(0)->arrivals.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+  }
+  // The master enters the tool at `now` (an earlier entry not yet left stands) and leaves it at `now`.
+  void master_tool_begin(double now) {
+    if (master_in_tool_.load(std::memory_order_relaxed) < 0.0) master_in_tool_.store(now, std::memory_order_release);
+  }
+  void master_tool_end(double now) {
+    const double since = master_in_tool_.load(std::memory_order_relaxed);
+    if (since < 0.0) return;
+    // The sum first, then the flag: a reader that sees the flag cleared sees the sum with the stint in it.
+    master_tool_.store(master_tool_.load(std::memory_order_relaxed) + std::max(0.0, now - since), std::memory_order_release);
+    master_in_tool_.store(-1.0, std::memory_order_release);
+  }
+  // The longest any courtesy wait lasts (the master preempted inside the tool, the detector naming the
+  // constructs once: a thread then sleeps as it would otherwise); another limit for tests.
+  static constexpr double courtesy_limit = 50e-6;
+  void set_courtesy_limit(double seconds) { courtesy_limit_.store(seconds, std::memory_order_relaxed); }
 
-  // Thread `thread` (not the master), having arrived at a barrier at `now` outside a baseline step, waits up
-  // to courtesy() seconds for the master to arrive there too.
+  // The rule: a thread that arrived at `arrived` still waits at `now` while now - arrived is less than the
+  // master's time in the tool in this episode so far, `spent` seconds in stints it left plus now - `since` in
+  // the one it is in (`since` negative: none), and less than `limit`. Exact when the master's stints are at
+  // the ends of its episode: it would have arrived by `now` without the tool when now minus its tool time is
+  // past its arrival without it, so a wait that ends on this rule ends when, alone, the master would not have
+  // been there yet either.
+  [[nodiscard]] static bool courtesy_continues(double arrived, double now, double spent, double since, double limit = courtesy_limit) {
+    const double waited = now - arrived;
+    const double tool = spent + (since >= 0.0 ? std::max(0.0, now - since) : 0.0);
+    return waited < tool && waited < limit;
+  }
+
+  // Thread `thread` (not the master), having arrived at a barrier at `now` outside a baseline step, waits for
+  // the master to arrive there and leave the tool, as long as courtesy_continues (no wait when the master has
+  // not begun this episode or spent no time in the tool in it).
   void wait_for_master(int thread, double now) const {
-    const double budget = courtesy();
-    if (thread <= 0 || thread >= capacity_ || budget <= 0.0 || serialize_.load(std::memory_order_relaxed)) return;
+    if (thread <= 0 || thread >= capacity_ || serialize_.load(std::memory_order_relaxed)) return;
     const Slot& master = slots_[0];
     const Slot& own = slots_[thread];
     const long generation = generation_.load(std::memory_order_acquire);
     const long target = own.arrivals.load(std::memory_order_relaxed);
+    const double limit = courtesy_limit_.load(std::memory_order_relaxed);
     for (long spin = 0;; ++spin) {
-      if (master.generation.load(std::memory_order_acquire) != generation || master.arrivals.load(std::memory_order_acquire) >= target) return;
-      if ((spin & 15) == 15 && runtime::read_clock(CLOCK_MONOTONIC) - now > budget) return;
+      if (master.generation.load(std::memory_order_acquire) != generation) return;
+      if (master_heading_.load(std::memory_order_acquire) != target) return;  // not yet in this episode: not the tool's doing
+      // The flag first: a cleared flag comes with the sum it was added to (master_tool_end).
+      const double since = master_in_tool_.load(std::memory_order_acquire);
+      const double spent = master_tool_.load(std::memory_order_acquire);
+      if (since < 0.0 && master.arrivals.load(std::memory_order_acquire) >= target) return;  // there, out of the tool
+      if ((spin & 15) == 0 && !courtesy_continues(now, runtime::read_clock(CLOCK_MONOTONIC), spent, since, limit)) return;
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
 #endif
@@ -248,7 +292,12 @@ private:
   std::atomic<bool> serialize_{false};
   std::atomic<bool> failed_{false};
   std::atomic<double> wait_limit_{0.05};
-  std::atomic<double> courtesy_{0.0};
+  // The master's time in the tool in the episode that leads to barrier master_heading_ (its arrivals + 1 when
+  // the episode began; 0: none in this region yet): stints it left, and the start of the one it is in (-1: none).
+  std::atomic<double> master_tool_{0.0};
+  std::atomic<double> master_in_tool_{-1.0};
+  std::atomic<long> master_heading_{0};
+  std::atomic<double> courtesy_limit_{courtesy_limit};
 };
 
 }  // namespace augur::interpose

@@ -53,13 +53,15 @@ void TeamAnalysis::episode(bool serial, const double* work, int threads) {
   ++current_.episodes;
 }
 
-void TeamAnalysis::end_step(double elapsed, long switches, bool baseline, double tool_delay) {
+void TeamAnalysis::end_step(double elapsed, long switches, bool baseline, double tool_delay, double cpu_shortfall, bool one_cpu) {
   const bool usable = current_complete_ && !current_mixed_team_ && current_.episodes > 0 && elapsed > 0.0 &&
                       std::isfinite(elapsed) && steps_.size() < static_cast<std::size_t>(max_steps);
   if (usable) {
     current_.elapsed = elapsed;
     current_.tool_delay = std::isfinite(tool_delay) && tool_delay > 0.0 ? tool_delay : 0.0;
     current_.switches = std::max(switches, 0L);
+    current_.cpu_shortfall = std::isfinite(cpu_shortfall) ? cpu_shortfall : -1.0;
+    current_.one_cpu = one_cpu;
     current_.baseline = baseline;
     for (int thread = 0; thread < team_; ++thread) {
       const double work = thread_work_[static_cast<std::size_t>(thread)];
@@ -120,6 +122,10 @@ double typical_mean(const std::vector<double>& values, double floor) {
 
 std::string steps_text(long count) { return std::to_string(count) + (count == 1 ? " usable step" : " usable steps"); }
 
+// part > fraction x whole, a sum of the same times added in another order counting as equal (2 of 10 equal
+// steps are 20% of the time, not 20.000000000000004%).
+bool more_than(double part, double whole, double fraction) { return part > fraction * whole * (1.0 + 1e-9); }
+
 std::string fixed(const char* pattern, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, pattern, value);
@@ -136,6 +142,8 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   std::vector<double> clean_times;
   std::vector<double> baseline_times;
   std::vector<double> clean_baseline_times;
+  double measured_time = 0.0;
+  double preempted_time = 0.0;
   for (long index = 0; index < analysis.steps(); ++index) {
     const TeamStep& step = analysis.step(index);
     if (step.baseline) {
@@ -148,8 +156,11 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     ++summary.steps;
     all_times.push_back(step.program_time());
     summary.switches += step.switches;
+    if (policy.switched_in_team(step)) ++summary.steps_switched_in_team;
+    measured_time += step.elapsed;
     if (policy.preempted(step)) {
       ++summary.steps_preempted;
+      preempted_time += step.elapsed;
     } else {
       clean_times.push_back(step.program_time());
     }
@@ -210,10 +221,14 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     summary.speedup_low = percentile(step_speedups, 0.1);
     summary.speedup_high = percentile(step_speedups, 0.9);
   }
-  const double preempted = static_cast<double>(summary.steps_preempted) / static_cast<double>(summary.steps);
-  if (preempted > policy.disturbed_fraction) {
-    summary.reasons.push_back(std::to_string(summary.steps_preempted) + " of " + std::to_string(summary.steps) +
-                              " steps preempted (involuntary context switches: another process took the cores)");
+  summary.preempted_time_share = measured_time > 0.0 ? preempted_time / measured_time : 0.0;
+  const bool preempted = static_cast<double>(summary.steps_preempted) > policy.disturbed_fraction * static_cast<double>(summary.steps) ||
+                         more_than(preempted_time, measured_time, policy.disturbed_fraction);
+  if (preempted) {
+    summary.reasons.push_back(std::to_string(summary.steps_preempted) + " of " + std::to_string(summary.steps) + " steps preempted, " +
+                              fixed("%.0f", summary.preempted_time_share * 100.0) +
+                              "% of the measured time (another process took the team's cores: involuntary context switches, or on one "
+                              "core CPU time short of the wall time)");
   }
   if (summary.spread > policy.spread_limit) {
     summary.reasons.push_back("the step times scatter (relative spread " + fixed("%.2f", summary.spread) + " > " +
@@ -223,7 +238,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     summary.reasons.push_back("only " + steps_text(summary.steps_used) + " (at least " +
                               std::to_string(policy.min_steps) + " are needed for a speedup)");
   }
-  summary.disturbed = !summary.reasons.empty() && (preempted > policy.disturbed_fraction || summary.spread > policy.spread_limit);
+  summary.disturbed = !summary.reasons.empty() && (preempted || summary.spread > policy.spread_limit);
   return summary;
 }
 
@@ -251,8 +266,9 @@ std::string TeamSummary::verdict() const {
   if (disturbed) {
     for (std::size_t index = 0; index < reasons.size(); ++index) text += (index == 0 ? "" : "; ") + reasons[index];
   } else {
-    text += std::to_string(steps_preempted) + " of " + std::to_string(steps) + " steps preempted, step times within " +
-            fixed("%.0f", spread * 100.0) + "%";
+    text += std::to_string(steps_preempted) + " of " + std::to_string(steps) + " steps preempted";
+    if (steps_switched_in_team > 0) text += " (" + std::to_string(steps_switched_in_team) + " switched between the team's own threads on one core)";
+    text += ", step times within " + fixed("%.0f", spread * 100.0) + "%";
   }
   if (enough) {
     text += "; speedup " + fixed("%.2f", speedup) + " (" + fixed("%.2f", speedup_low) + "-" + fixed("%.2f", speedup_high) +
@@ -263,10 +279,20 @@ std::string TeamSummary::verdict() const {
   return text;
 }
 
-bool TeamPolicy::preempted(const TeamStep& step) const {
+bool TeamPolicy::switched(const TeamStep& step) const {
   const double allowed = switch_interval > 0.0 ? std::floor(step.elapsed / switch_interval) : 0.0;
   return static_cast<double>(step.switches) > allowed;
 }
+
+bool TeamPolicy::foreign_time(const TeamStep& step) const {
+  return step.one_cpu && step.cpu_shortfall > std::max(foreign_floor, foreign_share * step.elapsed);
+}
+
+bool TeamPolicy::switched_in_team(const TeamStep& step) const {
+  return switched(step) && step.one_cpu && step.cpu_shortfall >= 0.0 && !foreign_time(step);
+}
+
+bool TeamPolicy::preempted(const TeamStep& step) const { return foreign_time(step) || (switched(step) && !switched_in_team(step)); }
 
 double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share, const TeamPolicy& policy) {
   if (remaining < 0) return -1.0;
@@ -288,15 +314,19 @@ void LoopPace::mark(double now, long iterations, const TeamAnalysis& analysis, c
     long measured = 0;
     long preempted = 0;
     double measured_time = 0.0;
+    double preempted_time = 0.0;
     for (long index = std::min(last_step_, steps); index < steps; ++index) {
       ++measured;
       measured_time += analysis.step(index).elapsed;
-      if (policy.preempted(analysis.step(index))) ++preempted;
+      if (!policy.preempted(analysis.step(index))) continue;
+      ++preempted;
+      preempted_time += analysis.step(index).elapsed;
     }
     // The stretch's wall time against what its steps would take at the mean of the measured ones: much more
     // means time outside the measured steps (the tool's own work when it found the period, a stop).
     const double expected = measured > 0 ? measured_time / static_cast<double>(measured) * static_cast<double>(iterations - last_iterations_) : 0.0;
     const bool disturbed = measured == 0 || static_cast<double>(preempted) > policy.disturbed_fraction * static_cast<double>(measured) ||
+                           more_than(preempted_time, measured_time, policy.disturbed_fraction) ||
                            now - last_time_ > policy.pace_excess * expected;
     if (disturbed) {
       clean_seconds_ = 0.0;

@@ -29,6 +29,10 @@ struct TeamStep {
   double thread_max = 0.0;     // the largest work of one thread in the step
   int episodes = 0;            // barrier episodes in the step
   long switches = 0;           // involuntary context switches of the process during the step
+  // The wall time of the step less the process's CPU time in it, seconds (negative: not read): on one CPU, the
+  // time another process (or idleness) took from the team.
+  double cpu_shortfall = -1.0;
+  bool one_cpu = false;        // the team needed one CPU: its threads on one core, or taking turns (baseline)
   bool baseline = false;       // a baseline step: the team's threads ran one after the other (on one processor at a time)
   // What one thread would need for the step: its serial part plus all the work of the worksharing constructs.
   [[nodiscard]] double one_thread() const { return serial + parallel_work; }
@@ -49,9 +53,10 @@ public:
   void episode(bool serial, const double* work, int threads);
   // The episodes since the last step boundary form a measured step of `elapsed` seconds, with `switches`
   // involuntary context switches; `baseline` when the threads ran one after the other; `tool_delay`: how
-  // much of `elapsed` the tool's own time added on the critical path. A step with an incomplete episode or
-  // another team size is dropped.
-  void end_step(double elapsed, long switches, bool baseline = false, double tool_delay = 0.0);
+  // much of `elapsed` the tool's own time added on the critical path; `cpu_shortfall` and `one_cpu` as in
+  // TeamStep. A step with an incomplete episode or another team size is dropped.
+  void end_step(double elapsed, long switches, bool baseline = false, double tool_delay = 0.0, double cpu_shortfall = -1.0,
+                bool one_cpu = false);
   // The episodes since the last boundary belong to no measured step (the period's first start, a break).
   void drop_step();
 
@@ -77,17 +82,34 @@ private:
 struct TeamPolicy {
   int min_steps = 5;                  // no speedup from fewer measured steps
   int min_baseline_steps = 3;         // fewer baseline steps: T(1) is the work added up
-  double disturbed_fraction = 0.2;    // more preempted steps than this: the measurement is disturbed
+  // More preempted steps than this, or a larger share of the measured time in preempted steps (a competitor's
+  // time slices of milliseconds fall into few short steps): the measurement is disturbed.
+  double disturbed_fraction = 0.2;
   double spread_limit = 0.25;         // a larger relative spread of the step times: disturbed
   double pace_excess = 1.25;          // a stretch of the loop's pace longer than this times its measured steps: disturbed
   // A step was preempted when it had more involuntary context switches than one per this many seconds of
   // its time, rounded down (so any for a step shorter than that): an idle machine's own kernel threads
   // take a core for microseconds now and then, a competing process at every time slice (a few ms).
   double switch_interval = 0.01;
+  // A team on one CPU (TeamStep::one_cpu; docs/self-analysis.md, "The verdict"): its process CPU time falls
+  // short of the step's wall time by what another process took from that CPU (or idleness, which a team that
+  // never blocks does not have). More than this share of the step, and this floor (seconds): preempted, with
+  // or without an involuntary switch (a thread woken at a barrier while the competitor runs waits without one).
+  // Not more: its switches were between the team's own threads (on one core, a thread woken at a barrier
+  // preempts the one that woke it).
+  double foreign_share = 0.1;
+  double foreign_floor = 5e-6;
+  // More involuntary switches than an idle machine explains (switch_interval).
+  [[nodiscard]] bool switched(const TeamStep& step) const;
+  // On one CPU, which another process took for longer than foreign_share of the step.
+  [[nodiscard]] bool foreign_time(const TeamStep& step) const;
+  // Switched, and only between the team's own threads on its one CPU.
+  [[nodiscard]] bool switched_in_team(const TeamStep& step) const;
   // A step is an outlier, left out of T(P) and the estimates, when its time is further from the median than 3
   // scaled MADs and than this many seconds: another process's time slice costs a step milliseconds, while the
   // program's own slow steps (a thread woken on a halted core: ~90 us on a virtual machine) are its time.
   double outlier_floor = 5e-4;
+  // Another process took a core the team was on: foreign time on one CPU, or switches not the team's own.
   [[nodiscard]] bool preempted(const TeamStep& step) const;
 };
 
@@ -96,7 +118,9 @@ struct TeamSummary {
   int team = 0;
   long steps = 0;           // measured steps
   long steps_used = 0;      // steps the figures come from: undisturbed, not outliers
-  long steps_preempted = 0; // steps with an involuntary context switch
+  long steps_preempted = 0; // steps another process preempted (TeamPolicy::preempted)
+  long steps_switched_in_team = 0;  // steps whose switches were the team's own on one CPU (not preempted)
+  double preempted_time_share = 0.0;  // the preempted steps' share of the measured steps' wall time
   long switches = 0;        // involuntary context switches in all measured steps
   int min_steps = 0;        // the policy's minimum
   bool enough = false;      // steps_used >= min_steps: the figures below are valid

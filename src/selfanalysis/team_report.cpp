@@ -22,6 +22,8 @@ ordered_json render_noise(const TeamSummary& summary) {
   noise["steps"] = summary.steps;
   noise["steps_used"] = summary.steps_used;
   noise["steps_preempted"] = summary.steps_preempted;
+  noise["steps_switched_in_team"] = summary.steps_switched_in_team;
+  noise["preempted_time_share"] = summary.preempted_time_share;
   noise["involuntary_switches"] = summary.switches;
   noise["iteration_time_spread"] = summary.spread;
   noise["speedup_range"] = summary.enough ? ordered_json::array({summary.speedup_low, summary.speedup_high}) : ordered_json(nullptr);

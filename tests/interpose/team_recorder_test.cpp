@@ -73,28 +73,101 @@ TEST(TeamRecorder, TheMasterReadsTheLatestArrivalOfTheOthers) {
   EXPECT_EQ(recorder.latest_other_arrival(1), -1.0);  // a team of one: no other thread
 }
 
-TEST(TeamRecorder, AThreadWaitsForTheMasterAtMostTheCourtesy) {
+// The courtesy rule on crafted times (seconds; us = 1e-6): a thread that arrived at 100 us waits while its wait
+// is shorter than the master's time in the tool in this episode so far.
+TEST(TeamRecorder, TheCourtesyLastsTheMastersTimeInTheToolInThisEpisode) {
+  constexpr double us = 1e-6;
+  // The master not in the tool and no time in it this episode: no wait at all.
+  EXPECT_FALSE(TeamRecorder::courtesy_continues(100 * us, 100 * us, 0.0, -1.0));
+  // 3 us of bookkeeping after the last barrier, left; now working: the wait lasts 3 us.
+  EXPECT_TRUE(TeamRecorder::courtesy_continues(100 * us, 102.9 * us, 3 * us, -1.0));
+  EXPECT_FALSE(TeamRecorder::courtesy_continues(100 * us, 103.1 * us, 3 * us, -1.0));
+  // In a sample since 99 us (its work done before the other arrived), 3 us of bookkeeping before: it would
+  // have been there without the tool, so the wait goes on while it is in the tool (3 + 11 > 10 at 110 us)...
+  EXPECT_TRUE(TeamRecorder::courtesy_continues(100 * us, 110 * us, 3 * us, 99 * us));
+  // ...up to the limit of 50 us (a master preempted inside the tool).
+  EXPECT_TRUE(TeamRecorder::courtesy_continues(100 * us, 149 * us, 3 * us, 99 * us));
+  EXPECT_FALSE(TeamRecorder::courtesy_continues(100 * us, 150.5 * us, 3 * us, 99 * us));
+  // In a sample since 104 us with 1 us of bookkeeping: its work ended at 103 us of its time without the tool,
+  // after the other arrived, so alone the other would have slept; the wait ends at 101 us, before the stint.
+  EXPECT_TRUE(TeamRecorder::courtesy_continues(100 * us, 100.9 * us, 1 * us, -1.0));
+  EXPECT_FALSE(TeamRecorder::courtesy_continues(100 * us, 101.1 * us, 1 * us, -1.0));
+  // A master still in its bookkeeping when the other arrives (a short episode): the wait lasts while it is.
+  EXPECT_TRUE(TeamRecorder::courtesy_continues(100 * us, 108 * us, 0.0, 95 * us));
+  EXPECT_FALSE(TeamRecorder::courtesy_continues(100 * us, 108 * us, 0.0, 95 * us, 7 * us));  // a smaller limit
+}
+
+double monotonic() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point started) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+TEST(TeamRecorder, NoCourtesyWhenTheMasterIsNotInTheTool) {
   TeamRecorder recorder(2);
+  recorder.set_courtesy_limit(30.0);
   recorder.begin_region();
-  recorder.depart(0, 0.0);
+  recorder.arrive(0, 0.0);  // both at the first barrier
+  recorder.arrive(1, 0.0);
   recorder.depart(1, 0.0);
-  const double clock = [] {
-    timespec now{};
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-  }();
-  recorder.arrive(1, clock);
-  recorder.wait_for_master(1, clock);  // no courtesy: back at once
-  recorder.set_courtesy(0.02);
+  const double now = monotonic();
+  recorder.master_left_barrier(now - 1.0);  // its bookkeeping began a second ago (not the limit: 50 us)...
+  recorder.master_tool_end(now - 1.0);      // ...and took no time
+  recorder.arrive(1, now);
   const auto started = std::chrono::steady_clock::now();
-  recorder.wait_for_master(1, clock);  // the master never comes: 20 ms
-  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  EXPECT_GE(waited, 0.015);
-  EXPECT_LT(waited, 1.0);
-  recorder.arrive(0, clock);
-  const auto again = std::chrono::steady_clock::now();
-  recorder.wait_for_master(1, clock + 10.0);  // the master is there: back at once
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - again).count(), 0.015);
+  recorder.wait_for_master(1, now);  // the master works: no wait
+  EXPECT_LT(seconds_since(started), 0.01);
+}
+
+TEST(TeamRecorder, AThreadWaitsForTheMasterToLeaveTheTool) {
+  TeamRecorder recorder(2);
+  recorder.set_courtesy_limit(30.0);  // so that only the master's moves end the wait here
+  recorder.begin_region();
+  recorder.arrive(0, 0.0);  // both at the first barrier
+  recorder.arrive(1, 0.0);
+  recorder.depart(1, 0.0);
+  std::atomic<int> master_step{0};
+  std::atomic<int> seen_at{-1};
+  recorder.master_left_barrier(monotonic() - 20.0);  // in its bookkeeping, 20 s of it so far (crafted)
+  std::thread other([&] {
+    recorder.arrive(1, monotonic());  // the second barrier
+    master_step.store(1);
+    recorder.wait_for_master(1, monotonic());
+    seen_at.store(master_step.load());
+  });
+  while (master_step.load() != 1) std::this_thread::yield();
+  recorder.master_tool_end(monotonic());  // its bookkeeping is longer than the whole wait...
+  master_step.store(2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // ...and it works while the other waits
+  recorder.master_tool_begin(monotonic());  // its arrival stamp, then its sample: still in the tool
+  recorder.arrive(0, monotonic());
+  master_step.store(3);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  master_step.store(4);
+  recorder.master_tool_end(monotonic());  // into the runtime's barrier
+  other.join();
+  EXPECT_EQ(seen_at.load(), 4);
+}
+
+TEST(TeamRecorder, TheCourtesyIsForTheEpisodeUnderWay) {
+  TeamRecorder recorder(2);
+  recorder.set_courtesy_limit(30.0);
+  recorder.begin_region();
+  recorder.depart(1, 0.0);
+  const double now = monotonic();
+  recorder.master_left_barrier(now);  // the master heads for its first barrier, in the tool
+  recorder.arrive(1, now);
+  recorder.arrive(1, now);  // the other thread at its second barrier: the master is an episode behind
+  const auto started = std::chrono::steady_clock::now();
+  recorder.wait_for_master(1, now);  // not the tool's doing: no wait
+  EXPECT_LT(seconds_since(started), 0.01);
+  recorder.set_serialize(true);
+  recorder.wait_for_master(1, now);  // none in a baseline step either
+  EXPECT_LT(seconds_since(started), 0.02);
 }
 
 TEST(TeamRecorder, KnowsTheKernelIdOfEachThreadSeenInTheRegion) {

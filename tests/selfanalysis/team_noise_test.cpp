@@ -1,0 +1,116 @@
+// The noise verdict of the one-run analysis counts only what another process caused (src/selfanalysis/team.*,
+// docs/self-analysis.md, "The verdict"): crafted steps with their involuntary switches, placement and CPU
+// shortfall in, exact counts and verdicts out.
+#include "selfanalysis/team.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+using augur::selfanalysis::summarize;
+using augur::selfanalysis::TeamAnalysis;
+using augur::selfanalysis::TeamPolicy;
+using augur::selfanalysis::TeamStep;
+using augur::selfanalysis::TeamSummary;
+
+constexpr double us = 1e-6;
+
+// A step of two threads, each working half of `elapsed` (one after the other on one core, or at once).
+void step(TeamAnalysis& team, double elapsed, long switches, double shortfall, bool one_cpu, bool baseline = false) {
+  const double work[] = {elapsed / 2, elapsed / 2};
+  team.episode(false, work, 2);
+  team.end_step(elapsed, switches, baseline, 0.0, shortfall, one_cpu);
+}
+
+TeamStep crafted(double elapsed, long switches, double shortfall, bool one_cpu) {
+  TeamStep step;
+  step.elapsed = elapsed;
+  step.switches = switches;
+  step.cpu_shortfall = shortfall;
+  step.one_cpu = one_cpu;
+  return step;
+}
+
+TEST(TeamNoise, TheRuleOnOneStep) {
+  const TeamPolicy policy;
+  // No switch, spread: not preempted.
+  EXPECT_FALSE(policy.switched(crafted(25 * us, 0, 20 * us, false)));
+  EXPECT_FALSE(policy.preempted(crafted(25 * us, 0, 20 * us, false)));
+  // No switch, but on one CPU another process had 20 of its 25 us (a thread woken at a barrier while the
+  // competitor ran waited for it without being switched out): preempted.
+  EXPECT_TRUE(policy.foreign_time(crafted(25 * us, 0, 20 * us, true)));
+  EXPECT_TRUE(policy.preempted(crafted(25 * us, 0, 20 * us, true)));
+  EXPECT_FALSE(policy.switched_in_team(crafted(25 * us, 0, 20 * us, true)));
+  // A short step on one core: the floor of 5 us (10% would be 2.5 us).
+  EXPECT_TRUE(policy.switched_in_team(crafted(25 * us, 2, 4.9 * us, true)));
+  EXPECT_FALSE(policy.preempted(crafted(25 * us, 2, 4.9 * us, true)));
+  EXPECT_TRUE(policy.preempted(crafted(25 * us, 2, 5.1 * us, true)));
+  EXPECT_TRUE(policy.preempted(crafted(25 * us, 0, 5.1 * us, true)));
+  // A long one: 10% of it (1 ms step: 100 us), and one switch per 10 ms allowed (none here: 1 ms).
+  EXPECT_TRUE(policy.switched_in_team(crafted(1e-3, 1, 99 * us, true)));
+  EXPECT_TRUE(policy.preempted(crafted(1e-3, 1, 101 * us, true)));
+  EXPECT_FALSE(policy.switched(crafted(25e-3, 2, 20e-3, false)));  // 2 switches in 25 ms: an idle machine's
+  // Spread over cores, or the CPU time not read: every switch is another process's, as before.
+  EXPECT_TRUE(policy.preempted(crafted(25 * us, 1, 0.0, false)));
+  EXPECT_TRUE(policy.preempted(crafted(25 * us, 1, -1.0, true)));
+}
+
+// gcc/clang outer_race packed on one vCPU: every step switches between the team's two threads, nobody else runs.
+TEST(TeamNoise, APackedTeamsOwnSwitchesAreNoDisturbance) {
+  TeamAnalysis team(2);
+  for (int index = 0; index < 100; ++index) step(team, 25 * us, 2, 0.5 * us, true);
+  const TeamSummary summary = summarize(team);
+  EXPECT_EQ(summary.steps, 100);
+  EXPECT_EQ(summary.steps_preempted, 0);
+  EXPECT_EQ(summary.steps_switched_in_team, 100);
+  EXPECT_EQ(summary.switches, 200);
+  EXPECT_DOUBLE_EQ(summary.preempted_time_share, 0.0);
+  EXPECT_FALSE(summary.disturbed);
+  EXPECT_EQ(summary.steps_used, 100);
+  const std::string verdict = summary.verdict();
+  EXPECT_EQ(verdict.rfind("measurement clean: 0 of 100 steps preempted (100 switched between the team's own threads on one core)", 0), 0u)
+      << verdict;
+}
+
+// The same switches on a team spread over two cores: the team's threads cannot switch each other out there.
+TEST(TeamNoise, TheSameSwitchesOnASpreadTeamAreAnotherProcesss) {
+  TeamAnalysis team(2);
+  for (int index = 0; index < 100; ++index) step(team, 25 * us, 2, 0.5 * us, false);
+  const TeamSummary summary = summarize(team);
+  EXPECT_EQ(summary.steps_preempted, 100);
+  EXPECT_EQ(summary.steps_switched_in_team, 0);
+  EXPECT_TRUE(summary.disturbed);
+}
+
+// A competitor on the team's core: its time slices (3 ms) fall into 10 of 100 short steps, fewer than 20% of
+// the steps but 30.25 ms of the 32.5 ms measured (93%).
+TEST(TeamNoise, ACompetitorsTimeSlicesInFewStepsAreADisturbance) {
+  TeamAnalysis team(2);
+  for (int index = 0; index < 90; ++index) step(team, 25 * us, 2, 0.5 * us, true);
+  for (int index = 0; index < 5; ++index) step(team, 3025 * us, 3, 3000 * us, true);
+  for (int index = 0; index < 5; ++index) step(team, 3025 * us, 0, 3000 * us, true);  // no switch: woken behind it
+  const TeamSummary summary = summarize(team);
+  EXPECT_EQ(summary.steps_preempted, 10);
+  EXPECT_EQ(summary.steps_switched_in_team, 90);
+  EXPECT_NEAR(summary.preempted_time_share, 30.25 / 32.5, 1e-12);
+  EXPECT_TRUE(summary.disturbed);
+  EXPECT_EQ(summary.steps_used, 90);  // the figures from the undisturbed steps
+  EXPECT_NEAR(summary.step_time, 25 * us, 1e-15);
+  const std::string verdict = summary.verdict();
+  EXPECT_EQ(verdict.rfind("measurement disturbed: 10 of 100 steps preempted, 93% of the measured time (", 0), 0u) << verdict;
+}
+
+// Baseline steps take turns on one core: their own switches keep them in T(1).
+TEST(TeamNoise, BaselineStepsWithTheTeamsOwnSwitchesGiveTOne) {
+  TeamAnalysis team(2);
+  for (int index = 0; index < 3; ++index) step(team, 40 * us, 3, 1 * us, true, true);
+  step(team, 4000 * us, 3, 3000 * us, true, true);  // one preempted by another process: left out
+  for (int index = 0; index < 10; ++index) step(team, 25 * us, 0, 0.0, false);
+  const TeamSummary summary = summarize(team);
+  EXPECT_TRUE(summary.baseline_measured);
+  EXPECT_NEAR(summary.one_thread, 40 * us, 1e-15);  // the median of the three undisturbed baseline steps
+}
+
+}  // namespace
