@@ -174,10 +174,14 @@ public:
     for (long spin = 0;; ++spin) {
       if (master.generation.load(std::memory_order_acquire) != generation) return;
       if (master_heading_.load(std::memory_order_acquire) != target) return;  // not yet in this episode: not the tool's doing
-      // The flag first: a cleared flag comes with the sum it was added to (master_tool_end).
+      // The arrival first: the master enters the tool before it stamps its arrival (outer_arrive), so a flag
+      // read after a new arrival is the flag of that arrival or later; read the other way round, both stores
+      // could fall between the loads and a stale cleared flag end the wait. Then the flag before the sum: a
+      // cleared flag comes with the sum it was added to (master_tool_end).
+      const bool there = master.arrivals.load(std::memory_order_acquire) >= target;
       const double since = master_in_tool_.load(std::memory_order_acquire);
       const double spent = master_tool_.load(std::memory_order_acquire);
-      if (since < 0.0 && master.arrivals.load(std::memory_order_acquire) >= target) return;  // there, out of the tool
+      if (since < 0.0 && there) return;  // there, out of the tool
       if ((spin & 15) == 0 && !courtesy_continues(now, runtime::read_clock(CLOCK_MONOTONIC), spent, since, limit)) return;
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
