@@ -229,6 +229,10 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
                               fixed("%.0f", summary.preempted_time_share * 100.0) +
                               "% of the measured time (another process took the team's cores: involuntary context switches, or on one "
                               "core CPU time short of the wall time)");
+    if (summary.steps_switched_in_team > 0)
+      summary.reasons.back() += ", " + std::to_string(summary.steps_switched_in_team) +
+                                " of them on one core, where the switches may be the team's own: spread the threads "
+                                "(OMP_PROC_BIND=true OMP_PLACES=cores) to tell";
   }
   if (summary.spread > policy.spread_limit) {
     summary.reasons.push_back("the step times scatter (relative spread " + fixed("%.2f", summary.spread) + " > " +
@@ -267,7 +271,8 @@ std::string TeamSummary::verdict() const {
     for (std::size_t index = 0; index < reasons.size(); ++index) text += (index == 0 ? "" : "; ") + reasons[index];
   } else {
     text += std::to_string(steps_preempted) + " of " + std::to_string(steps) + " steps preempted";
-    if (steps_switched_in_team > 0) text += " (" + std::to_string(steps_switched_in_team) + " switched between the team's own threads on one core)";
+    if (steps_switched_in_team > 0)
+      text += " (" + std::to_string(steps_switched_in_team) + " of them on one core, where the switches may be the team's own)";
     text += ", step times within " + fixed("%.0f", spread * 100.0) + "%";
   }
   if (enough) {
@@ -292,7 +297,9 @@ bool TeamPolicy::switched_in_team(const TeamStep& step) const {
   return switched(step) && step.one_cpu && step.cpu_shortfall >= 0.0 && !foreign_time(step);
 }
 
-bool TeamPolicy::preempted(const TeamStep& step) const { return foreign_time(step) || (switched(step) && !switched_in_team(step)); }
+bool TeamPolicy::preempted(const TeamStep& step) const {
+  return foreign_time(step) || (switched(step) && !(step.baseline && switched_in_team(step)));
+}
 
 double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share, const TeamPolicy& policy) {
   if (remaining < 0) return -1.0;

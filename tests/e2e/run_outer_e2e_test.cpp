@@ -94,9 +94,10 @@ TEST(AugurRun, OneOuterRegionPeriodFromItsWorksharingConstructs) {
   EXPECT_TRUE(measured) << outer.dump();
   EXPECT_TRUE(outer.at("noise").at("disturbed").is_boolean());
   EXPECT_FALSE(outer.at("noise").at("verdict").get<std::string>().empty());
-  // A step is preempted (another process) or switched within the team (its own threads on one core), not both.
+  // The steps on one core whose switches may be the team's own are among the preempted ones.
   const json& noise = outer.at("noise");
-  EXPECT_LE(noise.at("steps_preempted").get<long>() + noise.at("steps_switched_in_team").get<long>(), noise.at("steps").get<long>());
+  EXPECT_LE(noise.at("steps_switched_in_team").get<long>(), noise.at("steps_preempted").get<long>());
+  EXPECT_LE(noise.at("steps_preempted").get<long>(), noise.at("steps").get<long>());
   EXPECT_GE(noise.at("preempted_time_share").get<double>(), 0.0);
   EXPECT_LE(noise.at("preempted_time_share").get<double>(), 1.0);
   // Where the team ran: its steps with every thread's core known (two threads: one core or two).
