@@ -61,24 +61,32 @@ double remaining_baseline_share(const OuterRegion& outer, long remaining) {
   return baseline / static_cast<double>(remaining);
 }
 
-// The estimate from the medians of the steps measured so far (docs/self-analysis.md, "The estimate of the
+// The steps of each kind the analysis kept, counted from where the last call stopped (not every step again).
+void count_kinds(OuterRegion& outer) {
+  const long steps = outer.analysis.steps();
+  if (outer.kinds_counted > steps) outer.kinds_counted = outer.parallel_kept = outer.baseline_kept = 0;
+  for (; outer.kinds_counted < steps; ++outer.kinds_counted) ++(outer.analysis.step(outer.kinds_counted).baseline ? outer.baseline_kept : outer.parallel_kept);
+}
+
+// The estimate from the means of the steps measured so far (docs/self-analysis.md, "The estimate of the
 // execution time"), when a quarter of the loop went by without an undisturbed stretch of its pace: once the
-// first baseline window and a few steps on the team were measured; negative before.
-double medians_estimate(const Session& session, const OuterRegion& outer, double now, long iterations) {
+// first baseline window and a few steps on the team were measured; none before. Its arithmetic is deferred to
+// the report (selfanalysis::DeferredEstimate: a sort of every step, not for the master between two barriers).
+selfanalysis::DeferredEstimate medians_estimate(const Session& session, OuterRegion& outer, double now, long iterations) {
   const long remaining = session.expected_iterations - iterations;
-  if (iterations * 4 < session.expected_iterations || remaining < 0) return -1.0;
-  long parallel = 0;
-  long baseline = 0;
-  for (long index = 0; index < outer.analysis.steps(); ++index) ++(outer.analysis.step(index).baseline ? baseline : parallel);
+  if (iterations * 4 < session.expected_iterations || remaining < 0) return {};
+  count_kinds(outer);
+  const long parallel = outer.parallel_kept;
+  const long baseline = outer.baseline_kept;
   const bool windows = outer.windows && !outer.recorder.failed() && outer.analysis.team() > 1;
   // Enough evidence: a window's worth of steps on the team (the first ones after the detection run slower while
   // caches and pages settle), and the first baseline window.
   // For a short time loop a tenth of its steps, at least outer_min_steps.
   const long window = outer.window_every > 0 ? outer.window_every : 20;
   const long wanted = std::clamp<long>(session.expected_iterations / 10, outer_min_steps, std::max<long>(window, outer_min_steps));
-  if (parallel < wanted || (windows && baseline < outer.window_steps)) return -1.0;
+  if (parallel < wanted || (windows && baseline < outer.window_steps)) return {};
   const double share = windows ? remaining_baseline_share(outer, remaining) : 0.0;
-  return selfanalysis::estimate_time(outer.analysis, now - outer.entered_at, remaining, share);
+  return selfanalysis::DeferredEstimate{outer.analysis.steps(), now - outer.entered_at, remaining, share};
 }
 
 // The estimates of the region's execution time at a step boundary, `mark` at the start of a baseline window:

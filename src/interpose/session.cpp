@@ -287,6 +287,7 @@ void finish_session(Session& session) {
     try {
     if (state->manager != nullptr) state->manager->disconnect();  // its slot back to the manager (the mapping stays)
     if (state->engine != nullptr) state->engine->finish();
+    if (state->outer != nullptr) state->outer->estimates.resolve(state->outer->analysis);  // deferred off the master's path
     write_timeline(*state);
     if (state->analyzer != nullptr) state->analyzer->finish();
     const std::string problem = diagnosis(state[0]);

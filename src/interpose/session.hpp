@@ -109,6 +109,9 @@ struct OuterRegion {
   double elapsed = 0.0;                 // the last entry of the region the period was found in, seconds
   selfanalysis::LoopEstimates estimates;  // the first and the latest estimate of an entry's time (run.iterations known)
   selfanalysis::LoopPace pace;          // the loop's pace between baseline windows, for the estimate
+  long kinds_counted = 0;               // steps of the analysis counted into parallel_kept and baseline_kept
+  long parallel_kept = 0;
+  long baseline_kept = 0;
   bool window_started = false;          // a baseline window began at the pending step boundary
   bool traced_steps = false;            // the steps' phases went to the timeline in this region
   // The tool's delay of the step on the critical path (docs/self-analysis.md): the master's last arrival

@@ -2,6 +2,8 @@
 // docs/self-analysis.md, "The estimate of the execution time").
 #include "selfanalysis/team.hpp"
 
+#include <utility>
+
 namespace augur::selfanalysis {
 
 double pace_estimate(const LoopPace& pace, double consumed, long iterations, long expected, bool quarter) {
@@ -14,8 +16,29 @@ double pace_estimate(const LoopPace& pace, double consumed, long iterations, lon
 void LoopEstimates::record(double seconds, long iterations) {
   if (seconds < 0.0) return;
   latest_ = TimeEstimate{seconds, iterations};
-  if (!first_.made()) first_ = latest_;
+  latest_deferred_ = DeferredEstimate{};
+  if (!first_made()) first_ = latest_;
   ++count_;
+}
+
+void LoopEstimates::defer(const DeferredEstimate& estimate, long iterations) {
+  if (estimate.steps < 0) return;
+  latest_ = TimeEstimate{-1.0, iterations};
+  latest_deferred_ = estimate;
+  if (!first_made()) {
+    first_ = latest_;
+    first_deferred_ = estimate;
+  }
+  ++count_;
+}
+
+void LoopEstimates::resolve(const TeamAnalysis& analysis, const TeamPolicy& policy) {
+  for (auto [estimate, deferred] : {std::pair{&first_, &first_deferred_}, std::pair{&latest_, &latest_deferred_}}) {
+    if (deferred->steps < 0) continue;
+    estimate->seconds = estimate_time_from(analysis, deferred->steps, deferred->consumed, deferred->remaining,
+                                           deferred->baseline_share, policy);
+    *deferred = DeferredEstimate{};
+  }
 }
 
 }  // namespace augur::selfanalysis

@@ -302,10 +302,16 @@ bool TeamPolicy::preempted(const TeamStep& step) const {
 }
 
 double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share, const TeamPolicy& policy) {
+  return estimate_time_from(analysis, -1, consumed, remaining, baseline_share, policy);
+}
+
+double estimate_time_from(const TeamAnalysis& analysis, long steps, double consumed, long remaining, double baseline_share,
+                          const TeamPolicy& policy) {
   if (remaining < 0) return -1.0;
+  const long count = steps < 0 ? analysis.steps() : std::min(steps, analysis.steps());
   std::vector<double> parallel;
   std::vector<double> baseline;
-  for (long index = 0; index < analysis.steps(); ++index) {
+  for (long index = 0; index < count; ++index) {
     const TeamStep& step = analysis.step(index);
     (step.baseline ? baseline : parallel).push_back(step.elapsed);
   }

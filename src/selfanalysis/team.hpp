@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace augur::selfanalysis {
@@ -169,6 +170,21 @@ struct TeamSummary {
 // is negative.
 [[nodiscard]] double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share,
                                    const TeamPolicy& policy = {});
+// The same from the analysis' first `steps` steps only (all of them when `steps` is negative or more).
+[[nodiscard]] double estimate_time_from(const TeamAnalysis& analysis, long steps, double consumed, long remaining,
+                                        double baseline_share, const TeamPolicy& policy = {});
+
+// What the estimate from the means of the steps (estimate_time) needs, taken at a step boundary, its arithmetic
+// left for later: it sorts every step measured so far (their median and deviation), O(n log n) with
+// allocations, about 60 us at 3,000 steps, which the master thread would otherwise do between two barriers of
+// its team while the other threads wait (docs/self-analysis.md, "The tool's time on the master"). The same
+// steps give the same number whenever it is computed: LoopEstimates::resolve computes it after the loop.
+struct DeferredEstimate {
+  long steps = -1;  // from the analysis' first `steps` steps; negative: no estimate (the evidence does not suffice)
+  double consumed = 0.0;
+  long remaining = 0;
+  double baseline_share = 0.0;
+};
 
 // The pace of a time loop, for the estimate of its execution time (docs/self-analysis.md, "The estimate of the
 // execution time"): marks at the start of each baseline window (every `every` steps when there are no windows),
@@ -222,23 +238,41 @@ public:
   // it, `mark` when the pace was marked at this boundary: before the first estimate, at every boundary; after
   // it, at the marks only. The pace's estimate, or else `fallback()` (the medians' estimate, negative when the
   // evidence does not suffice), asked only when the pace gives none.
+  // The fallback may also answer a DeferredEstimate: the estimate is then made at this boundary and computed by
+  // resolve().
   template <class Fallback>
   void at_boundary(const LoopPace& pace, double consumed, long iterations, long expected, bool mark, Fallback&& fallback) {
-    if (expected <= 0 || (first_.made() && !mark)) return;
-    double seconds = pace_estimate(pace, consumed, iterations, expected, iterations * 4 >= expected);
-    if (seconds < 0.0) seconds = fallback();
-    if (seconds >= 0.0) record(seconds, iterations);
+    if (expected <= 0 || (first_made() && !mark)) return;
+    const double seconds = pace_estimate(pace, consumed, iterations, expected, iterations * 4 >= expected);
+    if (seconds >= 0.0) {
+      record(seconds, iterations);
+      return;
+    }
+    const auto answer = fallback();
+    if constexpr (std::is_same_v<std::decay_t<decltype(answer)>, DeferredEstimate>) {
+      defer(answer, iterations);
+    } else if (answer >= 0.0) {
+      record(answer, iterations);
+    }
   }
   // An estimate made at `iterations`: the first if none was, and the latest.
   void record(double seconds, long iterations);
+  // An estimate made at `iterations` whose seconds resolve() computes (nothing when `estimate.steps` < 0).
+  void defer(const DeferredEstimate& estimate, long iterations);
+  // Computes the deferred estimates from `analysis` (the steps they were made from are still its first ones).
+  // Until then a deferred estimate is not made() in first() and latest().
+  void resolve(const TeamAnalysis& analysis, const TeamPolicy& policy = {});
   void reset() { *this = LoopEstimates{}; }
   [[nodiscard]] const TimeEstimate& first() const { return first_; }
   [[nodiscard]] const TimeEstimate& latest() const { return latest_; }
-  [[nodiscard]] int count() const { return count_; }  // estimates made
+  [[nodiscard]] int count() const { return count_; }  // estimates made, deferred ones included
+  [[nodiscard]] bool first_made() const { return first_.made() || first_deferred_.steps >= 0; }
 
 private:
   TimeEstimate first_;
   TimeEstimate latest_;
+  DeferredEstimate first_deferred_;   // first_'s inputs while it waits for resolve()
+  DeferredEstimate latest_deferred_;  // latest_'s
   int count_ = 0;
 };
 

@@ -1,0 +1,89 @@
+// The estimate from the means of the steps, deferred off the master's path (selfanalysis::DeferredEstimate,
+// LoopEstimates::defer and resolve; docs/self-analysis.md, "The tool's time on the master").
+#include <gtest/gtest.h>
+
+#include "selfanalysis/team.hpp"
+
+namespace {
+
+using augur::selfanalysis::DeferredEstimate;
+using augur::selfanalysis::LoopEstimates;
+using augur::selfanalysis::LoopPace;
+using augur::selfanalysis::TeamAnalysis;
+
+// One step of a team of two: a loop both work in, `elapsed` seconds.
+void step(TeamAnalysis& team, double elapsed) {
+  const double loop[] = {elapsed * 0.5, elapsed * 0.4};
+  team.episode(false, loop, 2);
+  team.end_step(elapsed, 0);
+}
+
+// Made at iteration 30 from the 20 steps of 2 ms measured then, resolved after 20 more of 5 ms: the estimate is
+// the one of the 20 first steps, 0.1 s consumed + 70 steps x 2 ms = 0.24 s (from all 40 it would be 0.1 + 70 x
+// 3.5 ms = 0.345 s).
+TEST(DeferredEstimate, ResolvesFromTheStepsMeasuredWhenItWasMade) {
+  TeamAnalysis team(2);
+  LoopPace pace;  // never marked: no pace estimate, the fallback answers
+  LoopEstimates estimates;
+  for (int index = 0; index < 20; ++index) step(team, 2e-3);
+  int asked = 0;
+  const auto fallback = [&] {
+    ++asked;
+    return DeferredEstimate{team.steps(), 0.1, 70, 0.0};
+  };
+  estimates.at_boundary(pace, 0.1, 30, 100, false, fallback);
+  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(estimates.count(), 1);
+  EXPECT_TRUE(estimates.first_made());
+  EXPECT_FALSE(estimates.first().made());  // its seconds wait for resolve()
+  EXPECT_EQ(estimates.first().at_iteration, 30);
+  // Made: a boundary that is no mark asks nothing more.
+  estimates.at_boundary(pace, 0.11, 31, 100, false, fallback);
+  EXPECT_EQ(asked, 1);
+  for (int index = 0; index < 20; ++index) step(team, 5e-3);
+  estimates.resolve(team);
+  ASSERT_TRUE(estimates.first().made());
+  EXPECT_NEAR(estimates.first().seconds, 0.1 + 70 * 2e-3, 1e-12);
+  EXPECT_EQ(estimates.latest().at_iteration, 30);
+  EXPECT_NEAR(estimates.latest().seconds, 0.1 + 70 * 2e-3, 1e-12);
+  // The same as computed at once from those 20 steps; all 40 would give another.
+  EXPECT_DOUBLE_EQ(estimates.first().seconds, augur::selfanalysis::estimate_time_from(team, 20, 0.1, 70, 0.0));
+  EXPECT_NEAR(augur::selfanalysis::estimate_time(team, 0.1, 70, 0.0), 0.1 + 70 * 3.5e-3, 1e-12);
+}
+
+// A later estimate from the pace replaces the deferred latest one; the deferred first stays, and resolves.
+TEST(DeferredEstimate, ALaterEstimateReplacesTheDeferredLatestOne) {
+  TeamAnalysis team(2);
+  LoopPace pace;
+  LoopEstimates estimates;
+  for (int index = 0; index < 10; ++index) step(team, 4e-3);
+  estimates.at_boundary(pace, 0.05, 25, 100, false, [&] { return DeferredEstimate{team.steps(), 0.05, 75, 0.0}; });
+  const augur::selfanalysis::TeamPolicy policy;
+  pace.mark(0.05, 25, team, policy);
+  for (int index = 0; index < 10; ++index) step(team, 4e-3);
+  pace.mark(0.09, 35, team, policy);  // one undisturbed stretch of 10 steps in 40 ms, a quarter gone: the pace answers
+  estimates.at_boundary(pace, 0.09, 35, 100, true, [] { return DeferredEstimate{}; });
+  EXPECT_EQ(estimates.count(), 2);
+  ASSERT_TRUE(estimates.latest().made());
+  EXPECT_NEAR(estimates.latest().seconds, 0.09 + 65 * 4e-3, 1e-12);
+  estimates.resolve(team);
+  EXPECT_NEAR(estimates.first().seconds, 0.05 + 75 * 4e-3, 1e-12);
+  EXPECT_EQ(estimates.first().at_iteration, 25);
+  EXPECT_NEAR(estimates.latest().seconds, 0.09 + 65 * 4e-3, 1e-12);  // not the deferred one's
+  EXPECT_EQ(estimates.latest().at_iteration, 35);
+}
+
+// A fallback whose evidence does not suffice (steps < 0) makes no estimate.
+TEST(DeferredEstimate, NoEstimateWhenTheEvidenceDoesNotSuffice) {
+  TeamAnalysis team(2);
+  LoopPace pace;
+  LoopEstimates estimates;
+  estimates.at_boundary(pace, 0.1, 30, 100, false, [] { return DeferredEstimate{}; });
+  EXPECT_EQ(estimates.count(), 0);
+  EXPECT_FALSE(estimates.first_made());
+  estimates.resolve(team);
+  EXPECT_FALSE(estimates.first().made());
+  EXPECT_FALSE(estimates.latest().made());
+}
+
+}  // namespace
