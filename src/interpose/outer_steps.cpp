@@ -15,6 +15,12 @@ namespace {
 
 // Baseline steps on or off from the next barrier on (and the team on the master's core, or back where it was).
 void serialize(OuterRegion& outer, bool on, int team) {
+  // Off and staying off with nothing bound, at most step boundaries: no atomic exchange on the line every thread
+  // of the team reads at its barriers.
+  if (!on && !outer.recorder.serializing() && !outer.binding.bound()) {
+    outer.bound_now = false;
+    return;
+  }
   outer.recorder.set_serialize(on);
   if (on && outer.recorder.serializing()) {
     outer.binding.bind(outer.recorder, team);
