@@ -289,14 +289,23 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
     OuterRegion& outer;
     int thread;
     double left;
+    bool boundary;
     ~DepartAfter() {
       const double now = runtime::read_clock(CLOCK_MONOTONIC);
       outer.recorder.depart(thread, now);
       outer.bookkeeping = std::max(0.0, now - left);
       outer.recorder.master_tool_end(now);
+      selfanalysis::ToolTime& tool = outer.tool;  // the report's tool_time
+      ++tool.barriers;
+      tool.arrival_seconds += sample_seconds;
+      tool.bookkeeping_seconds += outer.bookkeeping;
+      if (boundary) {
+        ++tool.boundaries;
+        tool.boundary_seconds += outer.bookkeeping;
+      }
       sample_seconds = 0.0;
     }
-  } depart_after{*outer, thread, now};
+  } depart_after{*outer, thread, now, outer->pending != StepMark::None};
   const int threads = std::min(team, static_cast<int>(outer->work.size()));
   if (outer->recorder.episode(threads, outer->work.data())) {
     outer->analysis.episode(outer->serial_next, outer->work.data(), team);

@@ -128,6 +128,11 @@ std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state,
   const WorksharingPeriods& periods = state.worksharing->periods();
   if (!periods.found()) return results;
   selfanalysis::OuterRegionResult result;
+  result.tool = state.outer->tool;
+  const TeamRecorder::CourtesyTotals courtesy = state.outer->recorder.courtesy();
+  result.tool.courtesy_waits = courtesy.waits;
+  result.tool.courtesy_ran_out = courtesy.ran_out;
+  result.tool.courtesy_seconds = courtesy.seconds;
   result.id = periods.pattern().region;
   result.length = periods.pattern().length;
   result.iterations = periods.iterations();

@@ -109,6 +109,7 @@ struct OuterRegion {
   double elapsed = 0.0;                 // the last entry of the region the period was found in, seconds
   selfanalysis::LoopEstimates estimates;  // the first and the latest estimate of an entry's time (run.iterations known)
   selfanalysis::LoopPace pace;          // the loop's pace between baseline windows, for the estimate
+  selfanalysis::ToolTime tool;          // the master's stints in the tool (the courtesy waits: the recorder's)
   long kinds_counted = 0;               // steps of the analysis counted into parallel_kept and baseline_kept
   long parallel_kept = 0;
   long baseline_kept = 0;

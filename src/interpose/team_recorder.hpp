@@ -161,19 +161,67 @@ public:
     return waited < tool && waited < limit;
   }
 
+  // How a courtesy wait ended: none began (the master not in this episode, or in a baseline step), the master
+  // was there and out of the tool, or the rule or the limit ended it with the master not there (the thread then
+  // goes into the runtime's barrier first, where a passive policy puts it to sleep).
+  enum class Courtesy : std::uint8_t { None, MasterThere, RanOut };
+
   // Thread `thread` (not the master), having arrived at a barrier at `now` outside a baseline step, waits for
   // the master to arrive there and leave the tool, as long as courtesy_continues (no wait when the master has
-  // not begun this episode or spent no time in the tool in it).
-  void wait_for_master(int thread, double now) const {
-    if (thread <= 0 || thread >= capacity_ || serialize_.load(std::memory_order_relaxed)) return;
+  // not begun this episode or spent no time in the tool in it). Counts its waits in its slot (courtesy()).
+  Courtesy wait_for_master(int thread, double now) {
+    if (thread <= 0 || thread >= capacity_ || serialize_.load(std::memory_order_relaxed)) return Courtesy::None;
+    const Courtesy outcome = courtesy_wait(thread, now);
+    if (outcome == Courtesy::None) return outcome;
+    Slot& own = slots_[thread];
+    own.courtesy_waits.store(own.courtesy_waits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    if (outcome == Courtesy::RanOut) own.courtesy_ran_out.store(own.courtesy_ran_out.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    const double waited = std::max(0.0, runtime::read_clock(CLOCK_MONOTONIC) - now);
+    own.courtesy_seconds.store(own.courtesy_seconds.load(std::memory_order_relaxed) + waited, std::memory_order_relaxed);
+    return outcome;
+  }
+
+  // The courtesy waits of threads 1 .. capacity-1 since the recorder was made (each thread counts its own; read
+  // them when the team has stopped, at the report): waits, of them ran out, seconds spent waiting.
+  struct CourtesyTotals {
+    long waits = 0;
+    long ran_out = 0;
+    double seconds = 0.0;
+  };
+  [[nodiscard]] CourtesyTotals courtesy() const {
+    CourtesyTotals totals;
+    for (int thread = 1; thread < capacity_; ++thread) {
+      totals.waits += slots_[thread].courtesy_waits.load(std::memory_order_relaxed);
+      totals.ran_out += slots_[thread].courtesy_ran_out.load(std::memory_order_relaxed);
+      totals.seconds += slots_[thread].courtesy_seconds.load(std::memory_order_relaxed);
+    }
+    return totals;
+  }
+
+  // The master, having just arrived at a barrier (its arrival stamped): whether threads 1 .. team-1 have all
+  // arrived there too (a team beyond the capacity: unknown, false).
+  [[nodiscard]] bool others_arrived(int team) const {
+    if (team > capacity_) return false;
+    const long target = slots_[0].arrivals.load(std::memory_order_relaxed);
+    const long generation = generation_.load(std::memory_order_relaxed);
+    for (int thread = 1; thread < team; ++thread) {
+      const Slot& slot = slots_[thread];
+      if (slot.generation.load(std::memory_order_acquire) != generation || slot.arrivals.load(std::memory_order_acquire) < target) return false;
+    }
+    return true;
+  }
+
+private:
+  Courtesy courtesy_wait(int thread, double now) const {
     const Slot& master = slots_[0];
     const Slot& own = slots_[thread];
     const long generation = generation_.load(std::memory_order_acquire);
     const long target = own.arrivals.load(std::memory_order_relaxed);
     const double limit = courtesy_limit_.load(std::memory_order_relaxed);
     for (long spin = 0;; ++spin) {
-      if (master.generation.load(std::memory_order_acquire) != generation) return;
-      if (master_heading_.load(std::memory_order_acquire) != target) return;  // not yet in this episode: not the tool's doing
+      if (master.generation.load(std::memory_order_acquire) != generation) return Courtesy::None;
+      // not yet in this episode: not the tool's doing
+      if (master_heading_.load(std::memory_order_acquire) != target) return Courtesy::None;
       // The arrival first: the master enters the tool before it stamps its arrival (outer_arrive), so a flag
       // read after a new arrival is the flag of that arrival or later; read the other way round, both stores
       // could fall between the loads and a stale cleared flag end the wait. Then the flag before the sum: a
@@ -181,13 +229,17 @@ public:
       const bool there = master.arrivals.load(std::memory_order_acquire) >= target;
       const double since = master_in_tool_.load(std::memory_order_acquire);
       const double spent = master_tool_.load(std::memory_order_acquire);
-      if (since < 0.0 && there) return;  // there, out of the tool
-      if ((spin & 15) == 0 && !courtesy_continues(now, runtime::read_clock(CLOCK_MONOTONIC), spent, since, limit)) return;
+      if (since < 0.0 && there) return spin == 0 ? Courtesy::None : Courtesy::MasterThere;  // there, out of the tool
+      if ((spin & 15) == 0 && !courtesy_continues(now, runtime::read_clock(CLOCK_MONOTONIC), spent, since, limit)) {
+        return spin == 0 ? Courtesy::None : Courtesy::RanOut;
+      }
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
 #endif
     }
   }
+
+public:
 
   // Thread `thread` left a barrier (or started its work in the region) at `now`.
   void depart(int thread, double now) {
@@ -254,6 +306,9 @@ private:
     std::atomic<int> cpu{-1};
     std::atomic<std::uint32_t> turn{0};  // bumped at each arrival in a baseline step: the futex its successor sleeps on
     std::atomic<int> sleepers{0};        // threads asleep on `turn`
+    std::atomic<long> courtesy_waits{0};     // its courtesy waits (wait_for_master), written by its thread only
+    std::atomic<long> courtesy_ran_out{0};   // of them, ended by the rule or the limit with the master not there
+    std::atomic<double> courtesy_seconds{0.0};
   };
   static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t), "a futex is a 32-bit word");
 

@@ -288,6 +288,21 @@ struct TeamPlacement {
   [[nodiscard]] double one_cpu_fraction() const;
 };
 
+// The tool's own time in an outer region's run, for the report (docs/self-analysis.md, "The tool's time on the
+// master"): the master's stints in the tool at the barriers of the measured region (its arrival stamp and sample
+// before the runtime's barrier, its bookkeeping after it; at step boundaries the step's figures too) and the
+// other threads' courtesy waits for it. Measured by the edge; sums over the run.
+struct ToolTime {
+  long barriers = 0;                 // barriers the master passed in the measured region
+  long boundaries = 0;               // of them, step boundaries
+  double arrival_seconds = 0.0;      // the master's arrival stamps and samples, before the runtime's barrier
+  double bookkeeping_seconds = 0.0;  // its bookkeeping after the barriers
+  double boundary_seconds = 0.0;     // of that, after the step boundaries
+  long courtesy_waits = 0;           // waits of the other threads for the master in the tool
+  long courtesy_ran_out = 0;         // of them, ended with the master not yet there (the thread may then sleep)
+  double courtesy_seconds = 0.0;     // their time
+};
+
 // One outer region as the report shows it (kind "outer"; docs/formats.md, "Self-analysis report").
 struct OuterRegionResult {
   std::uint64_t id = 0;             // the region's outlined function (libgomp) or call site (libomp)
@@ -300,6 +315,7 @@ struct OuterRegionResult {
   int predict_up_to = 0;            // speedup[] lists p = 1 .. this
   TeamSummary summary;
   TeamPlacement placement;          // the team on one core or not, over its measured steps
+  ToolTime tool;                    // the tool's own time on the master and the courtesy waits
 };
 
 // The report text of render_report with the outer regions appended to its `regions`.

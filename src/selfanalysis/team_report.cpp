@@ -35,6 +35,22 @@ double run_fraction(const OuterRegionResult& outer, const TimeEstimate& estimate
   return outer.iterations > 0 ? static_cast<double>(estimate.at_iteration) / static_cast<double>(outer.iterations) : 0.0;
 }
 
+// The tool's own time (ToolTime): sums in seconds, and the master's time in the tool per barrier in microseconds.
+ordered_json render_tool_time(const ToolTime& tool) {
+  ordered_json json;
+  json["barriers"] = tool.barriers;
+  json["step_boundaries"] = tool.boundaries;
+  json["master_arrival_s"] = tool.arrival_seconds;
+  json["master_bookkeeping_s"] = tool.bookkeeping_seconds;
+  json["master_boundary_s"] = tool.boundary_seconds;
+  const double per_barrier = tool.barriers > 0 ? (tool.arrival_seconds + tool.bookkeeping_seconds) / static_cast<double>(tool.barriers) : 0.0;
+  json["master_per_barrier_us"] = known(per_barrier * 1e6, tool.barriers > 0);
+  json["courtesy_waits"] = tool.courtesy_waits;
+  json["courtesy_ran_out"] = tool.courtesy_ran_out;
+  json["courtesy_s"] = tool.courtesy_seconds;
+  return json;
+}
+
 ordered_json render_outer(const OuterRegionResult& outer) {
   const TeamSummary& summary = outer.summary;
   const bool valid = summary.enough;
@@ -97,6 +113,7 @@ ordered_json render_outer(const OuterRegionResult& outer) {
   placement["one_cpu_steps"] = outer.placement.one_cpu;
   placement["one_cpu_fraction"] = known(outer.placement.one_cpu_fraction(), outer.placement.steps > 0);
   json["placement"] = std::move(placement);
+  json["tool_time"] = render_tool_time(outer.tool);
   ordered_json notes = ordered_json::array();
   notes.push_back(summary.baseline_measured
                       ? "one run: T(1) is the work of baseline steps, the team's threads run one after the other; the other "

@@ -264,3 +264,68 @@ TEST(TeamRecorder, AWaitLongerThanTheLimitStopsTheBaselineForGood) {
 }
 
 }  // namespace
+
+namespace {
+
+// Whether the others are at the barrier the master just arrived at: by the arrival counts of this region.
+TEST(TeamRecorder, TellsWhetherTheOthersArrivedBeforeTheMaster) {
+  TeamRecorder recorder(3);
+  recorder.begin_region();
+  recorder.arrive(0, 1.0);
+  EXPECT_FALSE(recorder.others_arrived(3));  // threads 1 and 2 not yet
+  recorder.arrive(1, 1.1);
+  EXPECT_FALSE(recorder.others_arrived(3));
+  EXPECT_TRUE(recorder.others_arrived(2));  // a team of two: thread 1 is there
+  recorder.arrive(2, 1.2);
+  EXPECT_TRUE(recorder.others_arrived(3));
+  recorder.arrive(0, 2.0);  // the next barrier: the master first again
+  EXPECT_FALSE(recorder.others_arrived(3));
+  EXPECT_FALSE(recorder.others_arrived(4));  // beyond the capacity: unknown
+  recorder.begin_region();  // a new region: earlier arrivals do not count
+  recorder.arrive(0, 3.0);
+  EXPECT_FALSE(recorder.others_arrived(2));
+}
+
+// Each courtesy wait is counted by its thread: one that the master's leaving the tool ended, one that the limit
+// ended with the master still working (ran out), and none where the master spent no time in the tool.
+TEST(TeamRecorder, CountsTheCourtesyWaitsAndHowTheyEnded) {
+  TeamRecorder recorder(2);
+  recorder.set_courtesy_limit(0.002);  // 2 ms
+  recorder.begin_region();
+  recorder.arrive(0, 0.0);
+  recorder.arrive(1, 0.0);
+  recorder.depart(1, 0.0);
+  EXPECT_EQ(recorder.courtesy().waits, 0);
+  // The master in its bookkeeping for 20 s (crafted): the other thread waits until the limit, the master not there.
+  recorder.master_left_barrier(monotonic() - 20.0);
+  recorder.arrive(1, monotonic());
+  EXPECT_EQ(recorder.wait_for_master(1, monotonic()), TeamRecorder::Courtesy::RanOut);
+  // The master arrives and leaves the tool while the other thread waits: the wait ends on it.
+  recorder.depart(1, monotonic());
+  recorder.arrive(0, monotonic());
+  recorder.depart(0, monotonic());
+  recorder.set_courtesy_limit(30.0);
+  recorder.master_left_barrier(monotonic() - 20.0);
+  recorder.arrive(1, monotonic());
+  std::thread master([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    recorder.master_tool_begin(monotonic());
+    recorder.arrive(0, monotonic());
+    recorder.master_tool_end(monotonic());
+  });
+  EXPECT_EQ(recorder.wait_for_master(1, monotonic()), TeamRecorder::Courtesy::MasterThere);
+  master.join();
+  // No time in the tool in this episode: no wait, not counted.
+  recorder.depart(1, monotonic());
+  const double now = monotonic();
+  recorder.master_left_barrier(now - 1.0);  // its bookkeeping took no time
+  recorder.master_tool_end(now - 1.0);
+  recorder.arrive(1, now);
+  EXPECT_EQ(recorder.wait_for_master(1, now), TeamRecorder::Courtesy::None);
+  const TeamRecorder::CourtesyTotals totals = recorder.courtesy();
+  EXPECT_EQ(totals.waits, 2);
+  EXPECT_EQ(totals.ran_out, 1);
+  EXPECT_GE(totals.seconds, 0.002 + 0.004);  // the limit's 2 ms and most of the master's 5 ms
+}
+
+}  // namespace

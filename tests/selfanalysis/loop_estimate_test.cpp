@@ -1,6 +1,9 @@
 // The estimate from the means of the steps, deferred off the master's path (selfanalysis::DeferredEstimate,
-// LoopEstimates::defer and resolve; docs/self-analysis.md, "The tool's time on the master").
+// LoopEstimates::defer and resolve), and the report of the tool's own time (ToolTime); docs/self-analysis.md,
+// "The tool's time on the master".
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include "selfanalysis/team.hpp"
 
@@ -84,6 +87,32 @@ TEST(DeferredEstimate, NoEstimateWhenTheEvidenceDoesNotSuffice) {
   estimates.resolve(team);
   EXPECT_FALSE(estimates.first().made());
   EXPECT_FALSE(estimates.latest().made());
+}
+
+}  // namespace
+
+namespace {
+
+// The report's tool_time: the sums as given, and the master's time in the tool per barrier in microseconds:
+// (0.003 + 0.0015) s over 3000 barriers = 1.5 us.
+TEST(ToolTime, TheReportCarriesTheToolsOwnTime) {
+  augur::selfanalysis::OuterRegionResult outer;
+  outer.tool = {.barriers = 3000, .boundaries = 1000, .arrival_seconds = 0.003, .bookkeeping_seconds = 0.0015,
+                .boundary_seconds = 0.001, .courtesy_waits = 1200, .courtesy_ran_out = 300, .courtesy_seconds = 0.0024};
+  const auto json = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {outer}));
+  const auto& tool = json.at("regions").at(0).at("tool_time");
+  EXPECT_EQ(tool.at("barriers"), 3000);
+  EXPECT_EQ(tool.at("step_boundaries"), 1000);
+  EXPECT_EQ(tool.at("master_arrival_s"), 0.003);
+  EXPECT_EQ(tool.at("master_bookkeeping_s"), 0.0015);
+  EXPECT_EQ(tool.at("master_boundary_s"), 0.001);
+  EXPECT_NEAR(tool.at("master_per_barrier_us").get<double>(), 1.5, 1e-9);
+  EXPECT_EQ(tool.at("courtesy_waits"), 1200);
+  EXPECT_EQ(tool.at("courtesy_ran_out"), 300);
+  EXPECT_EQ(tool.at("courtesy_s"), 0.0024);
+  // No barrier: no per-barrier figure.
+  const auto none = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {augur::selfanalysis::OuterRegionResult{}}));
+  EXPECT_TRUE(none.at("regions").at(0).at("tool_time").at("master_per_barrier_us").is_null());
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ TEST(TeamPlacement, CountsStepsWithEveryThreadOnOneCore) {
 
 TEST(TeamPlacement, TheReportAndTheSummaryCarryIt) {
   OuterRegionResult outer{.id = 7, .length = 3, .iterations = 100, .expected_iterations = -1, .elapsed = 0.1, .first_estimate = {},
-                          .latest_estimate = {}, .predict_up_to = 2, .summary = {}, .placement = {}};
+                          .latest_estimate = {}, .predict_up_to = 2, .summary = {}, .placement = {}, .tool = {}};
   const int packed[2] = {1, 1};
   const int spread[2] = {1, 0};
   for (int step = 0; step < 3; ++step) outer.placement.count(packed, 2);
