@@ -205,6 +205,21 @@ double tool_delay(const OuterRegion& outer, int team) {
   return std::max(0.0, std::max(entered, latest) - std::max(without, latest));
 }
 
+// The master, after a barrier and its bookkeeping: its stints in the tool at that barrier into the report's
+// tool_time, for the barriers inside and at the end of steps on the team only (not those of baseline windows, nor
+// their edges, where the master binds and releases the team: system calls).
+void count_tool_time(OuterRegion& outer, bool boundary) {
+  if (outer.running != StepKind::Parallel || (boundary && outer.ended != StepKind::Parallel)) return;
+  selfanalysis::ToolTime& tool = outer.tool;
+  ++tool.barriers;
+  tool.arrival_seconds += sample_seconds;
+  tool.bookkeeping_seconds += outer.bookkeeping;
+  if (boundary) {
+    ++tool.boundaries;
+    tool.boundary_seconds += outer.bookkeeping;
+  }
+}
+
 // The cores the team's threads last left a barrier on, into outer.cpus: all known and the same (one core).
 bool read_cpus(OuterRegion& outer, int threads) {
   bool one = threads > 0;
@@ -295,14 +310,7 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
       outer.recorder.depart(thread, now);
       outer.bookkeeping = std::max(0.0, now - left);
       outer.recorder.master_tool_end(now);
-      selfanalysis::ToolTime& tool = outer.tool;  // the report's tool_time
-      ++tool.barriers;
-      tool.arrival_seconds += sample_seconds;
-      tool.bookkeeping_seconds += outer.bookkeeping;
-      if (boundary) {
-        ++tool.boundaries;
-        tool.boundary_seconds += outer.bookkeeping;
-      }
+      count_tool_time(outer, boundary);
       sample_seconds = 0.0;
     }
   } depart_after{*outer, thread, now, outer->pending != StepMark::None};

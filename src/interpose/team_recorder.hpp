@@ -71,7 +71,10 @@ public:
   }
   [[nodiscard]] bool serializing() const { return serialize_.load(std::memory_order_relaxed); }
   [[nodiscard]] bool failed() const { return failed_.load(std::memory_order_relaxed); }
-  void set_wait_limit(double seconds) { wait_limit_.store(seconds, std::memory_order_relaxed); }
+  // Stored only when it changes: the line is read by every thread at its barriers.
+  void set_wait_limit(double seconds) {
+    if (wait_limit_.load(std::memory_order_relaxed) != seconds) wait_limit_.store(seconds, std::memory_order_relaxed);
+  }
 
   // Thread `thread`, having left a barrier, waits its turn in a baseline step (no-op otherwise).
   void wait_turn(int thread) {

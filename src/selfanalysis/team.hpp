@@ -290,10 +290,11 @@ struct TeamPlacement {
 
 // The tool's own time in an outer region's run, for the report (docs/self-analysis.md, "The tool's time on the
 // master"): the master's stints in the tool at the barriers of the measured region (its arrival stamp and sample
-// before the runtime's barrier, its bookkeeping after it; at step boundaries the step's figures too) and the
-// other threads' courtesy waits for it. Measured by the edge; sums over the run.
+// before the runtime's barrier, its bookkeeping after it; at step boundaries the step's figures too), at the
+// barriers of steps on the team (not of baseline windows, nor at their edges), and the other threads' courtesy
+// waits for it (all of them). Measured by the edge; sums over the run.
 struct ToolTime {
-  long barriers = 0;                 // barriers the master passed in the measured region
+  long barriers = 0;                 // barriers of steps on the team that the master passed
   long boundaries = 0;               // of them, step boundaries
   double arrival_seconds = 0.0;      // the master's arrival stamps and samples, before the runtime's barrier
   double bookkeeping_seconds = 0.0;  // its bookkeeping after the barriers
