@@ -201,19 +201,6 @@ public:
     return totals;
   }
 
-  // The master, having just arrived at a barrier (its arrival stamped): whether threads 1 .. team-1 have all
-  // arrived there too (a team beyond the capacity: unknown, false).
-  [[nodiscard]] bool others_arrived(int team) const {
-    if (team > capacity_) return false;
-    const long target = slots_[0].arrivals.load(std::memory_order_relaxed);
-    const long generation = generation_.load(std::memory_order_relaxed);
-    for (int thread = 1; thread < team; ++thread) {
-      const Slot& slot = slots_[thread];
-      if (slot.generation.load(std::memory_order_acquire) != generation || slot.arrivals.load(std::memory_order_acquire) < target) return false;
-    }
-    return true;
-  }
-
 private:
   Courtesy courtesy_wait(int thread, double now) const {
     const Slot& master = slots_[0];

@@ -267,25 +267,6 @@ TEST(TeamRecorder, AWaitLongerThanTheLimitStopsTheBaselineForGood) {
 
 namespace {
 
-// Whether the others are at the barrier the master just arrived at: by the arrival counts of this region.
-TEST(TeamRecorder, TellsWhetherTheOthersArrivedBeforeTheMaster) {
-  TeamRecorder recorder(3);
-  recorder.begin_region();
-  recorder.arrive(0, 1.0);
-  EXPECT_FALSE(recorder.others_arrived(3));  // threads 1 and 2 not yet
-  recorder.arrive(1, 1.1);
-  EXPECT_FALSE(recorder.others_arrived(3));
-  EXPECT_TRUE(recorder.others_arrived(2));  // a team of two: thread 1 is there
-  recorder.arrive(2, 1.2);
-  EXPECT_TRUE(recorder.others_arrived(3));
-  recorder.arrive(0, 2.0);  // the next barrier: the master first again
-  EXPECT_FALSE(recorder.others_arrived(3));
-  EXPECT_FALSE(recorder.others_arrived(4));  // beyond the capacity: unknown
-  recorder.begin_region();  // a new region: earlier arrivals do not count
-  recorder.arrive(0, 3.0);
-  EXPECT_FALSE(recorder.others_arrived(2));
-}
-
 // Each courtesy wait is counted by its thread: one that the master's leaving the tool ended, one that the limit
 // ended with the master still working (ran out), and none where the master spent no time in the tool.
 TEST(TeamRecorder, CountsTheCourtesyWaitsAndHowTheyEnded) {
