@@ -232,10 +232,10 @@ void disturbance(const Program& program, const Settings& settings, const fs::pat
     const std::string verdict = !report.disturbed ? "no verdict"
                                 : flagged         ? "disturbed: " + report.verdict
                                                   : "not disturbed";
-    std::printf("    run %d: one-run S(2) %s (%s of the idle T(1)/T(2) %.3f), verdict %s -> %s\n", run,
+    std::printf("    run %d: one-run S(2) %s (%s of the idle T(1)/T(2) %.3f), verdict %s -> %s\n      (%s)\n", run,
                 optional_text(report.one_run, "%.3f").c_str(),
                 report.one_run ? format("%+.1f%%", 100.0 * (*report.one_run / idle - 1.0)).c_str() : "-", idle,
-                verdict.c_str(), within || flagged ? "within 15% or flagged" : "NEITHER");
+                verdict.c_str(), within || flagged ? "within 15% or flagged" : "NEITHER", report.counters.c_str());
     std::fflush(stdout);
   }
   summary.disturbed = std::to_string(good) + "/" + std::to_string(settings.disturbed);
