@@ -96,6 +96,17 @@ MachineContext quiet_machine() {
   return machine;
 }
 
+// The context of a report of `run` analysed on 2 of 2 processors, on the quiet machine.
+RunContext analyzed_on_two(const ScriptedRun& run) {
+  RunContext context;
+  context.mode = "analyze";
+  context.allocated_processors = 2;
+  context.available_processors = 2;
+  context.config = run.analyzer.config();
+  context.machine = quiet_machine();
+  return context;
+}
+
 TEST(NoiseStatistics, OrderStatisticIntervalMedianAndMad) {
   std::vector<double> values;
   for (int i = 20; i >= 1; --i) values.push_back(i);
@@ -279,12 +290,7 @@ TEST(NoiseVerdict, TheLoadOfOtherProcessesOverridesTheLoadAverage) {
   run.analyzer.init_parallel_region(1, 2, -1);
   run.run_until_baseline_windows(2);
   run.analyzer.finish();
-  RunContext context;
-  context.mode = "analyze";
-  context.allocated_processors = 2;
-  context.available_processors = 2;
-  context.config = run.analyzer.config();
-  context.machine = quiet_machine();
+  RunContext context = analyzed_on_two(run);
   context.machine.load_average_end = 3.0;
   context.machine.other_cpu_load = 0.25;
   const std::string text = render_report(context, run.analyzer.regions());
@@ -350,12 +356,7 @@ TEST(NoiseReport, FieldsAreWrittenAndReadBack) {
   run.analyzer.init_parallel_region(1, 2, -1);
   run.run_until_baseline_windows(5);
   run.analyzer.finish();
-  RunContext context;
-  context.mode = "analyze";
-  context.allocated_processors = 2;
-  context.available_processors = 2;
-  context.config = run.analyzer.config();
-  context.machine = quiet_machine();
+  RunContext context = analyzed_on_two(run);
   const std::string text = render_report(context, run.analyzer.regions());
   const auto json = nlohmann::json::parse(text);
   EXPECT_EQ(json["machine"]["wait_policy"], "passive");

@@ -34,6 +34,11 @@ TeamStep crafted(double elapsed, long switches, double shortfall, bool one_cpu, 
   return step;
 }
 
+void expect_verdict_begins(const TeamSummary& summary, const std::string& beginning) {
+  const std::string verdict = summary.verdict();
+  EXPECT_EQ(verdict.rfind(beginning, 0), 0u) << verdict;
+}
+
 TEST(TeamNoise, TheRuleOnOneStep) {
   const TeamPolicy policy;
   // No switch, spread: not preempted.
@@ -130,11 +135,8 @@ TEST(TeamNoise, OnAQuietMachineAPackedTeamsOwnSwitchesAreNotPreemption) {
   EXPECT_TRUE(summary.quiet_machine);
   EXPECT_FALSE(summary.disturbed);
   EXPECT_EQ(summary.steps_used, 96);
-  EXPECT_EQ(summary.verdict().rfind("measurement clean: 4 of 100 steps preempted, 60 more on one core with the team's own "
-                                    "switches, step times within 0%, no other process beside the run (0.02 processors); speedup ",
-                                    0),
-            0u)
-      << summary.verdict();
+  expect_verdict_begins(summary, "measurement clean: 4 of 100 steps preempted, 60 more on one core with the team's own switches, "
+                                 "step times within 0%, no other process beside the run (0.02 processors); speedup ");
 }
 
 // Step times that scatter on a quiet machine are the program's own (a packed step takes twice a spread one):
@@ -155,11 +157,8 @@ TEST(TeamNoise, OnAQuietMachineScatterIsNotADisturbance) {
   ASSERT_EQ(summary.reasons.size(), 1u);
   EXPECT_EQ(summary.reasons[0], "the step times scatter (relative spread 0.49 > 0.25) with no other process beside the run "
                                 "(other processes used 0.04 processors): the program's own variation, not a disturbance");
-  EXPECT_EQ(summary.verdict().rfind("measurement clean: 0 of 100 steps preempted, step times within 49%, no other process "
-                                    "beside the run (0.04 processors); speedup ",
-                                    0),
-            0u)
-      << summary.verdict();
+  expect_verdict_begins(summary, "measurement clean: 0 of 100 steps preempted, step times within 49%, no other process beside the "
+                                 "run (0.04 processors); speedup ");
 }
 
 // Baseline steps take turns on one core: their own switches keep them in T(1).
