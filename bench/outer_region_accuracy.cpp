@@ -9,6 +9,8 @@
 //   - disturbance: D runs with a CPU-bound process started halfway through: S(2) within 15% of the idle
 //     T(1)/T(2), or a report that says the measurement was disturbed (goal: every run);
 //   - minimum iterations: programs with too few steps get no speedup.
+//   - false alarms: the idle rounds whose verdict said disturbed, each with its reasons and the counters behind
+//     them, and their reasons counted by kind (oversubscribed, preempted, preempted on one core, scatter, ...);
 // Prints figures; never fails on a time or a missed goal (exit 1 only when a program cannot run, 2 on usage).
 //
 // --split traces the accuracy rounds' runs (`augur run --trace`) and splits the first estimate's error into
@@ -47,6 +49,7 @@ using augur::bench::start_competitor;
 
 struct Summary {
   std::string label, stability, one_run, traditional, error, estimate, latest, disturbed, idle_flags;
+  std::string idle_kinds;  // the idle flags' reasons by kind, "" when none
 };
 
 std::string format(const char* pattern, double value) {
@@ -128,6 +131,7 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
               settings.rounds);
   std::vector<std::string> extra;
   int idle_flagged = 0;  // idle rounds whose verdict said disturbed (false alarms, on an idle machine)
+  std::map<std::string, int> idle_reasons;  // their reasons by kind (augur::bench::reason_kind)
   if (program.iterations > 0) extra = {"--iterations", std::to_string(program.iterations)};
   if (settings.split) extra.insert(extra.end(), {"--trace", (scratch / "trace.json").string()});
   for (int round = 1; round <= settings.rounds; ++round) {
@@ -138,7 +142,10 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     placements.add(report, probe.stop(), one, two);
     traditionals.push_back(one / two);
     if (report.one_run) one_runs.push_back(*report.one_run);
-    if (report.disturbed.value_or(false)) ++idle_flagged;
+    if (report.disturbed.value_or(false)) {
+      ++idle_flagged;
+      for (const std::string& reason : report.reasons) ++idle_reasons[augur::bench::reason_kind(reason)];
+    }
     const std::string estimate = estimate_text(report.estimated, report.estimated_at, report.elapsed, errors);
     const std::string latest = estimate_text(report.latest, report.latest_at, report.elapsed, latest_errors);
     std::printf(
@@ -148,6 +155,11 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
         optional_text(report.one_run, "%.3f").c_str(), optional_text(report.two_run, "%.3f").c_str(), one, two,
         one / two, estimate.c_str(), latest.c_str());
     std::printf("%s%s", sides_text(report, program.iterations, one, two, one_ratios, two_ratios).c_str(), placements.last_text().c_str());
+    if (report.disturbed.value_or(false)) {
+      std::printf("      flagged disturbed (%s):\n", report.counters.c_str());
+      for (const std::string& reason : report.reasons)
+        std::printf("        [%s] %s\n", augur::bench::reason_kind(reason).c_str(), reason.c_str());
+    }
     if (settings.split) print_split(scratch, splits);
     std::fflush(stdout);
   }
@@ -183,7 +195,11 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   summary.estimate = errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(errors));
   summary.latest = latest_errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(latest_errors));
   summary.idle_flags = std::to_string(idle_flagged) + "/" + std::to_string(settings.rounds);
-  std::printf("    verdict \"disturbed\" in %s idle rounds\n", summary.idle_flags.c_str());
+  std::string kinds;
+  for (const auto& [kind, count] : idle_reasons) kinds += (kinds.empty() ? "" : ", ") + kind + " " + std::to_string(count);
+  std::printf("    verdict \"disturbed\" in %s idle rounds%s\n", summary.idle_flags.c_str(),
+              kinds.empty() ? "" : (" (reasons: " + kinds + ")").c_str());
+  if (!kinds.empty()) summary.idle_kinds = kinds;
   std::printf("    time estimate: %s\n", errors.empty() ? "none in any report"
                                                         : ("median error " + summary.estimate + " over " +
                                                            std::to_string(errors.size()) + " rounds (goal: within 5%)")
@@ -216,10 +232,10 @@ void disturbance(const Program& program, const Settings& settings, const fs::pat
     const std::string verdict = !report.disturbed ? "no verdict"
                                 : flagged         ? "disturbed: " + report.verdict
                                                   : "not disturbed";
-    std::printf("    run %d: one-run S(2) %s (%s of the idle T(1)/T(2) %.3f), verdict %s -> %s\n", run,
+    std::printf("    run %d: one-run S(2) %s (%s of the idle T(1)/T(2) %.3f), verdict %s -> %s\n      (%s)\n", run,
                 optional_text(report.one_run, "%.3f").c_str(),
                 report.one_run ? format("%+.1f%%", 100.0 * (*report.one_run / idle - 1.0)).c_str() : "-", idle,
-                verdict.c_str(), within || flagged ? "within 15% or flagged" : "NEITHER");
+                verdict.c_str(), within || flagged ? "within 15% or flagged" : "NEITHER", report.counters.c_str());
     std::fflush(stdout);
   }
   summary.disturbed = std::to_string(good) + "/" + std::to_string(settings.disturbed);
@@ -228,7 +244,7 @@ void disturbance(const Program& program, const Settings& settings, const fs::pat
 
 void measure(const Program& program, const Settings& settings, const fs::path& scratch,
              std::vector<Summary>& summaries) {
-  Summary summary{program.label, "", "", "", "", "", "", "", ""};
+  Summary summary{program.label, "", "", "", "", "", "", "", "", ""};
   std::string command;
   for (const std::string& word : program.argv) command += (command.empty() ? "" : " ") + word;
   std::printf("== %s (%s)\n", program.label.c_str(), command.c_str());
@@ -267,6 +283,8 @@ void print_summary(const std::vector<Summary>& summaries) {
                 s.traditional.c_str(), s.error.c_str(), s.estimate.c_str(), s.latest.c_str(), s.disturbed.c_str(),
                 s.idle_flags.c_str());
   }
+  for (const Summary& s : summaries)
+    if (!s.idle_kinds.empty()) std::printf("idle flags of %s by reason: %s\n", s.label.c_str(), s.idle_kinds.c_str());
 }
 
 }  // namespace

@@ -30,6 +30,8 @@ struct RunReport {
   std::optional<double> elapsed;    // the outer region's elapsed_s
   std::optional<bool> disturbed;    // a noise verdict: the region's, or the report's (machine, noise)
   std::string verdict;              // its sentence, when there is one
+  std::vector<std::string> reasons;  // why disturbed: the verdicts' reasons, "oversubscribed (...)" for the machine's
+  std::string counters;             // the outer region's noise counters and the machine's load, as text
   std::optional<int> measured;      // interpose.worksharing.measured_iterations
   // The two sides of the one-run S(2) (T(1) / T(2), docs/self-analysis.md, "Where the one-run S(2) errs"):
   std::optional<double> one_thread;  // one_thread_time_s: T(1) per step (baseline steps, or the work added up)
@@ -75,10 +77,52 @@ inline void read_verdict(const json& report, const json* region, RunReport& run)
     if (*said && run.verdict.empty()) run.verdict = "oversubscribed";
     run.disturbed = run.disturbed.value_or(false) || *said;
   };
-  if (region != nullptr && region->contains("noise"))
-    consider(bool_at((*region)["noise"], "disturbed"), (*region)["noise"]);
-  if (report.contains("noise")) consider(bool_at(report["noise"], "disturbed"), report["noise"]);
-  if (report.contains("machine")) consider(bool_at(report["machine"], "oversubscribed"), report["machine"]);
+  const auto reasons = [&run](const json& noise) {
+    if (!noise.is_object() || !noise.value("disturbed", false) || !noise.contains("reasons") || !noise["reasons"].is_array()) return;
+    for (const json& reason : noise["reasons"])
+      if (reason.is_string()) run.reasons.push_back(reason.get<std::string>());
+  };
+  const json none;
+  const json& noise = region != nullptr && region->contains("noise") ? (*region)["noise"] : none;
+  if (noise.is_object()) {
+    consider(bool_at(noise, "disturbed"), noise);
+    reasons(noise);
+  }
+  if (report.contains("noise")) {
+    consider(bool_at(report["noise"], "disturbed"), report["noise"]);
+    reasons(report["noise"]);
+  }
+  const json& machine = report.contains("machine") ? report["machine"] : none;
+  char text[320];
+  char other[32] = "unknown";
+  if (const auto load = number_at(machine, "other_cpu_load")) std::snprintf(other, sizeof other, "%.2f", *load);
+  std::snprintf(text, sizeof text, "load %.1f-%.1f, other processes %s processors", number_at(machine, "load_average_start").value_or(-1.0),
+                number_at(machine, "load_average_end").value_or(-1.0), other);
+  run.counters = text;
+  if (machine.is_object()) {
+    consider(bool_at(machine, "oversubscribed"), machine);
+    if (bool_at(machine, "oversubscribed").value_or(false)) run.reasons.push_back("oversubscribed (" + run.counters + ")");
+  }
+  if (noise.is_object()) {
+    std::snprintf(text, sizeof text, "; steps %.0f, preempted %.0f (%.0f%% of the time), on one core with own switches %.0f, spread %.2f",
+                  number_at(noise, "steps").value_or(-1.0), number_at(noise, "steps_preempted").value_or(-1.0),
+                  100.0 * number_at(noise, "preempted_time_share").value_or(-0.01), number_at(noise, "steps_switched_in_team").value_or(-1.0),
+                  number_at(noise, "iteration_time_spread").value_or(-1.0));
+    run.counters += text;
+  }
+}
+
+// The kind of a verdict's reason, for the benchmark's counts: "oversubscribed", "meaningless", "preempted",
+// "preempted on one core" (the reason names steps on one core), "scatter", "too few steps" or "other".
+inline std::string reason_kind(const std::string& reason) {
+  if (reason.rfind("oversubscribed", 0) == 0 || reason.find("machine is oversubscribed") != std::string::npos) return "oversubscribed";
+  if (reason.rfind("OMP_WAIT_POLICY", 0) == 0) return "meaningless";
+  if (reason.find("steps preempted") != std::string::npos)
+    return reason.find("on one core, where") != std::string::npos ? "preempted on one core" : "preempted";
+  if (reason.find("windows") != std::string::npos && reason.find("preempted") != std::string::npos) return "preempted";
+  if (reason.find("scatter") != std::string::npos || reason.find("spread") != std::string::npos) return "scatter";
+  if (reason.rfind("only ", 0) == 0) return "too few steps";
+  return "other";
 }
 
 inline RunReport read_report(const json& report) {

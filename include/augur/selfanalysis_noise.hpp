@@ -34,11 +34,41 @@ struct MachineContext {
   long involuntary_switches = -1;    // of the whole process (getrusage ru_nivcsw)
   std::string wait_policy;           // OMP_WAIT_POLICY lower-cased, or "default" when unset
   int available_processors = 0;
-  // A load average (start or end) above the available processors + 0.5.
+  // The processors other processes used over the run, on average (/proc/stat's busy time of all processors
+  // less this process's CPU time, over the wall time; 0.5: half a processor); negative when unknown (a run
+  // shorter than min_cpu_window_s, or /proc/stat unreadable). Unlike the load average, a mean over the last
+  // minute that still holds the program's own previous run, it says what ran beside this run.
+  double other_cpu_load = -1.0;
+  // A load average (start or end) above the available processors + 0.5, unless other_cpu_load is known and
+  // at most other_load_limit: then the load average is the program's own (its threads, its previous run).
   [[nodiscard]] bool oversubscribed() const;
+  // other_cpu_load is known and at most quiet_load_limit: nothing else ran beside the run.
+  [[nodiscard]] bool quiet() const;
   // The threads spin while they wait: OMP_WAIT_POLICY=active, or unset (libgomp spins before sleeping).
   [[nodiscard]] bool spinning() const;
 };
+
+// The limits on MachineContext::other_cpu_load (docs/self-analysis.md, "The noise verdict").
+inline constexpr double other_load_limit = 0.5;   // more: another process held half a processor over the run
+inline constexpr double quiet_load_limit = 0.1;   // at most: the machine was quiet beside the run
+// /proc/stat counts in ticks of 10 ms, each of its five busy fields floored: up to 0.05 s off, 0.1 of a
+// processor over a run of 0.5 s; shorter runs stay unknown.
+inline constexpr double min_cpu_window_s = 0.5;
+
+// The times of the first line of /proc/stat ("cpu  user nice system idle iowait irq softirq steal ..."), in
+// clock ticks: `busy` = user + nice + system + irq + softirq (guest time is inside user), `total` every field
+// of the eight, `steal` the eighth. False when `text` does not begin with such a line (fewer than 8 numbers).
+struct CpuTimes {
+  unsigned long long busy = 0;
+  unsigned long long total = 0;
+  unsigned long long steal = 0;
+};
+[[nodiscard]] bool parse_cpu_times(const std::string& text, CpuTimes& times);
+// The processors other processes used on average between two readings: (busy ticks / ticks per second − this
+// process's CPU seconds) / wall seconds, at least 0; negative when the window is shorter than
+// min_cpu_window_s, the readings go backwards or `ticks_per_second` is not positive.
+[[nodiscard]] double other_cpu_load(const CpuTimes& start, const CpuTimes& end, double ticks_per_second, double process_cpu_s,
+                                    double wall_s);
 
 // S(p) from the windows: each window's speedup T(B) / T_i(p) x AF(B), their median and 95% interval,
 // widened by the baseline's own interval (lo x T(B)lo / T(B), hi x T(B)hi / T(B)).

@@ -140,7 +140,10 @@ std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state,
   result.elapsed = state.outer->elapsed;
   result.first_estimate = state.outer->estimates.first();
   result.latest_estimate = state.outer->estimates.latest();
-  result.summary = selfanalysis::summarize(state.outer->analysis);
+  selfanalysis::TeamPolicy policy;
+  policy.quiet_machine = machine.quiet();
+  policy.other_cpu_load = machine.other_cpu_load;
+  result.summary = selfanalysis::summarize(state.outer->analysis, policy);
   result.placement = state.outer->placement;
   if (machine.known && machine.oversubscribed() && machine.spinning()) {
     char load[32];

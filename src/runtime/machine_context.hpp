@@ -1,10 +1,13 @@
 // The machine around a self-analysis run, for the noise verdict (docs/self-analysis.md, "The noise
-// verdict"): the load average at the start and the end (/proc/loadavg), the CPU steal over the run
-// (/proc/stat), the involuntary context switches of the process (getrusage) and OMP_WAIT_POLICY.
+// verdict"): the load average at the start and the end (/proc/loadavg), the CPU steal over the run and the
+// processors other processes used beside it (/proc/stat's busy time less the process's CPU time), the
+// involuntary context switches of the process (getrusage) and OMP_WAIT_POLICY.
 // Header-only; shared by libaugur and libaugur_preload. Never throws: what cannot be read stays unknown.
 #pragma once
 
 #include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cstdio>
@@ -33,19 +36,20 @@ inline double read_load_average() {
   return load;
 }
 
-// The first line of /proc/stat: total and steal jiffies of all processors; false when unreadable.
-inline bool read_cpu_jiffies(unsigned long long& total, unsigned long long& steal) {
+// The first line of /proc/stat (selfanalysis::parse_cpu_times); false when unreadable.
+inline bool read_cpu_times(selfanalysis::CpuTimes& times) {
   std::FILE* file = std::fopen("/proc/stat", "r");
   if (file == nullptr) return false;
-  unsigned long long field[8] = {};  // user nice system idle iowait irq softirq steal
-  const int read = std::fscanf(file, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &field[0], &field[1], &field[2],
-                               &field[3], &field[4], &field[5], &field[6], &field[7]);
+  char line[512];
+  const bool read = std::fgets(line, sizeof line, file) != nullptr;
   std::fclose(file);
-  if (read != 8) return false;
-  total = 0;
-  for (unsigned long long value : field) total += value;
-  steal = field[7];
-  return true;
+  return read && selfanalysis::parse_cpu_times(line, times);
+}
+
+// Seconds of `clock` (CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID); negative when it cannot be read.
+inline double clock_seconds(clockid_t clock) {
+  timespec now{};
+  return clock_gettime(clock, &now) == 0 ? static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec) : -1.0;
 }
 
 // Taken at the start of the measurement, completed when the report is written.
@@ -53,7 +57,9 @@ class MachineProbe {
 public:
   void start() {
     load_start_ = read_load_average();
-    have_jiffies_ = read_cpu_jiffies(total_start_, steal_start_);
+    have_times_ = read_cpu_times(times_start_);
+    wall_start_ = clock_seconds(CLOCK_MONOTONIC);
+    cpu_start_ = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
   }
 
   [[nodiscard]] selfanalysis::MachineContext finish(int available_processors) const {
@@ -62,10 +68,16 @@ public:
     machine.available_processors = available_processors;
     machine.load_average_start = load_start_;
     machine.load_average_end = read_load_average();
-    unsigned long long total = 0;
-    unsigned long long steal = 0;
-    if (have_jiffies_ && read_cpu_jiffies(total, steal) && total > total_start_) {
-      machine.steal_fraction = static_cast<double>(steal - steal_start_) / static_cast<double>(total - total_start_);
+    selfanalysis::CpuTimes times;
+    if (have_times_ && read_cpu_times(times) && times.total > times_start_.total) {
+      machine.steal_fraction = static_cast<double>(times.steal - times_start_.steal) / static_cast<double>(times.total - times_start_.total);
+      const double wall = clock_seconds(CLOCK_MONOTONIC);
+      const double cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
+      const long ticks = sysconf(_SC_CLK_TCK);
+      if (wall_start_ >= 0.0 && wall >= 0.0 && cpu_start_ >= 0.0 && cpu >= 0.0 && ticks > 0) {
+        machine.other_cpu_load = selfanalysis::other_cpu_load(times_start_, times, static_cast<double>(ticks), cpu - cpu_start_,
+                                                              wall - wall_start_);
+      }
     }
     machine.involuntary_switches = process_involuntary_switches();
     const char* policy = std::getenv("OMP_WAIT_POLICY");
@@ -76,9 +88,10 @@ public:
 
 private:
   double load_start_ = -1.0;
-  bool have_jiffies_ = false;
-  unsigned long long total_start_ = 0;
-  unsigned long long steal_start_ = 0;
+  bool have_times_ = false;
+  selfanalysis::CpuTimes times_start_;
+  double wall_start_ = -1.0;
+  double cpu_start_ = -1.0;
 };
 
 }  // namespace augur::runtime

@@ -72,9 +72,40 @@ WindowStats window_stats(std::vector<double> values) {
 
 bool MachineContext::oversubscribed() const {
   if (!known || available_processors <= 0) return false;
+  // Measured beside the run: the load average's excess was the program's own (its threads, its previous run).
+  if (other_cpu_load >= 0.0 && other_cpu_load <= other_load_limit) return false;
   // Half a processor of margin: the program's own P threads count in the load at the end, and every system
   // runs short tasks, so a quiet machine used fully by the program reads slightly above P.
   return std::max(load_average_start, load_average_end) > static_cast<double>(available_processors) + 0.5;
+}
+
+bool MachineContext::quiet() const { return known && other_cpu_load >= 0.0 && other_cpu_load <= quiet_load_limit; }
+
+bool parse_cpu_times(const std::string& text, CpuTimes& times) {
+  if (text.compare(0, 4, "cpu ") != 0) return false;
+  unsigned long long field[8] = {};  // user nice system idle iowait irq softirq steal
+  std::size_t at = 4;
+  for (unsigned long long& value : field) {
+    while (at < text.size() && text[at] == ' ') ++at;
+    if (at >= text.size() || text[at] < '0' || text[at] > '9') return false;
+    value = 0;
+    for (; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at) {
+      const auto digit = static_cast<unsigned long long>(text[at] - '0');
+      if (value > (~0ULL - digit) / 10) return false;  // would overflow
+      value = value * 10 + digit;
+    }
+  }
+  times.busy = field[0] + field[1] + field[2] + field[5] + field[6];
+  times.total = 0;
+  for (const unsigned long long value : field) times.total += value;
+  times.steal = field[7];
+  return true;
+}
+
+double other_cpu_load(const CpuTimes& start, const CpuTimes& end, double ticks_per_second, double process_cpu_s, double wall_s) {
+  if (!(wall_s >= min_cpu_window_s) || !(ticks_per_second > 0.0) || end.busy < start.busy || end.total < start.total) return -1.0;
+  const double busy_s = static_cast<double>(end.busy - start.busy) / ticks_per_second;
+  return std::max(0.0, (busy_s - std::max(process_cpu_s, 0.0)) / wall_s);
 }
 
 bool MachineContext::spinning() const { return wait_policy != "passive"; }

@@ -138,6 +138,8 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   TeamSummary summary;
   summary.team = analysis.team();
   summary.min_steps = policy.min_steps;
+  summary.quiet_machine = policy.quiet_machine;
+  summary.other_cpu_load = policy.other_cpu_load;
   std::vector<double> all_times;
   std::vector<double> clean_times;
   std::vector<double> baseline_times;
@@ -229,20 +231,25 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
                               fixed("%.0f", summary.preempted_time_share * 100.0) +
                               "% of the measured time (another process took the team's cores: involuntary context switches, or on one "
                               "core CPU time short of the wall time)");
-    if (summary.steps_switched_in_team > 0)
+    if (summary.steps_switched_in_team > 0 && !policy.quiet_machine)
       summary.reasons.back() += ", " + std::to_string(summary.steps_switched_in_team) +
                                 " of them on one core, where the switches may be the team's own: spread the threads "
                                 "(OMP_PROC_BIND=true OMP_PLACES=cores) to tell";
   }
-  if (summary.spread > policy.spread_limit) {
+  const bool scatter = summary.spread > policy.spread_limit;
+  if (scatter) {
     summary.reasons.push_back("the step times scatter (relative spread " + fixed("%.2f", summary.spread) + " > " +
                               fixed("%.2f", policy.spread_limit) + ")");
+    if (policy.quiet_machine)
+      summary.reasons.back() += " with no other process beside the run (other processes used " +
+                                fixed("%.2f", std::max(policy.other_cpu_load, 0.0)) +
+                                " processors): the program's own variation, not a disturbance";
   }
   if (!summary.enough) {
     summary.reasons.push_back("only " + steps_text(summary.steps_used) + " (at least " +
                               std::to_string(policy.min_steps) + " are needed for a speedup)");
   }
-  summary.disturbed = !summary.reasons.empty() && (preempted || summary.spread > policy.spread_limit);
+  summary.disturbed = !summary.reasons.empty() && (preempted || (scatter && !policy.quiet_machine));
   return summary;
 }
 
@@ -271,9 +278,13 @@ std::string TeamSummary::verdict() const {
     for (std::size_t index = 0; index < reasons.size(); ++index) text += (index == 0 ? "" : "; ") + reasons[index];
   } else {
     text += std::to_string(steps_preempted) + " of " + std::to_string(steps) + " steps preempted";
-    if (steps_switched_in_team > 0)
+    if (steps_switched_in_team > 0 && quiet_machine) {
+      text += ", " + std::to_string(steps_switched_in_team) + " more on one core with the team's own switches";
+    } else if (steps_switched_in_team > 0) {
       text += " (" + std::to_string(steps_switched_in_team) + " of them on one core, where the switches may be the team's own)";
+    }
     text += ", step times within " + fixed("%.0f", spread * 100.0) + "%";
+    if (quiet_machine) text += ", no other process beside the run (" + fixed("%.2f", std::max(other_cpu_load, 0.0)) + " processors)";
   }
   if (enough) {
     text += "; speedup " + fixed("%.2f", speedup) + " (" + fixed("%.2f", speedup_low) + "-" + fixed("%.2f", speedup_high) +
@@ -298,7 +309,7 @@ bool TeamPolicy::switched_in_team(const TeamStep& step) const {
 }
 
 bool TeamPolicy::preempted(const TeamStep& step) const {
-  return foreign_time(step) || (switched(step) && !(step.baseline && switched_in_team(step)));
+  return foreign_time(step) || (switched(step) && !((step.baseline || quiet_machine) && switched_in_team(step)));
 }
 
 double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share, const TeamPolicy& policy) {

@@ -116,6 +116,13 @@ struct TeamPolicy {
   // (bench_outer_region's disturbance check, 2026-11-26 23:01 UTC: exempting them missed a competitor in 28
   // of 90 runs).
   [[nodiscard]] bool preempted(const TeamStep& step) const;
+  // Nothing else ran beside the run (MachineContext::quiet, known only at its end: the report's verdict, not
+  // the pace of the estimate). Then no other process can have packed the team: a parallel step on one CPU
+  // whose switches were the team's own (switched_in_team) is not preempted, and step times that scatter are
+  // the program's own variation (its threads' placement, a core woken from a halt), a reason that does not
+  // make the measurement disturbed (docs/self-analysis.md, "The verdict", 2026-11-27).
+  bool quiet_machine = false;
+  double other_cpu_load = -1.0;  // MachineContext::other_cpu_load, for the verdict's sentence
 };
 
 // What the steps say, summarised.
@@ -145,6 +152,8 @@ struct TeamSummary {
   double speedup = 0.0;        // S(P) = T(1) / T(P)
   double speedup_low = 0.0;    // 10th and 90th percentiles of the steps' own T(1)/T(P)
   double speedup_high = 0.0;
+  bool quiet_machine = false;  // TeamPolicy::quiet_machine: switched_in_team steps were not preempted
+  double other_cpu_load = -1.0;  // TeamPolicy::other_cpu_load
   bool disturbed = false;
   bool meaningless = false;          // set by the edge: spinning threads on an oversubscribed machine
   std::vector<std::string> reasons;  // why disturbed (empty: clean)

@@ -23,6 +23,7 @@ ordered_json render_noise(const TeamSummary& summary) {
   noise["steps_used"] = summary.steps_used;
   noise["steps_preempted"] = summary.steps_preempted;
   noise["steps_switched_in_team"] = summary.steps_switched_in_team;
+  noise["quiet_machine"] = summary.quiet_machine;
   noise["preempted_time_share"] = summary.preempted_time_share;
   noise["involuntary_switches"] = summary.switches;
   noise["iteration_time_spread"] = summary.spread;

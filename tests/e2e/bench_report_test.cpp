@@ -72,6 +72,36 @@ TEST(BenchReport, TheVerdictComesFromTheRegionTheReportOrTheMachine) {
   EXPECT_FALSE(read_report(json::parse(R"({"machine": {"oversubscribed": null}})")).disturbed.has_value());
 }
 
+// An idle round flagged disturbed prints its reasons, their kinds and the counters behind them.
+TEST(BenchReport, TheReasonsOfADisturbedVerdictTheirKindsAndTheCounters) {
+  const RunReport run = read_report(json::parse(R"j({"regions": [{"kind": "outer", "noise": {"disturbed": true,
+      "verdict": "measurement disturbed: ...", "steps": 100, "steps_preempted": 30, "preempted_time_share": 0.4,
+      "steps_switched_in_team": 25, "iteration_time_spread": 0.31,
+      "reasons": ["30 of 100 steps preempted, 40% of the measured time (...), 25 of them on one core, where the switches may be the team's own: spread",
+                  "the step times scatter (relative spread 0.31 > 0.25)"]}}],
+      "machine": {"oversubscribed": true, "load_average_start": 2.4, "load_average_end": 2.71, "other_cpu_load": 0.034}})j"));
+  EXPECT_EQ(run.disturbed, true);
+  ASSERT_EQ(run.reasons.size(), 3u);
+  EXPECT_EQ(augur::bench::reason_kind(run.reasons[0]), "preempted on one core");
+  EXPECT_EQ(augur::bench::reason_kind(run.reasons[1]), "scatter");
+  EXPECT_EQ(run.reasons[2], "oversubscribed (load 2.4-2.7, other processes 0.03 processors)");
+  EXPECT_EQ(augur::bench::reason_kind(run.reasons[2]), "oversubscribed");
+  EXPECT_EQ(run.counters, "load 2.4-2.7, other processes 0.03 processors; steps 100, preempted 30 (40% of the time), on one core "
+                          "with own switches 25, spread 0.31");
+  EXPECT_EQ(augur::bench::reason_kind("30 of 100 steps preempted, 40% of the measured time (another process took the team's cores)"), "preempted");
+  EXPECT_EQ(augur::bench::reason_kind("OMP_WAIT_POLICY=default on an oversubscribed machine (load average 3.1 on 2 processors)"), "meaningless");
+  EXPECT_EQ(augur::bench::reason_kind("the machine is oversubscribed (load 3.5 on 2 processors)"), "oversubscribed");
+  EXPECT_EQ(augur::bench::reason_kind("only 3 usable steps (at least 5 are needed for a speedup)"), "too few steps");
+  EXPECT_EQ(augur::bench::reason_kind("CPU steal 7% of the run"), "other");
+  // A clean verdict gives no reasons; a machine without the new field says so.
+  const RunReport clean = read_report(json::parse(R"j({"regions": [{"kind": "outer", "noise": {"disturbed": false,
+      "reasons": ["the step times scatter (relative spread 0.31 > 0.25) with no other process beside the run"]}}],
+      "machine": {"oversubscribed": false, "load_average_start": 0.1, "load_average_end": 0.2}})j"));
+  EXPECT_EQ(clean.disturbed, false);
+  EXPECT_TRUE(clean.reasons.empty());
+  EXPECT_EQ(clean.counters.rfind("load 0.1-0.2, other processes unknown processors; steps -1", 0), 0u) << clean.counters;
+}
+
 TEST(BenchReport, NullOrMissingSpeedupValuesAreNotReported) {
   const RunReport run = read_report(json::parse(R"({"regions": [{"kind": "outer", "estimated_time_s": null,
       "speedup": [{"p": 2, "value": null, "state": "PNC"}]}]})"));

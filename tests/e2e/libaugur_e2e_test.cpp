@@ -118,7 +118,7 @@ TEST(Libaugur, ReportCarriesTheNoiseVerdictAndTheMachine) {
   ASSERT_TRUE(load_json(report, json));
   SCOPED_TRACE(json.dump(2));
   const Json& machine = json.at("machine");
-  for (const char* key : {"load_average_start", "load_average_end", "steal_fraction"}) {
+  for (const char* key : {"load_average_start", "load_average_end", "steal_fraction", "other_cpu_load"}) {
     EXPECT_TRUE(machine.at(key).is_number() || machine.at(key).is_null()) << key;
   }
   EXPECT_TRUE(machine.at("involuntary_switches").is_number_integer());

@@ -34,6 +34,11 @@ TeamStep crafted(double elapsed, long switches, double shortfall, bool one_cpu, 
   return step;
 }
 
+void expect_verdict_begins(const TeamSummary& summary, const std::string& beginning) {
+  const std::string verdict = summary.verdict();
+  EXPECT_EQ(verdict.rfind(beginning, 0), 0u) << verdict;
+}
+
 TEST(TeamNoise, TheRuleOnOneStep) {
   const TeamPolicy policy;
   // No switch, spread: not preempted.
@@ -104,6 +109,56 @@ TEST(TeamNoise, ACompetitorsTimeSlicesInFewStepsAreADisturbance) {
   EXPECT_NEAR(summary.step_time, 25 * us, 1e-15);
   const std::string verdict = summary.verdict();
   EXPECT_EQ(verdict.rfind("measurement disturbed: 10 of 100 steps preempted, 93% of the measured time (", 0), 0u) << verdict;
+}
+
+// On a quiet machine (nothing else ran beside the run: MachineContext::quiet) no other process packed the team:
+// a packed parallel step's own switches are not preemption; another process's time on its core still is.
+TEST(TeamNoise, OnAQuietMachineAPackedTeamsOwnSwitchesAreNotPreemption) {
+  TeamPolicy quiet;
+  quiet.quiet_machine = true;
+  quiet.other_cpu_load = 0.02;
+  EXPECT_FALSE(quiet.preempted(crafted(25 * us, 2, 4.9 * us, true)));   // own switches, on one core
+  EXPECT_TRUE(quiet.preempted(crafted(25 * us, 2, 5.1 * us, true)));    // another process's time on it
+  EXPECT_TRUE(quiet.preempted(crafted(25 * us, 0, 20 * us, true)));
+  EXPECT_TRUE(quiet.preempted(crafted(25 * us, 1, 0.0, false)));        // spread over cores: switched
+  EXPECT_TRUE(quiet.preempted(crafted(25 * us, 1, -1.0, true)));        // CPU time not read
+  TeamAnalysis team(2);
+  for (int index = 0; index < 60; ++index) step(team, 25 * us, 2, 0.5 * us, true);  // packed, own switches
+  for (int index = 0; index < 36; ++index) step(team, 25 * us, 0, 0.0, false);
+  for (int index = 0; index < 4; ++index) step(team, 25 * us, 1, 0.0, false);  // 4 preempted: 4%
+  const TeamSummary loud = summarize(team);
+  EXPECT_EQ(loud.steps_preempted, 64);
+  EXPECT_TRUE(loud.disturbed);
+  const TeamSummary summary = summarize(team, quiet);
+  EXPECT_EQ(summary.steps_preempted, 4);
+  EXPECT_EQ(summary.steps_switched_in_team, 60);
+  EXPECT_TRUE(summary.quiet_machine);
+  EXPECT_FALSE(summary.disturbed);
+  EXPECT_EQ(summary.steps_used, 96);
+  expect_verdict_begins(summary, "measurement clean: 4 of 100 steps preempted, 60 more on one core with the team's own switches, "
+                                 "step times within 0%, no other process beside the run (0.02 processors); speedup ");
+}
+
+// Step times that scatter on a quiet machine are the program's own (a packed step takes twice a spread one):
+// a reason, not a disturbance. With another process beside the run they are one.
+TEST(TeamNoise, OnAQuietMachineScatterIsNotADisturbance) {
+  TeamAnalysis team(2);
+  for (int index = 0; index < 50; ++index) step(team, 20 * us, 0, 0.0, false);
+  for (int index = 0; index < 50; ++index) step(team, 40 * us, 0, 0.0, true);
+  // Median 30 us, every step 10 us from it: spread 1.4826 x 10 / 30 = 0.49 > 0.25.
+  const TeamSummary loud = summarize(team);
+  EXPECT_NEAR(loud.spread, 1.4826 / 3.0, 1e-12);
+  EXPECT_TRUE(loud.disturbed);
+  TeamPolicy quiet;
+  quiet.quiet_machine = true;
+  quiet.other_cpu_load = 0.04;
+  const TeamSummary summary = summarize(team, quiet);
+  EXPECT_FALSE(summary.disturbed);
+  ASSERT_EQ(summary.reasons.size(), 1u);
+  EXPECT_EQ(summary.reasons[0], "the step times scatter (relative spread 0.49 > 0.25) with no other process beside the run "
+                                "(other processes used 0.04 processors): the program's own variation, not a disturbance");
+  expect_verdict_begins(summary, "measurement clean: 0 of 100 steps preempted, step times within 49%, no other process beside the "
+                                 "run (0.04 processors); speedup ");
 }
 
 // Baseline steps take turns on one core: their own switches keep them in T(1).
