@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
+#include <cmath>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -84,7 +85,8 @@ private:
   double dropped_ = 0.0;
   std::vector<std::uint16_t> state_;
   std::vector<Arrival> arrivals_;
-  std::vector<std::uint32_t> order_;
+  std::vector<double> scale_;   // of each state of the next level: 1, or c / w where it was sampled
+  std::vector<double> sorted_;
 
   void start() {
     stepper_.start(state_, arrivals_);
@@ -118,24 +120,54 @@ private:
     }
   }
 
-  // The next level: the `beam_` most probable candidates (ties: the first met), in the order met.
+  // The next level: where the candidates are more than the beam K, those of probability at least c are kept
+  // and the others thinned by systematic sampling (in the order met, offset 1/2), each kept with
+  // probability w / c and then weighted c: c such that sum min(1, w / c) = K. The mass is kept, and
+  // on average over the offset every sum the level gives is unchanged (no bias towards the likely states).
   void select() {
     next_.clear();
-    order_.resize(candidates_.size());
-    std::iota(order_.begin(), order_.end(), 0U);
-    if (order_.size() > beam_) {
-      const auto more_probable = [this](std::uint32_t a, std::uint32_t b) {
-        const double pa = candidates_.values(a)[0];
-        const double pb = candidates_.values(b)[0];
-        return pa > pb || (pa == pb && a < b);
-      };
-      std::nth_element(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(beam_), order_.end(), more_probable);
-      for (auto c = order_.begin() + static_cast<std::ptrdiff_t>(beam_); c != order_.end(); ++c) dropped_ += candidates_.values(*c)[0];
-      order_.resize(beam_);
-      std::sort(order_.begin(), order_.end());
+    scale_.clear();
+    const std::size_t count = candidates_.size();
+    if (count <= beam_) {
+      for (std::size_t c = 0; c < count; ++c) (void)next_.intern(candidates_.state(c));
+      scale_.assign(count, 1.0);
+      states_ += count;
+      return;
     }
-    for (std::uint32_t c : order_) (void)next_.intern(candidates_.state(c));
+    const double threshold = sampling_threshold();
+    double accumulated = 0.5;
+    for (std::size_t c = 0; c < count; ++c) {
+      const double weight = candidates_.values(c)[0];
+      if (weight >= threshold) {
+        (void)next_.intern(candidates_.state(c));
+        scale_.push_back(1.0);
+        continue;
+      }
+      const double before = std::floor(accumulated);
+      accumulated += weight / threshold;
+      if (std::floor(accumulated) > before) {
+        (void)next_.intern(candidates_.state(c));
+        scale_.push_back(threshold / weight);
+      } else {
+        dropped_ += weight;
+      }
+    }
     states_ += next_.size();
+  }
+
+  // c with sum over the candidates of min(1, w / c) = K (the candidates more than K).
+  double sampling_threshold() {
+    sorted_.resize(candidates_.size());
+    for (std::size_t c = 0; c < sorted_.size(); ++c) sorted_[c] = candidates_.values(c)[0];
+    std::sort(sorted_.begin(), sorted_.end(), std::greater<>());
+    double tail = 0.0;
+    for (double weight : sorted_) tail += weight;
+    for (std::size_t large = 0; large < beam_; ++large) {
+      const double threshold = tail / static_cast<double>(beam_ - large);
+      if (sorted_[large] < threshold) return threshold;
+      tail -= sorted_[large];
+    }
+    return sorted_[beam_ - 1];
   }
 
   void carry();
@@ -211,12 +243,16 @@ void Pass::carry_transition(const double* from, double reach, double q, const st
   }
 }
 
-// The next level's probabilities to 1 (with every number weighted by them); the rest is dropped.
+// The sampled states' numbers weighted c / w, then the level's probabilities to 1 (rounding only).
 void Pass::renormalize() {
-  double kept = 0.0;
-  for (std::size_t t = 0; t < next_.size(); ++t) kept += next_.values(t)[0];
-  if (next_.size() == 0 || kept <= 0.0) return;
   const std::size_t values = first_task_value + 3 * tasks_;
+  double kept = 0.0;
+  for (std::size_t t = 0; t < next_.size(); ++t) {
+    double* numbers = next_.values(t);
+    for (std::size_t v = 0; v < values; ++v) numbers[v] *= scale_[t];
+    kept += numbers[0];
+  }
+  if (next_.size() == 0 || kept <= 0.0) return;
   for (std::size_t t = 0; t < next_.size(); ++t) {
     double* numbers = next_.values(t);
     for (std::size_t v = 0; v < values; ++v) numbers[v] /= kept;
