@@ -110,6 +110,10 @@ constexpr int hybrid_deterministic_stages = 10;
 // sharing limit and the exact chains at 1 to 3 visits, where one of those fits.
 constexpr int hybrid_interpolation_visits = 3;
 constexpr std::size_t hybrid_transient_tasks = 200;
+// Past the exact chain (and the interpolation from exact chains), the pruned pass with a beam of
+// hybrid_pruned_work / (levels x tasks), at most default_pruned_beam; not below hybrid_pruned_min_beam.
+constexpr double hybrid_pruned_work = 1e7;
+constexpr std::size_t hybrid_pruned_min_beam = 100;
 
 // The number of unordered pairs of tasks whose lowest common ancestor is a parallel group.
 [[nodiscard]] unsigned long long concurrent_pairs(const TaskSystem& system);

@@ -6,6 +6,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "chain_step.hpp"
@@ -87,6 +88,8 @@ private:
   std::vector<Arrival> arrivals_;
   std::vector<double> scale_;   // of each state of the next level: 1, or c / w where it was sampled
   std::vector<double> sorted_;
+  std::vector<std::pair<std::uint64_t, std::size_t>> shuffled_;  // the sampled candidates: hash, number
+  std::uint64_t level_ = 0;
 
   void start() {
     stepper_.start(state_, arrivals_);
@@ -121,12 +124,14 @@ private:
   }
 
   // The next level: where the candidates are more than the beam K, those of probability at least c are kept
-  // and the others thinned by systematic sampling (in the order met, offset 1/2), each kept with
-  // probability w / c and then weighted c: c such that sum min(1, w / c) = K. The mass is kept, and
-  // on average over the offset every sum the level gives is unchanged (no bias towards the likely states).
+  // and the others thinned by systematic sampling, each kept with probability w / c and then weighted c / w:
+  // c such that sum min(1, w / c) = K. The mass is kept, and every sum the level gives is unchanged on
+  // average. The sampling goes through the candidates in the order of a hash of their words and the level
+  // (a fixed pseudo-random order: in the order met, the stride would pick the successors of one task).
   void select() {
     next_.clear();
     scale_.clear();
+    ++level_;
     const std::size_t count = candidates_.size();
     if (count <= beam_) {
       for (std::size_t c = 0; c < count; ++c) (void)next_.intern(candidates_.state(c));
@@ -135,14 +140,21 @@ private:
       return;
     }
     const double threshold = sampling_threshold();
-    double accumulated = 0.5;
+    shuffled_.clear();
     for (std::size_t c = 0; c < count; ++c) {
       const double weight = candidates_.values(c)[0];
       if (weight >= threshold) {
         (void)next_.intern(candidates_.state(c));
         scale_.push_back(1.0);
-        continue;
+      } else {
+        shuffled_.emplace_back(exact::hash_state(candidates_.state(c), stepper_.width()) ^ (level_ * 0x9E3779B97F4A7C15ULL), c);
       }
+    }
+    std::sort(shuffled_.begin(), shuffled_.end());
+    const double offset = 0.5 + 0.6180339887498949 * static_cast<double>(level_);  // a new offset in [0, 1) at each level
+    double accumulated = offset - std::floor(offset);
+    for (const auto& [key, c] : shuffled_) {
+      const double weight = candidates_.values(c)[0];
       const double before = std::floor(accumulated);
       accumulated += weight / threshold;
       if (std::floor(accumulated) > before) {
