@@ -27,15 +27,7 @@ namespace {
 using augur::sim::Discipline;
 using augur::sim::ServiceDistribution;
 
-long parse(const char* value, const char* name) {
-  char* end = nullptr;
-  const long parsed = std::strtol(value, &end, 10);
-  if (*end != '\0' || parsed < 1) {
-    std::fprintf(stderr, "bench_tspp_accuracy: %s must be a positive integer, got '%s'\n", name, value);
-    std::exit(2);
-  }
-  return parsed;
-}
+long parse(const char* value, const char* name) { return bench::positive_option("bench_tspp_accuracy", value, name); }
 
 struct Settings {
   int systems = 100;

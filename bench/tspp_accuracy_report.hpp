@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -14,6 +15,17 @@
 #include "core/table.hpp"
 
 namespace bench {
+
+// A positive integer option's value; exits 2, naming the program and the option, on anything else.
+inline long positive_option(const char* program, const char* value, const char* name) {
+  char* end = nullptr;
+  const long parsed = std::strtol(value, &end, 10);
+  if (*end != '\0' || parsed < 1) {
+    std::fprintf(stderr, "%s: %s must be a positive integer, got '%s'\n", program, name, value);
+    std::exit(2);
+  }
+  return parsed;
+}
 
 struct Regime {
   const char* name;

@@ -35,15 +35,7 @@ struct Settings {
   bool each = false;
 };
 
-long positive(const char* value, const char* name) {
-  char* end = nullptr;
-  const long parsed = std::strtol(value, &end, 10);
-  if (*end != '\0' || parsed < 1) {
-    std::fprintf(stderr, "bench_tspp_pruned_beam: %s must be a positive integer, got '%s'\n", name, value);
-    std::exit(2);
-  }
-  return parsed;
-}
+long positive(const char* value, const char* name) { return bench::positive_option("bench_tspp_pruned_beam", value, name); }
 
 Settings parse_settings(int argc, char** argv) {
   const char* usage =

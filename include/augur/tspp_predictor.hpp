@@ -54,8 +54,8 @@ enum class ResidenceDistribution {
 // the continuous-time Markov chain of the system with exponential service (docs/tspp.md, "The exact
 // method"), for small systems; the decomposition method (docs/tspp.md, "The decomposition method"); the
 // hybrid method, each system answered by the most accurate of these that can take it (docs/tspp.md,
-// "The hybrid method"); the pruned forward pass of the exact chain, keeping the most probable states of each
-// level (docs/tspp.md, "The pruned method").
+// "The hybrid method"); the pruned forward pass of the exact chain, each level thinned to about K states by
+// sampling (docs/tspp.md, "The pruned method").
 enum class Method { MakLundstrom, Transient, Exact, Decomposition, Hybrid, Pruned };
 
 // The queueing discipline of the queuing centres, as the simulator's (the exact method only: the
@@ -91,6 +91,8 @@ constexpr std::size_t max_exact_states = 2000000;
 // The pruned method keeps this many states per level by default, at most max_pruned_beam.
 constexpr std::size_t default_pruned_beam = 20000;
 constexpr std::size_t max_pruned_beam = 10000000;
+// and at most this many words of candidate states per level (beam x tasks x words per state; 500 MB).
+constexpr std::size_t max_pruned_words = 250000000;
 // The decomposition method gives each task fewer phases until its chain has at most this many states.
 constexpr std::size_t max_decomposition_states = 200000;
 // The hybrid method: its budgets of states for the exact chain (up to about 5 s of CPU) and for the

@@ -278,7 +278,19 @@ Prediction predict_pruned(const TaskSystem& system, const PredictorOptions& opti
     throw std::invalid_argument("the pruned method keeps at most " + std::to_string(max_pruned_beam) + " states per level (beam " +
                                 std::to_string(options.beam) + " asked)");
   }
-  return Pass(system, options).run(std::max(options.visits, 1));
+  // The next level's candidates: up to the beam x the tasks (the successors of a state), each of a word per
+  // task (two under FCFS): within max_pruned_words, the default beam cut to fit, a beam asked refused past it.
+  const std::size_t tasks = std::max<std::size_t>(1, system.tasks.size());
+  const std::size_t width = tasks * (options.discipline == Discipline::FirstComeFirstServed ? 2 : 1);
+  const std::size_t fits = max_pruned_words / (tasks * width);
+  PredictorOptions within = options;
+  if (options.beam == 0) within.beam = std::min(default_pruned_beam, fits);
+  if (within.beam == 0 || within.beam > fits) {
+    throw std::invalid_argument("the pruned method keeps at most " + std::to_string(max_pruned_words) +
+                                " words of candidate states (beam x tasks x words per state): with " + std::to_string(system.tasks.size()) +
+                                " tasks the beam is at most " + std::to_string(fits));
+  }
+  return Pass(system, within).run(std::max(options.visits, 1));
 }
 
 }  // namespace augur::tspp

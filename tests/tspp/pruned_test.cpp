@@ -161,14 +161,27 @@ TEST(TsppPruned, WithABeamBelowTheWidthItStaysCloseToTheExactChain) {
   }
 }
 
-TEST(TsppPruned, RefusesABeamPastItsLimit) {
-  PredictorOptions options = options_for(Method::Pruned, Discipline::FirstComeFirstServed, max_pruned_beam + 1);
+void expect_refused(const TaskSystem& system, const PredictorOptions& options, const std::string& message) {
   try {
-    (void)predict(parse_task_system(two_tasks, "test.tspp"), options);
-    FAIL() << "a beam past the limit was taken";
+    (void)predict(system, options);
+    FAIL() << "taken: " << message;
   } catch (const std::invalid_argument& error) {
-    EXPECT_NE(std::string(error.what()).find("at most 10000000 states per level"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
   }
+}
+
+TEST(TsppPruned, RefusesABeamPastItsLimits) {
+  const TaskSystem two = parse_task_system(two_tasks, "test.tspp");
+  expect_refused(two, options_for(Method::Pruned, Discipline::FirstComeFirstServed, max_pruned_beam + 1),
+                 "at most 10000000 states per level");
+  // 2000 tasks under FCFS: a candidate state is 4000 words, up to 2000 candidates per state, so at most
+  // 2.5e8 / (2000 x 4000) = 31 states per level.
+  GeneratorOptions generator;
+  generator.tasks = 2000;
+  generator.resources = 4;
+  generator.seed = 3;
+  const TaskSystem large = generate_task_system(generator);
+  expect_refused(large, options_for(Method::Pruned, Discipline::FirstComeFirstServed, 32), "with 2000 tasks the beam is at most 31");
 }
 
 }  // namespace
