@@ -102,12 +102,7 @@ int main(int argc, char** argv) {
   std::map<std::string, Tally> tallies;  // "regime | group | method"
   std::mt19937_64 random(settings.seed);
   for (int index = 0; index < settings.systems; ++index) {
-    augur::tspp::GeneratorOptions options;
-    options.tasks = std::uniform_int_distribution<int>(5, 60)(random);
-    options.resources = std::uniform_int_distribution<int>(2, 6)(random);
-    options.depth = std::uniform_int_distribution<int>(2, 5)(random);
-    options.seed = random();
-    const auto system = augur::tspp::generate_task_system(options);
+    const auto system = bench::next_system(random);
     for (std::size_t r = 0; r < regimes.size(); ++r) {
       if (("," + settings.regimes + ",").find("," + std::to_string(r + 1) + ",") == std::string::npos) continue;
       if (regimes[r].service != augur::sim::ServiceDistribution::Exponential) continue;
