@@ -27,15 +27,7 @@ namespace {
 using augur::sim::Discipline;
 using augur::sim::ServiceDistribution;
 
-long parse(const char* value, const char* name) {
-  char* end = nullptr;
-  const long parsed = std::strtol(value, &end, 10);
-  if (*end != '\0' || parsed < 1) {
-    std::fprintf(stderr, "bench_tspp_accuracy: %s must be a positive integer, got '%s'\n", name, value);
-    std::exit(2);
-  }
-  return parsed;
-}
+long parse(const char* value, const char* name) { return bench::positive_option("bench_tspp_accuracy", value, name); }
 
 struct Settings {
   int systems = 100;
@@ -160,12 +152,7 @@ int main(int argc, char** argv) {
               settings.systems, settings.exact_states, settings.replications);
   if (kept.enabled()) std::printf("references kept in %s (%zu read)\n", settings.references.c_str(), kept.size());
   for (int index = 0; index < settings.systems; ++index) {
-    augur::tspp::GeneratorOptions options;
-    options.tasks = std::uniform_int_distribution<int>(5, 60)(random);
-    options.resources = std::uniform_int_distribution<int>(2, 6)(random);
-    options.depth = std::uniform_int_distribution<int>(2, 5)(random);
-    options.seed = random();
-    const auto system = augur::tspp::generate_task_system(options);
+    const auto system = bench::next_system(random);
     for (std::size_t r = 0; r < regimes.size(); ++r) {
       std::optional<Reference> found = kept.find(index, numbers[r]);
       if (!found) {

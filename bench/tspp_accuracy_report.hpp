@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,27 @@
 #include "core/table.hpp"
 
 namespace bench {
+
+// The benchmark's next random system: 5 to 60 tasks, 2 to 6 resources, nesting depth 2 to 5.
+inline augur::tspp::TaskSystem next_system(std::mt19937_64& random) {
+  augur::tspp::GeneratorOptions options;
+  options.tasks = std::uniform_int_distribution<int>(5, 60)(random);
+  options.resources = std::uniform_int_distribution<int>(2, 6)(random);
+  options.depth = std::uniform_int_distribution<int>(2, 5)(random);
+  options.seed = random();
+  return augur::tspp::generate_task_system(options);
+}
+
+// A positive integer option's value; exits 2, naming the program and the option, on anything else.
+inline long positive_option(const char* program, const char* value, const char* name) {
+  char* end = nullptr;
+  const long parsed = std::strtol(value, &end, 10);
+  if (*end != '\0' || parsed < 1) {
+    std::fprintf(stderr, "%s: %s must be a positive integer, got '%s'\n", program, name, value);
+    std::exit(2);
+  }
+  return parsed;
+}
 
 struct Regime {
   const char* name;

@@ -40,6 +40,7 @@ struct Prediction {
   std::vector<ResourcePrediction> resources;
   std::uint64_t states = 0;  // the exact method: states of its Markov chain (0 for the others)
   std::string part;          // the hybrid method: which method answered ("exact", "decomposition", ...)
+  double dropped = 0.0;      // the pruned method: the probability dropped, summed over the levels
 };
 
 // How a task's residence time is distributed around its mean R_i.
@@ -53,8 +54,9 @@ enum class ResidenceDistribution {
 // the continuous-time Markov chain of the system with exponential service (docs/tspp.md, "The exact
 // method"), for small systems; the decomposition method (docs/tspp.md, "The decomposition method"); the
 // hybrid method, each system answered by the most accurate of these that can take it (docs/tspp.md,
-// "The hybrid method").
-enum class Method { MakLundstrom, Transient, Exact, Decomposition, Hybrid };
+// "The hybrid method"); the pruned forward pass of the exact chain, each level thinned to about K states by
+// sampling (docs/tspp.md, "The pruned method").
+enum class Method { MakLundstrom, Transient, Exact, Decomposition, Hybrid, Pruned };
 
 // The queueing discipline of the queuing centres, as the simulator's (the exact method only: the
 // others do not tell them apart).
@@ -75,6 +77,8 @@ struct PredictorOptions {
   // Exact, Decomposition, Hybrid: the limit of the chain's states (0: max_exact_states,
   // max_decomposition_states, max_hybrid_states and max_hybrid_decomposition_states)
   std::size_t max_states = 0;
+  // Pruned only: the states kept at each level of the chain (0: default_pruned_beam).
+  std::size_t beam = 0;
 };
 
 // The limits of size, checked before any work: the seed's method visits every pair of tasks that
@@ -84,6 +88,11 @@ constexpr unsigned long long max_concurrent_pairs = 20000000ULL;
 constexpr std::size_t max_transient_tasks = 2000;
 // The exact method builds its chain state by state and refuses past this many states.
 constexpr std::size_t max_exact_states = 2000000;
+// The pruned method keeps this many states per level by default, at most max_pruned_beam.
+constexpr std::size_t default_pruned_beam = 20000;
+constexpr std::size_t max_pruned_beam = 10000000;
+// and at most this many words of candidate states per level (beam x tasks x words per state; 500 MB).
+constexpr std::size_t max_pruned_words = 250000000;
 // The decomposition method gives each task fewer phases until its chain has at most this many states.
 constexpr std::size_t max_decomposition_states = 200000;
 // The hybrid method: its budgets of states for the exact chain (up to about 5 s of CPU) and for the
@@ -103,6 +112,10 @@ constexpr int hybrid_deterministic_stages = 10;
 // sharing limit and the exact chains at 1 to 3 visits, where one of those fits.
 constexpr int hybrid_interpolation_visits = 3;
 constexpr std::size_t hybrid_transient_tasks = 200;
+// Past the exact chain (and the interpolation from exact chains), the pruned pass with a beam of
+// hybrid_pruned_work / (levels x tasks), at most default_pruned_beam; not below hybrid_pruned_min_beam.
+constexpr double hybrid_pruned_work = 1e7;
+constexpr std::size_t hybrid_pruned_min_beam = 100;
 
 // The number of unordered pairs of tasks whose lowest common ancestor is a parallel group.
 [[nodiscard]] unsigned long long concurrent_pairs(const TaskSystem& system);

@@ -44,6 +44,7 @@ std::string render_table(const tspp::TaskSystem& system, const tspp::Prediction&
   } else if (!brief && (prediction.part.empty() || prediction.iterations > 0)) {  // the deterministic limit: neither
     out << "  Number of iterations = " << prediction.iterations;
   }
+  if (!brief && prediction.dropped > 0.0) out << "  Probability dropped = " << prediction.dropped;
   out << "\n";
   if (!brief && !prediction.part.empty()) out << "Answered by: " << prediction.part << "\n";
   if (!prediction.converged) out << "Not converged: an estimate (the last of " << prediction.iterations << " iterations)\n";
@@ -99,6 +100,7 @@ std::string render_json(const tspp::TaskSystem& system, const tspp::Prediction& 
   json["converged"] = prediction.converged;
   if (prediction.states > 0) json["states"] = prediction.states;
   if (!prediction.part.empty()) json["part"] = prediction.part;
+  if (prediction.dropped > 0.0) json["dropped"] = prediction.dropped;
   nlohmann::ordered_json resources = nlohmann::ordered_json::array();
   for (std::size_t k = 0; k < system.resources.size(); ++k) {
     const auto& resource = system.resources[k];
@@ -144,9 +146,10 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
                       "service, solved exactly: small systems only) or decomposition (a chain of the active tasks with "
                       "rates from their closed queueing network, for systems whose chain fits) or hybrid (each system by "
                       "the most accurate of these that takes it, the deterministic limit from 10 stages on, and from 3 visits an "
-                      "interpolation in 1/sqrt(V) between the chains of 1 to 3 visits and the sharing limit; the default; docs/tspp.md)")
+                      "interpolation in 1/sqrt(V) between the chains of 1 to 3 visits and the sharing limit; the default; docs/tspp.md) or "
+                      "pruned (the exact chain passed forwards level by level, keeping the --beam most probable states of each)")
       ->default_val("hybrid")
-      ->check(CLI::IsMember({"mak-lundstrom", "transient", "exact", "decomposition", "hybrid"}));
+      ->check(CLI::IsMember({"mak-lundstrom", "transient", "exact", "decomposition", "hybrid", "pruned"}));
   command->add_option("--discipline", options.discipline,
                       "exact and hybrid: the queuing centres' discipline, fcfs or ps (processor sharing), as augur sim --discipline")
       ->default_val("fcfs")
@@ -157,6 +160,10 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
                       "which takes another method past it, 1000000 for its exact chain and 200000 for its decomposition, "
                       "this value for both when given)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
+  command->add_option("--beam", options.beam,
+                      "pruned: the states kept at each level of the chain (default 20000; at least the widest level: the exact "
+                      "method's figures)")
+      ->check(CLI::Range(std::size_t{1}, tspp::max_pruned_beam));
   command->add_option("-V,--visits", options.visits,
                       "transient, exact, decomposition and hybrid: visit cycles per task over its resources, as augur sim -V")
       ->default_val(1)
@@ -181,10 +188,12 @@ int run_tspp_command(const TsppOptions& options) {
                        : options.method == "exact"   ? tspp::Method::Exact
                        : options.method == "decomposition" ? tspp::Method::Decomposition
                        : options.method == "hybrid" ? tspp::Method::Hybrid
+                       : options.method == "pruned" ? tspp::Method::Pruned
                                                      : tspp::Method::MakLundstrom;
     predictor.discipline = options.discipline == "ps" ? tspp::Discipline::ProcessorSharing
                                                       : tspp::Discipline::FirstComeFirstServed;
     predictor.max_states = options.max_states;
+    predictor.beam = options.beam;
     predictor.visits = options.visits;
     predictor.stages = options.stages;
     predictor.grid = options.grid;

@@ -21,6 +21,7 @@ struct TsppOptions {
   std::string residence = "exponential";  // or "phases" (mak-lundstrom)
   std::string discipline = "fcfs";        // exact: or "ps"
   std::size_t max_states = 0;             // exact, decomposition: 0, the method's default limit
+  std::size_t beam = 0;                   // pruned: states kept per level (0: the default)
   int visits = 1;                         // transient, exact
   int stages = 1;                         // transient, exact
   int grid = 1000;                        // transient

@@ -26,12 +26,16 @@ std::vector<double> residence_at(const Chain& chain) {
   return residence;
 }
 
-void fill_outputs(const TaskSystem& system, const Chain& chain, int visits, Prediction& prediction) {
-  const std::vector<double> residence = residence_at(chain);
-  const std::size_t resources = chain.resources;
+}  // namespace
+
+namespace exact {
+
+void fill_outputs(const TaskSystem& system, const std::vector<double>& residence, const std::vector<double>& arrival_found, int visits,
+                  Prediction& prediction) {
+  const std::size_t resources = system.resources.size();
   const double completion = prediction.completion.mean;
   prediction.resources.assign(resources, {});
-  for (std::size_t i = 0; i < chain.tasks; ++i) {
+  for (std::size_t i = 0; i < system.tasks.size(); ++i) {
     TaskPrediction& task = prediction.tasks[i];
     task.residence_at.assign(residence.begin() + static_cast<std::ptrdiff_t>(i * resources),
                              residence.begin() + static_cast<std::ptrdiff_t>((i + 1) * resources));
@@ -40,7 +44,7 @@ void fill_outputs(const TaskSystem& system, const Chain& chain, int visits, Pred
     task.arrival_queue.assign(resources, 0.0);
     task.queue_of_task.assign(resources, 0.0);
     for (std::size_t k = 0; k < resources; ++k) {
-      if (system.tasks[i].demands[k] > 0.0) task.arrival_queue[k] = chain.arrival_found[i * resources + k] / visits;
+      if (system.tasks[i].demands[k] > 0.0) task.arrival_queue[k] = arrival_found[i * resources + k] / visits;
       if (total > 0.0) task.queue_of_task[k] = task.residence_at[k] / total;
       if (completion <= 0.0) continue;
       const Resource& resource = system.resources[k];
@@ -50,10 +54,6 @@ void fill_outputs(const TaskSystem& system, const Chain& chain, int visits, Pred
     }
   }
 }
-
-}  // namespace
-
-namespace exact {
 
 void fill_times(const Chain& chain, Prediction& prediction) {
   std::vector<double> first;
@@ -79,7 +79,7 @@ Prediction predict_exact(const TaskSystem& system, const PredictorOptions& optio
   prediction.converged = true;
   prediction.iterations = 0;
   exact::fill_times(chain, prediction);
-  fill_outputs(system, chain, std::max(options.visits, 1), prediction);
+  exact::fill_outputs(system, residence_at(chain), chain.arrival_found, std::max(options.visits, 1), prediction);
   return prediction;
 }
 

@@ -1,7 +1,5 @@
 #include "exact_chain.hpp"
 
-#include "structure_walk.hpp"
-
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -9,60 +7,24 @@
 namespace augur::tspp::exact {
 namespace {
 
-// The phases of each task: V visit cycles over its resources in declaration order, S phases per visit,
-// each of mean demand / (V S), as the simulator's visits.
-std::vector<std::vector<Phase>> make_phases(const TaskSystem& system, const PredictorOptions& options) {
-  std::vector<std::vector<Phase>> phases(system.tasks.size());
-  const int visits = std::max(options.visits, 1);
-  const int stages = std::max(options.stages, 1);
-  for (std::size_t i = 0; i < system.tasks.size(); ++i) {
-    const auto& demands = system.tasks[i].demands;
-    std::size_t count = 0;
-    for (double demand : demands) count += demand > 0.0 ? 1 : 0;
-    if (count * static_cast<std::size_t>(visits) * static_cast<std::size_t>(stages) >= ended - 1) {
-      throw std::invalid_argument("the exact method handles at most 65000 phases per task (task '" + system.tasks[i].name +
-                                  "' has visits x resources x stages = " +
-                                  std::to_string(count * static_cast<std::size_t>(visits * stages)) + ")");
-    }
-    for (int cycle = 0; cycle < visits; ++cycle) {
-      for (std::size_t k = 0; k < demands.size(); ++k) {
-        if (demands[k] <= 0.0) continue;
-        const double rate = static_cast<double>(visits) * stages / demands[k];
-        for (int stage = 0; stage < stages; ++stage) phases[i].push_back({static_cast<int>(k), rate, stage == 0});
-      }
-    }
-  }
-  return phases;
-}
-
-// A transition being built: the successor and the arrivals it makes (task, resource, customers found).
-struct Arrival {
-  int task;
-  int resource;
-  int found;
-};
-
 class Builder {
 public:
   Builder(const TaskSystem& system, const PredictorOptions& options, std::size_t max_states)
-      : system_(system), structure_(system),
-        fcfs_(options.discipline == Discipline::FirstComeFirstServed), index_(chain_, max_states, "the exact method") {
-    chain_.tasks = system.tasks.size();
-    chain_.resources = system.resources.size();
-    chain_.width = chain_.tasks * (fcfs_ ? 2 : 1);
-    chain_.phases = make_phases(system, options);
+      : stepper_(system, options), index_(chain_, max_states, "the exact method") {
+    chain_.tasks = stepper_.tasks();
+    chain_.resources = stepper_.resources();
+    chain_.width = stepper_.width();
+    chain_.phases = stepper_.phases();
     chain_.arrival_found.assign(chain_.tasks * chain_.resources, 0.0);
   }
 
   Chain build() {
-    std::vector<std::uint16_t> state(chain_.width, not_started);
-    std::vector<int> started;
-    structure_.start(StructureWalk::root, started);
-    arrivals_.clear();
-    begin(state, started);
+    std::vector<std::uint16_t> state;
+    std::vector<Arrival> arrivals;
+    stepper_.start(state, arrivals);
     index_.intern(state);
     chain_.reach[0] = 1.0;
-    for (const Arrival& arrival : arrivals_) {
+    for (const Arrival& arrival : arrivals) {
       chain_.arrival_found[static_cast<std::size_t>(arrival.task) * chain_.resources + static_cast<std::size_t>(arrival.resource)] +=
           arrival.found;
     }
@@ -76,12 +38,9 @@ public:
   }
 
 private:
-  const TaskSystem& system_;
-  StructureWalk structure_;
-  bool fcfs_;
+  Stepper stepper_;
   Chain chain_;
   StateIndex index_;
-  std::vector<Arrival> arrivals_;     // of the transition being built
   struct Successor {
     std::uint32_t target;
     double rate;
@@ -89,126 +48,15 @@ private:
   };
   std::vector<Successor> successors_;
   std::vector<Arrival> successor_arrivals_;
-  std::vector<int> counts_;             // customers at each resource in the state being expanded
-  std::vector<std::uint16_t> next_;     // the successor being built
-
-  [[nodiscard]] bool queues(int resource) const {
-    return system_.resources[static_cast<std::size_t>(resource)].kind == Resource::Kind::Queuing;
-  }
-  [[nodiscard]] int servers(int resource) const { return system_.resources[static_cast<std::size_t>(resource)].servers; }
-  [[nodiscard]] int resource_of(const std::vector<std::uint16_t>& state, std::size_t task) const {
-    return chain_.phases[task][static_cast<std::size_t>(state[task] - 1)].resource;
-  }
-  [[nodiscard]] static bool active(std::uint16_t status) { return status != not_started && status != ended; }
-
-  [[nodiscard]] int present(const std::vector<std::uint16_t>& state, int resource) const {
-    int count = 0;
-    for (std::size_t j = 0; j < chain_.tasks; ++j) count += active(state[j]) && resource_of(state, j) == resource ? 1 : 0;
-    return count;
-  }
-
-  void arrive(std::vector<std::uint16_t>& state, std::size_t task) {
-    const int resource = resource_of(state, task);
-    const int found = present(state, resource) - 1;  // the task itself is already there
-    arrivals_.push_back({static_cast<int>(task), resource, found});
-    if (fcfs_) state[chain_.tasks + task] = queues(resource) ? static_cast<std::uint16_t>(found) : 0;
-  }
-
-  void leave(std::vector<std::uint16_t>& state, std::size_t task) {
-    if (!fcfs_) return;
-    const int resource = resource_of(state, task);
-    const std::uint16_t place = state[chain_.tasks + task];
-    if (queues(resource)) {
-      for (std::size_t j = 0; j < chain_.tasks; ++j) {
-        if (j != task && active(state[j]) && resource_of(state, j) == resource && state[chain_.tasks + j] > place) {
-          --state[chain_.tasks + j];
-        }
-      }
-    }
-    state[chain_.tasks + task] = 0;
-  }
-
-  // Starts the tasks of `started` (and of those they start in turn, through tasks without demand).
-  void begin(std::vector<std::uint16_t>& state, std::vector<int>& started) {
-    for (std::size_t next = 0; next < started.size(); ++next) {
-      const auto task = static_cast<std::size_t>(started[next]);
-      if (chain_.phases[task].empty()) {
-        state[task] = ended;
-        structure_.after_end(static_cast<int>(task), [&state](int j) { return state[static_cast<std::size_t>(j)] == ended; }, started);
-      } else {
-        state[task] = 1;
-        arrive(state, task);
-      }
-    }
-  }
-
-  // Ends the current phase of `task`.
-  void advance(std::vector<std::uint16_t>& state, std::size_t task) {
-    const auto& phases = chain_.phases[task];
-    const std::size_t next = state[task];  // the index of the next phase
-    if (next < phases.size() && !phases[next].arrives) {
-      ++state[task];
-      return;
-    }
-    leave(state, task);
-    if (next < phases.size()) {
-      ++state[task];
-      arrive(state, task);
-      return;
-    }
-    state[task] = ended;
-    std::vector<int> started;
-    structure_.after_end(static_cast<int>(task), [&state](int j) { return state[static_cast<std::size_t>(j)] == ended; }, started);
-    begin(state, started);
-  }
-
-  // At a FCFS centre of several servers the order of the customers in service does not matter: they
-  // take the first places in the order of their numbers, so that such states are one.
-  void normalize(std::vector<std::uint16_t>& state) const {
-    if (!fcfs_) return;
-    for (std::size_t k = 0; k < chain_.resources; ++k) {
-      const int resource = static_cast<int>(k);
-      if (!queues(resource) || servers(resource) == 1) continue;
-      std::uint16_t place = 0;
-      for (std::size_t j = 0; j < chain_.tasks; ++j) {
-        if (active(state[j]) && resource_of(state, j) == resource && state[chain_.tasks + j] < servers(resource)) {
-          state[chain_.tasks + j] = place++;
-        }
-      }
-    }
-  }
-
-  // The rate at which `task`'s current phase ends in `state`, with `counts` customers at each resource.
-  [[nodiscard]] double service_rate(const std::vector<std::uint16_t>& state, std::size_t task, const std::vector<int>& counts) const {
-    const Phase& phase = chain_.phases[task][static_cast<std::size_t>(state[task] - 1)];
-    if (!queues(phase.resource)) return phase.rate;
-    const int count = counts[static_cast<std::size_t>(phase.resource)];
-    const int servers_here = servers(phase.resource);
-    if (!fcfs_) return count <= servers_here ? phase.rate : phase.rate * servers_here / count;
-    return state[chain_.tasks + task] < servers_here ? phase.rate : 0.0;
-  }
 
   void expand(std::size_t s, const std::vector<std::uint16_t>& current) {
     successors_.clear();
     successor_arrivals_.clear();
-    double total = 0.0;
-    counts_.assign(chain_.resources, 0);
-    for (std::size_t task = 0; task < chain_.tasks; ++task) {
-      if (active(current[task])) ++counts_[static_cast<std::size_t>(resource_of(current, task))];
-    }
-    for (std::size_t task = 0; task < chain_.tasks; ++task) {
-      if (!active(current[task])) continue;
-      const double rate = service_rate(current, task, counts_);
-      if (rate <= 0.0) continue;
-      next_ = current;
-      arrivals_.clear();
-      advance(next_, task);
-      normalize(next_);
+    const double total = stepper_.successors(current, [this](const std::vector<std::uint16_t>& next, double rate, const std::vector<Arrival>& arrivals) {
       const std::size_t begin_arrivals = successor_arrivals_.size();
-      successor_arrivals_.insert(successor_arrivals_.end(), arrivals_.begin(), arrivals_.end());
-      successors_.push_back({index_.intern(next_), rate, begin_arrivals, successor_arrivals_.size()});
-      total += rate;
-    }
+      successor_arrivals_.insert(successor_arrivals_.end(), arrivals.begin(), arrivals.end());
+      successors_.push_back({index_.intern(next), rate, begin_arrivals, successor_arrivals_.size()});
+    });
     chain_.exit_rate[s] = total;
     const double reach = chain_.reach[s];
     for (const Successor& successor : successors_) {
@@ -224,7 +72,6 @@ private:
     }
     chain_.first.push_back(static_cast<std::uint32_t>(chain_.target.size()));
   }
-
 };
 
 }  // namespace
@@ -232,14 +79,7 @@ private:
 StateIndex::StateIndex(Chain& chain, std::size_t max_states, std::string method)
     : chain_(chain), max_states_(max_states), method_(std::move(method)), slots_(1024, empty_slot) {}
 
-std::uint64_t StateIndex::hash(const std::uint16_t* words) const {
-  std::uint64_t h = 0x9E3779B97F4A7C15ULL;
-  for (std::size_t w = 0; w < chain_.width; ++w) {
-    h = (h ^ words[w]) * 0x100000001B3ULL;
-    h ^= h >> 29;
-  }
-  return h;
-}
+std::uint64_t StateIndex::hash(const std::uint16_t* words) const { return hash_state(words, chain_.width); }
 
 std::uint32_t StateIndex::intern(const std::vector<std::uint16_t>& state) {
   if (2 * (chain_.states() + 1) > slots_.size()) grow();

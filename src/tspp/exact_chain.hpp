@@ -15,21 +15,9 @@
 #include <vector>
 
 #include "augur/tspp_predictor.hpp"
+#include "chain_step.hpp"
 
 namespace augur::tspp::exact {
-
-// The status word of a task: 0 before it starts, 0xFFFF once it has ended, else 1 + its phase.
-constexpr std::uint16_t not_started = 0;
-constexpr std::uint16_t ended = 0xFFFF;
-
-// One exponential phase of a task's service: the resource, the rate of the phase when served alone,
-// and whether the phase begins a visit (the task arrives at the resource anew: at a FCFS centre, at
-// the tail of its queue).
-struct Phase {
-  int resource = 0;
-  double rate = 0.0;
-  bool arrives = false;
-};
 
 struct Chain {
   std::size_t tasks = 0;
@@ -96,6 +84,12 @@ private:
 // The completion time and every task's start, end and residence time (mean and variance) of a built chain,
 // into `prediction` (its tasks resized).
 void fill_times(const Chain& chain, Prediction& prediction);
+
+// The other outputs, from R_ik (`residence`, task x resource) and the sums over arrivals of Pr x customers
+// found (`arrival_found`, task x resource): R_ik, A_ik, Q_ik, utilizations and queue lengths, given the
+// completion time and the tasks already in `prediction`.
+void fill_outputs(const TaskSystem& system, const std::vector<double>& residence, const std::vector<double>& arrival_found, int visits,
+                  Prediction& prediction);
 
 // Builds the chain; throws std::invalid_argument, naming the limit, past `max_states` states, or for a
 // task of more than 65 000 phases (visits x resources used x stages).

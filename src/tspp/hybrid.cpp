@@ -10,6 +10,7 @@
 #include "deterministic.hpp"
 #include "exact.hpp"
 #include "interpolation.hpp"
+#include "pruned.hpp"
 #include "transient.hpp"
 
 namespace augur::tspp {
@@ -52,8 +53,7 @@ Prediction answered(Prediction prediction, const char* part) {
 // Many visits of exponential service past the exact chain: the interpolation in 1 / sqrt(V) between the sharing
 // limit and the exact chains at 1 to 3 visits; where not even one visit's chain fits, between the limit and the
 // decomposition with one visit (its phases capped as with one visit below).
-std::optional<Prediction> interpolated(const TaskSystem& system, const PredictorOptions& options, const PredictorOptions& within,
-                                       std::size_t decomposition_budget) {
+std::optional<Prediction> interpolated(const TaskSystem& system, const PredictorOptions& options, const PredictorOptions& within) {
   if (options.visits < hybrid_interpolation_visits || options.stages != 1) return std::nullopt;
   const auto exact_at = [&system, &within](int visits) -> std::optional<Prediction> {
     PredictorOptions fewer = within;
@@ -66,6 +66,13 @@ std::optional<Prediction> interpolated(const TaskSystem& system, const Predictor
     }
   };
   if (std::optional<Prediction> prediction = predict_interpolated(system, options, exact_at)) return answered(std::move(*prediction), "interpolation");
+  return std::nullopt;
+}
+
+// The interpolation as above with the decomposition with one visit for C(1), where not even one visit's chain fits.
+std::optional<Prediction> interpolated_from_decomposition(const TaskSystem& system, const PredictorOptions& options,
+                                                          const PredictorOptions& within, std::size_t decomposition_budget) {
+  if (options.visits < hybrid_interpolation_visits || options.stages != 1) return std::nullopt;
   const auto decomposition_at_one = [&system, &within, decomposition_budget](int visits) -> std::optional<Prediction> {
     PredictorOptions one = within;
     one.visits = 1;
@@ -77,6 +84,25 @@ std::optional<Prediction> interpolated(const TaskSystem& system, const Predictor
     return answered(std::move(*prediction), "interpolation (decomposition)");
   }
   return std::nullopt;
+}
+
+// The pruned pass of the chain, its beam from its cost: the levels (the phases of all the tasks, V x resources
+// used x S each) times the tasks (a level's state has about that many successors to build, each of a word
+// per task) times the beam within hybrid_pruned_work, and the beam within the chain's budget of states; none
+// below hybrid_pruned_min_beam (1000 tasks; a --max-states below it).
+std::optional<Prediction> pruned_pass(const TaskSystem& system, const PredictorOptions& options, std::size_t budget) {
+  double levels = 0.0;
+  const double per_resource = static_cast<double>(std::max(options.visits, 1)) * std::max(options.stages, 1);
+  for (const Task& task : system.tasks) {
+    for (double demand : task.demands) levels += demand > 0.0 ? per_resource : 0.0;
+  }
+  const double work = std::max(1.0, levels * static_cast<double>(system.tasks.size()));
+  const double beam = std::min({static_cast<double>(default_pruned_beam), static_cast<double>(budget), hybrid_pruned_work / work});
+  if (beam < static_cast<double>(hybrid_pruned_min_beam)) return std::nullopt;
+  PredictorOptions pruned = options;
+  pruned.method = Method::Pruned;
+  pruned.beam = static_cast<std::size_t>(beam);
+  return answered(predict_pruned(system, pruned), "pruned");
 }
 
 }  // namespace
@@ -102,7 +128,11 @@ Prediction predict_hybrid(const TaskSystem& system, const PredictorOptions& opti
       // past the budget of states
     }
   }
-  if (std::optional<Prediction> prediction = interpolated(system, options, within, decomposition_budget)) return std::move(*prediction);
+  if (std::optional<Prediction> prediction = interpolated(system, options, within)) return std::move(*prediction);
+  if (std::optional<Prediction> prediction = pruned_pass(system, options, budget)) return std::move(*prediction);
+  if (std::optional<Prediction> prediction = interpolated_from_decomposition(system, options, within, decomposition_budget)) {
+    return std::move(*prediction);
+  }
   // Capped phases are taken with one exponential stage per visit and one visit (each task wants at most its
   // resources' count of phases), not with more: there the cap leaves the durations far too variable.
   const bool one_phase_per_visit = std::max(options.visits, 1) * std::max(options.stages, 1) == 1;

@@ -7,6 +7,7 @@
 #include "decomposition.hpp"
 #include "exact.hpp"
 #include "hybrid.hpp"
+#include "pruned.hpp"
 #include "predictor_steps.hpp"
 #include "transient.hpp"
 
@@ -374,6 +375,8 @@ Prediction predict(const TaskSystem& system, const PredictorOptions& options) {
     prediction = predict_decomposition(system, options);
   } else if (options.method == Method::Hybrid) {
     prediction = predict_hybrid(system, options);
+  } else if (options.method == Method::Pruned) {
+    prediction = predict_pruned(system, options);
   } else {
     if (const unsigned long long pairs = concurrent_pairs(system); pairs > max_concurrent_pairs) {
       throw std::invalid_argument("the seed's method handles at most " + std::to_string(max_concurrent_pairs) +

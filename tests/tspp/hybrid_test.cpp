@@ -143,6 +143,29 @@ TEST(TsppHybrid, PastItsBudgetOfStatesAnotherMethodAnswers) {
   EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 1, 3).part, "transient");
 }
 
+TEST(TsppHybrid, PastTheChainThePrunedPassAnswers) {
+  // Twelve tasks of Exp(1) forked on resources of their own: 4096 states, past a budget of 1000; the pruned
+  // pass keeps up to 1000 states a level, and the widest level has 924 (half the tasks ended): nothing is
+  // dropped, the answer is the exact chain's, E[max of 12 Exp(1)] = H_12. Below a budget of 100 it is not
+  // tried (the decomposition answers).
+  std::string text = "resource";
+  for (int i = 1; i <= 12; ++i) text += " r" + std::to_string(i) + " <- queuing;";
+  text += "\ntask";
+  for (int i = 1; i <= 12; ++i) text += " t" + std::to_string(i) + " <- { r" + std::to_string(i) + ": 1; }";
+  text += "\nstructure [";
+  double harmonic = 0.0;
+  for (int i = 1; i <= 12; ++i) {
+    text += " t" + std::to_string(i) + ";";
+    harmonic += 1.0 / i;
+  }
+  text += " ]";
+  const Prediction pruned = hybrid(text, Discipline::FirstComeFirstServed, 1, 1, 1000);
+  EXPECT_EQ(pruned.part, "pruned");
+  EXPECT_EQ(pruned.dropped, 0.0);
+  EXPECT_NEAR(pruned.completion.mean, harmonic, tight);
+  EXPECT_NE(hybrid(text, Discipline::FirstComeFirstServed, 1, 1, 99).part, "pruned");
+}
+
 // n tasks forked together, each a visit to r1 then to r2 (demands d1, d2), under FCFS: a tandem of two
 // queues whose n customers all start at r1, in the order of the structure. With i customers past r1 and
 // j past r2, T(i, j) = (1 + mu1 [i < n] T(i + 1, j) + mu2 [j < i] T(i, j + 1)) / (mu1 [i < n] + mu2 [j < i]).

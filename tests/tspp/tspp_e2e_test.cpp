@@ -164,5 +164,27 @@ TEST(TsppExactMethod, ReportsItsStatesAndRefusesPastItsLimit) {
   EXPECT_EQ(bad.exit_code, 2) << describe(bad);
 }
 
+// The pruned method through the binary: its states and the probability it dropped in the table and in
+// --json, and bad --beam values refused as usage errors (exit status 2, the option named).
+TEST(TsppPrunedMethod, ReportsWhatItDroppedAndRefusesABadBeam) {
+  const TemporaryDirectory folder;
+  write_text(folder.path() / "fork.tspp",
+             "resource cpu <- queuing;\ntask a <- { cpu: 1; } b <- { cpu: 2; } c <- { cpu: 3; }\nstructure [ a; b; c; ]\n");
+  const std::string file = (folder.path() / "fork.tspp").string();
+  const core::ProcessResult whole = run({augur_exe, "tspp", "--method", "pruned", "--discipline", "ps", file});
+  ASSERT_EQ(whole.exit_code, 0) << describe(whole);
+  EXPECT_TRUE(contains(whole.standard_output, "Completion time = 6.000 (3.742)  States of the Markov chain = 8\n")) << whole.standard_output;
+  const core::ProcessResult thinned = run({augur_exe, "tspp", "--method", "pruned", "--beam", "1", "--discipline", "ps", file, "--json"});
+  ASSERT_EQ(thinned.exit_code, 0) << describe(thinned);
+  EXPECT_TRUE(contains(thinned.standard_output, "\"dropped\": ")) << thinned.standard_output;
+  EXPECT_TRUE(contains(thinned.standard_output, "\"method\": \"pruned\"")) << thinned.standard_output;
+  for (const std::string beam : {"0", "-3", "many", "10000001"}) {
+    const core::ProcessResult bad = run({augur_exe, "tspp", "--method", "pruned", "--beam", beam, file});
+    EXPECT_EQ(bad.exit_code, 2) << beam << ": " << describe(bad);
+    EXPECT_TRUE(contains(bad.standard_error, "--beam")) << bad.standard_error;
+    EXPECT_EQ(bad.standard_output, "");
+  }
+}
+
 }  // namespace
 }  // namespace augur::e2e
