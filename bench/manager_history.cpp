@@ -28,14 +28,19 @@ struct Variant {
   std::string label;
   manager::PolicyKind policy;
   bool history;
+  manager::HistoryPrior prior;
   bool oracle;
 };
 
-const std::vector<Variant> variants{{"hesrpt-plan", manager::PolicyKind::hesrpt_plan, false, false},
-                                    {"hesrpt-plan, history", manager::PolicyKind::hesrpt_plan, true, false},
-                                    {"rollout", manager::PolicyKind::rollout, false, false},
-                                    {"rollout, history", manager::PolicyKind::rollout, true, false},
-                                    {"hesrpt-plan, oracle", manager::PolicyKind::hesrpt_plan, false, true}};
+constexpr auto curve = manager::HistoryPrior::curve;
+constexpr auto curve_and_work = manager::HistoryPrior::curve_and_work;
+const std::vector<Variant> variants{{"hesrpt-plan", manager::PolicyKind::hesrpt_plan, false, curve, false},
+                                    {"hesrpt-plan, history (curves)", manager::PolicyKind::hesrpt_plan, true, curve, false},
+                                    {"hesrpt-plan, history (curves and works)", manager::PolicyKind::hesrpt_plan, true, curve_and_work, false},
+                                    {"rollout", manager::PolicyKind::rollout, false, curve, false},
+                                    {"rollout, history (curves)", manager::PolicyKind::rollout, true, curve, false},
+                                    {"rollout, history (curves and works)", manager::PolicyKind::rollout, true, curve_and_work, false},
+                                    {"hesrpt-plan, oracle", manager::PolicyKind::hesrpt_plan, false, curve, true}};
 
 // How the jobs measure: exact, with noise (seed 1), or as the self-analysis does.
 struct Model {
@@ -43,12 +48,15 @@ struct Model {
   bool self_analysis = false;
 };
 
-double mean_response(const manager::Workload& workload, int cpus, manager::PolicyKind policy, bool history, bool oracle, Model model) {
+const Variant equipartition{"equipartition", manager::PolicyKind::equipartition, false, curve, false};
+
+double mean_response(const manager::Workload& workload, int cpus, const Variant& variant, Model model) {
   manager::SimulationOptions options;
-  options.policy.policy = policy;
+  options.policy.policy = variant.policy;
   options.policy.cpus = cpus;
-  options.history = history;
-  options.oracle = oracle;
+  options.history = variant.history;
+  options.policy.history_prior = variant.prior;
+  options.oracle = variant.oracle;
   options.speedup_noise = model.noise;
   options.self_analysis = model.self_analysis;
   return manager::simulate(workload, options).mean_response_time;
@@ -89,11 +97,11 @@ void print_seeds(const std::vector<manager::WorkloadJob>& kinds, const std::vect
       const manager::Workload exact = bench::random_workload(kinds, sizes[m], static_cast<std::uint64_t>(seed));
       for (int form = 0; form < 2; ++form) {
         const manager::Workload workload = form == 0 ? exact : scaled(exact, 1000 + static_cast<std::uint64_t>(seed));
-        const double base = mean_response(workload, sizes[m], manager::PolicyKind::equipartition, false, false, model);
+        const double base = mean_response(workload, sizes[m], equipartition, model);
         for (std::size_t v = 0; v < variants.size(); ++v) {
           const Variant& variant = variants[v];
           ratios[v][2 * m + static_cast<std::size_t>(form)].push_back(
-              mean_response(workload, sizes[m], variant.policy, variant.history, variant.oracle, model) / base);
+              mean_response(workload, sizes[m], variant, model) / base);
         }
       }
     }
@@ -123,8 +131,8 @@ void print_examples(const std::vector<std::pair<std::string, manager::Workload>>
     for (const auto& named : workloads) {
       for (int form = 0; form < 2; ++form) {
         const manager::Workload workload = form == 0 ? named.second : scaled(named.second, 1000);
-        const double base = mean_response(workload, 64, manager::PolicyKind::equipartition, false, false, {});
-        std::printf(form == 0 ? " %.3f" : " / %.3f |", mean_response(workload, 64, variant.policy, variant.history, variant.oracle, {}) / base);
+        const double base = mean_response(workload, 64, equipartition, {});
+        std::printf(form == 0 ? " %.3f" : " / %.3f |", mean_response(workload, 64, variant, {}) / base);
       }
     }
     std::printf("\n");
@@ -149,9 +157,9 @@ void print_decision_cost(const std::vector<manager::WorkloadJob>& kinds) {
     reports.push_back(report);
   }
   for (const manager::WorkloadJob& kind : kinds) {
-    std::vector<manager::SpeedupEntry> curve;
-    for (const int processors : {4, 8, 16, 32, 48}) curve.push_back({processors, kind.curve.at(processors), manager::SpeedupState::calculated});
-    histories.record_speedups(kind.name, curve);
+    std::vector<manager::SpeedupEntry> measured;
+    for (const int processors : {4, 8, 16, 32, 48}) measured.push_back({processors, kind.curve.at(processors), manager::SpeedupState::calculated});
+    histories.record_speedups(kind.name, measured);
     histories.record_finished(kind.name, kind.work);
     histories.record_finished(kind.name, kind.work * 1.2);
   }
@@ -163,6 +171,7 @@ void print_decision_cost(const std::vector<manager::WorkloadJob>& kinds) {
       manager::PolicyParameters parameters;
       parameters.policy = kind;
       parameters.cpus = 64;
+      parameters.history_prior = curve_and_work;
       if (history) parameters.history = histories.programs();
       constexpr int decisions = 200;
       std::size_t sink = 0;

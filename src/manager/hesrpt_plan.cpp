@@ -204,7 +204,7 @@ HesrptDecision hesrpt_decision(const PolicyParameters& parameters, std::span<con
   std::vector<char> prior(given.size(), 0);
   if (!parameters.history.empty()) {
     for (std::size_t index = 0; index < given.size(); ++index) {
-      completed.push_back(with_prior(given[index], parameters.history));
+      completed.push_back(with_prior(given[index], parameters.history, parameters.history_prior));
       prior[index] = completed.back().speedups.size() != given[index].speedups.size() ||
                      completed.back().memory.work_left != given[index].memory.work_left;
     }

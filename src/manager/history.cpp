@@ -65,7 +65,7 @@ std::optional<double> prior_work(const ProgramHistory& history) {
   return sum / static_cast<double>(count);
 }
 
-ApplicationReport with_prior(const ApplicationReport& report, std::span<const ProgramHistory> history) {
+ApplicationReport with_prior(const ApplicationReport& report, std::span<const ProgramHistory> history, HistoryPrior prior_kind) {
   const ProgramHistory* known = history_of(history, report);
   if (known == nullptr) return report;
   ApplicationReport seen = report;
@@ -75,7 +75,7 @@ ApplicationReport with_prior(const ApplicationReport& report, std::span<const Pr
     });
     if (!own) seen.speedups.push_back(prior);
   }
-  if (work_left(report) <= 0.0) {
+  if (prior_kind == HistoryPrior::curve_and_work && work_left(report) <= 0.0) {
     if (const std::optional<double> work = prior_work(*known)) seen.memory.work_left = *work;
   }
   return seen;

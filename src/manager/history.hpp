@@ -49,9 +49,11 @@ private:
 [[nodiscard]] std::optional<double> prior_work(const ProgramHistory& history);
 
 // `report` as the policies that read the history see it: each S(P) its program's jobs calculated that it has
-// not calculated itself added as calculated (its own measurement replaces the prior's at its P), and, while
-// it has predicted no work left of its own (no predicted_time at a calculated allocation, no work_left in its
-// memory), its memory's work_left the prior's work. Unchanged when its program has no history.
-[[nodiscard]] ApplicationReport with_prior(const ApplicationReport& report, std::span<const ProgramHistory> history);
+// not calculated itself added as calculated (its own measurement replaces the prior's at its P), and, with
+// HistoryPrior::curve_and_work, while it has predicted no work left of its own (no predicted_time at a
+// calculated allocation, no work_left in its memory), its memory's work_left the prior's work. Unchanged
+// when its program has no history.
+[[nodiscard]] ApplicationReport with_prior(const ApplicationReport& report, std::span<const ProgramHistory> history,
+                                           HistoryPrior prior = HistoryPrior::curve);
 
 }  // namespace augur::manager

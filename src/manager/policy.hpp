@@ -98,6 +98,11 @@ struct DecisionClock {
   long arrivals = 0;           // applications arrived in [first_arrival, now]
 };
 
+// What a new application of a known program takes from its program's history (history.hpp): its measured
+// curve only (the default, chosen on the training seeds: docs/manager.md "history"), or the curve and the
+// mean work of its program's last finished jobs.
+enum class HistoryPrior { curve, curve_and_work };
+
 // The parameters of every policy; each policy reads the ones it names.
 struct PolicyParameters {
   PolicyKind policy = PolicyKind::equipartition;
@@ -125,6 +130,7 @@ struct PolicyParameters {
   // alive over decide(): hesrpt-plan, rollout and rollout-arrivals start a new application of a known
   // program with its program's measured curve and work as its prior. Empty: no history (the default).
   std::span<const ProgramHistory> history;
+  HistoryPrior history_prior = HistoryPrior::curve;
 };
 
 // The decision for one application.

@@ -35,7 +35,8 @@ struct SimulationOptions {
   bool self_analysis = false;
   // The programs' history (history.hpp, docs/manager.md "history"): the simulation keeps, per program (a
   // job's name without its copy suffix), the speedups its jobs calculated and the work of its last finished
-  // jobs (their true work: what a job did), and passes it to every decision (PolicyParameters::history).
+  // jobs (their true work: what a job did), and passes it to every decision (PolicyParameters::history; what
+  // a new job takes from it: policy.history_prior).
   bool history = false;
 };
 
