@@ -30,6 +30,8 @@ struct ManagerSimulateOptions {
   double noise = 0.0;
   std::uint64_t seed = 1;
   bool self_analysis = false;
+  bool history = false;
+  bool history_work = false;
   bool json = false;
   bool csv = false;
   std::string timeline;
@@ -61,6 +63,8 @@ manager::SimulationOptions simulation_options(const ManagerSimulateOptions& cli)
   options.speedup_noise = cli.noise;
   options.seed = cli.seed;
   options.self_analysis = cli.self_analysis;
+  options.history = cli.history || cli.history_work;
+  options.policy.history_prior = cli.history_work ? manager::HistoryPrior::curve_and_work : manager::HistoryPrior::curve;
   manager::PolicyParameters& policy = options.policy;
   policy.policy = *manager::parse_policy(cli.policy);  // CLI11 checked the name
   policy.cpus = cli.cpus;
@@ -138,6 +142,10 @@ Runner declare_manager_simulate_command(CLI::App& command) {
   command.add_option("--seed", options->seed, "Seed of the noise's random numbers")->capture_default_str();
   command.add_flag("--self-analysis", options->self_analysis,
                    "Jobs measure as the self-analysis does: a baseline quantum on B first, re-measurements of T(B)");
+  command.add_flag("--history", options->history,
+                   "Keep each program's measured speedups: hesrpt-plan, rollout and rollout-arrivals start its new jobs with them");
+  command.add_flag("--history-work", options->history_work,
+                   "--history, and a new job's work the mean of its program's last two finished jobs' until it predicts its own");
   add_json_flag(command, options->json, "JSON instead of the table");
   add_csv_flag(command, options->csv, "One CSV row per job instead of the table");
   command.add_option("--timeline", options->timeline, "Also write the allocations over time as a Perfetto timeline (Chrome trace JSON)");

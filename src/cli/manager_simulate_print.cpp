@@ -58,6 +58,10 @@ std::string render_simulation_table(const std::string& workload, const manager::
   if (options.speedup_noise > 0.0) {
     out << ", speedups measured with noise " << format_number(options.speedup_noise, 3) << " (seed " << options.seed << ")";
   }
+  if (options.history) {
+    out << ", with the programs' history ("
+        << (options.policy.history_prior == manager::HistoryPrior::curve_and_work ? "curves and works" : "curves") << ")";
+  }
   out << "\n\n";
   core::TextTable table({"Job", "Arrival", "Start", "Finish", "Response", "Work", "Efficiency", "Allocations"});
   for (const manager::JobOutcome& job : result.jobs) {

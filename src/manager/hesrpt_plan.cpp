@@ -20,6 +20,7 @@
 
 #include "hesrpt_plan.hpp"
 
+#include "manager/history.hpp"
 #include "policies.hpp"
 
 namespace augur::manager {
@@ -197,8 +198,19 @@ std::vector<int> this_quantum(const PolicyParameters& parameters, std::span<cons
   return processors;
 }
 
-HesrptDecision hesrpt_decision(const PolicyParameters& parameters, std::span<const ApplicationReport> reports) {
-  HesrptDecision decision{planned(parameters, reports), {}, {}, {}, {}};
+HesrptDecision hesrpt_decision(const PolicyParameters& parameters, std::span<const ApplicationReport> given) {
+  // With a history, each application as its prior completes it (history.hpp): the plan reads the result.
+  std::vector<ApplicationReport> completed;
+  std::vector<char> prior(given.size(), 0);
+  if (!parameters.history.empty()) {
+    for (std::size_t index = 0; index < given.size(); ++index) {
+      completed.push_back(with_prior(given[index], parameters.history, parameters.history_prior));
+      prior[index] = completed.back().speedups.size() != given[index].speedups.size() ||
+                     completed.back().memory.work_left != given[index].memory.work_left;
+    }
+  }
+  const std::span<const ApplicationReport> reports = parameters.history.empty() ? given : std::span<const ApplicationReport>(completed);
+  HesrptDecision decision{planned(parameters, reports), {}, {}, {}, {}, std::move(prior)};
   for (const ApplicationReport& report : reports) decision.left.push_back(work_left(report));
   decision.mu = plan_weights(decision.plan, decision.left, parameters.cpus);
   for (const double weight : decision.mu) decision.tempered.push_back(std::pow(weight, weight_exponent));
@@ -221,7 +233,7 @@ std::vector<Allocation> decide_hesrpt_plan(const PolicyParameters& parameters, s
                              : "predicted speedup " + number_text("%.2f", plan.curves[index].at(processors[index])) + " with " +
                                    std::to_string(processors[index]) + ", " +
                                    (left[index] > 0.0 ? number_text("%.0f", left[index]) + " s of work left" : "its work unknown yet") +
-                                   ", weight " + number_text("%.3g", mu[index]);
+                                   ", weight " + number_text("%.3g", mu[index]) + (decision.prior[index] ? ", with its program's history" : "");
     Allocation allocation = next_allocation(report, processors[index], report.memory.phase, std::move(reason));
     allocation.memory.work_left = left[index];
     allocations.push_back(std::move(allocation));

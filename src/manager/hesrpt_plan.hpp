@@ -45,13 +45,15 @@ void hand_out(const Planned& plan, const std::vector<double>& mu, std::vector<in
 [[nodiscard]] std::vector<int> this_quantum(const PolicyParameters& parameters, std::span<const ApplicationReport> reports,
                                             const Planned& plan, const std::vector<double>& weights);
 
-// hesrpt-plan's decision: the plan, the work each reported, the weights mu and mu^0.75, the processors.
+// hesrpt-plan's decision: the plan, the work each reported, the weights mu and mu^0.75, the processors; with
+// parameters.history, each report completed by its program's prior first (with_prior, history.hpp).
 struct HesrptDecision {
   Planned plan;
   std::vector<double> left;
   std::vector<double> mu;
   std::vector<double> tempered;
   std::vector<int> processors;
+  std::vector<char> prior;  // per application: whether its program's history completed what it reported
 };
 [[nodiscard]] HesrptDecision hesrpt_decision(const PolicyParameters& parameters, std::span<const ApplicationReport> reports);
 

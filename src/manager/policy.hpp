@@ -75,6 +75,17 @@ struct ApplicationReport {
   bool preempted = false;                // stopped since the last decision (appl_stopped): its last iteration is void
   PolicyMemory memory;
   double arrival = 0.0;                  // when it arrived (connected), seconds on the clock of DecisionClock::now
+  std::string program;                   // its program (history.hpp): the job's name without its copy suffix in the
+                                         // simulation, the executable's name in the real manager; "" none
+};
+
+// What the manager learnt of one program from its finished and running jobs (history.hpp, docs/manager.md
+// "history"): the latest S(P) any of them calculated per P (calculated, P increasing), and the works
+// (one-processor seconds) of its last finished jobs, the most recent last.
+struct ProgramHistory {
+  std::string program;
+  std::vector<SpeedupEntry> speedups;
+  std::vector<double> works;
 };
 
 // What a real manager knows of time at a decision (the simulation fills it too): the time now, when the first
@@ -86,6 +97,11 @@ struct DecisionClock {
   double first_arrival = 0.0;  // seconds, the same clock
   long arrivals = 0;           // applications arrived in [first_arrival, now]
 };
+
+// What a new application of a known program takes from its program's history (history.hpp): its measured
+// curve only (the default, chosen on the training seeds: docs/manager.md "history"), or the curve and the
+// mean work of its program's last finished jobs.
+enum class HistoryPrior { curve, curve_and_work };
 
 // The parameters of every policy; each policy reads the ones it names.
 struct PolicyParameters {
@@ -110,6 +126,11 @@ struct PolicyParameters {
   // The time of this decision and the arrivals seen so far (rollout-arrivals reads it): set by the caller
   // at each decision.
   DecisionClock clock;
+  // The programs' history (history.hpp), in the order of their names, kept by the caller, which keeps it
+  // alive over decide(): hesrpt-plan, rollout and rollout-arrivals start a new application of a known
+  // program with its program's measured curve and work as its prior. Empty: no history (the default).
+  std::span<const ProgramHistory> history;
+  HistoryPrior history_prior = HistoryPrior::curve;
 };
 
 // The decision for one application.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <set>
 
+#include "measured_curve.hpp"
+
 namespace augur::manager {
 
 std::string_view kind_name(LogEntry::Kind kind) {
@@ -32,6 +34,7 @@ ApplicationReport report_of(const Application& application, const PolicyMemory& 
   ApplicationReport report;
   report.id = application_id(application);
   report.name = application.name;
+  report.program = application.name;
   report.max_processors = std::max(application.requested, 0);
   report.allocation = application.allocation;
   for (const ProcessorReport& entry : application.calculated) {
@@ -53,7 +56,7 @@ std::vector<LogEntry> Service::quantum(std::uint64_t now_ns) {
   std::vector<Application> running;
   for (Application& application : read_applications(segment_)) {
     if (reclaim_if_dead(segment_, application)) {
-      Known gone{{}, application.allocation, false, application.pid, application.name, application.slot, 0};
+      Known gone{{}, application.allocation, false, application.pid, application.name, application.slot, 0, 0.0, 0};
       entry(LogEntry::Kind::reclaimed, gone, application.allocation, 0, "the process has ended without giving its slot back");
       continue;
     }
@@ -67,7 +70,10 @@ std::vector<LogEntry> Service::quantum(std::uint64_t now_ns) {
       const bool reclaimed = std::any_of(log.begin(), log.end(), [&](const LogEntry& line) {
         return line.kind == LogEntry::Kind::reclaimed && line.slot == it->second.slot && line.pid == it->second.pid;
       });
-      if (!reclaimed) entry(LogEntry::Kind::left, it->second, it->second.allocation, 0, "it gave its slot back");
+      if (!reclaimed) {
+        entry(LogEntry::Kind::left, it->second, it->second.allocation, 0, "it gave its slot back");
+        if (options_.history) histories_.record_finished(it->second.name, it->second.work_done);
+      }
       it = known_.erase(it);
     } else {
       ++it;
@@ -82,7 +88,7 @@ std::vector<LogEntry> Service::quantum(std::uint64_t now_ns) {
     auto [it, added] = known_.try_emplace(id);
     Known& known = it->second;
     if (added) {
-      known = {{}, 0, false, application.pid, application.name, application.slot, now_ns};
+      known = {{}, 0, false, application.pid, application.name, application.slot, now_ns, 0.0, 0};
       if (arrivals_++ == 0) first_arrival_ns_ = now_ns;
       entry(LogEntry::Kind::joined, known, 0, 0, "asks for " + std::to_string(application.requested) + " processors");
     }
@@ -105,6 +111,19 @@ std::vector<LogEntry> Service::quantum(std::uint64_t now_ns) {
   PolicyParameters parameters = options_.policy;
   parameters.cpus = std::max(1, parameters.cpus - held);
   parameters.clock = {static_cast<double>(now_ns) * 1e-9, static_cast<double>(first_arrival_ns_) * 1e-9, arrivals_};
+  if (options_.history) {
+    for (std::size_t index = 0; index < reports.size(); ++index) {
+      const ApplicationReport& report = reports[index];
+      Known& known = known_[report.id];
+      // Its work since the last quantum: its measured speedup at its allocation, over the time it held it.
+      if (known.last_ns > 0 && now_ns > known.last_ns && report.allocation > 0) {
+        known.work_done += MeasuredCurve(report).at(report.allocation) * static_cast<double>(now_ns - known.last_ns) * 1e-9;
+      }
+      known.last_ns = now_ns;
+      histories_.record_speedups(report.program, report.speedups);
+    }
+    parameters.history = histories_.programs();
+  }
   const std::vector<Allocation> allocations = decide(parameters, reports);
   for (std::size_t index = 0; index < allocations.size(); ++index) {
     const Application& application = *reported[index];

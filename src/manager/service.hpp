@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "manager/policy.hpp"
+#include "manager/history.hpp"
 #include "manager/protocol.hpp"
 
 namespace augur::manager {
@@ -21,6 +22,10 @@ struct ServiceOptions {
   // An application that has not reported for this long (and still runs) is silent: it keeps its allocation,
   // which is taken out of the processors the policy shares, until it reports again.
   std::uint64_t silent_after_ns = 10'000'000'000ULL;
+  // Keep the programs' history (history.hpp; a program is the name in its slot): the speedups its
+  // applications calculated and, when one gives its slot back, its work, estimated as the integral over the
+  // quanta it ran of its measured speedup at its allocation (MeasuredCurve); passed to every decision.
+  bool history = false;
 };
 
 // One line of the manager's log.
@@ -56,12 +61,15 @@ private:
     std::string name;
     int slot = 0;
     std::uint64_t arrival_ns = 0;  // when the manager first saw it
+    double work_done = 0.0;        // one-processor seconds, estimated (ServiceOptions::history)
+    std::uint64_t last_ns = 0;     // the quantum it was last decided
   };
   Segment& segment_;
   ServiceOptions options_;
   std::map<std::uint64_t, Known> known_;  // by id: the slot index and its generation
   std::uint64_t first_arrival_ns_ = 0;     // when the manager first saw an application
   long arrivals_ = 0;                      // the applications it has seen join
+  ProgramHistories histories_;             // ServiceOptions::history
 };
 
 // The report the policy sees of an application read from its slot.

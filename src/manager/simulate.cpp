@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "augur/sim/engine.hpp"
+#include "manager/history.hpp"
 
 namespace augur::manager {
 
@@ -95,6 +96,7 @@ private:
     state.remaining = 0.0;
     state.finished = true;
     state.outcome.finish = now;
+    if (options_.history) histories_.record_finished(program_of_job(state.job->name), state.job->work);
     if (state.allocation != 0) state.outcome.allocations.emplace_back(now, 0);
     state.allocation = 0;
   }
@@ -113,6 +115,7 @@ private:
     ApplicationReport report;
     report.id = index;
     report.name = state.job->name;
+    report.program = program_of_job(state.job->name);
     report.max_processors = state.job->max_processors;
     report.allocation = state.allocation;
     report.memory = state.memory;
@@ -166,6 +169,10 @@ private:
     // What a real manager knows of time: now, the first arrival and how many have arrived (the jobs are in
     // order of arrival).
     options_.policy.clock = {now, jobs_.front().job->arrival, arrived_by(now)};
+    if (options_.history) {  // what the running jobs have calculated, then the history as it stands
+      for (const ApplicationReport& report : reports) histories_.record_speedups(report.program, report.speedups);
+      options_.policy.history = histories_.programs();
+    }
     if (!present.empty()) apply(present, decide(options_.policy, reports), now);
     schedule_next(now, present);
   }
@@ -266,6 +273,7 @@ private:
   std::vector<JobState> jobs_;
   long decisions_ = 0;
   long idle_decisions_ = 0;
+  ProgramHistories histories_;
 };
 
 }  // namespace

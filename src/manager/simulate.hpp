@@ -33,6 +33,11 @@ struct SimulationOptions {
   // itself preempted (appl_stopped) at the next decision. false: S(P) after a whole quantum on P, from
   // the start, every iteration on P.
   bool self_analysis = false;
+  // The programs' history (history.hpp, docs/manager.md "history"): the simulation keeps, per program (a
+  // job's name without its copy suffix), the speedups its jobs calculated and the work of its last finished
+  // jobs (their true work: what a job did), and passes it to every decision (PolicyParameters::history; what
+  // a new job takes from it: policy.history_prior).
+  bool history = false;
 };
 
 // The self-analysis's defaults the simulation follows with SimulationOptions::self_analysis

@@ -148,5 +148,29 @@ TEST_F(ServiceTest, TheReportCarriesTheCalculatedSpeedups) {
   EXPECT_EQ(report.speedups[1].state, SpeedupState::calculated);
 }
 
+TEST_F(ServiceTest, WithTheHistoryANewRunOfAProgramStartsWhereItsLastRunMeasured) {
+  // hesrpt-plan on 8 processors: a new application, nothing measured, may grow to 1 + step = 5. The first
+  // run of "lin" reports S(8) = 8 and leaves; with the history the second run starts on min(8, 8 + 4) = 8,
+  // without it on 5.
+  options.policy.policy = PolicyKind::hesrpt_plan;
+  for (const bool history : {false, true}) {
+    options.history = history;
+    Service service(*manager, options);
+    const std::uint64_t now = monotonic_ns();
+    std::unique_ptr<Connection> first = connect("lin", 8);
+    (void)service.quantum(now);
+    EXPECT_EQ(first->allocation(), 5);
+    first->report_speedup(8, 8.0, -1.0);
+    (void)service.quantum(now + second / 10);
+    first->disconnect();
+    (void)service.quantum(now + second / 5);
+    std::unique_ptr<Connection> second_run = connect("lin", 8);
+    (void)service.quantum(now + 3 * second / 10);
+    EXPECT_EQ(second_run->allocation(), history ? 8 : 5) << history;
+    second_run->disconnect();
+    (void)service.quantum(now + 2 * second / 5);
+  }
+}
+
 }  // namespace
 }  // namespace augur::manager
