@@ -285,17 +285,27 @@ TEST(TeamRecorder, CountsTheCourtesyWaitsAndHowTheyEnded) {
   recorder.depart(1, monotonic());
   recorder.arrive(0, monotonic());
   recorder.depart(0, monotonic());
+  // (A waiter descheduled until the master has come and gone rightly waits for nothing (None, not counted):
+  // under load the episode is tried again, up to 10 times; RanOut would be a fault, the limit is 30 s.)
   recorder.set_courtesy_limit(30.0);
-  recorder.master_left_barrier(monotonic() - 20.0);
-  recorder.arrive(1, monotonic());
-  std::thread master([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    recorder.master_tool_begin(monotonic());
-    recorder.arrive(0, monotonic());
-    recorder.master_tool_end(monotonic());
-  });
-  EXPECT_EQ(recorder.wait_for_master(1, monotonic()), TeamRecorder::Courtesy::MasterThere);
-  master.join();
+  TeamRecorder::Courtesy seen = TeamRecorder::Courtesy::None;
+  for (int attempt = 0; attempt < 10 && seen == TeamRecorder::Courtesy::None; ++attempt) {
+    if (attempt > 0) {
+      recorder.depart(1, monotonic());
+      recorder.depart(0, monotonic());
+    }
+    recorder.master_left_barrier(monotonic() - 20.0);
+    recorder.arrive(1, monotonic());
+    std::thread master([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      recorder.master_tool_begin(monotonic());
+      recorder.arrive(0, monotonic());
+      recorder.master_tool_end(monotonic());
+    });
+    seen = recorder.wait_for_master(1, monotonic());
+    master.join();
+  }
+  EXPECT_EQ(seen, TeamRecorder::Courtesy::MasterThere);
   // No time in the tool in this episode: no wait, not counted.
   recorder.depart(1, monotonic());
   const double now = monotonic();
@@ -306,7 +316,7 @@ TEST(TeamRecorder, CountsTheCourtesyWaitsAndHowTheyEnded) {
   const TeamRecorder::CourtesyTotals totals = recorder.courtesy();
   EXPECT_EQ(totals.waits, 2);
   EXPECT_EQ(totals.ran_out, 1);
-  EXPECT_GE(totals.seconds, 0.002 + 0.004);  // the limit's 2 ms and most of the master's 5 ms
+  EXPECT_GT(totals.seconds, 0.002);  // the limit's 2 ms, and the second wait (up to the master's 5 ms; less when descheduled)
 }
 
 }  // namespace
