@@ -39,9 +39,6 @@ long involuntary_switches() {
 // from a team on one CPU (TeamPolicy::foreign_time).
 double process_cpu_time() { return runtime::read_clock(CLOCK_PROCESS_CPUTIME_ID); }
 
-// The minimum of measured steps for a speedup and for the estimate of the execution time.
-constexpr int outer_min_steps = selfanalysis::TeamPolicy{}.min_steps;
-
 // The share of baseline time in the `remaining` steps of the loop, from the windows' schedule: a window is one
 // partly serialized step, window_steps baseline steps and another partly serialized step (the two count as one
 // baseline and one team step), every window_every steps on the team (-1: the first window only).
@@ -70,27 +67,32 @@ double remaining_baseline_share(const OuterRegion& outer, long remaining) {
 // The steps of each kind the analysis kept, counted from where the last call stopped (not every step again).
 void count_kinds(OuterRegion& outer) {
   const long steps = outer.analysis.steps();
-  if (outer.kinds_counted > steps) outer.kinds_counted = outer.parallel_kept = outer.baseline_kept = 0;
-  for (; outer.kinds_counted < steps; ++outer.kinds_counted) ++(outer.analysis.step(outer.kinds_counted).baseline ? outer.baseline_kept : outer.parallel_kept);
+  if (outer.kinds_counted > steps) {
+    outer.kinds_counted = outer.parallel_kept = outer.baseline_kept = 0;
+    outer.parallel_times.reset();
+  }
+  for (; outer.kinds_counted < steps; ++outer.kinds_counted) {
+    const selfanalysis::TeamStep& step = outer.analysis.step(outer.kinds_counted);
+    ++(step.baseline ? outer.baseline_kept : outer.parallel_kept);
+    if (!step.baseline) outer.parallel_times.add(step.elapsed);
+  }
 }
 
 // The estimate from the means of the steps measured so far (docs/self-analysis.md, "The estimate of the
 // execution time"), when a quarter of the loop went by without an undisturbed stretch of its pace: once the
-// first baseline window and a few steps on the team were measured; none before. Its arithmetic is deferred to
+// first baseline window and enough steps on the team were measured; none before. Its arithmetic is deferred to
 // the report (selfanalysis::DeferredEstimate: a sort of every step, not for the master between two barriers).
 selfanalysis::DeferredEstimate medians_estimate(const Session& session, OuterRegion& outer, double now, long iterations) {
   const long remaining = session.expected_iterations - iterations;
   if (iterations * 4 < session.expected_iterations || remaining < 0) return {};
   count_kinds(outer);
-  const long parallel = outer.parallel_kept;
   const long baseline = outer.baseline_kept;
   const bool windows = outer.windows && !outer.recorder.failed() && outer.analysis.team() > 1;
-  // Enough evidence: a window's worth of steps on the team (the first ones after the detection run slower while
-  // caches and pages settle), and the first baseline window.
-  // For a short time loop a tenth of its steps, at least outer_min_steps.
-  const long window = outer.window_every > 0 ? outer.window_every : 20;
-  const long wanted = std::clamp<long>(session.expected_iterations / 10, outer_min_steps, std::max<long>(window, outer_min_steps));
-  if (parallel < wanted || (windows && baseline < outer.window_steps)) return {};
+  // Enough evidence: 20 steps on the team (a third of a short loop's) whose mean is known within 2.5%, or as
+  // many once half the loop went by (selfanalysis::first_estimate_ready), and the first baseline window.
+  if (!selfanalysis::first_estimate_ready(outer.parallel_times, iterations, session.expected_iterations) ||
+      (windows && baseline < outer.window_steps))
+    return {};
   const double share = windows ? remaining_baseline_share(outer, remaining) : 0.0;
   return selfanalysis::DeferredEstimate{outer.analysis.steps(), now - outer.entered_at, remaining, share};
 }

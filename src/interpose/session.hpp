@@ -113,6 +113,7 @@ struct OuterRegion {
   long kinds_counted = 0;               // steps of the analysis counted into parallel_kept and baseline_kept
   long parallel_kept = 0;
   long baseline_kept = 0;
+  selfanalysis::StepTimeSums parallel_times;  // the times of the parallel_kept steps, for the first estimate
   bool window_started = false;          // a baseline window began at the pending step boundary
   bool traced_steps = false;            // the steps' phases went to the timeline in this region
   // The tool's delay of the step on the critical path (docs/self-analysis.md): the master's last arrival

@@ -2,6 +2,9 @@
 // docs/self-analysis.md, "The estimate of the execution time").
 #include "selfanalysis/team.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <utility>
 
 namespace augur::selfanalysis {
@@ -11,6 +14,20 @@ double pace_estimate(const LoopPace& pace, double consumed, long iterations, lon
   if (remaining < 0 || pace.clean_stretches() < (quarter ? 1 : 2)) return -1.0;
   const double per_step = pace.seconds_per_step();
   return per_step < 0.0 ? -1.0 : consumed + static_cast<double>(remaining) * per_step;
+}
+
+double StepTimeSums::relative_standard_error() const {
+  const double mean_time = mean();
+  if (count_ < 2 || mean_time <= 0.0) return std::numeric_limits<double>::infinity();
+  const double n = static_cast<double>(count_);
+  const double variance = std::max(0.0, (squares_ - sum_ * mean_time) / (n - 1.0));
+  return std::sqrt(variance / n) / mean_time;
+}
+
+bool first_estimate_ready(const StepTimeSums& parallel, long iterations, long expected, const TeamPolicy& policy) {
+  const long wanted = std::clamp<long>(expected / 3, policy.min_steps, std::max(policy.min_steps, policy.first_estimate_steps));
+  if (parallel.count() < wanted) return false;
+  return parallel.relative_standard_error() <= policy.first_estimate_error || iterations * 2 >= expected;
 }
 
 void LoopEstimates::record(double seconds, long iterations) {

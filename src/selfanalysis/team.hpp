@@ -123,6 +123,12 @@ struct TeamPolicy {
   // make the measurement disturbed (docs/self-analysis.md, "The verdict", 2026-11-27).
   bool quiet_machine = false;
   double other_cpu_load = -1.0;  // MachineContext::other_cpu_load, for the verdict's sentence
+  // The first estimate from the means of the steps (the fallback, DeferredEstimate) waits for this many steps
+  // on the team (a third of the loop's steps for a shorter loop, at least min_steps), and until the standard
+  // error of their mean time is at most first_estimate_error of the mean (half the goal of 5%), or half the loop
+  // went by (first_estimate_ready; docs/self-analysis.md, "The first estimate from more steps").
+  int first_estimate_steps = 20;
+  double first_estimate_error = 0.025;
 };
 
 // What the steps say, summarised.
@@ -194,6 +200,32 @@ struct DeferredEstimate {
   long remaining = 0;
   double baseline_share = 0.0;
 };
+
+// Running sums of step times (the edge adds each step on the team once: O(1) per step), for the evidence the
+// first estimate from the means waits for (first_estimate_ready).
+class StepTimeSums {
+public:
+  void add(double seconds) {
+    ++count_;
+    sum_ += seconds;
+    squares_ += seconds * seconds;
+  }
+  void reset() { *this = StepTimeSums{}; }
+  [[nodiscard]] long count() const { return count_; }
+  [[nodiscard]] double mean() const { return count_ > 0 ? sum_ / static_cast<double>(count_) : 0.0; }
+  // The standard error of the mean over the mean (s / sqrt(n) / mean, s the sample deviation); infinite below
+  // two steps or for a mean that is not positive.
+  [[nodiscard]] double relative_standard_error() const;
+
+private:
+  long count_ = 0;
+  double sum_ = 0.0;
+  double squares_ = 0.0;
+};
+
+// Whether the steps on the team measured so far (`parallel`) suffice for the first estimate from the means of a
+// loop of `expected` steps, `iterations` begun (TeamPolicy::first_estimate_steps and first_estimate_error).
+[[nodiscard]] bool first_estimate_ready(const StepTimeSums& parallel, long iterations, long expected, const TeamPolicy& policy = {});
 
 // The pace of a time loop, for the estimate of its execution time (docs/self-analysis.md, "The estimate of the
 // execution time"): marks at the start of each baseline window (every `every` steps when there are no windows),

@@ -3,6 +3,8 @@
 // "The tool's time on the master".
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "selfanalysis/team.hpp"
@@ -87,6 +89,70 @@ TEST(DeferredEstimate, NoEstimateWhenTheEvidenceDoesNotSuffice) {
   estimates.resolve(team);
   EXPECT_FALSE(estimates.first().made());
   EXPECT_FALSE(estimates.latest().made());
+}
+
+// The first estimate from the means waits for 20 steps on the team whose mean is known within 2.5%
+// (TeamPolicy::first_estimate_steps, first_estimate_error). A loop of 60 steps whose times run 10 at 0.9 ms,
+// then 10 at 1.1 ms, and again (60 ms in all): 10 steps would extrapolate 0.9 ms a step, 10% short; the first
+// 20 have the mean 1.0 ms, and their relative standard error is 0.1026 / sqrt(20) = 2.29%: the estimate is
+// made at iteration 20, 20 ms + 40 x 1.0 ms = 60 ms, the loop's time.
+TEST(FirstEstimate, WaitsForTwentyStepsWhereTenMislead) {
+  constexpr long expected = 60;
+  TeamAnalysis team(2);
+  LoopPace pace;  // never marked: the fallback answers
+  LoopEstimates estimates;
+  augur::selfanalysis::StepTimeSums sums;
+  double consumed = 0.0;
+  for (long iteration = 1; iteration <= expected; ++iteration) {
+    const double elapsed = ((iteration - 1) / 10) % 2 == 0 ? 0.9e-3 : 1.1e-3;
+    step(team, elapsed);
+    sums.add(elapsed);
+    consumed += elapsed;
+    estimates.at_boundary(pace, consumed, iteration, expected, false, [&] {
+      if (iteration * 4 < expected || !augur::selfanalysis::first_estimate_ready(sums, iteration, expected)) return DeferredEstimate{};
+      return DeferredEstimate{team.steps(), consumed, expected - iteration, 0.0};
+    });
+  }
+  estimates.resolve(team);
+  ASSERT_TRUE(estimates.first().made());
+  EXPECT_EQ(estimates.first().at_iteration, 20);
+  EXPECT_NEAR(estimates.first().seconds, 0.060, 1e-12);
+  EXPECT_NEAR(consumed, 0.060, 1e-12);
+  // From the first 10 steps (the quarter is at 15): 9 ms + 50 x 0.9 ms = 54 ms, 10% short of the goal of 5%.
+  EXPECT_NEAR(augur::selfanalysis::estimate_time_from(team, 10, 0.009, 50, 0.0), 0.054, 1e-12);
+}
+
+TEST(FirstEstimate, TheStandardErrorOfTheMean) {
+  augur::selfanalysis::StepTimeSums sums;
+  EXPECT_TRUE(std::isinf(sums.relative_standard_error()));
+  sums.add(1.0);
+  EXPECT_TRUE(std::isinf(sums.relative_standard_error()));  // one step: no spread known
+  sums.add(3.0);
+  // Mean 2, sample deviation sqrt(2), over sqrt(2) steps: 1, over the mean: 0.5.
+  EXPECT_EQ(sums.count(), 2);
+  EXPECT_NEAR(sums.mean(), 2.0, 1e-15);
+  EXPECT_NEAR(sums.relative_standard_error(), 0.5, 1e-12);
+}
+
+// A wide spread waits until half the loop went by; a short loop waits for a third of its steps.
+TEST(FirstEstimate, AWideSpreadWaitsForHalfTheLoopAShortLoopForAThird) {
+  using augur::selfanalysis::first_estimate_ready;
+  augur::selfanalysis::StepTimeSums wide;
+  for (int index = 0; index < 40; ++index) wide.add(index % 2 == 0 ? 0.5e-3 : 1.5e-3);  // s/mean 0.51: 8.1% at 40 steps
+  EXPECT_FALSE(first_estimate_ready(wide, 40, 100));
+  EXPECT_FALSE(first_estimate_ready(wide, 49, 100));
+  EXPECT_TRUE(first_estimate_ready(wide, 50, 100));
+  augur::selfanalysis::StepTimeSums even;
+  for (int index = 0; index < 9; ++index) even.add(1e-3);
+  EXPECT_FALSE(first_estimate_ready(even, 12, 30));  // 9 steps of a loop of 30: a third is 10
+  even.add(1e-3);
+  EXPECT_TRUE(first_estimate_ready(even, 13, 30));
+  EXPECT_FALSE(first_estimate_ready(even, 13, 100));  // a loop of 100: 20 steps
+  augur::selfanalysis::StepTimeSums few;
+  for (int index = 0; index < 4; ++index) few.add(1e-3);
+  EXPECT_FALSE(first_estimate_ready(few, 6, 12));  // never fewer than min_steps (5)
+  few.add(1e-3);
+  EXPECT_TRUE(first_estimate_ready(few, 7, 12));
 }
 
 }  // namespace
