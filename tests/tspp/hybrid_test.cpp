@@ -146,8 +146,8 @@ TEST(TsppHybrid, PastItsBudgetOfStatesAnotherMethodAnswers) {
 TEST(TsppHybrid, PastTheChainThePrunedPassAnswers) {
   // Twelve tasks of Exp(1) forked on resources of their own: 4096 states, past a budget of 1000; the pruned
   // pass keeps up to 1000 states a level, and the widest level has 924 (half the tasks ended): nothing is
-  // dropped, the answer is the exact chain's, E[max of 12 Exp(1)] = H_12. Below a budget of 100 it is not
-  // tried (the decomposition answers).
+  // dropped, the answer is the exact chain's, E[max of 12 Exp(1)] = H_12. Below a budget of 50
+  // (hybrid_pruned_min_beam) it is not tried (the decomposition answers).
   std::string text = "resource";
   for (int i = 1; i <= 12; ++i) text += " r" + std::to_string(i) + " <- queuing;";
   text += "\ntask";
@@ -163,7 +163,36 @@ TEST(TsppHybrid, PastTheChainThePrunedPassAnswers) {
   EXPECT_EQ(pruned.part, "pruned");
   EXPECT_EQ(pruned.dropped, 0.0);
   EXPECT_NEAR(pruned.completion.mean, harmonic, tight);
-  EXPECT_NE(hybrid(text, Discipline::FirstComeFirstServed, 1, 1, 99).part, "pruned");
+  EXPECT_EQ(hybrid(text, Discipline::FirstComeFirstServed, 1, 1, 99).part, "pruned");
+  EXPECT_NE(hybrid(text, Discipline::FirstComeFirstServed, 1, 1, 49).part, "pruned");
+}
+
+// n tasks in series, task i with demand i / n on a resource of its own, two stages: levels = 2n, the beam
+// 10^7 / (2n x n). One state a level, so nothing is dropped: the completion is the sum of the demands,
+// (n + 1) / 2, its variance the sum of d^2 / 2 over the tasks (an Erlang-2 of mean d has variance d^2 / 2).
+// n = 250: beam 80, taken since 2026-11-27 (the floor was 100: the seed's method answered); n = 400: beam
+// 31, below hybrid_pruned_min_beam. A budget of 400 states keeps the exact chain (2n + 1 states) out.
+std::string series_of(int n) {
+  std::string text = "resource";
+  for (int i = 1; i <= n; ++i) text += " r" + std::to_string(i) + " <- queuing;";
+  text += "\ntask";
+  for (int i = 1; i <= n; ++i) text += " t" + std::to_string(i) + " <- { r" + std::to_string(i) + ": " + std::to_string(i) + "/" + std::to_string(n) + "; }";
+  text += "\nstructure {";
+  for (int i = 1; i <= n; ++i) text += " t" + std::to_string(i) + ";";
+  return text + " }";
+}
+
+TEST(TsppHybrid, PrunedPassTakenDownToABeamOfFifty) {
+  EXPECT_EQ(hybrid_pruned_min_beam, 50u);
+  const int n = 250;
+  const Prediction taken = hybrid(series_of(n), Discipline::ProcessorSharing, 2, 1, 400);
+  EXPECT_EQ(taken.part, "pruned");
+  EXPECT_EQ(taken.dropped, 0.0);
+  double variance = 0.0;
+  for (int i = 1; i <= n; ++i) variance += (i / 250.0) * (i / 250.0) / 2.0;
+  EXPECT_NEAR(taken.completion.mean, (n + 1) / 2.0, 1e-9);
+  EXPECT_NEAR(taken.completion.variance, variance, 1e-9);
+  EXPECT_NE(hybrid(series_of(400), Discipline::ProcessorSharing, 2, 1, 400).part, "pruned");
 }
 
 // n tasks forked together, each a visit to r1 then to r2 (demands d1, d2), under FCFS: a tandem of two
