@@ -122,8 +122,9 @@ TEST(TsppHybrid, PastItsBudgetOfStatesAnotherMethodAnswers) {
   EXPECT_EQ(transient.part, "transient");
   EXPECT_NEAR(transient.completion.mean, 3.0, 0.05);  // the transient method conserves the server's work
   // Ten visits of two resources: the exact chain has 20 phases per task (21^2 states), the decomposition
-  // 16 (its cap; 20 wanted): past a budget of 400 the interpolation answers from the chains of 1 to 3
-  // visits (9 to 49 states); past 8 none of those fits, and the interpolation takes the decomposition with
+  // 16 (its cap; 20 wanted): past a budget of 441 the pruned pass answers, with a beam of 400 (its widest
+  // level has 21 states: nothing dropped, the exact chain's answer); below a beam of 50 it is not tried, and
+  // the interpolation answers from the chains of 1 to 3 visits (9 to 49 states); past 8 none of those fits, and the interpolation takes the decomposition with
   // one visit (one phase each: 4 states; both tasks at rate 1 / 3 together, as MVA gives R_ik = 1.5, then
   // the last alone at 1 / 2: 1.5 + 2 = 3.5; two phases wanted, so interpolated from the network limit, where
   // both end at 3, at sqrt(1/2): 3 + 0.5 sqrt(1/2)) and the network limit: 3 + 0.5 sqrt(1/2) / sqrt(10);
@@ -131,7 +132,12 @@ TEST(TsppHybrid, PastItsBudgetOfStatesAnotherMethodAnswers) {
   const std::string pair =
       "resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 1; disk: 1; } b <- { cpu: 1; disk: 1; }\nstructure [ a; b; ]";
   EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 1000).part, "exact");
-  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 400).part, "interpolation");
+  const Prediction exact = hybrid(pair, Discipline::ProcessorSharing, 1, 10, 1000);
+  const Prediction pruned = hybrid(pair, Discipline::ProcessorSharing, 1, 10, 400);
+  EXPECT_EQ(pruned.part, "pruned");
+  EXPECT_EQ(pruned.dropped, 0.0);
+  EXPECT_NEAR(pruned.completion.mean, exact.completion.mean, 1e-12);
+  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 49).part, "interpolation");
   const Prediction line = hybrid(pair, Discipline::ProcessorSharing, 1, 10, 8);
   EXPECT_EQ(line.part, "interpolation (decomposition)");
   EXPECT_NEAR(line.completion.mean, 3.0 + 0.5 * std::sqrt(0.5) / std::sqrt(10.0), 1e-9);
