@@ -5,7 +5,14 @@
 // (its chain fits) or past it. Relative error of the mean completion time: mean / std / max of its absolute
 // value (bias), CPU seconds per system (mean / max). Prints figures; never fails.
 // Usage: bench_tspp_pruned_beam --references FILE [--systems N] [--replications R] [--seed S] [--exact-states N]
-//                               [--beams K1,K2,...] [--regimes 1,2,3,4] [--hybrid] [--each]
+//                               [--beams K1,K2,...] [--regimes 1,2,3,4] [--hybrid] [--each] [--past-beam] [--rule]
+// --rule: the pruned pass with the hybrid's beam ("pruned K=rule") instead of the list.
+// --past-beam: only the systems whose hybrid beam (hybrid_pruned_work / (levels x tasks)) is below
+// hybrid_pruned_min_beam: the ones the hybrid's pruned pass does not take.
+//                               [--past-beam]
+// --past-beam: only the systems whose hybrid beam (hybrid_pruned_work / (levels x tasks)) is below
+// hybrid_pruned_min_beam, the systems the hybrid's pruned pass does not take.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +40,8 @@ struct Settings {
   std::string regimes = "1,2,3,4";
   bool hybrid = false;
   bool each = false;
+  bool past_beam = false;
+  bool rule = false;
 };
 
 long positive(const char* value, const char* name) { return bench::positive_option("bench_tspp_pruned_beam", value, name); }
@@ -40,15 +49,17 @@ long positive(const char* value, const char* name) { return bench::positive_opti
 Settings parse_settings(int argc, char** argv) {
   const char* usage =
       "usage: bench_tspp_pruned_beam --references FILE [--systems N] [--replications R] [--seed S] [--exact-states N] "
-      "[--beams K1,K2,...] [--regimes 1,2,3,4] [--hybrid] [--each]";
+      "[--beams K1,K2,...] [--regimes 1,2,3,4] [--hybrid] [--each] [--past-beam] [--rule]";
   augur::bench::check_arguments(argc, argv, usage,
                                 {"--references F", "--systems N", "--replications R", "--seed S", "--exact-states N", "--beams K",
-                                 "--regimes R", "--hybrid", "--each"});
+                                 "--regimes R", "--hybrid", "--each", "--past-beam", "--rule"});
   Settings settings;
   for (int index = 1; index < argc; ++index) {
     const std::string option = argv[index];
     if (option == "--hybrid") settings.hybrid = true;
     else if (option == "--each") settings.each = true;
+    else if (option == "--past-beam") settings.past_beam = true;
+    else if (option == "--rule") settings.rule = true;
     else if (option == "--references") settings.references = argv[++index];
     else if (option == "--systems") settings.systems = static_cast<int>(positive(argv[++index], "--systems"));
     else if (option == "--replications") settings.replications = static_cast<int>(positive(argv[++index], "--replications"));
@@ -66,6 +77,15 @@ Settings parse_settings(int argc, char** argv) {
     std::exit(2);
   }
   return settings;
+}
+
+// The hybrid's beam for a system: hybrid_pruned_work / (levels x tasks), levels = V x (resources used) summed.
+double hybrid_beam(const augur::tspp::TaskSystem& system, int visits) {
+  double levels = 0.0;
+  for (const auto& task : system.tasks) {
+    for (double demand : task.demands) levels += demand > 0.0 ? visits : 0;
+  }
+  return augur::tspp::hybrid_pruned_work / std::max(1.0, levels * static_cast<double>(system.tasks.size()));
 }
 
 double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
@@ -108,6 +128,9 @@ int main(int argc, char** argv) {
       if (regimes[r].service != augur::sim::ServiceDistribution::Exponential) continue;
       const auto truth = kept.find(index, static_cast<int>(r) + 1);
       if (!truth) continue;  // not in the file: bench_tspp_accuracy --only none computes it
+      const double beam_rule = hybrid_beam(system, regimes[r].visits);
+      if (settings.past_beam && beam_rule >= static_cast<double>(augur::tspp::hybrid_pruned_min_beam)) continue;
+      if (settings.past_beam) std::printf("system %d %s: %zu tasks, hybrid beam %.1f\n", index, regimes[r].name, system.tasks.size(), beam_rule);
       const bench::Method pruned{"pruned", augur::tspp::Method::Pruned, augur::tspp::ResidenceDistribution::Exponential, true};
       std::string group = truth->exact ? "exact reference" : "simulated reference";
       std::string prefix = std::string(regimes[r].name) + " | ";
@@ -120,7 +143,12 @@ int main(int argc, char** argv) {
         tallies[prefix + group + " | hybrid"].add(error, cpu_seconds() - begin);
         if (settings.each) std::printf("system %d %s: hybrid %s %+.2f%%\n", index, regimes[r].name, prediction.part.c_str(), 100 * error);
       }
-      for (std::size_t beam : settings.beams) {
+      std::vector<std::size_t> beams = settings.rule ? std::vector<std::size_t>{} : settings.beams;
+      const std::size_t rule_beam = static_cast<std::size_t>(std::clamp(beam_rule, 1.0, static_cast<double>(augur::tspp::default_pruned_beam)));
+      if (settings.rule) beams.push_back(rule_beam);
+      for (std::size_t b = 0; b < beams.size(); ++b) {
+        const std::size_t beam = beams[b];
+        const bool by_rule = settings.rule && b + 1 == beams.size();
         augur::tspp::PredictorOptions predictor = pruned.options(regimes[r]);
         predictor.beam = beam;
         const double begin = cpu_seconds();
@@ -128,7 +156,8 @@ int main(int argc, char** argv) {
         const double cpu = cpu_seconds() - begin;
         const double error = (prediction.completion.mean - truth->completion) / truth->completion;
         char name[40];
-        std::snprintf(name, sizeof name, "pruned K=%zu", beam);
+        if (by_rule) std::snprintf(name, sizeof name, "pruned K=rule");
+        else std::snprintf(name, sizeof name, "pruned K=%zu", beam);
         tallies[prefix + group + " | " + name].add(error, cpu);
         if (settings.each) {
           std::printf("system %d %s (%zu tasks): %s %+.2f%% dropped %.3g cpu %.2f s\n", index, regimes[r].name, system.tasks.size(), name,

@@ -128,8 +128,10 @@ Prediction predict_hybrid(const TaskSystem& system, const PredictorOptions& opti
       // past the budget of states
     }
   }
-  if (std::optional<Prediction> prediction = interpolated(system, options, within)) return std::move(*prediction);
+  // The pruned pass before the interpolation from exact chains (2026-11-27: with ten visits, on the benchmark's
+  // systems the interpolation answered, unbiased where the interpolation is +1.4 to +1.6%, with half its maximum).
   if (std::optional<Prediction> prediction = pruned_pass(system, options, budget)) return std::move(*prediction);
+  if (std::optional<Prediction> prediction = interpolated(system, options, within)) return std::move(*prediction);
   if (std::optional<Prediction> prediction = interpolated_from_decomposition(system, options, within, decomposition_budget)) {
     return std::move(*prediction);
   }

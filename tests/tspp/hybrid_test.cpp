@@ -122,8 +122,9 @@ TEST(TsppHybrid, PastItsBudgetOfStatesAnotherMethodAnswers) {
   EXPECT_EQ(transient.part, "transient");
   EXPECT_NEAR(transient.completion.mean, 3.0, 0.05);  // the transient method conserves the server's work
   // Ten visits of two resources: the exact chain has 20 phases per task (21^2 states), the decomposition
-  // 16 (its cap; 20 wanted): past a budget of 400 the interpolation answers from the chains of 1 to 3
-  // visits (9 to 49 states); past 8 none of those fits, and the interpolation takes the decomposition with
+  // 16 (its cap; 20 wanted): past a budget of 441 the pruned pass answers, with a beam of 400 (its widest
+  // level has 21 states: nothing dropped, the exact chain's answer); below a beam of 50 it is not tried, and
+  // the interpolation answers from the chains of 1 to 3 visits (9 to 49 states); past 8 none of those fits, and the interpolation takes the decomposition with
   // one visit (one phase each: 4 states; both tasks at rate 1 / 3 together, as MVA gives R_ik = 1.5, then
   // the last alone at 1 / 2: 1.5 + 2 = 3.5; two phases wanted, so interpolated from the network limit, where
   // both end at 3, at sqrt(1/2): 3 + 0.5 sqrt(1/2)) and the network limit: 3 + 0.5 sqrt(1/2) / sqrt(10);
@@ -131,7 +132,12 @@ TEST(TsppHybrid, PastItsBudgetOfStatesAnotherMethodAnswers) {
   const std::string pair =
       "resource cpu <- queuing; disk <- queuing;\ntask a <- { cpu: 1; disk: 1; } b <- { cpu: 1; disk: 1; }\nstructure [ a; b; ]";
   EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 1000).part, "exact");
-  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 400).part, "interpolation");
+  const Prediction exact = hybrid(pair, Discipline::ProcessorSharing, 1, 10, 1000);
+  const Prediction pruned = hybrid(pair, Discipline::ProcessorSharing, 1, 10, 400);
+  EXPECT_EQ(pruned.part, "pruned");
+  EXPECT_EQ(pruned.dropped, 0.0);
+  EXPECT_NEAR(pruned.completion.mean, exact.completion.mean, 1e-12);
+  EXPECT_EQ(hybrid(pair, Discipline::ProcessorSharing, 1, 10, 49).part, "interpolation");
   const Prediction line = hybrid(pair, Discipline::ProcessorSharing, 1, 10, 8);
   EXPECT_EQ(line.part, "interpolation (decomposition)");
   EXPECT_NEAR(line.completion.mean, 3.0 + 0.5 * std::sqrt(0.5) / std::sqrt(10.0), 1e-9);
@@ -146,8 +152,8 @@ TEST(TsppHybrid, PastItsBudgetOfStatesAnotherMethodAnswers) {
 TEST(TsppHybrid, PastTheChainThePrunedPassAnswers) {
   // Twelve tasks of Exp(1) forked on resources of their own: 4096 states, past a budget of 1000; the pruned
   // pass keeps up to 1000 states a level, and the widest level has 924 (half the tasks ended): nothing is
-  // dropped, the answer is the exact chain's, E[max of 12 Exp(1)] = H_12. Below a budget of 100 it is not
-  // tried (the decomposition answers).
+  // dropped, the answer is the exact chain's, E[max of 12 Exp(1)] = H_12. Below a budget of 50
+  // (hybrid_pruned_min_beam) it is not tried (the decomposition answers).
   std::string text = "resource";
   for (int i = 1; i <= 12; ++i) text += " r" + std::to_string(i) + " <- queuing;";
   text += "\ntask";
@@ -163,7 +169,36 @@ TEST(TsppHybrid, PastTheChainThePrunedPassAnswers) {
   EXPECT_EQ(pruned.part, "pruned");
   EXPECT_EQ(pruned.dropped, 0.0);
   EXPECT_NEAR(pruned.completion.mean, harmonic, tight);
-  EXPECT_NE(hybrid(text, Discipline::FirstComeFirstServed, 1, 1, 99).part, "pruned");
+  EXPECT_EQ(hybrid(text, Discipline::FirstComeFirstServed, 1, 1, 99).part, "pruned");
+  EXPECT_NE(hybrid(text, Discipline::FirstComeFirstServed, 1, 1, 49).part, "pruned");
+}
+
+// n tasks in series, task i with demand i / n on a resource of its own, two stages: levels = 2n, the beam
+// 10^7 / (2n x n). One state a level, so nothing is dropped: the completion is the sum of the demands,
+// (n + 1) / 2, its variance the sum of d^2 / 2 over the tasks (an Erlang-2 of mean d has variance d^2 / 2).
+// n = 250: beam 80, taken since 2026-11-27 (the floor was 100: the seed's method answered); n = 400: beam
+// 31, below hybrid_pruned_min_beam. A budget of 400 states keeps the exact chain (2n + 1 states) out.
+std::string series_of(int n) {
+  std::string text = "resource";
+  for (int i = 1; i <= n; ++i) text += " r" + std::to_string(i) + " <- queuing;";
+  text += "\ntask";
+  for (int i = 1; i <= n; ++i) text += " t" + std::to_string(i) + " <- { r" + std::to_string(i) + ": " + std::to_string(i) + "/" + std::to_string(n) + "; }";
+  text += "\nstructure {";
+  for (int i = 1; i <= n; ++i) text += " t" + std::to_string(i) + ";";
+  return text + " }";
+}
+
+TEST(TsppHybrid, PrunedPassTakenDownToABeamOfFifty) {
+  EXPECT_EQ(hybrid_pruned_min_beam, 50u);
+  const int n = 250;
+  const Prediction taken = hybrid(series_of(n), Discipline::ProcessorSharing, 2, 1, 400);
+  EXPECT_EQ(taken.part, "pruned");
+  EXPECT_EQ(taken.dropped, 0.0);
+  double variance = 0.0;
+  for (int i = 1; i <= n; ++i) variance += (i / 250.0) * (i / 250.0) / 2.0;
+  EXPECT_NEAR(taken.completion.mean, (n + 1) / 2.0, 1e-9);
+  EXPECT_NEAR(taken.completion.variance, variance, 1e-9);
+  EXPECT_NE(hybrid(series_of(400), Discipline::ProcessorSharing, 2, 1, 400).part, "pruned");
 }
 
 // n tasks forked together, each a visit to r1 then to r2 (demands d1, d2), under FCFS: a tandem of two
