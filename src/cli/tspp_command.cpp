@@ -147,7 +147,8 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
                       "rates from their closed queueing network, for systems whose chain fits) or hybrid (each system by "
                       "the most accurate of these that takes it, the deterministic limit from 10 stages on, and from 3 visits an "
                       "interpolation in 1/sqrt(V) between the chains of 1 to 3 visits and the sharing limit; the default; docs/tspp.md) or "
-                      "pruned (the exact chain passed forwards level by level, keeping the --beam most probable states of each)")
+                      "pruned (the exact chain passed forwards level by level, each level thinned to about --beam states by "
+                      "systematic sampling that keeps its probability)")
       ->default_val("hybrid")
       ->check(CLI::IsMember({"mak-lundstrom", "transient", "exact", "decomposition", "hybrid", "pruned"}));
   command->add_option("--discipline", options.discipline,
