@@ -1,0 +1,50 @@
+// The machine's load beside a run (issue 16): the first line of /proc/stat parsed on fixed text, and the
+// processors other processes used, from the busy ticks less this process's CPU time.
+#include <gtest/gtest.h>
+
+#include "augur/selfanalysis_noise.hpp"
+
+namespace augur::selfanalysis {
+namespace {
+
+// The first line of /proc/stat, as Linux writes it (ten fields since 2.6.33; older kernels fewer after steal).
+TEST(NoiseMachine, CpuTimesFromProcStat) {
+  CpuTimes times;
+  ASSERT_TRUE(parse_cpu_times("cpu  4705 150 1120 16250 520 20 33 7 0 0\ncpu0 2000 75 500 8000 260 10 16 3 0 0\n", times));
+  EXPECT_EQ(times.busy, 4705u + 150u + 1120u + 20u + 33u);  // user nice system irq softirq
+  EXPECT_EQ(times.total, 4705u + 150u + 1120u + 16250u + 520u + 20u + 33u + 7u);
+  EXPECT_EQ(times.steal, 7u);
+  ASSERT_TRUE(parse_cpu_times("cpu 1 2 3 4 5 6 7 8", times));  // exactly eight, one space
+  EXPECT_EQ(times.busy, 1u + 2u + 3u + 6u + 7u);
+  EXPECT_EQ(times.total, 36u);
+  EXPECT_EQ(times.steal, 8u);
+  CpuTimes untouched;
+  EXPECT_FALSE(parse_cpu_times("cpu  1 2 3 4 5 6 7\n", untouched)) << "seven fields (a kernel before 2.6.11)";
+  EXPECT_FALSE(parse_cpu_times("cpu0 1 2 3 4 5 6 7 8\n", untouched)) << "a processor's line, not the sum";
+  EXPECT_FALSE(parse_cpu_times("intr 1 2 3 4 5 6 7 8\n", untouched));
+  EXPECT_FALSE(parse_cpu_times("cpu  1 2 3 x 5 6 7 8\n", untouched));
+  EXPECT_FALSE(parse_cpu_times("cpu  1 2 3 -4 5 6 7 8\n", untouched));
+  EXPECT_FALSE(parse_cpu_times("", untouched));
+  EXPECT_FALSE(parse_cpu_times("cpu  99999999999999999999 2 3 4 5 6 7 8\n", untouched)) << "past 2^64";
+  EXPECT_EQ(untouched.total, 0u);
+}
+
+TEST(NoiseMachine, OtherProcessesLoadIsTheBusyTimeLessOurs) {
+  CpuTimes start;
+  start.busy = 1000;
+  start.total = 5000;
+  CpuTimes end = start;
+  end.busy = 1150;  // 1.5 s of busy processors at 100 ticks a second
+  end.total = 5200;
+  // 1.5 s busy, 1.0 s of it this process's, over 1 s: another process used half a processor.
+  EXPECT_DOUBLE_EQ(other_cpu_load(start, end, 100.0, 1.0, 1.0), 0.5);
+  EXPECT_DOUBLE_EQ(other_cpu_load(start, end, 100.0, 1.5, 2.0), 0.0);
+  EXPECT_DOUBLE_EQ(other_cpu_load(start, end, 100.0, 1.52, 1.0), 0.0) << "the ticks' rounding: never below 0";
+  EXPECT_DOUBLE_EQ(other_cpu_load(start, end, 100.0, 0.0, 0.75), 2.0);
+  EXPECT_LT(other_cpu_load(start, end, 100.0, 1.0, 0.49), 0.0) << "too short for ticks of 10 ms";
+  EXPECT_LT(other_cpu_load(end, start, 100.0, 1.0, 1.0), 0.0) << "backwards";
+  EXPECT_LT(other_cpu_load(start, end, 0.0, 1.0, 1.0), 0.0);
+}
+
+}  // namespace
+}  // namespace augur::selfanalysis
