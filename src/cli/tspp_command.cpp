@@ -143,12 +143,13 @@ void add_tspp_options(CLI::App* command, TsppOptions& options) {
   command->add_option("--method", options.method,
                       "mak-lundstrom (the seed's method, reconstructed), transient (the same two steps resolved in time: "
                       "steadier against simulation, slower), exact (the Markov chain of the system with exponential "
-                      "service, solved exactly: small systems only) or decomposition (a chain of the active tasks with "
-                      "rates from their closed queueing network, for systems whose chain fits) or hybrid (each system by "
-                      "the most accurate of these that takes it, the deterministic limit from 10 stages on, and from 3 visits an "
-                      "interpolation in 1/sqrt(V) between the chains of 1 to 3 visits and the sharing limit; the default; docs/tspp.md) or "
-                      "pruned (the exact chain passed forwards level by level, each level thinned to about --beam states by "
-                      "systematic sampling that keeps its probability)")
+                      "service, solved exactly: small systems only), pruned (the exact chain passed forwards level by level, each "
+                      "level thinned to about --beam states by systematic sampling that keeps its probability), decomposition "
+                      "(a chain of the active tasks with rates from their closed queueing network, for systems whose chain fits) "
+                      "or hybrid (the default: each system by the first that takes it of the deterministic limit from 10 stages "
+                      "on, the exact chain, the pruned pass with a beam of 10^7 / (levels x tasks) from 50 to 20000, from 3 "
+                      "visits an interpolation in 1/sqrt(V) between the chains of 1 to 3 visits and the sharing limit, the "
+                      "decomposition, the transient method, then the seed's method; docs/tspp.md, \"The hybrid method\")")
       ->default_val("hybrid")
       ->check(CLI::IsMember({"mak-lundstrom", "transient", "exact", "decomposition", "hybrid", "pruned"}));
   command->add_option("--discipline", options.discipline,
