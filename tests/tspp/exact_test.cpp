@@ -7,6 +7,7 @@
 #include <string>
 
 #include "augur/tspp_predictor.hpp"
+#include "fork_join_of_three.hpp"
 
 namespace augur::tspp {
 namespace {
@@ -56,11 +57,8 @@ TEST(TsppExact, TwoTasksOnOneServerProcessorSharing) {
 
 TEST(TsppExact, AForkJoinOfThreeOnResourcesOfTheirOwn) {
   // E[max of Exp(1), Exp(1/2), Exp(1/3)] by inclusion and exclusion; then d after the join.
-  const std::string text =
-      "resource r1 <- queuing; r2 <- queuing; r3 <- queuing;\n"
-      "task a <- { r1: 1; } b <- { r2: 2; } c <- { r3: 3; } d <- { r1: 1; }\n"
-      "structure { [ a; b; c; ] d; }";
-  const double join = 1.0 + 2.0 + 3.0 - 1.0 / 1.5 - 1.0 / (4.0 / 3.0) - 1.0 / (5.0 / 6.0) + 1.0 / (11.0 / 6.0);
+  const std::string& text = fixtures::fork_join_of_three;
+  const double join = fixtures::fork_join_of_three_join;
   for (Discipline discipline : {Discipline::FirstComeFirstServed, Discipline::ProcessorSharing}) {
     const Prediction prediction = exact(text, discipline);
     EXPECT_EQ(prediction.states, 9U);  // 2^3 subsets of a, b, c still running, d alone, none

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "augur/tspp_predictor.hpp"
+#include "fork_join_of_three.hpp"
 
 namespace augur::tspp {
 namespace {
@@ -57,11 +58,8 @@ TEST(TsppPruned, TwoTasksOnOneServerProcessorSharing) {
 
 TEST(TsppPruned, AForkJoinOfThreeThenATask) {
   // E[max of Exp(1), Exp(1/2), Exp(1/3)] by inclusion and exclusion; d starts at the join, runs Exp(1).
-  const std::string text =
-      "resource r1 <- queuing; r2 <- queuing; r3 <- queuing;\n"
-      "task a <- { r1: 1; } b <- { r2: 2; } c <- { r3: 3; } d <- { r1: 1; }\n"
-      "structure { [ a; b; c; ] d; }";
-  const double join = 1.0 + 2.0 + 3.0 - 1.0 / 1.5 - 1.0 / (4.0 / 3.0) - 1.0 / (5.0 / 6.0) + 1.0 / (11.0 / 6.0);
+  const std::string& text = fixtures::fork_join_of_three;
+  const double join = fixtures::fork_join_of_three_join;
   for (Discipline discipline : {Discipline::FirstComeFirstServed, Discipline::ProcessorSharing}) {
     const Prediction prediction = pruned(text, discipline);
     EXPECT_NEAR(prediction.tasks[3].start.mean, join, tight);
