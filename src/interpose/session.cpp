@@ -143,6 +143,8 @@ std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state,
   selfanalysis::TeamPolicy policy;
   policy.quiet_machine = machine.quiet();
   policy.other_cpu_load = machine.other_cpu_load;
+  const int team = state.outer->analysis.team();
+  if (machine.competed(team)) policy.competed_reason = machine.competed_reason(team);
   result.summary = selfanalysis::summarize(state.outer->analysis, policy);
   result.placement = state.outer->placement;
   if (machine.known && machine.oversubscribed() && machine.spinning()) {

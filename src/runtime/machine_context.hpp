@@ -77,6 +77,7 @@ public:
       if (wall_start_ >= 0.0 && wall >= 0.0 && cpu_start_ >= 0.0 && cpu >= 0.0 && ticks > 0) {
         machine.other_cpu_load = selfanalysis::other_cpu_load(times_start_, times, static_cast<double>(ticks), cpu - cpu_start_,
                                                               wall - wall_start_);
+        if (machine.other_cpu_load >= 0.0) machine.cpu_window_s = wall - wall_start_;
       }
     }
     machine.involuntary_switches = process_involuntary_switches();

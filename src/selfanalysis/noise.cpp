@@ -79,7 +79,24 @@ bool MachineContext::oversubscribed() const {
   return std::max(load_average_start, load_average_end) > static_cast<double>(available_processors) + 0.5;
 }
 
-bool MachineContext::quiet() const { return known && other_cpu_load >= 0.0 && other_cpu_load <= quiet_load_limit; }
+bool MachineContext::quiet() const {
+  // A window unknown is a report of before 2026-11-27 05:00 UTC, which kept other_cpu_load only from 0.5 s.
+  const bool long_enough = cpu_window_s < 0.0 || cpu_window_s >= quiet_window_s;
+  return known && other_cpu_load >= 0.0 && other_cpu_load <= quiet_load_limit && long_enough;
+}
+
+double MachineContext::competing_load(int team) const {
+  if (!known || other_cpu_load < 0.0 || available_processors <= 0 || team < 1) return -1.0;
+  return other_cpu_load - std::max(0.0, static_cast<double>(available_processors - team));
+}
+
+bool MachineContext::competed(int team) const { return competing_load(team) > competing_load_limit; }
+
+std::string MachineContext::competed_reason(int team) const {
+  return "other processes used " + fixed("%.2f", other_cpu_load) + " processors beside the run (" +
+         std::to_string(available_processors) + (available_processors == 1 ? " processor" : " processors") + ", a team of " +
+         std::to_string(team) + "): they competed for the team's cores";
+}
 
 bool parse_cpu_times(const std::string& text, CpuTimes& times) {
   if (text.compare(0, 4, "cpu ") != 0) return false;
@@ -193,7 +210,7 @@ void judge_iterations(const Region& region, const NoiseThresholds& thresholds, N
   }
 }
 
-void judge_machine(const MachineContext& machine, NoiseVerdict& verdict) {
+void judge_machine(const MachineContext& machine, int allocated, NoiseVerdict& verdict) {
   if (!machine.known) return;
   const std::string load = fixed("%.1f", std::max(machine.load_average_start, machine.load_average_end)) + " on " +
                            std::to_string(machine.available_processors) + " processors";
@@ -208,6 +225,7 @@ void judge_machine(const MachineContext& machine, NoiseVerdict& verdict) {
     verdict.reasons.push_back("the machine is oversubscribed (load " + load + ")");
   }
   if (machine.steal_fraction > 0.05) verdict.reasons.push_back("CPU steal " + percent(machine.steal_fraction) + " of the run");
+  if (!machine.oversubscribed() && machine.competed(allocated)) verdict.reasons.push_back(machine.competed_reason(allocated));
 }
 
 }  // namespace
@@ -218,7 +236,7 @@ NoiseVerdict judge_noise(const Region& region, const NoiseThresholds& thresholds
   verdict.judged = true;
   judge_baseline(region, thresholds, verdict);
   judge_iterations(region, thresholds, verdict);
-  judge_machine(machine, verdict);
+  judge_machine(machine, allocated, verdict);
   verdict.disturbed = !verdict.reasons.empty();
   // The speedup the sentence quotes: P's, else the count with the most windows.
   for (int p : {allocated, verdict.spread_processors}) {

@@ -245,11 +245,13 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
                                 fixed("%.2f", std::max(policy.other_cpu_load, 0.0)) +
                                 " processors): the program's own variation, not a disturbance";
   }
+  const bool competed = !policy.competed_reason.empty();
+  if (competed) summary.reasons.push_back(policy.competed_reason);
   if (!summary.enough) {
     summary.reasons.push_back("only " + steps_text(summary.steps_used) + " (at least " +
                               std::to_string(policy.min_steps) + " are needed for a speedup)");
   }
-  summary.disturbed = !summary.reasons.empty() && (preempted || (scatter && !policy.quiet_machine));
+  summary.disturbed = !summary.reasons.empty() && (preempted || competed || (scatter && !policy.quiet_machine));
   return summary;
 }
 

@@ -123,6 +123,10 @@ struct TeamPolicy {
   // make the measurement disturbed (docs/self-analysis.md, "The verdict", 2026-11-27).
   bool quiet_machine = false;
   double other_cpu_load = -1.0;  // MachineContext::other_cpu_load, for the verdict's sentence
+  // Not empty: other processes competed with the team over the run (MachineContext::competed_reason), a
+  // reason that makes the measurement disturbed whatever the steps say (a competitor that preempted too few
+  // of the steps to pass disturbed_fraction still moved T(P); bench_outer_region, 2026-11-27 02:35 UTC).
+  std::string competed_reason;
   // The first estimate from the means of the steps (the fallback, DeferredEstimate) waits for this many steps
   // on the team (a third of the loop's steps for a shorter loop, at least min_steps), and until the standard
   // error of their mean time is at most first_estimate_error of the mean (half the goal of 5%), or half the loop

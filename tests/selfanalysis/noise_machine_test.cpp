@@ -41,9 +41,54 @@ TEST(NoiseMachine, OtherProcessesLoadIsTheBusyTimeLessOurs) {
   EXPECT_DOUBLE_EQ(other_cpu_load(start, end, 100.0, 1.5, 2.0), 0.0);
   EXPECT_DOUBLE_EQ(other_cpu_load(start, end, 100.0, 1.52, 1.0), 0.0) << "the ticks' rounding: never below 0";
   EXPECT_DOUBLE_EQ(other_cpu_load(start, end, 100.0, 0.0, 0.75), 2.0);
-  EXPECT_LT(other_cpu_load(start, end, 100.0, 1.0, 0.49), 0.0) << "too short for ticks of 10 ms";
+  EXPECT_DOUBLE_EQ(other_cpu_load(start, end, 100.0, 0.3, 0.2), 6.0) << "0.2 s: long enough for the competition's limit";
+  EXPECT_LT(other_cpu_load(start, end, 100.0, 1.0, 0.19), 0.0) << "too short for ticks of 10 ms";
   EXPECT_LT(other_cpu_load(end, start, 100.0, 1.0, 1.0), 0.0) << "backwards";
   EXPECT_LT(other_cpu_load(start, end, 0.0, 1.0, 1.0), 0.0);
+}
+
+// What other processes used beyond the processors the team left free: on 2 processors a team of 2 leaves none,
+// so a competitor's 0.3 of a processor over the run is competition; on 8 the same team leaves 6.
+TEST(NoiseMachine, CompetitionIsTheLoadBeyondTheProcessorsTheTeamLeftFree) {
+  MachineContext machine;
+  machine.known = true;
+  machine.available_processors = 2;
+  EXPECT_LT(machine.competing_load(2), 0.0) << "other_cpu_load unknown";
+  EXPECT_FALSE(machine.competed(2));
+  machine.other_cpu_load = 0.3;
+  EXPECT_DOUBLE_EQ(machine.competing_load(2), 0.3);
+  EXPECT_TRUE(machine.competed(2));
+  EXPECT_EQ(machine.competed_reason(2),
+            "other processes used 0.30 processors beside the run (2 processors, a team of 2): they competed for the team's cores");
+  EXPECT_DOUBLE_EQ(machine.competing_load(1), -0.7) << "a team of 1 leaves a processor free";
+  EXPECT_FALSE(machine.competed(1));
+  machine.other_cpu_load = 0.25;
+  EXPECT_FALSE(machine.competed(2)) << "the limit itself is not more than the limit";
+  machine.available_processors = 8;
+  machine.other_cpu_load = 6.2;
+  EXPECT_NEAR(machine.competing_load(2), 0.2, 1e-12);
+  EXPECT_FALSE(machine.competed(2));
+  machine.other_cpu_load = 6.3;
+  EXPECT_TRUE(machine.competed(2));
+  EXPECT_LT(machine.competing_load(0), 0.0) << "no team";
+  machine.available_processors = 0;
+  EXPECT_LT(machine.competing_load(2), 0.0) << "processors unknown";
+  machine.available_processors = 2;
+  machine.known = false;
+  EXPECT_FALSE(machine.competed(2));
+}
+
+// Quiet needs a reading over 0.5 s at least: over 0.2 s the ticks' rounding is 0.25 of a processor.
+TEST(NoiseMachine, QuietWantsHalfASecondOfReading) {
+  MachineContext machine;
+  machine.known = true;
+  machine.available_processors = 2;
+  machine.other_cpu_load = 0.05;
+  EXPECT_TRUE(machine.quiet()) << "window unknown: a report of before, which kept the load from 0.5 s only";
+  machine.cpu_window_s = 0.3;
+  EXPECT_FALSE(machine.quiet());
+  machine.cpu_window_s = 0.5;
+  EXPECT_TRUE(machine.quiet());
 }
 
 }  // namespace

@@ -278,6 +278,15 @@ TEST(NoiseVerdict, TheLoadOfOtherProcessesOverridesTheLoadAverage) {
   EXPECT_TRUE(machine.oversubscribed());
   machine.load_average_start = 0.1;
   EXPECT_FALSE(machine.oversubscribed()) << "both must say so";
+  {  // 0.51 processors beside a team of 2 on 2: competition, a reason of its own when not oversubscribed
+    ScriptedRun competed(ScriptedRun::config(6));
+    competed.analyzer.init_parallel_region(1, 2, -1);
+    competed.run_until_baseline_windows(2);
+    const NoiseVerdict verdict = judge_noise(*competed.analyzer.current(), NoiseThresholds{}, machine, 2);
+    EXPECT_TRUE(verdict.disturbed);
+    EXPECT_EQ(verdict.reasons, std::vector<std::string>{machine.competed_reason(2)});
+    EXPECT_FALSE(judge_noise(*competed.analyzer.current(), NoiseThresholds{}, machine, 1).disturbed) << "a team of 1 left one free";
+  }
   machine.other_cpu_load = 0.1;
   EXPECT_TRUE(machine.quiet());
   machine.other_cpu_load = 0.11;

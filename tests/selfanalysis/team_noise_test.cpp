@@ -161,6 +161,28 @@ TEST(TeamNoise, OnAQuietMachineScatterIsNotADisturbance) {
                                  "run (0.04 processors); speedup ");
 }
 
+// A competitor that preempted too few steps to pass the step rule still competed over the run: the machine's
+// reading (MachineContext::competed_reason, set by the edge) makes the measurement disturbed.
+TEST(TeamNoise, OtherProcessesCompetingOverTheRunAreADisturbance) {
+  TeamAnalysis team(2);
+  for (int index = 0; index < 90; ++index) step(team, 20 * us, 0, 0.0, false);
+  for (int index = 0; index < 10; ++index) step(team, 30 * us, 1, 0.0, false);  // 10% preempted: under the 20%
+  const TeamSummary steps_only = summarize(team);
+  EXPECT_EQ(steps_only.steps_preempted, 10);
+  EXPECT_FALSE(steps_only.disturbed);
+  TeamPolicy policy;
+  policy.other_cpu_load = 0.34;
+  policy.competed_reason = "other processes used 0.34 processors beside the run (2 processors, a team of 2): they competed for "
+                           "the team's cores";
+  const TeamSummary summary = summarize(team, policy);
+  EXPECT_TRUE(summary.disturbed);
+  ASSERT_EQ(summary.reasons.size(), 1u);
+  EXPECT_EQ(summary.reasons[0], policy.competed_reason);
+  expect_verdict_begins(summary, "measurement disturbed: other processes used 0.34 processors beside the run (2 processors, a "
+                                 "team of 2): they competed for the team's cores; speedup ");
+  EXPECT_EQ(summary.steps_used, 90) << "the figures still come from the steps not preempted";
+}
+
 // Baseline steps take turns on one core: their own switches keep them in T(1).
 TEST(TeamNoise, BaselineStepsWithTheTeamsOwnSwitchesGiveTOne) {
   TeamAnalysis team(2);
