@@ -147,7 +147,7 @@ Verdict judge_verdict(const VerdictInput& input) {
   const std::size_t given = verdict.reasons.size();
   judge_machine(input, verdict, meaningless);
   // What the noise verdict's sentence leaves out: its reasons after the first (the sentence quotes one), and ours.
-  const std::size_t quoted = given > 0 ? 1 : 0;
+  const std::size_t quoted = input.sentence_has_all_reasons ? given : given > 0 ? 1 : 0;
   const std::vector<std::string> own(verdict.reasons.begin() + static_cast<std::ptrdiff_t>(quoted), verdict.reasons.end());
   verdict.noisy = meaningless || !verdict.reasons.empty();
   if (input.judged && !input.noise_verdict.empty()) {
@@ -198,6 +198,7 @@ VerdictInput verdict_input(const ReportRegion& region, const Report& report) {
   input.noise_verdict = noise.verdict;
   if (noise.disturbed) input.noise_reasons = noise.reasons;
   input.machine_in_reasons = report.machine.known;
+  input.sentence_has_all_reasons = outer;  // TeamSummary::verdict joins them all
   // The report keeps the reasons' sentences, not the count of preempted windows: a reason that names them.
   for (const std::string& reason : input.noise_reasons) input.preempted_windows += reason.find("preempted") != std::string::npos ? 1 : 0;
   input.window_spread = noise.iteration_time_spread;

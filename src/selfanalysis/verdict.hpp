@@ -32,6 +32,7 @@ struct VerdictInput {
   std::string noise_verdict;              // its sentence ("measurement clean: ...", "measurement disturbed: ..."), if any
   std::vector<std::string> noise_reasons; // its reasons, as sentences
   bool machine_in_reasons = false;        // those reasons already judge `machine` (a one-run verdict)
+  bool sentence_has_all_reasons = false;  // the sentence joins every reason (an outer region's); else it quotes the first
   long preempted_windows = 0;             // windows with many involuntary context switches
   double window_spread = -1.0;            // MAD / median of the window times; < 0: unknown
   double repetition_spread = -1.0;        // (max - min) / median of S(P) over repetitions; < 0: unknown

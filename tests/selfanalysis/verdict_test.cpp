@@ -119,6 +119,26 @@ TEST(PlainVerdict, TheNoiseVerdictsReasonsGiveTheAdviceWithoutRepeatingTheMachin
                    "OMP_PLACES=cores); use more iterations"}));
 }
 
+// An outer region's sentence joins every reason (TeamSummary::verdict): none is said again after "also".
+TEST(PlainVerdict, AnOuterRegionsSentenceHasEveryReasonAlready) {
+  VerdictInput input;
+  input.processors = 2;
+  input.speedup = 0.53;
+  input.efficiency = 0.265;
+  input.judged = true;
+  input.noise_verdict = "measurement disturbed: 1426 of 3197 steps preempted; other processes used 1.86 processors beside the run";
+  input.noise_reasons = {"1426 of 3197 steps preempted", "other processes used 1.86 processors beside the run"};
+  input.machine_in_reasons = true;
+  input.sentence_has_all_reasons = true;
+  input.machine = machine(0.2, 0.4, 2, 0.0, "passive");
+  const Verdict verdict = judge_verdict(input);
+  EXPECT_TRUE(verdict.noisy);
+  ASSERT_GE(verdict.lines.size(), 3u);
+  EXPECT_EQ(verdict.lines[2], input.noise_verdict);
+  input.sentence_has_all_reasons = false;  // a parallel-for region's sentence quotes the first: the second follows
+  EXPECT_EQ(judge_verdict(input).lines[2], input.noise_verdict + "; also other processes used 1.86 processors beside the run");
+}
+
 TEST(PlainVerdict, ACleanNoiseVerdictOnAStealingHostAddsTheMachine) {
   VerdictInput input;
   input.processors = 2;
