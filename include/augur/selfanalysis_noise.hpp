@@ -40,13 +40,12 @@ struct MachineContext {
   // minute that still holds the program's own previous run, it says what ran beside this run.
   double other_cpu_load = -1.0;
   // The wall seconds other_cpu_load was measured over (the run up to the report); negative when unknown (a
-  // report written before 2026-11-27 05:00 UTC, which kept other_cpu_load only for runs of 0.5 s or more).
+  // report written before 2026-11-27 05:45 UTC, which kept other_cpu_load only for runs of 0.5 s or more).
   double cpu_window_s = -1.0;
   // A load average (start or end) above the available processors + 0.5, unless other_cpu_load is known and
   // at most other_load_limit: then the load average is the program's own (its threads, its previous run).
   [[nodiscard]] bool oversubscribed() const;
-  // other_cpu_load is known over at least quiet_window_s and at most quiet_load_limit: nothing else ran
-  // beside the run.
+  // other_cpu_load is known and at most quiet_load_limit: nothing else ran beside the run.
   [[nodiscard]] bool quiet() const;
   // What other processes used beyond the processors a team of `team` threads left free:
   // other_cpu_load - max(0, available_processors - team); negative when other_cpu_load or the processors are
@@ -68,9 +67,10 @@ inline constexpr double quiet_load_limit = 0.1;   // at most: the machine was qu
 inline constexpr double competing_load_limit = 0.25;
 // /proc/stat counts in ticks of 10 ms, each of its five busy fields floored: up to 0.05 s off in the worst
 // case (about 0.02 s in practice: only user and system move), 0.1 of a processor over a run of 0.5 s, 0.25 at
-// 0.2 s. Shorter runs stay unknown; quiet() wants 0.5 s, the competition's limit (0.25) is read from 0.2 s.
+// 0.2 s. Shorter runs stay unknown. A quiet machine reads 0.00 (bench runs of 0.27 s, 2026-11-27), a
+// competitor from half-way 0.3 or more: the limits 0.1 and 0.25 stand apart from the rounding. 0.5 s until
+// 2026-11-27 05:45 UTC, which left the runs of 0.25-0.3 s of outer_race and adi_sweep to the old rules.
 inline constexpr double min_cpu_window_s = 0.2;
-inline constexpr double quiet_window_s = 0.5;
 
 // The times of the first line of /proc/stat ("cpu  user nice system idle iowait irq softirq steal ..."), in
 // clock ticks: `busy` = user + nice + system + irq + softirq (guest time is inside user), `total` every field

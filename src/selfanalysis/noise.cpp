@@ -79,11 +79,7 @@ bool MachineContext::oversubscribed() const {
   return std::max(load_average_start, load_average_end) > static_cast<double>(available_processors) + 0.5;
 }
 
-bool MachineContext::quiet() const {
-  // A window unknown is a report of before 2026-11-27 05:00 UTC, which kept other_cpu_load only from 0.5 s.
-  const bool long_enough = cpu_window_s < 0.0 || cpu_window_s >= quiet_window_s;
-  return known && other_cpu_load >= 0.0 && other_cpu_load <= quiet_load_limit && long_enough;
-}
+bool MachineContext::quiet() const { return known && other_cpu_load >= 0.0 && other_cpu_load <= quiet_load_limit; }
 
 double MachineContext::competing_load(int team) const {
   if (!known || other_cpu_load < 0.0 || available_processors <= 0 || team < 1) return -1.0;

@@ -78,18 +78,5 @@ TEST(NoiseMachine, CompetitionIsTheLoadBeyondTheProcessorsTheTeamLeftFree) {
   EXPECT_FALSE(machine.competed(2));
 }
 
-// Quiet needs a reading over 0.5 s at least: over 0.2 s the ticks' rounding is 0.25 of a processor.
-TEST(NoiseMachine, QuietWantsHalfASecondOfReading) {
-  MachineContext machine;
-  machine.known = true;
-  machine.available_processors = 2;
-  machine.other_cpu_load = 0.05;
-  EXPECT_TRUE(machine.quiet()) << "window unknown: a report of before, which kept the load from 0.5 s only";
-  machine.cpu_window_s = 0.3;
-  EXPECT_FALSE(machine.quiet());
-  machine.cpu_window_s = 0.5;
-  EXPECT_TRUE(machine.quiet());
-}
-
 }  // namespace
 }  // namespace augur::selfanalysis
