@@ -158,7 +158,9 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     ++summary.steps;
     all_times.push_back(step.program_time());
     summary.switches += step.switches;
-    if (policy.switched_in_team(step)) ++summary.steps_switched_in_team;
+    // The team's own switches: on one CPU; on a quiet machine, every switched step without foreign time.
+    if (policy.switched_in_team(step) || (policy.quiet_machine && policy.switched(step) && !policy.foreign_time(step)))
+      ++summary.steps_switched_in_team;
     measured_time += step.elapsed;
     if (policy.preempted(step)) {
       ++summary.steps_preempted;
@@ -281,7 +283,7 @@ std::string TeamSummary::verdict() const {
   } else {
     text += std::to_string(steps_preempted) + " of " + std::to_string(steps) + " steps preempted";
     if (steps_switched_in_team > 0 && quiet_machine) {
-      text += ", " + std::to_string(steps_switched_in_team) + " more on one core with the team's own switches";
+      text += ", " + std::to_string(steps_switched_in_team) + " more with the team's own switches";
     } else if (steps_switched_in_team > 0) {
       text += " (" + std::to_string(steps_switched_in_team) + " of them on one core, where the switches may be the team's own)";
     }
@@ -311,7 +313,7 @@ bool TeamPolicy::switched_in_team(const TeamStep& step) const {
 }
 
 bool TeamPolicy::preempted(const TeamStep& step) const {
-  return foreign_time(step) || (switched(step) && !((step.baseline || quiet_machine) && switched_in_team(step)));
+  return foreign_time(step) || (switched(step) && !(quiet_machine || (step.baseline && switched_in_team(step))));
 }
 
 double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share, const TeamPolicy& policy) {

@@ -117,8 +117,10 @@ struct TeamPolicy {
   // of 90 runs).
   [[nodiscard]] bool preempted(const TeamStep& step) const;
   // Nothing else ran beside the run (MachineContext::quiet, known only at its end: the report's verdict, not
-  // the pace of the estimate). Then no other process can have packed the team: a parallel step on one CPU
-  // whose switches were the team's own (switched_in_team) is not preempted, and step times that scatter are
+  // the pace of the estimate). Then no other process can have packed or preempted the team: a switched step
+  // (on one CPU or spread) without foreign time is not preempted, its switches the team's own (NPB LU's
+  // threads spin on flags and share a core when the scheduler moves one: 25% of its steps switched with
+  // other processes at 0.00 processors, bench_outer_region 2026-11-27 05:42 UTC), and step times that scatter are
   // the program's own variation (its threads' placement, a core woken from a halt), a reason that does not
   // make the measurement disturbed (docs/self-analysis.md, "The verdict", 2026-11-27).
   bool quiet_machine = false;
@@ -141,7 +143,9 @@ struct TeamSummary {
   long steps = 0;           // measured steps
   long steps_used = 0;      // steps the figures come from: undisturbed, not outliers
   long steps_preempted = 0; // steps another process preempted (TeamPolicy::preempted)
-  long steps_switched_in_team = 0;  // preempted steps on one CPU whose switches may have been the team's own
+  // Steps on one CPU whose switches may have been the team's own (preempted unless baseline steps); on a quiet
+  // machine, every switched step without foreign time (not preempted: nothing else ran to preempt it).
+  long steps_switched_in_team = 0;
   double preempted_time_share = 0.0;  // the preempted steps' share of the measured steps' wall time
   long switches = 0;        // involuntary context switches in all measured steps
   int min_steps = 0;        // the policy's minimum

@@ -120,22 +120,24 @@ TEST(TeamNoise, OnAQuietMachineAPackedTeamsOwnSwitchesAreNotPreemption) {
   EXPECT_FALSE(quiet.preempted(crafted(25 * us, 2, 4.9 * us, true)));   // own switches, on one core
   EXPECT_TRUE(quiet.preempted(crafted(25 * us, 2, 5.1 * us, true)));    // another process's time on it
   EXPECT_TRUE(quiet.preempted(crafted(25 * us, 0, 20 * us, true)));
-  EXPECT_TRUE(quiet.preempted(crafted(25 * us, 1, 0.0, false)));        // spread over cores: switched
-  EXPECT_TRUE(quiet.preempted(crafted(25 * us, 1, -1.0, true)));        // CPU time not read
+  EXPECT_FALSE(quiet.preempted(crafted(25 * us, 1, 0.0, false)));       // spread: nothing else ran to preempt it
+  EXPECT_FALSE(quiet.preempted(crafted(25 * us, 1, -1.0, true)));       // CPU time not read: a switch alone
+  EXPECT_TRUE(TeamPolicy{}.preempted(crafted(25 * us, 1, -1.0, true)));  // preempted where others may have run
   TeamAnalysis team(2);
   for (int index = 0; index < 60; ++index) step(team, 25 * us, 2, 0.5 * us, true);  // packed, own switches
   for (int index = 0; index < 36; ++index) step(team, 25 * us, 0, 0.0, false);
-  for (int index = 0; index < 4; ++index) step(team, 25 * us, 1, 0.0, false);  // 4 preempted: 4%
+  for (int index = 0; index < 4; ++index) step(team, 25 * us, 1, 0.0, false);  // spread, switched: 4%
+  step(team, 25 * us, 0, 20 * us, true);  // foreign time on one core: preempted on any machine
   const TeamSummary loud = summarize(team);
-  EXPECT_EQ(loud.steps_preempted, 64);
+  EXPECT_EQ(loud.steps_preempted, 65);
   EXPECT_TRUE(loud.disturbed);
   const TeamSummary summary = summarize(team, quiet);
-  EXPECT_EQ(summary.steps_preempted, 4);
-  EXPECT_EQ(summary.steps_switched_in_team, 60);
+  EXPECT_EQ(summary.steps_preempted, 1);
+  EXPECT_EQ(summary.steps_switched_in_team, 64);
   EXPECT_TRUE(summary.quiet_machine);
   EXPECT_FALSE(summary.disturbed);
-  EXPECT_EQ(summary.steps_used, 96);
-  expect_verdict_begins(summary, "measurement clean: 4 of 100 steps preempted, 60 more on one core with the team's own switches, "
+  EXPECT_EQ(summary.steps_used, 100);
+  expect_verdict_begins(summary, "measurement clean: 1 of 101 steps preempted, 64 more with the team's own switches, "
                                  "step times within 0%, no other process beside the run (0.02 processors); speedup ");
 }
 
