@@ -158,15 +158,16 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     ++summary.steps;
     all_times.push_back(step.program_time());
     summary.switches += step.switches;
-    // The team's own switches: on one CPU; on a quiet machine, every switched step without foreign time.
-    if (policy.switched_in_team(step) || (policy.quiet_machine && policy.switched(step) && !policy.foreign_time(step)))
-      ++summary.steps_switched_in_team;
+    // The team's own switches: on one CPU; on a quiet machine, every switched step without foreign time (a spread
+    // step's is then left out of the figures as a preempted one is, but is not another process's doing).
+    const bool own = policy.quiet_machine && policy.switched(step) && !policy.foreign_time(step);
+    if (policy.switched_in_team(step) || own) ++summary.steps_switched_in_team;
     measured_time += step.elapsed;
-    if (policy.preempted(step)) {
+    if (!policy.preempted(step)) {
+      clean_times.push_back(step.program_time());
+    } else if (!own) {
       ++summary.steps_preempted;
       preempted_time += step.elapsed;
-    } else {
-      clean_times.push_back(step.program_time());
     }
   }
   if (summary.steps == 0) {
@@ -313,7 +314,7 @@ bool TeamPolicy::switched_in_team(const TeamStep& step) const {
 }
 
 bool TeamPolicy::preempted(const TeamStep& step) const {
-  return foreign_time(step) || (switched(step) && !(quiet_machine || (step.baseline && switched_in_team(step))));
+  return foreign_time(step) || (switched(step) && !((step.baseline || quiet_machine) && switched_in_team(step)));
 }
 
 double estimate_time(const TeamAnalysis& analysis, double consumed, long remaining, double baseline_share, const TeamPolicy& policy) {

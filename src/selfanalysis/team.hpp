@@ -117,10 +117,12 @@ struct TeamPolicy {
   // of 90 runs).
   [[nodiscard]] bool preempted(const TeamStep& step) const;
   // Nothing else ran beside the run (MachineContext::quiet, known only at its end: the report's verdict, not
-  // the pace of the estimate). Then no other process can have packed or preempted the team: a switched step
-  // (on one CPU or spread) without foreign time is not preempted, its switches the team's own (NPB LU's
-  // threads spin on flags and share a core when the scheduler moves one: 25% of its steps switched with
-  // other processes at 0.00 processors, bench_outer_region 2026-11-27 05:42 UTC), and step times that scatter are
+  // the pace of the estimate). Then no other process can have packed or preempted the team: a parallel step on
+  // one CPU whose switches were the team's own (switched_in_team) is not preempted; a spread step that switched
+  // without foreign time stays out of the figures (preempted() says so: a moment when the scheduler put both
+  // threads on one core, as NPB LU's flag-spinning threads show: 25% of its steps switched with other processes at
+  // 0.00 processors, bench_outer_region 2026-11-27 05:42 UTC) but summarize() does not count it as preempted
+  // nor as a disturbance; and step times that scatter are
   // the program's own variation (its threads' placement, a core woken from a halt), a reason that does not
   // make the measurement disturbed (docs/self-analysis.md, "The verdict", 2026-11-27).
   bool quiet_machine = false;

@@ -120,9 +120,9 @@ TEST(TeamNoise, OnAQuietMachineAPackedTeamsOwnSwitchesAreNotPreemption) {
   EXPECT_FALSE(quiet.preempted(crafted(25 * us, 2, 4.9 * us, true)));   // own switches, on one core
   EXPECT_TRUE(quiet.preempted(crafted(25 * us, 2, 5.1 * us, true)));    // another process's time on it
   EXPECT_TRUE(quiet.preempted(crafted(25 * us, 0, 20 * us, true)));
-  EXPECT_FALSE(quiet.preempted(crafted(25 * us, 1, 0.0, false)));       // spread: nothing else ran to preempt it
-  EXPECT_FALSE(quiet.preempted(crafted(25 * us, 1, -1.0, true)));       // CPU time not read: a switch alone
-  EXPECT_TRUE(TeamPolicy{}.preempted(crafted(25 * us, 1, -1.0, true)));  // preempted where others may have run
+  // Spread, switched: out of the figures (a moment on one core), but summarize() does not count it as preempted.
+  EXPECT_TRUE(quiet.preempted(crafted(25 * us, 1, 0.0, false)));
+  EXPECT_TRUE(quiet.preempted(crafted(25 * us, 1, -1.0, true)));        // CPU time not read
   TeamAnalysis team(2);
   for (int index = 0; index < 60; ++index) step(team, 25 * us, 2, 0.5 * us, true);  // packed, own switches
   for (int index = 0; index < 36; ++index) step(team, 25 * us, 0, 0.0, false);
@@ -136,7 +136,7 @@ TEST(TeamNoise, OnAQuietMachineAPackedTeamsOwnSwitchesAreNotPreemption) {
   EXPECT_EQ(summary.steps_switched_in_team, 64);
   EXPECT_TRUE(summary.quiet_machine);
   EXPECT_FALSE(summary.disturbed);
-  EXPECT_EQ(summary.steps_used, 100);
+  EXPECT_EQ(summary.steps_used, 96) << "the 4 spread steps that switched and the foreign one are left out";
   expect_verdict_begins(summary, "measurement clean: 1 of 101 steps preempted, 64 more with the team's own switches, "
                                  "step times within 0%, no other process beside the run (0.02 processors); speedup ");
 }
