@@ -3,9 +3,10 @@
 // equipartition, on the random open arrivals of the thesis's five applications, where the copies of a
 // program are identical (the history is exact there), and on the same workloads with each job's work scaled
 // by a factor drawn uniformly in [0.5, 1.5] (generator seeded 1000 + the workload's seed), where it is not.
-// `--train` prints the training seeds (1-5 and 16-25, 64 CPUs) on which the history's parameters were
-// chosen; the default run the held-out seeds 6-15 at 32, 64 and 128 CPUs, the example workloads, 5% noise,
-// the self-analysis's baseline and the cost of a decision. Prints Markdown tables; never fails.
+// `--train` prints the training seeds (1-5 and 16-25, 64 CPUs) on which the history's parameters and
+// rollout-wide's neighbourhood were chosen; the default run the held-out seeds 6-15 and the fresh held-out
+// seeds 26-35 at 32, 64 and 128 CPUs, the example workloads, 5% noise, the self-analysis's baseline and the
+// cost of a decision. Also rollout with the oracle (true curves and works from arrival): what learning costs it. Prints Markdown tables; never fails.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -40,7 +41,10 @@ const std::vector<Variant> variants{{"hesrpt-plan", manager::PolicyKind::hesrpt_
                                     {"rollout", manager::PolicyKind::rollout, false, curve, false},
                                     {"rollout, history (curves)", manager::PolicyKind::rollout, true, curve, false},
                                     {"rollout, history (curves and works)", manager::PolicyKind::rollout, true, curve_and_work, false},
-                                    {"hesrpt-plan, oracle", manager::PolicyKind::hesrpt_plan, false, curve, true}};
+                                    {"hesrpt-plan, oracle", manager::PolicyKind::hesrpt_plan, false, curve, true},
+                                    {"rollout, oracle", manager::PolicyKind::rollout, false, curve, true},
+                                    {"rollout-wide", manager::PolicyKind::rollout_wide, false, curve, false},
+                                    {"rollout-wide, history (curves)", manager::PolicyKind::rollout_wide, true, curve, false}};
 
 // How the jobs measure: exact, with noise (seed 1), or as the self-analysis does.
 struct Model {
@@ -165,7 +169,7 @@ void print_decision_cost(const std::vector<manager::WorkloadJob>& kinds) {
   }
   std::printf("\nCost of one decision, 64 CPUs, 30 applications, a third with no work predicted (CPU time, mean over 200 decisions)\n\n"
               "| policy | µs per decision, no history | with the five programs' history |\n| --- | --- | --- |\n");
-  for (const manager::PolicyKind kind : {manager::PolicyKind::hesrpt_plan, manager::PolicyKind::rollout}) {
+  for (const manager::PolicyKind kind : {manager::PolicyKind::hesrpt_plan, manager::PolicyKind::rollout, manager::PolicyKind::rollout_wide}) {
     std::printf("| %s |", std::string(manager::policy_name(kind)).c_str());
     for (const bool history : {false, true}) {
       manager::PolicyParameters parameters;
@@ -215,6 +219,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     print_seeds(kinds, range(6, 15), {32, 64, 128}, "Held-out seeds 6-15 (no parameter chosen on them)", {});
+    print_seeds(kinds, range(26, 35), {32, 64, 128}, "Fresh held-out seeds 26-35 (run first with rollout-wide, no parameter chosen on them)", {});
     print_examples(workloads);
     print_seeds(kinds, range(6, 15), {64}, "Held-out seeds 6-15, speedups measured with 5% noise (noise seed 1)", {0.05, false});
     print_seeds(kinds, range(6, 15), {64}, "Held-out seeds 6-15, as the self-analysis measures (--self-analysis)", {0.0, true});

@@ -103,7 +103,7 @@ std::span<const Command> commands() {
       {"manager",
        "The processor manager (docs/manager.md): policies that share the machine among self-analysed programs by "
        "their measured speedups (equipartition, PDPA, equal efficiency, fixed, marginal gain, pdpa-lend, "
-       "shortest-first, hesrpt-plan, rollout, rollout-arrivals), the simulation of a workload under them (simulate), and the manager at run time (start, status, stop).",
+       "shortest-first, hesrpt-plan, rollout, rollout-arrivals, rollout-wide), the simulation of a workload under them (simulate), and the manager at run time (start, status, stop).",
        declare_manager_command},
       {"manage",
        "Run a workload of programs under a processor manager of its own (augur manage -- PROG ARGS ::: PROG ARGS): "

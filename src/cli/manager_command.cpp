@@ -20,7 +20,7 @@ namespace {
 const Command manager_subcommands[] = {
     {"simulate",
      "Simulate a workload of jobs (arrivals, work, speedup curves) on N processors under a policy (equipartition, "
-     "pdpa, equal-efficiency, fixed, marginal-gain, pdpa-lend, shortest-first, hesrpt-plan, rollout, rollout-arrivals), with the real manager's decisions: "
+     "pdpa, equal-efficiency, fixed, marginal-gain, pdpa-lend, shortest-first, hesrpt-plan, rollout, rollout-arrivals, rollout-wide), with the real manager's decisions: "
      "response times, allocations over time, makespan, utilization, efficiency.",
      declare_manager_simulate_command},
     {"start",

@@ -49,7 +49,7 @@ void declare_manager_settings(CLI::App& command, ManagerSettings& settings) {
   command.add_option("--low-efficiency", policy.low_efficiency, "pdpa: shrink below this")->capture_default_str();
   command.add_option("--step", policy.step, "pdpa: processors added or taken per move")->capture_default_str();
   command.add_flag("--history", settings.service.history,
-                   "keep each program's measured speedups: hesrpt-plan, rollout and rollout-arrivals start its new runs with them");
+                   "keep each program's measured speedups: hesrpt-plan and the rollouts start its new runs with them");
   command.add_option("--silent-after", settings.silent_after_ms,
                      "milliseconds without a report after which a running application is silent: it keeps its "
                      "processors, out of the share")

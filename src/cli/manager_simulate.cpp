@@ -143,7 +143,7 @@ Runner declare_manager_simulate_command(CLI::App& command) {
   command.add_flag("--self-analysis", options->self_analysis,
                    "Jobs measure as the self-analysis does: a baseline quantum on B first, re-measurements of T(B)");
   command.add_flag("--history", options->history,
-                   "Keep each program's measured speedups: hesrpt-plan, rollout and rollout-arrivals start its new jobs with them");
+                   "Keep each program's measured speedups: hesrpt-plan and the rollouts start its new jobs with them");
   command.add_flag("--history-work", options->history_work,
                    "--history, and a new job's work the mean of its program's last two finished jobs' until it predicts its own");
   add_json_flag(command, options->json, "JSON instead of the table");

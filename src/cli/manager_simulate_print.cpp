@@ -37,6 +37,7 @@ std::string parameters_text(const manager::SimulationOptions& options) {
     case manager::PolicyKind::hesrpt_plan:
     case manager::PolicyKind::rollout:
     case manager::PolicyKind::rollout_arrivals:
+    case manager::PolicyKind::rollout_wide:
       return "target efficiency " + format_number(policy.target_efficiency, 2) + ", low efficiency " +
              format_number(policy.low_efficiency, 2) + ", step " + std::to_string(policy.step);
     case manager::PolicyKind::fixed:

@@ -15,7 +15,7 @@ namespace augur::manager {
 
 namespace {
 
-constexpr std::array<std::pair<PolicyKind, std::string_view>, 10> policy_names{{
+constexpr std::array<std::pair<PolicyKind, std::string_view>, 11> policy_names{{
     {PolicyKind::equipartition, "equipartition"},
     {PolicyKind::pdpa, "pdpa"},
     {PolicyKind::equal_efficiency, "equal-efficiency"},
@@ -26,6 +26,7 @@ constexpr std::array<std::pair<PolicyKind, std::string_view>, 10> policy_names{{
     {PolicyKind::hesrpt_plan, "hesrpt-plan"},
     {PolicyKind::rollout, "rollout"},
     {PolicyKind::rollout_arrivals, "rollout-arrivals"},
+    {PolicyKind::rollout_wide, "rollout-wide"},
 }};
 
 // A report's cap as equal_shares reads it: its request, or no cap.
@@ -216,7 +217,8 @@ std::vector<Allocation> decide(const PolicyParameters& parameters, std::span<con
   const auto level = static_cast<std::size_t>(parameters.multiprogramming_level);
   const bool sets_its_own_level = parameters.policy == PolicyKind::pdpa || parameters.policy == PolicyKind::pdpa_lend ||
                                   parameters.policy == PolicyKind::shortest_first || parameters.policy == PolicyKind::hesrpt_plan ||
-                                  parameters.policy == PolicyKind::rollout || parameters.policy == PolicyKind::rollout_arrivals;
+                                  parameters.policy == PolicyKind::rollout || parameters.policy == PolicyKind::rollout_arrivals ||
+                                  parameters.policy == PolicyKind::rollout_wide;
   if (!sets_its_own_level && level > 0 && reports.size() > level) {
     // The earliest `level` applications run under the policy; the others wait their turn.
     std::vector<Allocation> allocations = decide(parameters, reports.first(level));
@@ -234,7 +236,8 @@ std::vector<Allocation> decide(const PolicyParameters& parameters, std::span<con
     case PolicyKind::shortest_first: return decide_shortest_first(parameters, reports);
     case PolicyKind::hesrpt_plan: return decide_hesrpt_plan(parameters, reports);
     case PolicyKind::rollout:
-    case PolicyKind::rollout_arrivals: return decide_rollout(parameters, reports);
+    case PolicyKind::rollout_arrivals:
+    case PolicyKind::rollout_wide: return decide_rollout(parameters, reports);
     case PolicyKind::equal_efficiency:
     case PolicyKind::marginal_gain: return decide_predicted(parameters, reports);
   }

@@ -28,10 +28,11 @@ enum class PolicyKind {
   hesrpt_plan,       // augur's own: the weights of the optimal plan to the end (heSRPT's, on each measured curve)
   rollout,           // augur's own: hesrpt-plan improved by one step of rollout (candidates simulated to the end)
   rollout_arrivals,  // augur's own: rollout whose future expects arrivals at the rate seen so far, on the whole machine
+  rollout_wide,      // augur's own: rollout over every one-processor move among 8 donors and 8 takers (no move of two)
 };
 
 // "equipartition", "pdpa", "equal-efficiency", "fixed", "marginal-gain", "pdpa-lend", "shortest-first",
-// "hesrpt-plan", "rollout", "rollout-arrivals".
+// "hesrpt-plan", "rollout", "rollout-arrivals", "rollout-wide".
 [[nodiscard]] std::string_view policy_name(PolicyKind kind);
 [[nodiscard]] std::optional<PolicyKind> parse_policy(std::string_view name);
 [[nodiscard]] const std::vector<PolicyKind>& all_policies();
@@ -127,7 +128,7 @@ struct PolicyParameters {
   // at each decision.
   DecisionClock clock;
   // The programs' history (history.hpp), in the order of their names, kept by the caller, which keeps it
-  // alive over decide(): hesrpt-plan, rollout and rollout-arrivals start a new application of a known
+  // alive over decide(): hesrpt-plan and the rollouts start a new application of a known
   // program with its program's measured curve and work as its prior. Empty: no history (the default).
   std::span<const ProgramHistory> history;
   HistoryPrior history_prior = HistoryPrior::curve;

@@ -7,7 +7,9 @@
 // arrivals expected meanwhile take), on what the policy knows: the measured curves, how far each may grow
 // and the work left, as hesrpt-plan reads them. The candidate with the least sum of (remaining) response
 // times of the applications present wins; hesrpt-plan's own on a tie. No memory between decisions beyond
-// hesrpt-plan's (the work each last predicted). Docs: manager.md, "rollout".
+// hesrpt-plan's (the work each last predicted). rollout-wide: the same rollout over hesrpt-plan's own and
+// every one-processor move from one of the eight cheapest donors to one of the eight best takers (at most
+// 65 candidates; no move of two). Docs: manager.md, "rollout".
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -21,7 +23,17 @@ namespace augur::manager {
 
 namespace {
 
-constexpr std::size_t moved_between = 3;  // processors moved from the 3 cheapest donors to the 3 best takers
+// The neighbourhood of hesrpt-plan's allocation the candidates come from: rollout moves one or two processors
+// from the 3 cheapest donors to the 3 best takers; rollout-wide one processor from the 8 cheapest to the 8
+// best (chosen on seeds 1-5 and 16-25: docs/manager.md, "rollout-wide").
+struct Neighbourhood {
+  std::size_t between;
+  std::vector<int> amounts;
+};
+Neighbourhood neighbourhood_of(PolicyKind policy) {
+  if (policy == PolicyKind::rollout_wide) return {8, {1}};
+  return {3, {1, 2}};
+}
 constexpr double relative_tie = 1e-12;    // a candidate must beat hesrpt-plan's by more than this share
 // The rollout's machine with k of the n present alive: C (k/n)^0.75, a little more of it to the present
 // than hesrpt-plan's plan leaves them ((k/n)^0.5): chosen on seeds 1-5 and 16-25 (docs/manager.md, "rollout").
@@ -147,10 +159,10 @@ void add_move(std::vector<Candidate>& candidates, std::span<const ApplicationRep
   candidates.push_back({std::move(moved), "hesrpt-plan's with " + std::to_string(amount) + " moved from " + reports[from].name + " to " + reports[to].name});
 }
 
-// hesrpt-plan's allocation, then it with one or two processors moved from a donor to a taker: the donors
-// whose last processor gains the least, the takers whose next gains the most (gains weighed by mu^0.75).
+// hesrpt-plan's allocation, then it with the neighbourhood's amounts moved from a donor to a taker: the
+// donors whose last processor gains the least, the takers whose next gains the most (gains weighed by mu^0.75).
 std::vector<Candidate> candidates_of(std::span<const ApplicationReport> reports, const Planned& plan, const std::vector<double>& tempered,
-                                     const std::vector<int>& base) {
+                                     const std::vector<int>& base, const Neighbourhood& neighbourhood) {
   std::vector<Candidate> candidates{{base, "hesrpt-plan's"}};
   // The donors whose last processor gains the least (weighed), the takers whose next gains the most.
   const auto gain = [&](std::size_t index, int processors) { return tempered[index] * (plan.curves[index].at(processors + 1) - plan.curves[index].at(processors)); };
@@ -162,9 +174,9 @@ std::vector<Candidate> candidates_of(std::span<const ApplicationReport> reports,
   }
   std::stable_sort(donors.begin(), donors.end(), [&](std::size_t a, std::size_t b) { return gain(a, base[a] - 1) < gain(b, base[b] - 1); });
   std::stable_sort(takers.begin(), takers.end(), [&](std::size_t a, std::size_t b) { return gain(a, base[a]) > gain(b, base[b]); });
-  for (std::size_t d = 0; d < std::min(moved_between, donors.size()); ++d) {
-    for (std::size_t t = 0; t < std::min(moved_between, takers.size()); ++t) {
-      for (const int amount : {1, 2}) add_move(candidates, reports, base, plan, donors[d], takers[t], amount);
+  for (std::size_t d = 0; d < std::min(neighbourhood.between, donors.size()); ++d) {
+    for (std::size_t t = 0; t < std::min(neighbourhood.between, takers.size()); ++t) {
+      for (const int amount : neighbourhood.amounts) add_move(candidates, reports, base, plan, donors[d], takers[t], amount);
     }
   }
   return candidates;
@@ -177,7 +189,7 @@ std::vector<Allocation> decide_rollout(const PolicyParameters& parameters, std::
   const Planned& plan = decision.plan;
   const std::vector<double>& tempered = decision.tempered;
   const std::vector<int>& base = decision.processors;
-  const std::vector<Candidate> candidates = candidates_of(reports, plan, tempered, base);
+  const std::vector<Candidate> candidates = candidates_of(reports, plan, tempered, base, neighbourhood_of(parameters.policy));
   const Future future = parameters.policy == PolicyKind::rollout_arrivals ? with_arrivals(parameters, plan, tempered) : present_only(plan, tempered);
   std::size_t best = 0;
   double best_cost = rollout_cost(future, base, parameters.cpus, parameters.quantum);
@@ -189,7 +201,8 @@ std::vector<Allocation> decide_rollout(const PolicyParameters& parameters, std::
       best = index;
     }
   }
-  const std::string model = future.rate > 0.0 ? "rollout, an arrival expected every " + number_text("%.1f", 1.0 / future.rate) + " s: " : "rollout: ";
+  const std::string name = parameters.policy == PolicyKind::rollout_wide ? "rollout-wide" : "rollout";
+  const std::string model = future.rate > 0.0 ? name + ", an arrival expected every " + number_text("%.1f", 1.0 / future.rate) + " s: " : name + ": ";
   const std::string why = model + candidates[best].name + " (of " + std::to_string(candidates.size()) + " candidates), sum of responses " +
                           number_text("%.1f", best_cost) + " s (hesrpt-plan's " + number_text("%.1f", base_cost) + " s)";
   std::vector<Allocation> allocations;

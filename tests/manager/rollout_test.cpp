@@ -1,7 +1,8 @@
 // rollout on crafted reports, its candidates and their rollouts worked out by hand (docs/manager.md,
-// "rollout"): hesrpt-plan's allocation and it with one or two processors moved, each held for one quantum
-// and then run to the end under hesrpt-plan's hand-out on a shrinking machine (C (k/n)^0.75 with k of the n
-// present alive, rounded); the least sum of response times wins, hesrpt-plan's own on a tie.
+// "rollout"): hesrpt-plan's allocation and it with one or two processors moved (rollout-wide: one, among
+// eight donors and eight takers), each held for one quantum and then run to the end under hesrpt-plan's
+// hand-out on a shrinking machine (C (k/n)^0.75 with k of the n present alive, rounded); the least sum of
+// response times wins, hesrpt-plan's own on a tie.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -130,6 +131,43 @@ TEST(RolloutArrivals, IsRolloutBeforeTwoArrivals) {
     EXPECT_EQ(decision[0].reason, expected[0].reason);
   }
   EXPECT_EQ(parse_policy("rollout-arrivals"), PolicyKind::rollout_arrivals);
+}
+
+TEST(RolloutWide, MovesOneProcessorAtATime) {
+  // rollout's first state (above): hesrpt-plan {4, 0}, quantum 10 s. rollout-wide moves one processor only:
+  // {4, 0} costs 10.75 (above), {3, 1}: app1 done at 1/3, app2 at 1/1; sum 1.33: {3, 1}, not rollout's
+  // {2, 2} (a move of two).
+  const std::vector<ApplicationReport> reports{arriving(1), arriving(2)};
+  PolicyParameters parameters = parameters_for(PolicyKind::rollout_wide, 4);
+  parameters.quantum = 10.0;
+  const std::vector<Allocation> decision = decide(parameters, reports);
+  EXPECT_EQ(processors_of(decision), (std::vector<int>{3, 1}));
+  EXPECT_EQ(decision[1].reason,
+            "speedup 1.00 with 1; rollout-wide: hesrpt-plan's with 1 moved from app1 to app2 (of 2 candidates), sum of responses 1.3 s "
+            "(hesrpt-plan's 10.8 s)");
+  EXPECT_EQ(parse_policy("rollout-wide"), PolicyKind::rollout_wide);
+  EXPECT_EQ(policy_name(PolicyKind::rollout_wide), "rollout-wide");
+}
+
+TEST(RolloutWide, TriesEveryOneProcessorMoveAmongEightDonorsAndEightTakers) {
+  // Twenty linear applications on 2 processors each (S(2) = 2 measured: each may grow to 2 + step = 6), 2 s
+  // predicted (W = 4 each), on 70 processors: hesrpt-plan gives one each, then the other 50 by weight x gain,
+  // the gains equal and the earlier weighing more (equal works: the rank breaks the tie), so the first ten up
+  // to their limit 6 and the last ten keep 1: ten donors (> 1), ten takers (< 6), none both. rollout-wide:
+  // the eight cheapest donors x the eight best takers, one processor each, 64 moves (65 candidates); rollout:
+  // 3 x 3 pairs, one or two processors each (6 - 2 >= 1, 1 + 2 <= 6), 18 moves (19).
+  std::vector<ApplicationReport> reports;
+  for (std::uint64_t id = 1; id <= 20; ++id) reports.push_back(running(id, 2, 2.0, 2.0));
+  PolicyParameters parameters = parameters_for(PolicyKind::hesrpt_plan, 70);
+  std::vector<int> expected(20, 1);
+  for (std::size_t index = 0; index < 10; ++index) expected[index] = 6;
+  EXPECT_EQ(processors_of(decide(parameters, reports)), expected);
+  parameters.policy = PolicyKind::rollout_wide;
+  const std::string wide = decide(parameters, reports)[0].reason;
+  EXPECT_NE(wide.find("(of 65 candidates)"), std::string::npos) << wide;
+  parameters.policy = PolicyKind::rollout;
+  const std::string narrow = decide(parameters, reports)[0].reason;
+  EXPECT_NE(narrow.find("(of 19 candidates)"), std::string::npos) << narrow;
 }
 
 }  // namespace

@@ -172,5 +172,34 @@ TEST_F(ServiceTest, WithTheHistoryANewRunOfAProgramStartsWhereItsLastRunMeasured
   }
 }
 
+TEST_F(ServiceTest, TheDecisionClockCountsTheArrivalsSinceTheFirstIncludingThoseThatLeft) {
+  // The clock a policy sees (PolicyParameters::clock): now, the first arrival and the arrivals seen, those
+  // that left included. rollout-arrivals reads it: one arrival expected every (now - first) / (arrivals - 1)
+  // seconds, none before a second arrival. a joins at 0, b at 2 s, c at 4 s: every 2.0 s; a leaves, and at
+  // 8 s three arrivals in 8 s: every 4.0 s.
+  options.policy.policy = PolicyKind::rollout_arrivals;
+  options.silent_after_ns = 100 * second;  // no application is silent over these 8 s
+  Service service(*manager, options);
+  const std::uint64_t now = monotonic_ns();
+  const auto reasons = [](const std::vector<LogEntry>& log) {
+    std::string text;
+    for (const LogEntry& line : log) text += line.kind == LogEntry::Kind::decided ? line.name + ": " + line.reason + "\n" : "";
+    return text;
+  };
+  std::unique_ptr<Connection> a = connect("a", 8);
+  std::string log = reasons(service.quantum(now));
+  EXPECT_NE(log.find("a: speedup 5.00 with 5; rollout: "), std::string::npos) << log;
+  std::unique_ptr<Connection> b = connect("b", 8);
+  log = reasons(service.quantum(now + 2 * second));
+  EXPECT_NE(log.find("rollout, an arrival expected every 2.0 s: "), std::string::npos) << log;
+  std::unique_ptr<Connection> c = connect("c", 8);
+  log = reasons(service.quantum(now + 4 * second));
+  EXPECT_NE(log.find("rollout, an arrival expected every 2.0 s: "), std::string::npos) << log;
+  a->disconnect();
+  log = reasons(service.quantum(now + 8 * second));
+  EXPECT_NE(log.find("rollout, an arrival expected every 4.0 s: "), std::string::npos) << log;
+  EXPECT_EQ(log.find("every 2.0 s"), std::string::npos) << log;
+}
+
 }  // namespace
 }  // namespace augur::manager
