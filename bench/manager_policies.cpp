@@ -1,7 +1,7 @@
 // The manager's policies on the example workloads (docs/manager.md, "Figures"): for 16 to 256 processors,
 // each policy's mean response time and makespan relative to equipartition's, simulated with
 // `augur manager simulate`'s engine. Equipartition runs twice: with no multiprogramming limit and with the
-// fixed level of 4 (PDPA, pdpa-lend, shortest-first, hesrpt-plan, rollout and rollout-arrivals set their own). Then random open arrivals of the
+// fixed level of 4 (PDPA, pdpa-lend, shortest-first, hesrpt-plan and the rollouts set their own). Then random open arrivals of the
 // thesis's five applications (Poisson, several seeds), and at 64 processors the worst job of each policy
 // (its response time and slowdown), learnt against the oracle, with noise, and with the self-analysis's
 // baseline in the model. Prints Markdown tables; never fails.
@@ -38,6 +38,7 @@ const std::vector<Row> rows{{"equipartition", manager::PolicyKind::equipartition
                             {"hesrpt-plan", manager::PolicyKind::hesrpt_plan, 0},
                             {"rollout", manager::PolicyKind::rollout, 0},
                             {"rollout-arrivals", manager::PolicyKind::rollout_arrivals, 0},
+                            {"rollout-wide", manager::PolicyKind::rollout_wide, 0},
                             {"equal-efficiency", manager::PolicyKind::equal_efficiency, 0},
                             {"marginal-gain", manager::PolicyKind::marginal_gain, 0},
                             {"fixed, level 4", manager::PolicyKind::fixed, 4}};
