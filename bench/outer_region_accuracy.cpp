@@ -2,10 +2,13 @@
 // the repository's outer-region examples (gcc builds, and clang builds where they exist) and, when
 // AUGUR_NPB_DIR names a folder of built NPB-CPP programs, on SP, BT, LU, CG and MG (docs/benchmarks.md):
 //   - period stability: the period found by K runs of `augur run -p 2 --one-run` (goal: the same in all);
-//   - accuracy: R interleaved rounds of {`augur run -p 2 --json`, the program alone on 1 thread, alone on 2}:
-//     the median one-run S(2) (the report's region of kind "outer", speedup p = 2) against the median
-//     T(1)/T(2) of the times the program prints (goal: within 10%), and the median error of the report's
-//     estimated_time_s against its elapsed_s (goal: within 5%);
+//   - accuracy: R interleaved rounds of {`augur run -p 2 --json`, the program alone on 1 thread, on 2, on 2
+//     again, on 1 again} (ABBA, so that a machine drifting within the round weighs on both pairs alike): the
+//     median one-run S(2) (the report's region of kind "outer", speedup p = 2) against the median T(1)/T(2) of
+//     the times the program prints over the 2R pairs (goal: within 10%), and the median error of the report's
+//     estimated_time_s against its elapsed_s (goal: within 5%); the reference against itself: the median over
+//     the R first pairs against that over the R second pairs (how far two traditional measurements of R runs
+//     each fall apart on this machine: the noise floor of the check);
 //   - disturbance: D runs with a CPU-bound process started halfway through: S(2) within 15% of the idle
 //     T(1)/T(2), or a report that says the measurement was disturbed (goal: every run);
 //   - minimum iterations: programs with too few steps get no speedup.
@@ -49,6 +52,7 @@ using augur::bench::start_competitor;
 
 struct Summary {
   std::string label, stability, one_run, traditional, error, estimate, latest, disturbed, idle_flags;
+  std::string reference_split;  // the median T(1)/T(2) of the second pairs against that of the first
   std::string idle_kinds;  // the idle flags' reasons by kind, "" when none
 };
 
@@ -90,7 +94,8 @@ double stability(const Program& program, const Settings& settings, const fs::pat
 }
 
 // The two sides of the error of one round's S(2): the one-run T(1) and T(2) per step against the times alone
-// divided by the time steps (NPB and the examples print the time loop's time); appended to the ratios.
+// (the means of the round's two runs on each side) divided by the time steps (NPB and the examples print the
+// time loop's time); appended to the ratios.
 std::string sides_text(const RunReport& report, long steps, double one, double two, std::vector<double>& one_ratios,
                        std::vector<double>& two_ratios) {
   if (!report.one_thread || !report.step_time || steps <= 0) return "";
@@ -122,12 +127,12 @@ void print_split(const fs::path& scratch, std::vector<augur::bench::EstimateSpli
               100.0 * split->selection, 100.0 * split->drift, 100.0 * split->tail);
 }
 
-// Accuracy: interleaved rounds; returns the median traditional speedup T(1)/T(2).
+// Accuracy: interleaved rounds; returns the median traditional speedup T(1)/T(2) over all pairs.
 double accuracy(const Program& program, const Settings& settings, const fs::path& scratch, Summary& summary) {
-  std::vector<double> one_runs, traditionals, errors, latest_errors, one_ratios, two_ratios;
+  std::vector<double> one_runs, traditionals, firsts, seconds, errors, latest_errors, one_ratios, two_ratios;
   std::vector<augur::bench::EstimateSplit> splits;
   augur::bench::PlacementRounds placements;
-  std::printf("  accuracy, %d interleaved rounds of {augur run -p 2 --json; alone on 1 thread; alone on 2}:\n",
+  std::printf("  accuracy, %d interleaved rounds of {augur run -p 2 --json; alone on 1 thread; on 2; on 2; on 1}:\n",
               settings.rounds);
   std::vector<std::string> extra;
   int idle_flagged = 0;  // idle rounds whose verdict said disturbed (false alarms, on an idle machine)
@@ -140,7 +145,11 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     augur::bench::PlacementProbe probe;
     const double two = alone(program, "2");
     placements.add(report, probe.stop(), one, two);
-    traditionals.push_back(one / two);
+    const double two_again = alone(program, "2");
+    const double one_again = alone(program, "1");
+    firsts.push_back(one / two);
+    seconds.push_back(one_again / two_again);
+    traditionals.insert(traditionals.end(), {one / two, one_again / two_again});
     if (report.one_run) one_runs.push_back(*report.one_run);
     if (report.disturbed.value_or(false)) {
       ++idle_flagged;
@@ -150,11 +159,11 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     const std::string latest = estimate_text(report.latest, report.latest_at, report.elapsed, latest_errors);
     std::printf(
         "    round %d: period %s, one-run S(2) %s, two-run S(2) %s, T(1) %.4f s, T(2) %.4f s, T(1)/T(2) %.3f, time "
-        "estimate %s, latest %s\n",
+        "estimate %s, latest %s; again: T(2) %.4f s, T(1) %.4f s, T(1)/T(2) %.3f\n",
         round, report.period ? std::to_string(*report.period).c_str() : "none",
         optional_text(report.one_run, "%.3f").c_str(), optional_text(report.two_run, "%.3f").c_str(), one, two,
-        one / two, estimate.c_str(), latest.c_str());
-    std::printf("%s%s", sides_text(report, program.iterations, one, two, one_ratios, two_ratios).c_str(), placements.last_text().c_str());
+        one / two, estimate.c_str(), latest.c_str(), two_again, one_again, one_again / two_again);
+    std::printf("%s%s", sides_text(report, program.iterations, (one + one_again) / 2.0, (two + two_again) / 2.0, one_ratios, two_ratios).c_str(), placements.last_text().c_str());
     if (report.disturbed.value_or(false)) {
       std::printf("      flagged disturbed (%s):\n", report.counters.c_str());
       for (const std::string& reason : report.reasons)
@@ -165,6 +174,9 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   }
   const double traditional = median(traditionals);
   summary.traditional = format("%.3f", traditional);
+  summary.reference_split = format("%+.1f%%", 100.0 * (median(seconds) / median(firsts) - 1.0));
+  std::printf("    the reference against itself: median T(1)/T(2) of the second pairs %.3f, of the first pairs %.3f: %s\n",
+              median(seconds), median(firsts), summary.reference_split.c_str());
   if (one_runs.empty()) {
     std::printf("    no one-run speedup (no region of kind \"outer\" with S(2) in any report); median T(1)/T(2) %.3f\n",
                 traditional);
@@ -174,8 +186,8 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     summary.one_run = format("%.3f", one_run);
     summary.error = format("%+.1f%%", 100.0 * (one_run / traditional - 1.0));
     std::printf(
-        "    median one-run S(2) %.3f (%zu of %d rounds) against median T(1)/T(2) %.3f: %s (goal: within 10%%)\n",
-        one_run, one_runs.size(), settings.rounds, traditional, summary.error.c_str());
+        "    median one-run S(2) %.3f (%zu of %d rounds) against median T(1)/T(2) %.3f (%zu pairs): %s (goal: within 10%%)\n",
+        one_run, one_runs.size(), settings.rounds, traditional, traditionals.size(), summary.error.c_str());
   }
   if (!splits.empty()) {
     std::vector<double> parts[4];
@@ -244,7 +256,7 @@ void disturbance(const Program& program, const Settings& settings, const fs::pat
 
 void measure(const Program& program, const Settings& settings, const fs::path& scratch,
              std::vector<Summary>& summaries) {
-  Summary summary{program.label, "", "", "", "", "", "", "", "", ""};
+  Summary summary{program.label, "", "", "", "", "", "", "", "", "", ""};
   std::string command;
   for (const std::string& word : program.argv) command += (command.empty() ? "" : " ") + word;
   std::printf("== %s (%s)\n", program.label.c_str(), command.c_str());
@@ -276,12 +288,12 @@ void minimum_iterations(const fs::path& scratch) {
 }
 
 void print_summary(const std::vector<Summary>& summaries) {
-  std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %9s %10s %10s\n", "program", "period stability", "S(2) run",
-              "T(1)/T(2)", "error", "estimate", "latest", "disturbed", "idle flag");
+  std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %9s %9s %10s %10s\n", "program", "period stability", "S(2) run",
+              "T(1)/T(2)", "error", "ref B/A", "estimate", "latest", "disturbed", "idle flag");
   for (const Summary& s : summaries) {
-    std::printf("%-22s %-34s %9s %9s %8s %9s %9s %10s %10s\n", s.label.c_str(), s.stability.c_str(), s.one_run.c_str(),
-                s.traditional.c_str(), s.error.c_str(), s.estimate.c_str(), s.latest.c_str(), s.disturbed.c_str(),
-                s.idle_flags.c_str());
+    std::printf("%-22s %-34s %9s %9s %8s %9s %9s %9s %10s %10s\n", s.label.c_str(), s.stability.c_str(), s.one_run.c_str(),
+                s.traditional.c_str(), s.error.c_str(), s.reference_split.c_str(), s.estimate.c_str(), s.latest.c_str(),
+                s.disturbed.c_str(), s.idle_flags.c_str());
   }
   for (const Summary& s : summaries)
     if (!s.idle_kinds.empty()) std::printf("idle flags of %s by reason: %s\n", s.label.c_str(), s.idle_kinds.c_str());

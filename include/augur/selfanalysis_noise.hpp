@@ -35,10 +35,13 @@ struct MachineContext {
   std::string wait_policy;           // OMP_WAIT_POLICY lower-cased, or "default" when unset
   int available_processors = 0;
   // The processors other processes used over the run, on average (/proc/stat's busy time of all processors
-  // less this process's CPU time, over the wall time; 0.5: half a processor); negative when unknown (a run
-  // shorter than min_cpu_window_s, or /proc/stat unreadable). Unlike the load average, a mean over the last
-  // minute that still holds the program's own previous run, it says what ran beside this run.
+  // less this process's CPU time, over the wall time; 0.5: half a processor); for a run shorter than
+  // min_cpu_window_s, the CPU time of every task of the cgroup hierarchy's root instead (other_cpu_source
+  // "cgroup", from min_precise_cpu_window_s); negative when unknown (a shorter run, or nothing readable).
+  // Unlike the load average, a mean over the last minute that still holds the program's own previous run, it
+  // says what ran beside this run.
   double other_cpu_load = -1.0;
+  std::string other_cpu_source;  // "proc_stat" or "cgroup" where other_cpu_load is known, else empty
   // The wall seconds other_cpu_load was measured over (the run up to the report); negative when unknown (a
   // report written before 2026-11-27 05:45 UTC, which kept other_cpu_load only for runs of 0.5 s or more).
   double cpu_window_s = -1.0;
@@ -71,6 +74,12 @@ inline constexpr double competing_load_limit = 0.25;
 // competitor from half-way 0.3 or more: the limits 0.1 and 0.25 stand apart from the rounding. 0.5 s until
 // 2026-11-27 05:45 UTC, which left the runs of 0.25-0.3 s of outer_race and adi_sweep to the old rules.
 inline constexpr double min_cpu_window_s = 0.2;
+// Runs shorter than min_cpu_window_s read the CPU time of every task under the root of the cgroup hierarchy the
+// process sees, in nanoseconds (cgroup v1 `cpuacct.usage`, or v2 `cpu.stat`'s `usage_usec`): exact, where
+// /proc/stat counts ticks. On a machine or a virtual machine the root holds every process; in a container only
+// the container's, so the longer runs keep /proc/stat, which sees the whole machine. From 0.05 s: a competitor
+// from half-way then reads 0.5, against 0.00-0.01 on a quiet machine (kernel threads).
+inline constexpr double min_precise_cpu_window_s = 0.05;
 
 // The times of the first line of /proc/stat ("cpu  user nice system idle iowait irq softirq steal ..."), in
 // clock ticks: `busy` = user + nice + system + irq + softirq (guest time is inside user), `total` every field
@@ -86,6 +95,14 @@ struct CpuTimes {
 // min_cpu_window_s, the readings go backwards or `ticks_per_second` is not positive.
 [[nodiscard]] double other_cpu_load(const CpuTimes& start, const CpuTimes& end, double ticks_per_second, double process_cpu_s,
                                     double wall_s);
+// The CPU time in nanoseconds of a cgroup file's text: a bare integer (v1 `cpuacct.usage`, nanoseconds) or the
+// line `usage_usec N` of a v2 `cpu.stat` (microseconds); false when it holds neither.
+[[nodiscard]] bool parse_cgroup_cpu_usage(const std::string& text, unsigned long long& nanoseconds);
+// The processors other processes used between two such readings: (nanoseconds / 1e9 − this process's CPU
+// seconds) / wall seconds, at least 0; negative when the window is shorter than min_precise_cpu_window_s or the
+// readings go backwards.
+[[nodiscard]] double other_cpu_load_precise(unsigned long long start_ns, unsigned long long end_ns, double process_cpu_s,
+                                            double wall_s);
 
 // S(p) from the windows: each window's speedup T(B) / T_i(p) x AF(B), their median and 95% interval,
 // widened by the baseline's own interval (lo x T(B)lo / T(B), hi x T(B)hi / T(B)).

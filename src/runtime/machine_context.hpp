@@ -1,6 +1,7 @@
 // The machine around a self-analysis run, for the noise verdict (docs/self-analysis.md, "The noise
 // verdict"): the load average at the start and the end (/proc/loadavg), the CPU steal over the run and the
-// processors other processes used beside it (/proc/stat's busy time less the process's CPU time), the
+// processors other processes used beside it (/proc/stat's busy time less the process's CPU time; for short
+// runs, the cgroup hierarchy's root CPU time in nanoseconds), the
 // involuntary context switches of the process (getrusage) and OMP_WAIT_POLICY.
 // Header-only; shared by libaugur and libaugur_preload. Never throws: what cannot be read stays unknown.
 #pragma once
@@ -46,6 +47,22 @@ inline bool read_cpu_times(selfanalysis::CpuTimes& times) {
   return read && selfanalysis::parse_cpu_times(line, times);
 }
 
+// The CPU time in nanoseconds of every task under the root of the cgroup hierarchy the process sees
+// (selfanalysis::parse_cgroup_cpu_usage): v1 cpuacct.usage, or v2 cpu.stat (the hybrid layout's unified mount,
+// or the v2 mount); false when none is readable.
+inline bool read_cgroup_cpu_ns(unsigned long long& nanoseconds) {
+  for (const char* path : {"/sys/fs/cgroup/cpuacct/cpuacct.usage", "/sys/fs/cgroup/cpu,cpuacct/cpuacct.usage",
+                           "/sys/fs/cgroup/unified/cpu.stat", "/sys/fs/cgroup/cpu.stat"}) {
+    std::FILE* file = std::fopen(path, "r");
+    if (file == nullptr) continue;
+    char text[1024];
+    const std::size_t length = std::fread(text, 1, sizeof text - 1, file);
+    std::fclose(file);
+    if (selfanalysis::parse_cgroup_cpu_usage(std::string(text, length), nanoseconds)) return true;
+  }
+  return false;
+}
+
 // Seconds of `clock` (CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID); negative when it cannot be read.
 inline double clock_seconds(clockid_t clock) {
   timespec now{};
@@ -58,6 +75,7 @@ public:
   void start() {
     load_start_ = read_load_average();
     have_times_ = read_cpu_times(times_start_);
+    have_cgroup_ = read_cgroup_cpu_ns(cgroup_start_);
     wall_start_ = clock_seconds(CLOCK_MONOTONIC);
     cpu_start_ = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
   }
@@ -77,9 +95,19 @@ public:
       if (wall_start_ >= 0.0 && wall >= 0.0 && cpu_start_ >= 0.0 && cpu >= 0.0 && ticks > 0) {
         machine.other_cpu_load = selfanalysis::other_cpu_load(times_start_, times, static_cast<double>(ticks), cpu - cpu_start_,
                                                               wall - wall_start_);
-        if (machine.other_cpu_load >= 0.0) machine.cpu_window_s = wall - wall_start_;
+        if (machine.other_cpu_load >= 0.0) machine.other_cpu_source = "proc_stat";
       }
     }
+    // A run too short for /proc/stat's ticks: the cgroup root's CPU time, in nanoseconds.
+    unsigned long long cgroup = 0;
+    const double wall = clock_seconds(CLOCK_MONOTONIC);
+    const double cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
+    if (machine.other_cpu_load < 0.0 && have_cgroup_ && read_cgroup_cpu_ns(cgroup) && wall_start_ >= 0.0 && wall >= 0.0 &&
+        cpu_start_ >= 0.0 && cpu >= 0.0) {
+      machine.other_cpu_load = selfanalysis::other_cpu_load_precise(cgroup_start_, cgroup, cpu - cpu_start_, wall - wall_start_);
+      if (machine.other_cpu_load >= 0.0) machine.other_cpu_source = "cgroup";
+    }
+    if (machine.other_cpu_load >= 0.0 && wall >= 0.0 && wall_start_ >= 0.0) machine.cpu_window_s = wall - wall_start_;
     machine.involuntary_switches = process_involuntary_switches();
     const char* policy = std::getenv("OMP_WAIT_POLICY");
     machine.wait_policy = policy == nullptr || *policy == '\0' ? "default" : policy;
@@ -90,6 +118,8 @@ public:
 private:
   double load_start_ = -1.0;
   bool have_times_ = false;
+  bool have_cgroup_ = false;
+  unsigned long long cgroup_start_ = 0;
   selfanalysis::CpuTimes times_start_;
   double wall_start_ = -1.0;
   double cpu_start_ = -1.0;

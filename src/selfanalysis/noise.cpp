@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <utility>
@@ -118,6 +119,32 @@ bool parse_cpu_times(const std::string& text, CpuTimes& times) {
 double other_cpu_load(const CpuTimes& start, const CpuTimes& end, double ticks_per_second, double process_cpu_s, double wall_s) {
   if (!(wall_s >= min_cpu_window_s) || !(ticks_per_second > 0.0) || end.busy < start.busy || end.total < start.total) return -1.0;
   const double busy_s = static_cast<double>(end.busy - start.busy) / ticks_per_second;
+  return std::max(0.0, (busy_s - std::max(process_cpu_s, 0.0)) / wall_s);
+}
+
+bool parse_cgroup_cpu_usage(const std::string& text, unsigned long long& nanoseconds) {
+  const auto number_at = [&](std::size_t at, unsigned long long scale) {
+    std::size_t end = at;
+    unsigned long long value = 0;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) != 0 && end - at < 19)
+      value = value * 10 + static_cast<unsigned long long>(text[end++] - '0');
+    if (end == at || (end < text.size() && text[end] != '\n' && text[end] != ' ')) return false;
+    nanoseconds = value * scale;
+    return true;
+  };
+  if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0])) != 0) return number_at(0, 1);
+  for (std::size_t line = 0; line < text.size();) {
+    if (text.compare(line, 11, "usage_usec ") == 0) return number_at(line + 11, 1000);
+    const std::size_t next = text.find('\n', line);
+    if (next == std::string::npos) break;
+    line = next + 1;
+  }
+  return false;
+}
+
+double other_cpu_load_precise(unsigned long long start_ns, unsigned long long end_ns, double process_cpu_s, double wall_s) {
+  if (!(wall_s >= min_precise_cpu_window_s) || end_ns < start_ns) return -1.0;
+  const double busy_s = 1e-9 * static_cast<double>(end_ns - start_ns);
   return std::max(0.0, (busy_s - std::max(process_cpu_s, 0.0)) / wall_s);
 }
 

@@ -53,6 +53,7 @@ ordered_json render_machine(const MachineContext& machine) {
   json["steal_fraction"] = number_or_null(machine.steal_fraction, machine.steal_fraction >= 0.0);
   json["other_cpu_load"] = number_or_null(machine.other_cpu_load, machine.other_cpu_load >= 0.0);
   json["other_cpu_window_s"] = number_or_null(machine.cpu_window_s, machine.cpu_window_s >= 0.0);
+  json["other_cpu_source"] = machine.other_cpu_source.empty() ? ordered_json(nullptr) : ordered_json(machine.other_cpu_source);
   json["involuntary_switches"] = number_or_null(machine.involuntary_switches, machine.involuntary_switches >= 0);
   json["wait_policy"] = machine.wait_policy;
   json["oversubscribed"] = machine.oversubscribed();

@@ -133,6 +133,9 @@ MachineContext read_machine(const FieldReader& reader, const nlohmann::json& jso
   machine.steal_fraction = reader.get_or<double>(*found, "steal_fraction", -1.0, "report.machine");
   machine.other_cpu_load = reader.get_or<double>(*found, "other_cpu_load", -1.0, "report.machine");
   machine.cpu_window_s = reader.get_or<double>(*found, "other_cpu_window_s", -1.0, "report.machine");
+  const auto source = found->find("other_cpu_source");
+  if (source != found->end() && !source->is_null())
+    machine.other_cpu_source = reader.get_or<std::string>(*found, "other_cpu_source", "", "report.machine");
   machine.involuntary_switches = reader.get_or<long>(*found, "involuntary_switches", -1, "report.machine");
   machine.wait_policy = reader.get_or<std::string>(*found, "wait_policy", "", "report.machine");
   return machine;

@@ -245,7 +245,7 @@ private:
 // where the runtime's threads still share a core, a competing process), or when its wall time is more than
 // policy.pace_excess times what its steps take at the mean of its measured ones (time outside the measured
 // steps: the tool's own work when it found the period); the pace is that of the consecutive undisturbed
-// stretches since the last disturbed one.
+// stretches since the last disturbed one, and its precision the standard error of their paces' mean.
 class LoopPace {
 public:
   // A mark at `now`, when `iterations` steps of the loop have begun and `analysis` holds the steps measured so
@@ -258,6 +258,9 @@ public:
   [[nodiscard]] long clean_iterations() const { return clean_iterations_; }
   // Seconds per step over the clean stretches; negative when there is none.
   [[nodiscard]] double seconds_per_step() const;
+  // The standard error of the mean of the clean stretches' paces (each stretch's seconds per step) over that
+  // mean; infinite below two stretches.
+  [[nodiscard]] double relative_error() const { return clean_paces_.relative_standard_error(); }
 
 private:
   double last_time_ = -1.0;
@@ -266,6 +269,7 @@ private:
   double clean_seconds_ = 0.0;
   long clean_iterations_ = 0;
   int clean_stretches_ = 0;
+  StepTimeSums clean_paces_;  // the clean stretches' seconds per step
 };
 
 // An estimate of a time loop's execution time and when it was made.
@@ -276,9 +280,12 @@ struct TimeEstimate {
 };
 
 // The estimate from the loop's pace (LoopPace) for a loop of `expected` steps, `iterations` begun, `consumed`
-// seconds into it: consumed + (expected - iterations) x pace, once the pace has two undisturbed stretches (one
-// when `quarter`: a quarter of the loop went by); negative when it has not, or when `iterations` > `expected`.
-[[nodiscard]] double pace_estimate(const LoopPace& pace, double consumed, long iterations, long expected, bool quarter);
+// seconds into it: consumed + (expected - iterations) x pace, once the pace has two undisturbed stretches whose
+// paces' mean is known within `precision` (its standard error over it: TeamPolicy::first_estimate_error), or,
+// when `quarter` (a quarter of the loop went by), one undisturbed stretch; negative when it has neither, or
+// when `iterations` > `expected`.
+[[nodiscard]] double pace_estimate(const LoopPace& pace, double consumed, long iterations, long expected, bool quarter,
+                                   double precision = TeamPolicy{}.first_estimate_error);
 
 // The estimates of a time loop's execution time (docs/self-analysis.md, "The estimate of the execution time"):
 // the first once the evidence suffices, then a new one at every mark of the pace (the start of each baseline

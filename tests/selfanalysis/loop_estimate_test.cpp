@@ -1,9 +1,10 @@
 // The estimate from the means of the steps, deferred off the master's path (selfanalysis::DeferredEstimate,
-// LoopEstimates::defer and resolve), and the report of the tool's own time (ToolTime); docs/self-analysis.md,
-// "The tool's time on the master".
+// LoopEstimates::defer and resolve), the evidence the first estimate waits for (FirstEstimate), and the report
+// of the tool's own time (ToolTime); docs/self-analysis.md, "The tool's time on the master".
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -153,6 +154,41 @@ TEST(FirstEstimate, AWideSpreadWaitsForHalfTheLoopAShortLoopForAThird) {
   EXPECT_FALSE(first_estimate_ready(few, 6, 12));  // never fewer than min_steps (5)
   few.add(1e-3);
   EXPECT_TRUE(first_estimate_ready(few, 7, 12));
+}
+
+// A loop of 2000 steps whose pace is marked every 20 steps from iteration 10, each stretch's steps taking
+// `first` then `second` seconds in turn; returns the iteration the first estimate was made at and its seconds.
+std::pair<long, double> first_estimate_of(double first, double second) {
+  TeamAnalysis team(2);
+  LoopPace pace;
+  LoopEstimates estimates;
+  double now = 0.0;
+  for (long begun = 1; begun <= 2000 && !estimates.first_made(); ++begun) {
+    const double elapsed = begun <= 10 || ((begun - 11) / 20) % 2 == 0 ? first : second;
+    now += elapsed;
+    step(team, elapsed);
+    const bool mark = begun >= 10 && (begun - 10) % 20 == 0;
+    if (mark) pace.mark(now, begun, team, {});
+    estimates.at_boundary(pace, now, begun, 2000, mark, [] { return -1.0; });
+  }
+  return {estimates.first().at_iteration, estimates.first().seconds};
+}
+
+// The first estimate from the pace waits until the stretches' paces give their mean within 2.5% (the standard
+// error over the mean, TeamPolicy::first_estimate_error), or a quarter of the loop went by.
+TEST(FirstEstimate, ThePaceWaitsUntilItsMeanIsKnownWithinTwoAndAHalfPercent) {
+  // A steady pace: two stretches suffice (iteration 50): 0.1 s + 1950 steps of 2 ms.
+  const auto steady = first_estimate_of(2e-3, 2e-3);
+  EXPECT_EQ(steady.first, 50);
+  EXPECT_NEAR(steady.second, 0.1 + 1950 * 2e-3, 1e-9);
+  // Stretches of 2.0 and 2.4 ms steps in turn: s / mean over sqrt(n) is 2.52% after 14 stretches, 2.44% after
+  // 15 (iteration 310): 10 x 2 ms + 8 x 20 x 2.0 ms + 7 x 20 x 2.4 ms = 0.676 s, then 1690 steps at the
+  // stretches' pace, 0.656 s over 300 steps.
+  const auto alternating = first_estimate_of(2e-3, 2.4e-3);
+  EXPECT_EQ(alternating.first, 310);
+  EXPECT_NEAR(alternating.second, 0.676 + 1690 * (0.656 / 300), 1e-9);
+  // 1 and 3 ms in turn: not within 2.5% before the quarter (iteration 500), where one stretch suffices.
+  EXPECT_EQ(first_estimate_of(1e-3, 3e-3).first, 500);
 }
 
 }  // namespace

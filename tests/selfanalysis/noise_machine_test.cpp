@@ -47,6 +47,29 @@ TEST(NoiseMachine, OtherProcessesLoadIsTheBusyTimeLessOurs) {
   EXPECT_LT(other_cpu_load(start, end, 0.0, 1.0, 1.0), 0.0);
 }
 
+// Runs too short for /proc/stat's ticks read the cgroup root's CPU time in nanoseconds (v1 cpuacct.usage, v2
+// cpu.stat's usage_usec).
+TEST(NoiseMachine, ShortRunsReadTheCgroupRootsCpuTimeInNanoseconds) {
+  using augur::selfanalysis::other_cpu_load_precise;
+  using augur::selfanalysis::parse_cgroup_cpu_usage;
+  unsigned long long ns = 0;
+  EXPECT_TRUE(parse_cgroup_cpu_usage("21092819553058\n", ns));
+  EXPECT_EQ(ns, 21092819553058ULL);
+  EXPECT_TRUE(parse_cgroup_cpu_usage("usage_usec 20988863149\nuser_usec 19548909237\nsystem_usec 1439953912\n", ns));
+  EXPECT_EQ(ns, 20988863149000ULL);
+  EXPECT_TRUE(parse_cgroup_cpu_usage("user_usec 5\nusage_usec 7", ns));
+  EXPECT_EQ(ns, 7000ULL);
+  for (const char* bad : {"", "abc\n", "12x\n", "user_usec 5\n", "usage_usec \n", "usage_usec x1\n"})
+    EXPECT_FALSE(parse_cgroup_cpu_usage(bad, ns)) << bad;
+  // 0.6 s of every task's CPU time, 0.1 s of it this process's, over 1 s: half a processor.
+  EXPECT_DOUBLE_EQ(other_cpu_load_precise(1000000000ULL, 1600000000ULL, 0.1, 1.0), 0.5);
+  // A run of 0.08 s whose competitor ran from half-way: 0.04 s beside 0.08 s of the team's two threads.
+  EXPECT_NEAR(other_cpu_load_precise(0, 120000000ULL, 0.08, 0.08), 0.5, 1e-12);
+  EXPECT_DOUBLE_EQ(other_cpu_load_precise(0, 100000000ULL, 0.2, 0.1), 0.0) << "never below 0";
+  EXPECT_LT(other_cpu_load_precise(0, 100000000ULL, 0.0, 0.049), 0.0) << "shorter than 0.05 s";
+  EXPECT_LT(other_cpu_load_precise(5, 4, 0.0, 1.0), 0.0) << "backwards";
+}
+
 // What other processes used beyond the processors the team left free: on 2 processors a team of 2 leaves none,
 // so a competitor's 0.3 of a processor over the run is competition; on 8 the same team leaves 6.
 TEST(NoiseMachine, CompetitionIsTheLoadBeyondTheProcessorsTheTeamLeftFree) {
