@@ -91,6 +91,9 @@ struct ReportRegion {
   double one_thread_time = 0.0;   // T(1), seconds
   std::string one_thread_source;  // "baseline": baseline steps (threads one after the other); "work": the work added up
   long baseline_steps = 0;
+  // The baseline steps stopped for good: a thread waited for another inside a construct (a pipeline
+  // synchronised with flags, as NPB LU's), so T(1) is the work added up with those waits in it.
+  bool baseline_stopped = false;
   double parallel_efficiency = 0.0;
   double load_balance = 0.0;
   double communication = 0.0;

@@ -194,6 +194,10 @@ void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& op
   }
   std::printf("  parallel efficiency %.3f = load balance %.3f x communication %.3f\n", outer.parallel_efficiency, outer.load_balance,
               outer.communication);
+  if (outer.baseline_stopped && team > 1)
+    std::printf("  caution: the baseline iterations stopped: a thread waited for another inside a construct (a pipeline\n"
+                "    synchronised with flags?); T(1) is the threads' work added up, their waits inside the constructs\n"
+                "    counted as work, so S(p) reads high\n");
   print_placement(outer);
   std::printf("  %4s  %8s  %-8s  %12s\n", "p", "S(p)", "source", "T(p)");
   for (const selfanalysis::ReportPoint& point : outer.points) {

@@ -129,6 +129,7 @@ std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state,
   if (!periods.found()) return results;
   selfanalysis::OuterRegionResult result;
   result.tool = state.outer->tool;
+  result.baseline_stopped = state.outer->recorder.failed();
   const TeamRecorder::CourtesyTotals courtesy = state.outer->recorder.courtesy();
   result.tool.courtesy_waits = courtesy.waits;
   result.tool.courtesy_ran_out = courtesy.ran_out;

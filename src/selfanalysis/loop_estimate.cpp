@@ -9,9 +9,10 @@
 
 namespace augur::selfanalysis {
 
-double pace_estimate(const LoopPace& pace, double consumed, long iterations, long expected, bool quarter, double precision) {
+double pace_estimate(const LoopPace& pace, double consumed, long iterations, long expected, bool quarter, double precision,
+                     int least) {
   const long remaining = expected - iterations;
-  if (remaining < 0 || pace.clean_stretches() < (quarter ? 1 : 2)) return -1.0;
+  if (remaining < 0 || pace.clean_stretches() < (quarter ? 1 : std::max(2, least))) return -1.0;
   if (!quarter && !(pace.relative_error() <= precision)) return -1.0;
   const double per_step = pace.seconds_per_step();
   return per_step < 0.0 ? -1.0 : consumed + static_cast<double>(remaining) * per_step;

@@ -70,6 +70,7 @@ void read_outer(const FieldReader& reader, const nlohmann::json& entry, const st
   region.one_thread_time = reader.get_or<double>(entry, "one_thread_time_s", 0.0, where);
   region.one_thread_source = reader.get_or<std::string>(entry, "one_thread_source", "work", where);
   region.baseline_steps = reader.get_or<long>(entry, "baseline_steps", 0, where);
+  region.baseline_stopped = reader.get_or<bool>(entry, "baseline_stopped", false, where);
   region.estimated_at_fraction = reader.get_or<double>(entry, "estimated_at_fraction", -1.0, where);
   region.latest_estimated_time = reader.get_or<double>(entry, "latest_estimated_time_s", -1.0, where);
   region.latest_estimated_at_iteration = reader.get_or<long>(entry, "latest_estimated_at_iteration", 0, where);

@@ -280,12 +280,12 @@ struct TimeEstimate {
 };
 
 // The estimate from the loop's pace (LoopPace) for a loop of `expected` steps, `iterations` begun, `consumed`
-// seconds into it: consumed + (expected - iterations) x pace, once the pace has two undisturbed stretches whose
-// paces' mean is known within `precision` (its standard error over it: TeamPolicy::first_estimate_error), or,
-// when `quarter` (a quarter of the loop went by), one undisturbed stretch; negative when it has neither, or
-// when `iterations` > `expected`.
+// seconds into it: consumed + (expected - iterations) x pace, once the pace has `least` (TeamPolicy::min_steps)
+// undisturbed stretches whose paces' mean is known within `precision` (its standard error over it:
+// TeamPolicy::first_estimate_error), or, when `quarter` (a quarter of the loop went by), one undisturbed
+// stretch; negative when it has neither, or when `iterations` > `expected`.
 [[nodiscard]] double pace_estimate(const LoopPace& pace, double consumed, long iterations, long expected, bool quarter,
-                                   double precision = TeamPolicy{}.first_estimate_error);
+                                   double precision = TeamPolicy{}.first_estimate_error, int least = TeamPolicy{}.min_steps);
 
 // The estimates of a time loop's execution time (docs/self-analysis.md, "The estimate of the execution time"):
 // the first once the evidence suffices, then a new one at every mark of the pace (the start of each baseline
@@ -375,6 +375,7 @@ struct OuterRegionResult {
   TeamSummary summary;
   TeamPlacement placement;          // the team on one core or not, over its measured steps
   ToolTime tool;                    // the tool's own time on the master and the courtesy waits
+  bool baseline_stopped = false;    // the baseline steps stopped: threads waited on each other inside a construct
 };
 
 // The report text of render_report with the outer regions appended to its `regions`.

@@ -72,6 +72,7 @@ ordered_json render_outer(const OuterRegionResult& outer) {
   json["one_thread_time_s"] = known(summary.one_thread, valid);
   json["one_thread_source"] = summary.baseline_measured ? "baseline" : "work";
   json["baseline_steps"] = summary.baseline_steps;
+  json["baseline_stopped"] = outer.baseline_stopped;
   json["work_one_thread_time_s"] = known(summary.work_one_thread, valid);
   json["f"] = known(summary.f, valid && summary.f >= 0.0);
   json["af"] = known(summary.amdahl_factor(summary.team), valid);

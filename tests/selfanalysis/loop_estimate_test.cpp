@@ -174,13 +174,13 @@ std::pair<long, double> first_estimate_of(double first, double second) {
   return {estimates.first().at_iteration, estimates.first().seconds};
 }
 
-// The first estimate from the pace waits until the stretches' paces give their mean within 2.5% (the standard
-// error over the mean, TeamPolicy::first_estimate_error), or a quarter of the loop went by.
+// The first estimate from the pace waits for five stretches (TeamPolicy::min_steps) whose paces give their mean
+// within 2.5% (the standard error over the mean, TeamPolicy::first_estimate_error), or a quarter of the loop.
 TEST(FirstEstimate, ThePaceWaitsUntilItsMeanIsKnownWithinTwoAndAHalfPercent) {
-  // A steady pace: two stretches suffice (iteration 50): 0.1 s + 1950 steps of 2 ms.
+  // A steady pace: five stretches (iteration 110): 0.22 s + 1890 steps of 2 ms.
   const auto steady = first_estimate_of(2e-3, 2e-3);
-  EXPECT_EQ(steady.first, 50);
-  EXPECT_NEAR(steady.second, 0.1 + 1950 * 2e-3, 1e-9);
+  EXPECT_EQ(steady.first, 110);
+  EXPECT_NEAR(steady.second, 0.22 + 1890 * 2e-3, 1e-9);
   // Stretches of 2.0 and 2.4 ms steps in turn: s / mean over sqrt(n) is 2.52% after 14 stretches, 2.44% after
   // 15 (iteration 310): 10 x 2 ms + 8 x 20 x 2.0 ms + 7 x 20 x 2.4 ms = 0.676 s, then 1690 steps at the
   // stretches' pace, 0.656 s over 300 steps.

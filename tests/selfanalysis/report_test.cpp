@@ -10,6 +10,7 @@
 #include "augur/core/diagnostics.hpp"
 #include "augur/selfanalysis_report.hpp"
 #include "selfanalysis/speedup_experiment.hpp"
+#include "selfanalysis/team.hpp"
 
 namespace augur::selfanalysis {
 namespace {
@@ -145,6 +146,25 @@ TEST(Report, ReadsAnOuterRegionsPlacement) {
         << error.what();
   }
   EXPECT_THROW((void)parse_report(outer_report(R"(, "placement": 3)"), "r.json"), core::InputError);
+}
+
+// Whether the baseline steps stopped (threads waiting on each other inside a construct): read when present,
+// false when absent (reports written before it), refused when not a boolean; written by render_outer.
+TEST(Report, ReadsWhetherAnOuterRegionsBaselineStopped) {
+  EXPECT_TRUE(parse_report(outer_report(R"(, "baseline_stopped": true)"), "r.json").regions.at(0).baseline_stopped);
+  EXPECT_FALSE(parse_report(outer_report(R"(, "baseline_stopped": false)"), "r.json").regions.at(0).baseline_stopped);
+  EXPECT_FALSE(parse_report(outer_report(""), "r.json").regions.at(0).baseline_stopped);
+  EXPECT_THROW((void)parse_report(outer_report(R"(, "baseline_stopped": 1)"), "r.json"), core::InputError);
+  augur::selfanalysis::OuterRegionResult outer;
+  outer.id = 7;
+  outer.length = 8;
+  outer.iterations = 300;
+  outer.baseline_stopped = true;
+  const auto written = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {outer}));
+  EXPECT_EQ(written.at("regions").at(0).at("baseline_stopped"), true);
+  outer.baseline_stopped = false;
+  const auto again = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {outer}));
+  EXPECT_EQ(again.at("regions").at(0).at("baseline_stopped"), false);
 }
 
 // Found by fuzz/report_fuzz.cpp: a number beyond double's range escaped as nlohmann's out_of_range.
