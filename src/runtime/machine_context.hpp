@@ -86,13 +86,15 @@ public:
     machine.available_processors = available_processors;
     machine.load_average_start = load_start_;
     machine.load_average_end = read_load_average();
+    // The clocks are read once, so both sources divide by the same window.
+    const double wall = clock_seconds(CLOCK_MONOTONIC);
+    const double cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
+    const bool clocks = wall_start_ >= 0.0 && wall >= 0.0 && cpu_start_ >= 0.0 && cpu >= 0.0;
     selfanalysis::CpuTimes times;
     if (have_times_ && read_cpu_times(times) && times.total > times_start_.total) {
       machine.steal_fraction = static_cast<double>(times.steal - times_start_.steal) / static_cast<double>(times.total - times_start_.total);
-      const double wall = clock_seconds(CLOCK_MONOTONIC);
-      const double cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
       const long ticks = sysconf(_SC_CLK_TCK);
-      if (wall_start_ >= 0.0 && wall >= 0.0 && cpu_start_ >= 0.0 && cpu >= 0.0 && ticks > 0) {
+      if (clocks && ticks > 0) {
         machine.other_cpu_load = selfanalysis::other_cpu_load(times_start_, times, static_cast<double>(ticks), cpu - cpu_start_,
                                                               wall - wall_start_);
         if (machine.other_cpu_load >= 0.0) machine.other_cpu_source = "proc_stat";
@@ -100,14 +102,11 @@ public:
     }
     // A run too short for /proc/stat's ticks: the cgroup root's CPU time, in nanoseconds.
     unsigned long long cgroup = 0;
-    const double wall = clock_seconds(CLOCK_MONOTONIC);
-    const double cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
-    if (machine.other_cpu_load < 0.0 && have_cgroup_ && read_cgroup_cpu_ns(cgroup) && wall_start_ >= 0.0 && wall >= 0.0 &&
-        cpu_start_ >= 0.0 && cpu >= 0.0) {
+    if (machine.other_cpu_load < 0.0 && clocks && have_cgroup_ && read_cgroup_cpu_ns(cgroup)) {
       machine.other_cpu_load = selfanalysis::other_cpu_load_precise(cgroup_start_, cgroup, cpu - cpu_start_, wall - wall_start_);
       if (machine.other_cpu_load >= 0.0) machine.other_cpu_source = "cgroup";
     }
-    if (machine.other_cpu_load >= 0.0 && wall >= 0.0 && wall_start_ >= 0.0) machine.cpu_window_s = wall - wall_start_;
+    if (machine.other_cpu_load >= 0.0 && clocks) machine.cpu_window_s = wall - wall_start_;
     machine.involuntary_switches = process_involuntary_switches();
     const char* policy = std::getenv("OMP_WAIT_POLICY");
     machine.wait_policy = policy == nullptr || *policy == '\0' ? "default" : policy;

@@ -40,6 +40,11 @@ std::string percent(double fraction) { return fixed("%.0f%%", fraction * 100.0);
 
 long add_switches(long total, long value) { return value < 0 ? total : std::max(total, 0L) + value; }
 
+// The processors busy beside the process over the window: the machine's busy seconds less the process's CPU
+// seconds, per second of the window; never negative (the two clocks tick apart).
+double load_beside(double busy_s, double process_cpu_s, double wall_s) {
+  return std::max(0.0, (busy_s - std::max(process_cpu_s, 0.0)) / wall_s);
+}
 }  // namespace
 
 double median_window(const WindowLog& windows) {
@@ -118,8 +123,7 @@ bool parse_cpu_times(const std::string& text, CpuTimes& times) {
 
 double other_cpu_load(const CpuTimes& start, const CpuTimes& end, double ticks_per_second, double process_cpu_s, double wall_s) {
   if (!(wall_s >= min_cpu_window_s) || !(ticks_per_second > 0.0) || end.busy < start.busy || end.total < start.total) return -1.0;
-  const double busy_s = static_cast<double>(end.busy - start.busy) / ticks_per_second;
-  return std::max(0.0, (busy_s - std::max(process_cpu_s, 0.0)) / wall_s);
+  return load_beside(static_cast<double>(end.busy - start.busy) / ticks_per_second, process_cpu_s, wall_s);
 }
 
 bool parse_cgroup_cpu_usage(const std::string& text, unsigned long long& nanoseconds) {
@@ -144,8 +148,7 @@ bool parse_cgroup_cpu_usage(const std::string& text, unsigned long long& nanosec
 
 double other_cpu_load_precise(unsigned long long start_ns, unsigned long long end_ns, double process_cpu_s, double wall_s) {
   if (!(wall_s >= min_precise_cpu_window_s) || end_ns < start_ns) return -1.0;
-  const double busy_s = 1e-9 * static_cast<double>(end_ns - start_ns);
-  return std::max(0.0, (busy_s - std::max(process_cpu_s, 0.0)) / wall_s);
+  return load_beside(1e-9 * static_cast<double>(end_ns - start_ns), process_cpu_s, wall_s);
 }
 
 bool MachineContext::spinning() const { return wait_policy != "passive"; }

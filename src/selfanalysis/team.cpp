@@ -360,12 +360,10 @@ void LoopPace::mark(double now, long iterations, const TeamAnalysis& analysis, c
     if (disturbed) {
       clean_seconds_ = 0.0;
       clean_iterations_ = 0;
-      clean_stretches_ = 0;
       clean_paces_.reset();
     } else {
       clean_seconds_ += now - last_time_;
       clean_iterations_ += iterations - last_iterations_;
-      ++clean_stretches_;
       clean_paces_.add((now - last_time_) / static_cast<double>(iterations - last_iterations_));
     }
   }

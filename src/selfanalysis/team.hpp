@@ -254,7 +254,7 @@ public:
   void reset() { *this = LoopPace{}; }
   [[nodiscard]] bool marked() const { return last_time_ >= 0.0; }
   [[nodiscard]] long last_iterations() const { return last_iterations_; }
-  [[nodiscard]] int clean_stretches() const { return clean_stretches_; }
+  [[nodiscard]] int clean_stretches() const { return static_cast<int>(clean_paces_.count()); }
   [[nodiscard]] long clean_iterations() const { return clean_iterations_; }
   // Seconds per step over the clean stretches; negative when there is none.
   [[nodiscard]] double seconds_per_step() const;
@@ -268,7 +268,6 @@ private:
   long last_step_ = 0;  // analysis.steps() at the last mark
   double clean_seconds_ = 0.0;
   long clean_iterations_ = 0;
-  int clean_stretches_ = 0;
   StepTimeSums clean_paces_;  // the clean stretches' seconds per step
 };
 
