@@ -29,6 +29,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/files.hpp"
@@ -129,6 +130,7 @@ void print_split(const fs::path& scratch, std::vector<augur::bench::EstimateSpli
 
 // Accuracy: interleaved rounds; returns the median traditional speedup T(1)/T(2) over all pairs.
 double accuracy(const Program& program, const Settings& settings, const fs::path& scratch, Summary& summary) {
+  std::vector<std::pair<double, double>> intervals;  // the rounds' one-run S(2) and its +- (noise.speedup_error)
   std::vector<double> one_runs, traditionals, firsts, seconds, errors, latest_errors, one_ratios, two_ratios;
   std::vector<augur::bench::EstimateSplit> splits;
   augur::bench::PlacementRounds placements;
@@ -151,6 +153,7 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     seconds.push_back(one_again / two_again);
     traditionals.insert(traditionals.end(), {one / two, one_again / two_again});
     if (report.one_run) one_runs.push_back(*report.one_run);
+    if (report.one_run && report.one_run_error) intervals.emplace_back(*report.one_run, *report.one_run_error);
     if (report.disturbed.value_or(false)) {
       ++idle_flagged;
       for (const std::string& reason : report.reasons) ++idle_reasons[augur::bench::reason_kind(reason)];
@@ -158,10 +161,11 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     const std::string estimate = estimate_text(report.estimated, report.estimated_at, report.elapsed, errors);
     const std::string latest = estimate_text(report.latest, report.latest_at, report.elapsed, latest_errors);
     std::printf(
-        "    round %d: period %s, one-run S(2) %s, two-run S(2) %s, T(1) %.4f s, T(2) %.4f s, T(1)/T(2) %.3f, time "
+        "    round %d: period %s, one-run S(2) %s%s, two-run S(2) %s, T(1) %.4f s, T(2) %.4f s, T(1)/T(2) %.3f, time "
         "estimate %s, latest %s; again: T(2) %.4f s, T(1) %.4f s, T(1)/T(2) %.3f\n",
         round, report.period ? std::to_string(*report.period).c_str() : "none",
-        optional_text(report.one_run, "%.3f").c_str(), optional_text(report.two_run, "%.3f").c_str(), one, two,
+        optional_text(report.one_run, "%.3f").c_str(), report.one_run_error ? format(" ± %.3f", *report.one_run_error).c_str() : "",
+        optional_text(report.two_run, "%.3f").c_str(), one, two,
         one / two, estimate.c_str(), latest.c_str(), two_again, one_again, one_again / two_again);
     std::printf("%s%s", sides_text(report, program.iterations, (one + one_again) / 2.0, (two + two_again) / 2.0, one_ratios, two_ratios).c_str(), placements.last_text().c_str());
     if (report.disturbed.value_or(false)) {
@@ -188,6 +192,18 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     std::printf(
         "    median one-run S(2) %.3f (%zu of %d rounds) against median T(1)/T(2) %.3f (%zu pairs): %s (goal: within 10%%)\n",
         one_run, one_runs.size(), settings.rounds, traditional, traditionals.size(), summary.error.c_str());
+  }
+  if (!intervals.empty()) {
+    // The run's own precision against the reference: how often S(2) +- two standard errors held it.
+    int held = 0;
+    std::vector<double> widths;
+    for (const auto& [value, error] : intervals) {
+      held += std::fabs(value - traditional) <= error ? 1 : 0;
+      widths.push_back(error / value);
+    }
+    std::printf("    the one-run ± (two standard errors over the run's windows and blocks): median ±%.1f%%, held the median "
+                "T(1)/T(2) in %d of %zu rounds\n",
+                100.0 * median(widths), held, intervals.size());
   }
   if (!splits.empty()) {
     std::vector<double> parts[4];

@@ -22,6 +22,7 @@ struct RunReport {
   bool written = false;             // augur run wrote a report (not when it found nothing at all)
   std::optional<int> period;        // interpose.worksharing.length, when a period was found
   std::optional<double> one_run;    // the outer region's speedup[] point p = 2: `value`
+  std::optional<double> one_run_error;  // its noise.speedup_error: two standard errors of the run's own evidence
   std::optional<double> two_run;    // interpose.worksharing.speedup (the second run's T(1)/T(2))
   std::optional<double> estimated;  // the outer region's estimated_time_s (the first estimate)
   std::optional<double> estimated_at;  // estimated_at_fraction: the share of the run gone by when it was made
@@ -151,6 +152,7 @@ inline RunReport read_report(const json& report) {
     run.latest_at = number_at(*region, "latest_estimated_at_fraction");
     run.elapsed = number_at(*region, "elapsed_s");
     run.one_thread = number_at(*region, "one_thread_time_s");
+    if (region->contains("noise")) run.one_run_error = number_at((*region)["noise"], "speedup_error");
     if (region->contains("placement")) run.one_core = number_at((*region)["placement"], "one_cpu_fraction");
     if (region->contains("one_thread_source") && (*region)["one_thread_source"].is_string())
       run.one_thread_source = (*region)["one_thread_source"].get<std::string>();

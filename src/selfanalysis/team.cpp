@@ -144,6 +144,9 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   std::vector<double> clean_times;
   std::vector<double> baseline_times;
   std::vector<double> clean_baseline_times;
+  std::vector<long> baseline_index;  // the steps behind baseline_times and clean_baseline_times, for the precision
+  std::vector<long> clean_baseline_index;
+  std::vector<long> used_index;
   double measured_time = 0.0;
   double preempted_time = 0.0;
   for (long index = 0; index < analysis.steps(); ++index) {
@@ -152,7 +155,9 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
       ++summary.baseline_steps;
       // The work added up, each thread alone on the machine: the hand-overs between the threads are not in it.
       baseline_times.push_back(step.one_thread());
+      baseline_index.push_back(index);
       if (!policy.preempted(step)) clean_baseline_times.push_back(step.one_thread());
+      if (!policy.preempted(step)) clean_baseline_index.push_back(index);
       continue;
     }
     ++summary.steps;
@@ -196,6 +201,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     if (step.baseline || (use_clean && policy.preempted(step))) continue;
     if (limit > 0.0 && std::fabs(step.program_time() - center) > limit) continue;
     ++summary.steps_used;
+    used_index.push_back(index);
     elapsed += step.program_time();
     one_thread += step.one_thread();
     serial += step.serial;
@@ -225,6 +231,11 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     std::sort(step_speedups.begin(), step_speedups.end());
     summary.speedup_low = percentile(step_speedups, 0.1);
     summary.speedup_high = percentile(step_speedups, 0.9);
+    if (summary.enough) {
+      const std::vector<long>& windows = clean_baseline ? clean_baseline_index : baseline_index;
+      summary.precision = speedup_precision(analysis, used_index, summary.baseline_measured ? windows : std::vector<long>{},
+                                            policy.precision_block);
+    }
   }
   summary.preempted_time_share = measured_time > 0.0 ? preempted_time / measured_time : 0.0;
   const bool preempted = static_cast<double>(summary.steps_preempted) > policy.disturbed_fraction * static_cast<double>(summary.steps) ||
@@ -275,29 +286,6 @@ double TeamSummary::predicted_speedup(int threads) const {
 double TeamSummary::amdahl_factor(int threads) const {
   if (threads <= 1 || f < 0.0) return 1.0;
   return 1.0 / (f + (1.0 - f) / static_cast<double>(threads));
-}
-
-std::string TeamSummary::verdict() const {
-  std::string text = meaningless ? "measurement meaningless: " : disturbed ? "measurement disturbed: " : "measurement clean: ";
-  if (disturbed) {
-    for (std::size_t index = 0; index < reasons.size(); ++index) text += (index == 0 ? "" : "; ") + reasons[index];
-  } else {
-    text += std::to_string(steps_preempted) + " of " + std::to_string(steps) + " steps preempted";
-    if (steps_switched_in_team > 0 && quiet_machine) {
-      text += ", " + std::to_string(steps_switched_in_team) + " more with the team's own switches";
-    } else if (steps_switched_in_team > 0) {
-      text += " (" + std::to_string(steps_switched_in_team) + " of them on one core, where the switches may be the team's own)";
-    }
-    text += ", step times within " + fixed("%.0f", spread * 100.0) + "%";
-    if (quiet_machine) text += ", no other process beside the run (" + fixed("%.2f", std::max(other_cpu_load, 0.0)) + " processors)";
-  }
-  if (enough) {
-    text += "; speedup " + fixed("%.2f", speedup) + " (" + fixed("%.2f", speedup_low) + "-" + fixed("%.2f", speedup_high) +
-            " over the steps) from " + std::to_string(steps_used) + " steps";
-  } else if (!disturbed && steps > 0) {
-    text += "; no speedup: only " + steps_text(steps_used) + " (at least " + std::to_string(min_steps) + " are needed for a speedup)";
-  }
-  return text;
 }
 
 bool TeamPolicy::switched(const TeamStep& step) const {

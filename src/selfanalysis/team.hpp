@@ -137,7 +137,30 @@ struct TeamPolicy {
   // went by (first_estimate_ready; docs/self-analysis.md, "The first estimate from more steps").
   int first_estimate_steps = 20;
   double first_estimate_error = 0.025;
+  // The precision of S(P) (SpeedupPrecision): with fewer than three stretches of team steps between baseline
+  // windows, the used steps are cut into blocks of this many consecutive steps instead.
+  int precision_block = 20;
 };
+
+// How precisely one run measured S(P) (docs/self-analysis.md, "The precision of the speedup"). The machine's
+// speed moves in phases longer than a step (on the test machine ~100 ms; steps next to each other are alike),
+// so the unit of evidence is a baseline window (the median of its steps' T(1)) and a block of team steps (a
+// stretch between two windows: the mean of its steps' time), not a step. Relative standard errors, negative
+// when unknown (fewer than 3 windows or 3 blocks):
+//   e1 = sd(window medians) / mean / sqrt(k),  eP = sd(block means) / mean / sqrt(m),  e = sqrt(e1^2 + eP^2);
+// when T(1) is the work added up on the team (no windows), e is that of the blocks' own T(1)/T(P) ratios.
+struct SpeedupPrecision {
+  int windows = 0;                // baseline windows behind T(1)
+  int blocks = 0;                 // blocks of team steps behind T(P)
+  double one_thread_error = -1.0; // e1
+  double step_time_error = -1.0;  // eP
+  double relative_error = -1.0;   // e: of S(P)
+};
+
+// From the steps summarize() used: `used` the team steps of T(P), `baseline` those of T(1) (empty: T(1) is the
+// work added up), step indices of `analysis` in increasing order.
+[[nodiscard]] SpeedupPrecision speedup_precision(const TeamAnalysis& analysis, const std::vector<long>& used,
+                                                 const std::vector<long>& baseline, int block_steps);
 
 // What the steps say, summarised.
 struct TeamSummary {
@@ -168,6 +191,7 @@ struct TeamSummary {
   double speedup = 0.0;        // S(P) = T(1) / T(P)
   double speedup_low = 0.0;    // 10th and 90th percentiles of the steps' own T(1)/T(P)
   double speedup_high = 0.0;
+  SpeedupPrecision precision;  // of S(P): the run's own evidence of how far it may be off
   bool quiet_machine = false;  // TeamPolicy::quiet_machine: switched_in_team steps were not preempted
   double other_cpu_load = -1.0;  // TeamPolicy::other_cpu_load
   bool disturbed = false;
@@ -176,6 +200,11 @@ struct TeamSummary {
 
   // P x parallel efficiency = speedup; the efficiency itself.
   [[nodiscard]] double parallel_efficiency() const { return team > 0 ? speedup / team : 0.0; }
+  // Two standard errors of S(P) (about 95% for a normal error): speedup x 2 x precision.relative_error; negative
+  // when unknown.
+  [[nodiscard]] double speedup_error() const {
+    return enough && precision.relative_error >= 0.0 ? 2.0 * speedup * precision.relative_error : -1.0;
+  }
   // The predicted step time on q threads: T(1) for q = 1, T(P) for q = team, else T(P) scaled by the work
   // profile: T(P) x (serial + parallel_max x team / q + overhead) / (serial + parallel_max + overhead).
   // 0 when not enough.

@@ -1,4 +1,5 @@
 // The outer regions in the self-analysis report (team.hpp; docs/formats.md, "Self-analysis report").
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -28,6 +29,14 @@ ordered_json render_noise(const TeamSummary& summary) {
   noise["involuntary_switches"] = summary.switches;
   noise["iteration_time_spread"] = summary.spread;
   noise["speedup_range"] = summary.enough ? ordered_json::array({summary.speedup_low, summary.speedup_high}) : ordered_json(nullptr);
+  noise["speedup_error"] = known(summary.speedup_error(), summary.speedup_error() >= 0.0);
+  const SpeedupPrecision& precision = summary.precision;
+  ordered_json& detail = noise["precision"];
+  detail["baseline_windows"] = precision.windows;
+  detail["team_blocks"] = precision.blocks;
+  detail["one_thread_relative_error"] = known(precision.one_thread_error, precision.one_thread_error >= 0.0);
+  detail["step_time_relative_error"] = known(precision.step_time_error, precision.step_time_error >= 0.0);
+  detail["speedup_relative_error"] = known(precision.relative_error, precision.relative_error >= 0.0);
   return noise;
 }
 
@@ -134,6 +143,30 @@ std::string fixed(const char* pattern, double value) {
 }
 
 }  // namespace
+
+std::string TeamSummary::verdict() const {
+  std::string text = meaningless ? "measurement meaningless: " : disturbed ? "measurement disturbed: " : "measurement clean: ";
+  if (disturbed) {
+    for (std::size_t index = 0; index < reasons.size(); ++index) text += (index == 0 ? "" : "; ") + reasons[index];
+  } else {
+    text += std::to_string(steps_preempted) + " of " + std::to_string(steps) + " steps preempted";
+    if (steps_switched_in_team > 0 && quiet_machine) {
+      text += ", " + std::to_string(steps_switched_in_team) + " more with the team's own switches";
+    } else if (steps_switched_in_team > 0) {
+      text += " (" + std::to_string(steps_switched_in_team) + " of them on one core, where the switches may be the team's own)";
+    }
+    text += ", step times within " + fixed("%.0f", spread * 100.0) + "%";
+    if (quiet_machine) text += ", no other process beside the run (" + fixed("%.2f", std::max(other_cpu_load, 0.0)) + " processors)";
+  }
+  if (enough) {
+    text += "; speedup " + fixed("%.2f", speedup);
+    if (speedup_error() >= 0.0) text += " ± " + fixed("%.2f", speedup_error());
+    text += " (" + fixed("%.2f", speedup_low) + "-" + fixed("%.2f", speedup_high) + " over the steps) from " + std::to_string(steps_used) + " steps";
+  } else if (!disturbed && steps > 0) {
+    text += "; no speedup: only " + std::to_string(steps_used) + (steps_used == 1 ? " usable step" : " usable steps") + " (at least " + std::to_string(min_steps) + " are needed for a speedup)";
+  }
+  return text;
+}
 
 std::string add_outer_regions(const std::string& report, const std::vector<OuterRegionResult>& outer) {
   if (outer.empty()) return report;

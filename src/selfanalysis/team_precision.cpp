@@ -1,0 +1,99 @@
+// The precision of the one-run S(P) (team.hpp, SpeedupPrecision; docs/self-analysis.md, "The precision of the
+// speedup"): the spread of the baseline windows' T(1) and of the blocks of team steps' T(P), each reduced to
+// the standard error of its mean.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "selfanalysis/team.hpp"
+
+namespace augur::selfanalysis {
+namespace {
+
+constexpr int min_units = 3;  // fewer windows or blocks: the precision is unknown
+
+// The standard error of the mean of `values` over that mean (sample standard deviation, n - 1); negative for
+// fewer than min_units values or a mean that is not positive.
+double relative_standard_error(const std::vector<double>& values) {
+  if (static_cast<int>(values.size()) < min_units) return -1.0;
+  double sum = 0.0;
+  for (const double value : values) sum += value;
+  const double count = static_cast<double>(values.size());
+  const double mean = sum / count;
+  if (!(mean > 0.0)) return -1.0;
+  double squares = 0.0;
+  for (const double value : values) squares += (value - mean) * (value - mean);
+  return std::sqrt(squares / (count - 1.0)) / std::sqrt(count) / mean;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
+}
+
+// `indices` (increasing) in runs: a new run starts where a step between two of them is a baseline step
+// (`cut_at_baseline`: team steps into their stretches) or a team step (not: baseline steps into their windows).
+std::vector<std::vector<long>> runs(const TeamAnalysis& analysis, const std::vector<long>& indices, bool cut_at_baseline) {
+  std::vector<std::vector<long>> groups;
+  long previous = -1;
+  for (const long index : indices) {
+    bool cut = groups.empty();
+    for (long between = previous + 1; !cut && between < index; ++between) cut = analysis.step(between).baseline == cut_at_baseline;
+    if (cut) groups.emplace_back();
+    groups.back().push_back(index);
+    previous = index;
+  }
+  return groups;
+}
+
+// The team steps in stretches between baseline windows, or, with fewer than min_units stretches, in blocks of
+// `block_steps` consecutive used steps (the last block takes the remainder).
+std::vector<std::vector<long>> team_blocks(const TeamAnalysis& analysis, const std::vector<long>& used, int block_steps) {
+  std::vector<std::vector<long>> blocks = runs(analysis, used, true);
+  if (static_cast<int>(blocks.size()) >= min_units || block_steps < 1) return blocks;
+  blocks.clear();
+  const std::size_t size = static_cast<std::size_t>(block_steps);
+  for (std::size_t at = 0; at + size <= used.size(); at += size) blocks.emplace_back(used.begin() + static_cast<long>(at), used.begin() + static_cast<long>(at + size));
+  if (!blocks.empty()) blocks.back().insert(blocks.back().end(), used.begin() + static_cast<long>(blocks.size() * size), used.end());
+  return blocks;
+}
+
+}  // namespace
+
+SpeedupPrecision speedup_precision(const TeamAnalysis& analysis, const std::vector<long>& used, const std::vector<long>& baseline,
+                                   int block_steps) {
+  SpeedupPrecision precision;
+  const std::vector<std::vector<long>> blocks = team_blocks(analysis, used, block_steps);
+  precision.blocks = static_cast<int>(blocks.size());
+  std::vector<double> block_times;
+  std::vector<double> block_ratios;  // T(1)/T(P) of the block, T(1) the work added up
+  for (const std::vector<long>& block : blocks) {
+    double time = 0.0;
+    double work = 0.0;
+    for (const long index : block) {
+      time += analysis.step(index).program_time();
+      work += analysis.step(index).one_thread();
+    }
+    block_times.push_back(time / static_cast<double>(block.size()));
+    if (time > 0.0) block_ratios.push_back(work / time);
+  }
+  if (baseline.empty()) {
+    precision.relative_error = relative_standard_error(block_ratios);
+    return precision;
+  }
+  std::vector<double> window_times;
+  for (const std::vector<long>& window : runs(analysis, baseline, false)) {
+    std::vector<double> times;
+    for (const long index : window) times.push_back(analysis.step(index).one_thread());
+    window_times.push_back(median(times));
+  }
+  precision.windows = static_cast<int>(window_times.size());
+  precision.one_thread_error = relative_standard_error(window_times);
+  precision.step_time_error = relative_standard_error(block_times);
+  if (precision.one_thread_error >= 0.0 && precision.step_time_error >= 0.0)
+    precision.relative_error = std::hypot(precision.one_thread_error, precision.step_time_error);
+  return precision;
+}
+
+}  // namespace augur::selfanalysis

@@ -1,0 +1,109 @@
+// The precision of the one-run S(P) (src/selfanalysis/team_precision.cpp): crafted steps whose baseline
+// windows and stretches of team steps have known means and spreads; the standard errors worked out by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "selfanalysis/team.hpp"
+
+namespace {
+
+using augur::selfanalysis::OuterRegionResult;
+using augur::selfanalysis::summarize;
+using augur::selfanalysis::TeamAnalysis;
+using augur::selfanalysis::TeamSummary;
+
+// A step of two threads whose work adds up to `one_thread` seconds, in `elapsed` seconds (a baseline step: the
+// threads one after the other).
+void step(TeamAnalysis& team, double one_thread, double elapsed, bool baseline) {
+  const double work[] = {one_thread / 2, one_thread / 2};
+  team.episode(false, work, 2);
+  team.end_step(elapsed, 0, baseline);
+}
+
+void stretch(TeamAnalysis& team, double elapsed) {
+  for (int index = 0; index < 4; ++index) step(team, 8e-3, elapsed, false);
+}
+
+void window(TeamAnalysis& team, double one_thread) {
+  for (int index = 0; index < 3; ++index) step(team, one_thread, 2 * one_thread, true);
+}
+
+// Five stretches of four team steps (5.0, 5.0, 5.4, 5.4, 5.0 ms) between four baseline windows of three steps
+// (10, 12, 10, 12 ms): T(1) = 11 ms (the median of the twelve), T(2) = (12 x 5.0 + 8 x 5.4) / 20 = 5.16 ms.
+TEST(SpeedupPrecision, WindowsAndStretchesGiveTheStandardErrorsOfTheirMeans) {
+  TeamAnalysis team(4);
+  const double stretches[] = {5.0e-3, 5.0e-3, 5.4e-3, 5.4e-3, 5.0e-3};
+  const double windows[] = {10e-3, 12e-3, 10e-3, 12e-3};
+  for (int index = 0; index < 5; ++index) {
+    stretch(team, stretches[index]);
+    if (index < 4) window(team, windows[index]);
+  }
+  const TeamSummary summary = summarize(team);
+  ASSERT_TRUE(summary.enough);
+  ASSERT_TRUE(summary.baseline_measured);
+  EXPECT_NEAR(summary.one_thread, 11e-3, 1e-15);
+  EXPECT_NEAR(summary.step_time, 5.16e-3, 1e-15);
+  EXPECT_EQ(summary.precision.windows, 4);
+  EXPECT_EQ(summary.precision.blocks, 5);
+  // Windows: mean 11, deviations +-1: s = sqrt(4 / 3), its mean's standard error s / sqrt(4).
+  const double one_thread_error = std::sqrt(4.0 / 3.0) / 2.0 / 11.0;
+  // Stretches: mean 5.16, deviations -0.16 (three) and +0.24 (two): s^2 = (3 x 0.0256 + 2 x 0.0576) / 4.
+  const double step_time_error = std::sqrt((3 * 0.0256 + 2 * 0.0576) / 4.0) / std::sqrt(5.0) / 5.16;
+  EXPECT_NEAR(summary.precision.one_thread_error, one_thread_error, 1e-12);
+  EXPECT_NEAR(summary.precision.step_time_error, step_time_error, 1e-12);
+  const double relative = std::sqrt(one_thread_error * one_thread_error + step_time_error * step_time_error);
+  EXPECT_NEAR(summary.precision.relative_error, relative, 1e-12);
+  EXPECT_NEAR(summary.speedup_error(), 2.0 * (11.0 / 5.16) * relative, 1e-12);
+  // 2.13 +- 0.24 in the verdict, and in the report's noise.
+  const std::string verdict = summary.verdict();
+  EXPECT_NE(verdict.find("speedup 2.13 ± 0.24 ("), std::string::npos) << verdict;
+  OuterRegionResult outer;
+  outer.summary = summary;
+  outer.predict_up_to = 2;
+  const auto json = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {outer}));
+  const auto& noise = json.at("regions").at(0).at("noise");
+  EXPECT_NEAR(noise.at("speedup_error").get<double>(), summary.speedup_error(), 1e-12);
+  EXPECT_EQ(noise.at("precision").at("baseline_windows"), 4);
+  EXPECT_EQ(noise.at("precision").at("team_blocks"), 5);
+  EXPECT_NEAR(noise.at("precision").at("one_thread_relative_error").get<double>(), one_thread_error, 1e-12);
+}
+
+// One window: its steps are one moment of the machine, not a sample of the run: the precision is unknown.
+TEST(SpeedupPrecision, OneWindowLeavesItUnknown) {
+  TeamAnalysis team(4);
+  window(team, 10e-3);
+  for (int index = 0; index < 6; ++index) stretch(team, 5e-3);
+  const TeamSummary summary = summarize(team);
+  ASSERT_TRUE(summary.enough);
+  EXPECT_EQ(summary.precision.windows, 1);
+  EXPECT_EQ(summary.precision.blocks, 1);  // one stretch of 24 steps: one block of 20 with the remainder
+  EXPECT_LT(summary.precision.one_thread_error, 0.0);
+  EXPECT_LT(summary.speedup_error(), 0.0);
+  EXPECT_EQ(summary.verdict().find("±"), std::string::npos) << summary.verdict();
+  OuterRegionResult outer;
+  outer.summary = summary;
+  const auto json = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {outer}));
+  EXPECT_TRUE(json.at("regions").at(0).at("noise").at("speedup_error").is_null());
+}
+
+// No baseline steps (T(1) the work added up): 65 team steps of 1 ms in blocks of 20 (the last one takes the five
+// left over): the blocks' own T(1)/T(P) are 2.0, 2.2 and 2.0.
+TEST(SpeedupPrecision, WithoutWindowsTheBlocksOwnSpeedupsGiveIt) {
+  TeamAnalysis team(4);
+  for (int index = 0; index < 65; ++index) step(team, index >= 20 && index < 40 ? 2.2e-3 : 2.0e-3, 1e-3, false);
+  const TeamSummary summary = summarize(team);
+  ASSERT_TRUE(summary.enough);
+  ASSERT_FALSE(summary.baseline_measured);
+  EXPECT_EQ(summary.precision.windows, 0);
+  EXPECT_EQ(summary.precision.blocks, 3);
+  const double mean = (2.0 + 2.2 + 2.0) / 3;
+  const double deviation = std::sqrt((2 * (2.0 - mean) * (2.0 - mean) + (2.2 - mean) * (2.2 - mean)) / 2.0);
+  EXPECT_NEAR(summary.precision.relative_error, deviation / std::sqrt(3.0) / mean, 1e-12);
+  EXPECT_NEAR(summary.speedup, (45 * 2.0 + 20 * 2.2) / 65, 1e-12);
+  EXPECT_NEAR(summary.speedup_error(), 2.0 * summary.speedup * deviation / std::sqrt(3.0) / mean, 1e-12);
+}
+
+}  // namespace
