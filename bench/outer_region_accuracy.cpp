@@ -28,6 +28,7 @@
 #include <exception>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -128,8 +129,31 @@ void print_split(const fs::path& scratch, std::vector<augur::bench::EstimateSpli
               100.0 * split->selection, 100.0 * split->drift, 100.0 * split->tail);
 }
 
+// With 10 rounds or more, the goals' "median of 5 runs" taken again on each group of 5 consecutive rounds: the
+// median one-run S(2) of the group against the median T(1)/T(2) of its 10 pairs, and its median first-estimate
+// error: how far the figure of 5 rounds moves from one group to the next on this machine.
+void print_groups(const std::vector<std::optional<double>>& one_run, const std::vector<std::optional<double>>& estimate,
+                  const std::vector<double>& firsts, const std::vector<double>& seconds) {
+  constexpr std::size_t size = 5;
+  if (one_run.size() < 2 * size) return;
+  std::string speedups, estimates;
+  for (std::size_t start = 0; start + size <= one_run.size(); start += size) {
+    std::vector<double> runs, pairs, errors;
+    for (std::size_t round = start; round < start + size; ++round) {
+      if (one_run[round]) runs.push_back(*one_run[round]);
+      if (estimate[round]) errors.push_back(*estimate[round]);
+      pairs.insert(pairs.end(), {firsts[round], seconds[round]});
+    }
+    speedups += (speedups.empty() ? "" : " / ") + (runs.empty() ? std::string("none") : format("%+.1f%%", 100.0 * (median(runs) / median(pairs) - 1.0)));
+    estimates += (estimates.empty() ? "" : " / ") + (errors.empty() ? std::string("none") : format("%+.1f%%", 100.0 * median(errors)));
+  }
+  std::printf("    groups of %zu rounds: one-run S(2) against the group's T(1)/T(2) %s; first estimate %s\n", size, speedups.c_str(),
+              estimates.c_str());
+}
+
 // Accuracy: interleaved rounds; returns the median traditional speedup T(1)/T(2) over all pairs.
 double accuracy(const Program& program, const Settings& settings, const fs::path& scratch, Summary& summary) {
+  std::vector<std::optional<double>> round_one_run, round_estimate;  // per round, for the groups of 5 rounds
   std::vector<std::pair<double, double>> intervals;  // the rounds' one-run S(2) and its +- (noise.speedup_error)
   std::vector<double> one_runs, traditionals, firsts, seconds, errors, latest_errors, one_ratios, two_ratios;
   std::vector<augur::bench::EstimateSplit> splits;
@@ -153,12 +177,15 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     seconds.push_back(one_again / two_again);
     traditionals.insert(traditionals.end(), {one / two, one_again / two_again});
     if (report.one_run) one_runs.push_back(*report.one_run);
+    round_one_run.push_back(report.one_run);
     if (report.one_run && report.one_run_error) intervals.emplace_back(*report.one_run, *report.one_run_error);
     if (report.disturbed.value_or(false)) {
       ++idle_flagged;
       for (const std::string& reason : report.reasons) ++idle_reasons[augur::bench::reason_kind(reason)];
     }
+    const std::size_t estimates = errors.size();
     const std::string estimate = estimate_text(report.estimated, report.estimated_at, report.elapsed, errors);
+    round_estimate.push_back(errors.size() > estimates ? std::optional<double>(errors.back()) : std::nullopt);
     const std::string latest = estimate_text(report.latest, report.latest_at, report.elapsed, latest_errors);
     std::printf(
         "    round %d: period %s, one-run S(2) %s%s, two-run S(2) %s, T(1) %.4f s, T(2) %.4f s, T(1)/T(2) %.3f, time "
@@ -193,6 +220,7 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
         "    median one-run S(2) %.3f (%zu of %d rounds) against median T(1)/T(2) %.3f (%zu pairs): %s (goal: within 10%%)\n",
         one_run, one_runs.size(), settings.rounds, traditional, traditionals.size(), summary.error.c_str());
   }
+  print_groups(round_one_run, round_estimate, firsts, seconds);
   if (!intervals.empty()) {
     // The run's own precision against the reference: how often S(2) +- two standard errors held it.
     int held = 0;
