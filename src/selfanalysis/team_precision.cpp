@@ -1,6 +1,8 @@
 // The precision of the one-run S(P) (team.hpp, SpeedupPrecision; docs/self-analysis.md, "The precision of the
 // speedup"): the spread of the baseline windows' T(1) and of the blocks of team steps' T(P), each reduced to
 // the standard error of its mean.
+#include "selfanalysis/team_precision.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
