@@ -230,7 +230,7 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
       widths.push_back(error / value);
     }
     std::printf("    the one-run ± (two standard errors over the run's windows and blocks): median ±%.1f%%, held the median "
-                "T(1)/T(2) in %d of %zu rounds\n",
+                "T(1)/T(2) in %d of the %zu rounds with a ±\n",
                 100.0 * median(widths), held, intervals.size());
   }
   if (!splits.empty()) {

@@ -86,12 +86,16 @@ public:
     machine.available_processors = available_processors;
     machine.load_average_start = load_start_;
     machine.load_average_end = read_load_average();
-    // The clocks are read once, so both sources divide by the same window.
+    // Both counters first, then the clocks once (as start() does), so that both sources divide by the same window
+    // and the reading of the counters is not counted as another process's time.
+    selfanalysis::CpuTimes times;
+    const bool have_times = have_times_ && read_cpu_times(times);
+    unsigned long long cgroup = 0;
+    const bool have_cgroup = have_cgroup_ && read_cgroup_cpu_ns(cgroup);
     const double wall = clock_seconds(CLOCK_MONOTONIC);
     const double cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
     const bool clocks = wall_start_ >= 0.0 && wall >= 0.0 && cpu_start_ >= 0.0 && cpu >= 0.0;
-    selfanalysis::CpuTimes times;
-    if (have_times_ && read_cpu_times(times) && times.total > times_start_.total) {
+    if (have_times && times.total > times_start_.total) {
       machine.steal_fraction = static_cast<double>(times.steal - times_start_.steal) / static_cast<double>(times.total - times_start_.total);
       const long ticks = sysconf(_SC_CLK_TCK);
       if (clocks && ticks > 0) {
@@ -101,8 +105,7 @@ public:
       }
     }
     // A run too short for /proc/stat's ticks: the cgroup root's CPU time, in nanoseconds.
-    unsigned long long cgroup = 0;
-    if (machine.other_cpu_load < 0.0 && clocks && have_cgroup_ && read_cgroup_cpu_ns(cgroup)) {
+    if (machine.other_cpu_load < 0.0 && clocks && have_cgroup) {
       machine.other_cpu_load = selfanalysis::other_cpu_load_precise(cgroup_start_, cgroup, cpu - cpu_start_, wall - wall_start_);
       if (machine.other_cpu_load >= 0.0) machine.other_cpu_source = "cgroup";
     }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "selfanalysis/team.hpp"
@@ -49,10 +50,22 @@ std::vector<std::vector<long>> runs(const TeamAnalysis& analysis, const std::vec
   return groups;
 }
 
-// The team steps in stretches between baseline windows, or, with fewer than min_units stretches, in blocks of
-// `block_steps` consecutive used steps (the last block takes the remainder).
+// The team steps in stretches between baseline windows, a stretch of fewer than half `block_steps` used steps
+// (the last one, one thinned by outliers) joined to the block before it (to the next when first), so that every
+// block weighs about alike; or, with fewer than min_units blocks so, in blocks of `block_steps` consecutive used
+// steps (the last block takes the remainder).
 std::vector<std::vector<long>> team_blocks(const TeamAnalysis& analysis, const std::vector<long>& used, int block_steps) {
-  std::vector<std::vector<long>> blocks = runs(analysis, used, true);
+  std::vector<std::vector<long>> blocks;
+  const std::size_t least = static_cast<std::size_t>(std::max(block_steps, 1) + 1) / 2;
+  bool short_last = false;  // the last block is a short stretch still waiting for the next
+  for (std::vector<long>& stretch : runs(analysis, used, true)) {
+    if (!blocks.empty() && (stretch.size() < least || short_last)) {
+      blocks.back().insert(blocks.back().end(), stretch.begin(), stretch.end());
+    } else {
+      blocks.push_back(std::move(stretch));
+    }
+    short_last = blocks.back().size() < least;
+  }
   if (static_cast<int>(blocks.size()) >= min_units || block_steps < 1) return blocks;
   blocks.clear();
   const std::size_t size = static_cast<std::size_t>(block_steps);

@@ -31,6 +31,10 @@ ordered_json render_noise(const TeamSummary& summary) {
   noise["speedup_range"] = summary.enough ? ordered_json::array({summary.speedup_low, summary.speedup_high}) : ordered_json(nullptr);
   noise["speedup_error"] = known(summary.speedup_error(), summary.speedup_error() >= 0.0);
   const SpeedupPrecision& precision = summary.precision;
+  if (!summary.enough) {
+    noise["precision"] = nullptr;  // not computed: too few steps for a speedup
+    return noise;
+  }
   ordered_json& detail = noise["precision"];
   detail["baseline_windows"] = precision.windows;
   detail["team_blocks"] = precision.blocks;
@@ -159,9 +163,11 @@ std::string TeamSummary::verdict() const {
     if (quiet_machine) text += ", no other process beside the run (" + fixed("%.2f", std::max(other_cpu_load, 0.0)) + " processors)";
   }
   if (enough) {
-    text += "; speedup " + fixed("%.2f", speedup);
-    if (speedup_error() >= 0.0) text += " ± " + fixed("%.2f", speedup_error());
-    text += " (" + fixed("%.2f", speedup_low) + "-" + fixed("%.2f", speedup_high) + " over the steps) from " + std::to_string(steps_used) + " steps";
+    // The ± only for a clean measurement: a disturbed one errs by more than the run's own precision.
+    const bool precise = speedup_error() >= 0.0 && !disturbed;
+    text += "; speedup " + fixed("%.2f", speedup) + (precise ? " ± " + fixed("%.2f", speedup_error()) : std::string()) + " (" +
+            (precise ? "two standard errors within this run; " : "") + fixed("%.2f", speedup_low) + "-" + fixed("%.2f", speedup_high) +
+            " over the steps) from " + std::to_string(steps_used) + " steps";
   } else if (!disturbed && steps > 0) {
     text += "; no speedup: only " + std::to_string(steps_used) + (steps_used == 1 ? " usable step" : " usable steps") + " (at least " + std::to_string(min_steps) + " are needed for a speedup)";
   }

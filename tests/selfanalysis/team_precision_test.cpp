@@ -13,18 +13,26 @@ namespace {
 using augur::selfanalysis::OuterRegionResult;
 using augur::selfanalysis::summarize;
 using augur::selfanalysis::TeamAnalysis;
+using augur::selfanalysis::TeamPolicy;
 using augur::selfanalysis::TeamSummary;
 
 // A step of two threads whose work adds up to `one_thread` seconds, in `elapsed` seconds (a baseline step: the
 // threads one after the other).
-void step(TeamAnalysis& team, double one_thread, double elapsed, bool baseline) {
+void step(TeamAnalysis& team, double one_thread, double elapsed, bool baseline, long switches = 0) {
   const double work[] = {one_thread / 2, one_thread / 2};
   team.episode(false, work, 2);
-  team.end_step(elapsed, 0, baseline);
+  team.end_step(elapsed, switches, baseline);
 }
 
-void stretch(TeamAnalysis& team, double elapsed) {
-  for (int index = 0; index < 4; ++index) step(team, 8e-3, elapsed, false);
+void stretch(TeamAnalysis& team, double elapsed, int steps = 4) {
+  for (int index = 0; index < steps; ++index) step(team, 8e-3, elapsed, false);
+}
+
+// Blocks of 4 steps: the crafted stretches of 4 are not short.
+TeamPolicy small_blocks() {
+  TeamPolicy policy;
+  policy.precision_block = 4;
+  return policy;
 }
 
 void window(TeamAnalysis& team, double one_thread) {
@@ -41,7 +49,7 @@ TEST(SpeedupPrecision, WindowsAndStretchesGiveTheStandardErrorsOfTheirMeans) {
     stretch(team, stretches[index]);
     if (index < 4) window(team, windows[index]);
   }
-  const TeamSummary summary = summarize(team);
+  const TeamSummary summary = summarize(team, small_blocks());
   ASSERT_TRUE(summary.enough);
   ASSERT_TRUE(summary.baseline_measured);
   EXPECT_NEAR(summary.one_thread, 11e-3, 1e-15);
@@ -59,7 +67,7 @@ TEST(SpeedupPrecision, WindowsAndStretchesGiveTheStandardErrorsOfTheirMeans) {
   EXPECT_NEAR(summary.speedup_error(), 2.0 * (11.0 / 5.16) * relative, 1e-12);
   // 2.13 +- 0.24 in the verdict, and in the report's noise.
   const std::string verdict = summary.verdict();
-  EXPECT_NE(verdict.find("speedup 2.13 ± 0.24 ("), std::string::npos) << verdict;
+  EXPECT_NE(verdict.find("speedup 2.13 ± 0.24 (two standard errors within this run; "), std::string::npos) << verdict;
   OuterRegionResult outer;
   outer.summary = summary;
   outer.predict_up_to = 2;
@@ -69,6 +77,44 @@ TEST(SpeedupPrecision, WindowsAndStretchesGiveTheStandardErrorsOfTheirMeans) {
   EXPECT_EQ(noise.at("precision").at("baseline_windows"), 4);
   EXPECT_EQ(noise.at("precision").at("team_blocks"), 5);
   EXPECT_NEAR(noise.at("precision").at("one_thread_relative_error").get<double>(), one_thread_error, 1e-12);
+}
+
+// The same steps as T(1) and T(P): a preempted baseline step (switches) is out of its window's median as it is
+// out of T(1), an outlier team step (20 ms among 5 ms ones) out of its stretch's mean as out of T(P); and a
+// stretch shorter than half a block joins the block before it.
+TEST(SpeedupPrecision, ItUsesTheStepsOfTOneAndTPAndJoinsShortStretches) {
+  TeamAnalysis team(4);
+  const double windows[] = {10e-3, 12e-3, 10e-3};
+  for (int index = 0; index < 3; ++index) {
+    stretch(team, 5e-3, 3);
+    step(team, 8e-3, 20e-3, false);  // an outlier
+    if (index == 1) step(team, 8e-3, 5e-3, false);
+    step(team, 50e-3, 100e-3, true, 50);  // preempted: 50 switches in 0.1 s
+    window(team, windows[index]);
+  }
+  stretch(team, 5.4e-3, 4);
+  stretch(team, 5.4e-3, 1);  // no window between: the same stretch of 5
+  const TeamSummary summary = summarize(team, small_blocks());
+  ASSERT_TRUE(summary.enough);
+  EXPECT_EQ(summary.steps_used, 3 * 3 + 1 + 5);
+  EXPECT_NEAR(summary.one_thread, 10e-3, 1e-15);  // the median of the nine clean baseline steps
+  EXPECT_EQ(summary.precision.windows, 3);
+  // Stretches of 3, 4, 3 and 5 used steps; blocks of 4: a stretch of 1 would join, these all stay.
+  EXPECT_EQ(summary.precision.blocks, 4);
+  const double blocks[] = {5e-3, 5e-3, 5e-3, 5.4e-3};  // the 20 ms steps left out of their stretch
+  double mean = 0.0;
+  for (const double block : blocks) mean += block / 4;
+  double squares = 0.0;
+  for (const double block : blocks) squares += (block - mean) * (block - mean);
+  EXPECT_NEAR(summary.precision.step_time_error, std::sqrt(squares / 3) / 2 / mean, 1e-12);
+  EXPECT_NEAR(summary.precision.one_thread_error, std::sqrt((2 * (32.0 / 3 - 10) * (32.0 / 3 - 10) + (12 - 32.0 / 3) * (12 - 32.0 / 3)) / 2) /
+                                                      std::sqrt(3.0) / (32.0 / 3),
+              1e-12);
+  // With blocks of 20 (the default) every stretch here is shorter than half a block: they join into one block of
+  // 15 steps, fewer than 3 blocks, and 15 used steps make no block of 20: no ±.
+  const TeamSummary joined = summarize(team);
+  EXPECT_LT(joined.precision.blocks, 3);
+  EXPECT_LT(joined.speedup_error(), 0.0);
 }
 
 // One window: its steps are one moment of the machine, not a sample of the run: the precision is unknown.
