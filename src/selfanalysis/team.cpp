@@ -142,9 +142,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   summary.other_cpu_load = policy.other_cpu_load;
   std::vector<double> all_times;
   std::vector<double> clean_times;
-  std::vector<double> baseline_times;
-  std::vector<double> clean_baseline_times;
-  std::vector<long> baseline_index;  // the steps behind baseline_times and clean_baseline_times, for the precision
+  std::vector<long> baseline_index;  // the baseline steps, and those of them not preempted
   std::vector<long> clean_baseline_index;
   std::vector<long> used_index;
   double measured_time = 0.0;
@@ -154,9 +152,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     if (step.baseline) {
       ++summary.baseline_steps;
       // The work added up, each thread alone on the machine: the hand-overs between the threads are not in it.
-      baseline_times.push_back(step.one_thread());
       baseline_index.push_back(index);
-      if (!policy.preempted(step)) clean_baseline_times.push_back(step.one_thread());
       if (!policy.preempted(step)) clean_baseline_index.push_back(index);
       continue;
     }
@@ -211,15 +207,17 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     step_speedups.push_back(step.program_time());
   }
   // T(1): the median of the baseline steps (the undisturbed ones when there are enough), else the work added up.
-  const bool clean_baseline = static_cast<int>(clean_baseline_times.size()) >= policy.min_baseline_steps;
-  summary.baseline_measured = clean_baseline || static_cast<int>(baseline_times.size()) >= policy.min_baseline_steps;
+  const bool clean_baseline = static_cast<int>(clean_baseline_index.size()) >= policy.min_baseline_steps;
+  summary.baseline_measured = clean_baseline || static_cast<int>(baseline_index.size()) >= policy.min_baseline_steps;
+  const std::vector<long>& windows = clean_baseline ? clean_baseline_index : baseline_index;
   summary.enough = summary.steps_used >= policy.min_steps && summary.team > 0 && elapsed > 0.0 && one_thread > 0.0;
   if (summary.steps_used > 0) {
     const auto used = static_cast<double>(summary.steps_used);
     summary.step_time = elapsed / used;
     summary.work_one_thread = one_thread / used;
-    summary.one_thread = summary.baseline_measured ? median_of(clean_baseline ? clean_baseline_times : baseline_times)
-                                                   : summary.work_one_thread;
+    std::vector<double> baseline_times;
+    for (const long index : windows) baseline_times.push_back(analysis.step(index).one_thread());
+    summary.one_thread = summary.baseline_measured ? median_of(std::move(baseline_times)) : summary.work_one_thread;
     summary.serial = serial / used;
     summary.parallel_max = parallel_max / used;
     summary.overhead = std::max(0.0, summary.step_time - summary.serial - summary.parallel_max);
@@ -232,7 +230,6 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     summary.speedup_low = percentile(step_speedups, 0.1);
     summary.speedup_high = percentile(step_speedups, 0.9);
     if (summary.enough) {
-      const std::vector<long>& windows = clean_baseline ? clean_baseline_index : baseline_index;
       summary.precision = speedup_precision(analysis, used_index, summary.baseline_measured ? windows : std::vector<long>{},
                                             policy.precision_block);
     }

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "augur/core/stats.hpp"
 #include "selfanalysis/team.hpp"
 
 namespace augur::selfanalysis {
@@ -19,20 +20,12 @@ constexpr int min_units = 3;  // fewer windows or blocks: the precision is unkno
 // fewer than min_units values or a mean that is not positive.
 double relative_standard_error(const std::vector<double>& values) {
   if (static_cast<int>(values.size()) < min_units) return -1.0;
-  double sum = 0.0;
-  for (const double value : values) sum += value;
   const double count = static_cast<double>(values.size());
-  const double mean = sum / count;
+  const double mean = core::mean(values);
   if (!(mean > 0.0)) return -1.0;
   double squares = 0.0;
   for (const double value : values) squares += (value - mean) * (value - mean);
   return std::sqrt(squares / (count - 1.0)) / std::sqrt(count) / mean;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
 // `indices` (increasing) in runs: a new run starts where a step between two of them is a baseline step
@@ -101,7 +94,7 @@ SpeedupPrecision speedup_precision(const TeamAnalysis& analysis, const std::vect
   for (const std::vector<long>& window : runs(analysis, baseline, false)) {
     std::vector<double> times;
     for (const long index : window) times.push_back(analysis.step(index).one_thread());
-    window_times.push_back(median(times));
+    window_times.push_back(core::median(std::move(times)));
   }
   precision.windows = static_cast<int>(window_times.size());
   precision.one_thread_error = relative_standard_error(window_times);
