@@ -139,6 +139,12 @@ augur_example(NAME run_outer_race DEPENDS outer_race augur_preload
   COMMAND augur run -p 2 -- build/bin/outer_race 16384 1000
   EXPECTED examples/interpose/outer_race.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=]
     [=[[0-9]+ iterations measured on the team, [0-9]+ baseline]=] [=[measurement (clean|disturbed|meaningless): .*$]=])
+# The LU-like pipeline: its threads wait on each other inside the step, so the baseline steps stop (a caution);
+# built by gcc, its spins on flags are inline fences, counted as work.
+augur_example(NAME run_wavefront DEPENDS wavefront augur_preload
+  COMMAND augur run -p 2 -- build/bin/wavefront 96 100
+  EXPECTED examples/interpose/wavefront.out MASK ${measured} [=[/[^ ]*/(?=examples/)]=] [=[\.c:[0-9]+]=]
+    [=[[0-9]+ iterations measured on the team, [0-9]+ baseline]=] [=[measurement (clean|disturbed|meaningless): .*$]=])
 
 # sp and coupling: the coupling report of a measurement file augur couple measure saved (sp on 1 thread,
 # heat_mpi on 2 ranks, both on the loaded 2-core test machine).

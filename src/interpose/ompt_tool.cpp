@@ -2,7 +2,7 @@
 // libaugur_preload does for libgomp. libomp loads it from OMP_TOOL_LIBRARIES (or finds ompt_start_tool
 // in a preloaded library) and calls ompt_start_tool; the tool registers parallel_begin, parallel_end
 // and work (the ends of worksharing constructs, for a program with one outer parallel region; a second
-// detector, as in libaugur_preload). Each parallel region started at level 0 by the first thread that
+// detector, as in libaugur_preload), sync_region_wait (its barriers) and flush (its spins on flags). Each parallel region started at level 0 by the first thread that
 // starts one is a sample of the periodicity detector: its codeptr_ra, the return address of the runtime call in the
 // program, which identifies the region's call site. The samples drive the Figure 4.11 engine
 // (dynamic_regions.hpp) and the self-analysis engine through the session shared with libaugur_preload
@@ -25,6 +25,8 @@
 
 #include "core/files.hpp"
 #include "icv_threads.hpp"
+#include "interpose/flush_spin.hpp"
+#include "interpose/next_definition.hpp"
 #include "interpose/run_timeline.hpp"
 #include "interpose/session.hpp"
 
@@ -41,12 +43,16 @@ struct OmpFunctions {
   int (*get_num_threads)() = nullptr;
 };
 
+bool flushes_reported = false;  // libomp dispatches the flush callback (set at initialize)
+thread_local interpose::FlushSpin flush_spin;  // this thread's spins on flags since its last barrier
+
 struct Tool {
   interpose::Session session;
   interpose::IcvThreadControl threads;
   Tool() {
     session.runtime = "libomp";
     session.library = "libaugur_ompt";
+    session.sees_flushes = flushes_reported;
   }
 };
 
@@ -238,21 +244,6 @@ thread_local double dispatch_seconds = 0.0;  // the estimate since the thread la
 
 struct ident;  // libomp's ident_t, passed through
 
-template <typename Function>
-Function next_definition(std::atomic<Function>& cache, const char* name) {
-  Function function = cache.load(std::memory_order_acquire);
-  if (function == nullptr) {
-    function = reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
-    static std::atomic_flag warned = ATOMIC_FLAG_INIT;
-    if (function == nullptr && !warned.test_and_set()) {
-      // Not reached: the program that calls it is linked to the runtime that defines it.
-      interpose::warn(std::string("libaugur_ompt: ") + name + " has no definition after the tool's; its loops run no chunk");
-    }
-    cache.store(function, std::memory_order_release);
-  }
-  return function;
-}
-
 template <typename Function, typename... Arguments>
 int dispatch_next(Function function, Arguments... arguments) {
   if (function == nullptr) return 0;
@@ -293,6 +284,7 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
     }
     construct_just_ended = false;
   }
+  const double spin = endpoint == ompt_scope_begin ? flush_spin.take() : 0.0;  // since the last barrier, measured or not
   if (tool->session.outer == nullptr || get_task_info == nullptr) return;
   if (!tool->session.outer->measuring.load(std::memory_order_acquire)) return;
   try {
@@ -301,7 +293,7 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
     const double now = runtime::read_clock(CLOCK_MONOTONIC);
     dispatch_first = true;
     if (endpoint == ompt_scope_begin) {
-      interpose::outer_arrive(tool->session, thread, now, dispatch_seconds);
+      interpose::outer_arrive(tool->session, thread, now, dispatch_seconds, false, spin);
       dispatch_seconds = 0.0;
     } else {
       dispatch_seconds = 0.0;
@@ -315,6 +307,11 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
   } catch (...) {
     disable_after("unknown exception");
   }
+}
+
+// A flush (`#pragma omp flush`, a call of __kmpc_flush): a spin on a flag when it repeats (flush_spin.hpp).
+void on_flush(ompt_data_t* /*thread_data*/, const void* codeptr_ra) {
+  if (tool != nullptr && active.load(std::memory_order_relaxed)) flush_spin.flush(codeptr_ra, runtime::read_clock(CLOCK_MONOTONIC));
 }
 
 int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/, ompt_data_t* /*tool_data*/) {
@@ -344,6 +341,7 @@ int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/, ompt_d
   (void)set_callback(ompt_callback_work, reinterpret_cast<ompt_callback_t>(&on_work));
   // The threads' barriers, for the one-run analysis of such a program: optional too.
   (void)set_callback(ompt_callback_sync_region_wait, reinterpret_cast<ompt_callback_t>(&on_sync_region_wait));
+  flushes_reported = set_callback(ompt_callback_flush, reinterpret_cast<ompt_callback_t>(&on_flush)) == ompt_set_always;
   return 1;
 }
 
@@ -380,21 +378,21 @@ using dispatch_next_8u_t = int (*)(ident*, std::int32_t, std::int32_t*, std::uin
 AUGUR_OMPT_EXPORT int __kmpc_dispatch_next_4(ident* location, std::int32_t gtid, std::int32_t* last, std::int32_t* lower,
                                               std::int32_t* upper, std::int32_t* stride) {
   static std::atomic<dispatch_next_4_t> next{nullptr};
-  return dispatch_next(next_definition(next, "__kmpc_dispatch_next_4"), location, gtid, last, lower, upper, stride);
+  return dispatch_next(interpose::next_definition(next, "__kmpc_dispatch_next_4"), location, gtid, last, lower, upper, stride);
 }
 AUGUR_OMPT_EXPORT int __kmpc_dispatch_next_4u(ident* location, std::int32_t gtid, std::int32_t* last, std::uint32_t* lower,
                                                std::uint32_t* upper, std::int32_t* stride) {
   static std::atomic<dispatch_next_4u_t> next{nullptr};
-  return dispatch_next(next_definition(next, "__kmpc_dispatch_next_4u"), location, gtid, last, lower, upper, stride);
+  return dispatch_next(interpose::next_definition(next, "__kmpc_dispatch_next_4u"), location, gtid, last, lower, upper, stride);
 }
 AUGUR_OMPT_EXPORT int __kmpc_dispatch_next_8(ident* location, std::int32_t gtid, std::int32_t* last, std::int64_t* lower,
                                               std::int64_t* upper, std::int64_t* stride) {
   static std::atomic<dispatch_next_8_t> next{nullptr};
-  return dispatch_next(next_definition(next, "__kmpc_dispatch_next_8"), location, gtid, last, lower, upper, stride);
+  return dispatch_next(interpose::next_definition(next, "__kmpc_dispatch_next_8"), location, gtid, last, lower, upper, stride);
 }
 AUGUR_OMPT_EXPORT int __kmpc_dispatch_next_8u(ident* location, std::int32_t gtid, std::int32_t* last, std::uint64_t* lower,
                                                std::uint64_t* upper, std::int64_t* stride) {
   static std::atomic<dispatch_next_8u_t> next{nullptr};
-  return dispatch_next(next_definition(next, "__kmpc_dispatch_next_8u"), location, gtid, last, lower, upper, stride);
+  return dispatch_next(interpose::next_definition(next, "__kmpc_dispatch_next_8u"), location, gtid, last, lower, upper, stride);
 }
 }

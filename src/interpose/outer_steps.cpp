@@ -272,13 +272,13 @@ void outer_single(Session& session) {
   if (session.outer != nullptr) session.outer->serial_next = true;
 }
 
-void outer_arrive(Session& session, int thread, double now, double overhead, bool sample_follows) {
+void outer_arrive(Session& session, int thread, double now, double overhead, bool sample_follows, double spin) {
   if (session.outer != nullptr && session.outer->measuring.load(std::memory_order_acquire)) {
     TeamRecorder& recorder = session.outer->recorder;
     // The master is in the tool from its arrival stamp until it goes into the runtime's barrier (after the
     // sample that follows, when one does): a thread waiting for it sees it arrived only then.
     if (thread == 0) recorder.master_tool_begin(now);
-    recorder.arrive(thread, now, overhead + tool_seconds);
+    recorder.arrive(thread, now, overhead + tool_seconds, spin);
     if (thread == 0) session.outer->master_arrival = now;
     if (thread == 0 && !sample_follows) recorder.master_tool_end(runtime::read_clock(CLOCK_MONOTONIC));
     if (thread > 0) recorder.wait_for_master(thread, now);
@@ -317,8 +317,8 @@ void outer_depart(Session& session, int thread, bool master, int team, double no
     }
   } depart_after{*outer, thread, now, outer->pending != StepMark::None};
   const int threads = std::min(team, static_cast<int>(outer->work.size()));
-  if (outer->recorder.episode(threads, outer->work.data())) {
-    outer->analysis.episode(outer->serial_next, outer->work.data(), team);
+  if (outer->recorder.episode(threads, outer->work.data(), outer->spin.data())) {
+    outer->analysis.episode(outer->serial_next, outer->work.data(), team, outer->spin.data());
     outer->step_delay += tool_delay(*outer, threads);
   }
   outer->serial_next = false;

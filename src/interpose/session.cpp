@@ -130,6 +130,7 @@ std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state,
   selfanalysis::OuterRegionResult result;
   result.tool = state.outer->tool;
   result.baseline_stopped = state.outer->recorder.failed();
+  result.sees_flushes = state.sees_flushes;
   const TeamRecorder::CourtesyTotals courtesy = state.outer->recorder.courtesy();
   result.tool.courtesy_waits = courtesy.waits;
   result.tool.courtesy_ran_out = courtesy.ran_out;

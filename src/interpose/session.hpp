@@ -85,10 +85,12 @@ struct OuterRegion {
       : recorder(capacity),
         analysis(capacity),
         work(static_cast<std::size_t>(capacity > 0 ? capacity : 1), -1.0),
+        spin(work.size(), 0.0),
         cpus(static_cast<std::size_t>(capacity > 0 ? capacity : 1), -1) {}
   TeamRecorder recorder;
   selfanalysis::TeamAnalysis analysis;
   std::vector<double> work;             // one episode's work per thread (scratch)
+  std::vector<double> spin;             // and its spins on flags, taken out of the work (scratch)
   std::vector<int> cpus;                // the core each thread last left a barrier on (scratch)
   selfanalysis::TeamPlacement placement;  // the team on one core or not, per measured step on the team
   std::atomic<bool> measuring{false};   // a measured region runs: its threads record
@@ -130,6 +132,7 @@ struct OuterRegion {
 struct Session {
   const char* runtime = "";  // "libgomp" or "libomp", the info file's `runtime`
   const char* library = "";  // "libaugur_preload" or "libaugur_ompt", in messages
+  bool sees_flushes = false;  // the runtime reports the program's flushes (OMPT's flush callback): spins are known
   runtime::Settings settings;
   int dpd_window = dpd::Detector::default_window;
   long expected_iterations = -1;
@@ -188,8 +191,9 @@ void outer_single(Session& session);
 // any thread of the measured team at a barrier: arrived (`overhead`: seconds since it left the previous
 // barrier spent in runtime code a one-thread run does not execute), left (the master then reads the
 // episode: `team`). `sample_follows`: the master's sample of the construct comes after its arrival stamp
-// (libgomp's wrappers), so it leaves the tool at the sample's end, not here.
-void outer_arrive(Session& session, int thread, double now, double overhead = 0.0, bool sample_follows = false);
+// (libgomp's wrappers), so it leaves the tool at the sample's end, not here. `spin`: seconds it spun on a flag
+// since (flush_spin.hpp), waiting taken out of its work.
+void outer_arrive(Session& session, int thread, double now, double overhead = 0.0, bool sample_follows = false, double spin = 0.0);
 // whether the measured team runs a baseline step (its threads one after the other) now.
 bool outer_serializing(const Session& session);
 void outer_depart(Session& session, int thread, bool master, int team, double now);

@@ -50,13 +50,17 @@ public:
 
   // Thread `thread` of the measured team arrived at a barrier at `now` (seconds), having spent `overhead`
   // seconds since it left the previous one in runtime code that a one-thread run does not execute (libomp's
-  // chunk dispatcher in a baseline step): its work is the time in between, less that.
-  void arrive(int thread, double now, double overhead = 0.0) {
+  // chunk dispatcher in a baseline step) and `spin` seconds spinning on a flag (FlushSpin): its work is the
+  // time in between, less both (the spin at most that time; episode() gives it beside the work).
+  void arrive(int thread, double now, double overhead = 0.0, double spin = 0.0) {
     Slot* slot = own(thread);
     if (slot == nullptr) return;
     const long index = slot->arrivals.load(std::memory_order_relaxed);
     double since = slot->departed.load(std::memory_order_relaxed) ? now - slot->departed_at.load(std::memory_order_relaxed) : -1.0;
+    const double spun = since > 0.0 ? std::clamp(spin, 0.0, since) : 0.0;
+    since -= spun;
     if (since > 0.0 && overhead > 0.0) since = overhead < since ? since - overhead : 0.0;
+    slot->spin[index & 1].store(spun, std::memory_order_relaxed);
     slot->work[index & 1].store(since, std::memory_order_relaxed);
     slot->arrived_at[index & 1].store(now, std::memory_order_relaxed);
     slot->index[index & 1].store(index, std::memory_order_release);
@@ -265,12 +269,14 @@ public:
   }
 
   // The master (thread 0), just after leaving a barrier: the work of threads 0 .. team-1 before it, into
-  // `work` (-1 where unknown). False when the master has no arrival in this region.
-  bool episode(int team, double* work) const {
+  // `work` (-1 where unknown), and their spins on flags into `spin` when not null (0 where unknown). False when
+  // the master has no arrival in this region.
+  bool episode(int team, double* work, double* spin = nullptr) const {
     const Slot& master = slots_[0];
     const long index = master.arrivals.load(std::memory_order_relaxed) - 1;
     if (index < 0 || master.generation.load(std::memory_order_relaxed) != generation_.load(std::memory_order_relaxed)) return false;
     for (int thread = 0; thread < team; ++thread) {
+      if (spin != nullptr) spin[thread] = 0.0;
       if (thread >= capacity_) {
         work[thread] = -1.0;
         continue;
@@ -279,6 +285,7 @@ public:
       const bool current = slot.generation.load(std::memory_order_relaxed) == generation_.load(std::memory_order_relaxed) &&
                            slot.index[index & 1].load(std::memory_order_acquire) == index;
       work[thread] = current ? slot.work[index & 1].load(std::memory_order_relaxed) : -1.0;
+      if (current && spin != nullptr) spin[thread] = slot.spin[index & 1].load(std::memory_order_relaxed);
     }
     return true;
   }
@@ -290,6 +297,7 @@ private:
     std::atomic<bool> departed{false};
     std::atomic<double> departed_at{0.0};
     std::atomic<double> work[2] = {0.0, 0.0};
+    std::atomic<double> spin[2] = {0.0, 0.0};  // of the same arrivals: the spin on flags taken out of `work`
     std::atomic<double> arrived_at[2] = {0.0, 0.0};
     std::atomic<long> index[2] = {-1, -1};
     std::atomic<long> tid{0};

@@ -71,6 +71,9 @@ void read_outer(const FieldReader& reader, const nlohmann::json& entry, const st
   region.one_thread_source = reader.get_or<std::string>(entry, "one_thread_source", "work", where);
   region.baseline_steps = reader.get_or<long>(entry, "baseline_steps", 0, where);
   region.baseline_stopped = reader.get_or<bool>(entry, "baseline_stopped", false, where);
+  region.spin_time = reader.get_or<double>(entry, "spin_time_s", -1.0, where);
+  if (region.spin_time < 0.0 && entry.contains("spin_time_s") && !entry["spin_time_s"].is_null())
+    reader.fail(where + ".spin_time_s: must be at least 0");
   region.estimated_at_fraction = reader.get_or<double>(entry, "estimated_at_fraction", -1.0, where);
   region.latest_estimated_time = reader.get_or<double>(entry, "latest_estimated_time_s", -1.0, where);
   region.latest_estimated_at_iteration = reader.get_or<long>(entry, "latest_estimated_at_iteration", 0, where);

@@ -21,7 +21,7 @@ void TeamAnalysis::reset_current() {
   std::fill(thread_work_.begin(), thread_work_.end(), 0.0);
 }
 
-void TeamAnalysis::episode(bool serial, const double* work, int threads) {
+void TeamAnalysis::episode(bool serial, const double* work, int threads, const double* spin) {
   if (threads < 1 || threads > max_threads()) {
     current_complete_ = false;
     return;
@@ -37,6 +37,7 @@ void TeamAnalysis::episode(bool serial, const double* work, int threads) {
       continue;
     }
     sum += value;
+    if (spin != nullptr && spin[thread] > 0.0) current_.spin += spin[thread];
     largest = std::max(largest, value);
     thread_work_[static_cast<std::size_t>(thread)] += value;
   }
@@ -187,6 +188,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   const double limit = outlier_limit(use_clean ? clean_times : all_times, center, policy.outlier_floor);
   double elapsed = 0.0;
   double one_thread = 0.0;
+  double spin = 0.0;
   double serial = 0.0;
   double parallel_max = 0.0;
   double thread_sum = 0.0;
@@ -200,6 +202,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     used_index.push_back(index);
     elapsed += step.program_time();
     one_thread += step.one_thread();
+    spin += step.spin;
     serial += step.serial;
     parallel_max += step.parallel_max;
     thread_sum += step.thread_sum;
@@ -215,6 +218,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     const auto used = static_cast<double>(summary.steps_used);
     summary.step_time = elapsed / used;
     summary.work_one_thread = one_thread / used;
+    summary.spin = spin / used;
     std::vector<double> baseline_times;
     for (const long index : windows) baseline_times.push_back(analysis.step(index).one_thread());
     summary.one_thread = summary.baseline_measured ? median_of(std::move(baseline_times)) : summary.work_one_thread;

@@ -31,6 +31,7 @@ struct TeamStep {
   double thread_sum = 0.0;     // sum over threads of each thread's work in the step
   double thread_max = 0.0;     // the largest work of one thread in the step
   int episodes = 0;            // barrier episodes in the step
+  double spin = 0.0;           // the threads' spins on flags (seen through flushes), taken out of their work
   long switches = 0;           // involuntary context switches of the process during the step
   // The wall time of the step less the process's CPU time in it, seconds (negative: not read): on one CPU, the
   // time another process (or idleness) took from the team.
@@ -53,7 +54,7 @@ public:
   // One barrier episode of the team, from the master after the barrier: `work[t]` the time thread t worked
   // since it left the previous barrier (negative: unknown, e.g. its first barrier in the region); `serial`
   // when the episode ended a `single`. An episode with an unknown work makes its step incomplete.
-  void episode(bool serial, const double* work, int threads);
+  void episode(bool serial, const double* work, int threads, const double* spin = nullptr);
   // The episodes since the last step boundary form a measured step of `elapsed` seconds, with `switches`
   // involuntary context switches; `baseline` when the threads ran one after the other; `tool_delay`: how
   // much of `elapsed` the tool's own time added on the critical path; `cpu_shortfall` and `one_cpu` as in
@@ -164,6 +165,7 @@ struct TeamSummary {
   bool baseline_measured = false;  // T(1) is the median of the baseline steps (else the work added up)
   double one_thread = 0.0;  // T(1): the median of the baseline steps' work added up, or of the other steps' work
   double work_one_thread = 0.0;  // T(1) from the work of the used steps added up (the mean per step)
+  double spin = 0.0;             // the mean TeamStep::spin of the used steps
   double serial = 0.0;      // mean serial time per step
   double parallel_max = 0.0;  // mean per step of the sum of the largest work per episode
   double overhead = 0.0;    // T(P) - serial - parallel_max, at least 0: barriers and unaccounted time
@@ -386,6 +388,7 @@ struct OuterRegionResult {
   TeamPlacement placement;          // the team on one core or not, over its measured steps
   ToolTime tool;                    // the tool's own time on the master and the courtesy waits
   bool baseline_stopped = false;    // the baseline steps stopped: threads waited on each other inside a construct
+  bool sees_flushes = false;        // the runtime reports flushes: summary.spin is known
 };
 
 // The report text of render_report with the outer regions appended to its `regions`.

@@ -87,6 +87,7 @@ ordered_json render_outer(const OuterRegionResult& outer) {
   json["baseline_steps"] = summary.baseline_steps;
   json["baseline_stopped"] = outer.baseline_stopped;
   json["work_one_thread_time_s"] = known(summary.work_one_thread, valid);
+  json["spin_time_s"] = known(summary.spin, valid && outer.sees_flushes);
   json["f"] = known(summary.f, valid && summary.f >= 0.0);
   json["af"] = known(summary.amdahl_factor(summary.team), valid);
   const TimeEstimate& first = outer.first_estimate;

@@ -58,6 +58,45 @@ TEST(AugurRun, OneOuterRegionWhoseThreadsWaitInsideAConstructSaysTheBaselineStop
   EXPECT_EQ(outer.at("one_thread_source"), "work");
 }
 
+// examples/interpose/wavefront.c: an LU-like sweep whose threads spin on flags with `#pragma omp flush`. Under
+// libomp each flush is a call the OMPT tool sees: the spins are measured and taken out of the work; under
+// libgomp a flush is an inline fence, and the report says nothing about spins (null).
+TEST(AugurRun, SpinsOnFlushesAreTakenOutOfTheWorkUnderLibomp) {
+  for (const bool clang : {false, true}) {
+#ifndef AUGUR_WAVEFRONT_CLANG_EXE
+    if (clang) GTEST_SKIP() << "wavefront-clang was not built (clang -fopenmp with libomp-dev, or libaugur_ompt, not found)";
+    const std::string program = AUGUR_WAVEFRONT_EXE;
+#else
+    const std::string program = clang ? AUGUR_WAVEFRONT_CLANG_EXE : AUGUR_WAVEFRONT_EXE;
+#endif
+    TemporaryFile report("wavefront.json");
+    const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--json=" + report.path(), "--", program, "96", "100"},
+                                             clean_environment());
+    ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
+    const std::string& out = result.standard_output;
+    EXPECT_NE(out.find("wavefront: checksum sum="), std::string::npos) << out;
+    const json full = json::parse(augur::core::read_file(report.path()));
+    ASSERT_EQ(full.at("regions").size(), 1u) << full.dump();
+    const json& outer = full.at("regions")[0];
+    EXPECT_EQ(outer.at("kind"), "outer") << program;
+    EXPECT_EQ(outer.at("baseline_stopped"), true) << program << ": the serialized threads would wait forever";
+    if (!clang) {
+      EXPECT_TRUE(outer.at("spin_time_s").is_null()) << outer.dump();
+      EXPECT_EQ(out.find("spins on flags:"), std::string::npos) << out;
+      continue;
+    }
+    ASSERT_TRUE(outer.at("spin_time_s").is_number()) << outer.dump();
+    const double spin = outer.at("spin_time_s").get<double>();
+    const double step = outer.at("iteration_time_s").get<double>();
+    // Thread 1 waits for thread 0's plane at the start of each step, and both wait at the pipeline's ends: some
+    // spin in every step, but less than the team's time.
+    EXPECT_GT(spin, 0.0) << outer.dump();
+    EXPECT_LT(spin, 2.0 * step) << outer.dump();
+    EXPECT_NE(out.find("  spins on flags: "), std::string::npos) << out;
+    EXPECT_NE(out.find("T(1) is the threads' work added up, less their spins on flushes"), std::string::npos) << out;
+  }
+}
+
 // One parallel region around the whole time loop, orphaned worksharing loops inside it: the period is
 // found in the ends of the worksharing constructs on the master thread, and the one-run analysis measures the
 // speedup from the threads' work between barriers and the baseline steps (threads one after the other).

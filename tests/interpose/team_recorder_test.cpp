@@ -60,6 +60,31 @@ TEST(TeamRecorder, RuntimeOverheadIsTakenOutOfTheWork) {
   EXPECT_EQ(work[1], 0.0);
 }
 
+TEST(TeamRecorder, SpinsOnFlagsAreTakenOutOfTheWorkAndGivenBesideIt) {
+  // A pipelined sweep: thread 1 spun 0.2 s of its 1 s on a flag, the master not at all; a spin longer than the
+  // time in between (counted across a barrier the thread was not measured at) leaves no work and is cut to it.
+  TeamRecorder recorder(2);
+  recorder.begin_region();
+  recorder.depart(0, 0.0);
+  recorder.depart(1, 0.0);
+  recorder.arrive(0, 1.0, 0.0, 0.0);
+  recorder.arrive(1, 1.0, 0.1, 0.2);
+  recorder.depart(0, 1.5);
+  recorder.depart(1, 1.5);
+  double work[2] = {};
+  double spin[2] = {-1.0, -1.0};
+  ASSERT_TRUE(recorder.episode(2, work, spin));
+  EXPECT_NEAR(work[0], 1.0, 1e-12);
+  EXPECT_NEAR(work[1], 0.7, 1e-12) << "the spin and the runtime's overhead both out";
+  EXPECT_EQ(spin[0], 0.0);
+  EXPECT_NEAR(spin[1], 0.2, 1e-12);
+  recorder.arrive(0, 2.0);
+  recorder.arrive(1, 2.0, 0.0, 0.9);
+  ASSERT_TRUE(recorder.episode(2, work, spin));
+  EXPECT_EQ(work[1], 0.0);
+  EXPECT_NEAR(spin[1], 0.5, 1e-12);
+}
+
 TEST(TeamRecorder, TheMasterReadsTheLatestArrivalOfTheOthers) {
   TeamRecorder recorder(4);
   recorder.begin_region();
