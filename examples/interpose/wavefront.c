@@ -2,7 +2,8 @@
  * wavefront: an LU-like pipelined sweep (NPB LU's blts) inside one OpenMP parallel region around the time loop.
  * Each time step sweeps the planes k of an N x N x N grid with a Gauss-Seidel update that needs the row before
  * in the same plane; the rows are split over the threads, and a thread waits for its predecessor to finish a
- * plane (a flag it spins on with `#pragma omp flush`) and for its successor to have finished the plane two before
+ * plane (a flag it spins on with `#pragma omp flush`; a flush before the flag is set and after it is seen order
+ * the rows, as in LU) and for its successor to have finished the plane two before
  * (a bounded lead, as LU's flags give). Then a worksharing loop with a reduction measures the change, and a
  * `single` keeps it. Built plain (no augur code), for `augur run` (docs/run.md): its threads wait on each other
  * inside the step, so the one-run analysis cannot run them one after the other (the baseline steps stop), and
@@ -40,11 +41,13 @@ static long seen(const struct progress* flag) {
 }
 
 /* Spins until `flag` reaches `wanted`: the flush makes the other thread's progress visible (and, under clang,
- * is a call of the runtime's __kmpc_flush, which its tools see). */
+ * is a call of the runtime's __kmpc_flush, which its tools see); the flush after it orders the reads of the
+ * other thread's rows after the flag. */
 static void wait_for(const struct progress* flag, long wanted) {
   while (seen(flag) < wanted) {
 #pragma omp flush
   }
+#pragma omp flush
 }
 
 static double energy;  /* the step's change, a reduction of an orphaned loop: shared */
@@ -93,9 +96,9 @@ int main(int argc, char** argv) {
           const double* before = u + (k * n + j - 1) * n;
           for (long i = 1; i < n; ++i) row[i] = 0.25 * (row[i - 1] + below[i] + before[i]) + 0.1 * row[i] + source;
         }
+#pragma omp flush
 #pragma omp atomic write
         flags[me].done = plane;
-#pragma omp flush
       }
 #pragma omp barrier
       measure(u, old, cells);

@@ -284,7 +284,7 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
     }
     construct_just_ended = false;
   }
-  const double spin = endpoint == ompt_scope_begin ? flush_spin.take() : 0.0;  // since the last barrier, measured or not
+  const double spin = flush_spin.take();  // since it left the last barrier (a departure drops what it spun inside)
   if (tool->session.outer == nullptr || get_task_info == nullptr) return;
   if (!tool->session.outer->measuring.load(std::memory_order_acquire)) return;
   try {
@@ -311,7 +311,7 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
 
 // A flush (`#pragma omp flush`, a call of __kmpc_flush): a spin on a flag when it repeats (flush_spin.hpp).
 void on_flush(ompt_data_t* /*thread_data*/, const void* codeptr_ra) {
-  if (tool != nullptr && active.load(std::memory_order_relaxed)) flush_spin.flush(codeptr_ra, runtime::read_clock(CLOCK_MONOTONIC));
+  if (active.load(std::memory_order_acquire)) flush_spin.flush(codeptr_ra, runtime::read_clock(CLOCK_MONOTONIC));
 }
 
 int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/, ompt_data_t* /*tool_data*/) {

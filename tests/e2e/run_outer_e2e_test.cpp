@@ -88,10 +88,10 @@ TEST(AugurRun, SpinsOnFlushesAreTakenOutOfTheWorkUnderLibomp) {
     ASSERT_TRUE(outer.at("spin_time_s").is_number()) << outer.dump();
     const double spin = outer.at("spin_time_s").get<double>();
     const double step = outer.at("iteration_time_s").get<double>();
-    // Thread 1 waits for thread 0's plane at the start of each step, and both wait at the pipeline's ends: some
-    // spin in every step, but less than the team's time.
+    // Thread 1 waits for thread 0's first plane at the start of each step, and thread 0 for thread 1 at the
+    // pipeline's end: some spin in every step, a small share of the team's time (1.4% on the idle machine).
     EXPECT_GT(spin, 0.0) << outer.dump();
-    EXPECT_LT(spin, 2.0 * step) << outer.dump();
+    EXPECT_LT(spin, 0.25 * 2.0 * step) << outer.dump();
     EXPECT_NE(out.find("  spins on flags: "), std::string::npos) << out;
     EXPECT_NE(out.find("T(1) is the threads' work added up, less their spins on flushes"), std::string::npos) << out;
   }

@@ -67,31 +67,6 @@ TEST(TeamAnalysis, CraftedStepsGiveTheExactFigures) {
 
 // After a `single nowait` the edges flag the next barrier's episode, a loop where both threads work: it stays
 // parallel (NPB CG's sparse matrix-vector product came out serial, and S(2) about 1 instead of 1.9).
-TEST(TeamAnalysis, SpinsOnFlagsAreSummedPerStep) {
-  // The work comes with the spins already out of it (TeamRecorder::arrive); the steps add the spins up, an
-  // unknown thread's spin left out with its work, and the summary gives their mean over the used steps.
-  TeamAnalysis team(8);
-  for (int step = 0; step < 10; ++step) {
-    const double work[] = {1.0e-3, 0.9e-3};
-    const double spin[] = {0.0, 0.1e-3};
-    team.episode(false, work, 2, spin);
-    const double single[] = {0.2e-3, 0.0};
-    const double single_spin[] = {0.05e-3, 0.0};
-    team.episode(true, single, 2, single_spin);
-    team.end_step(1.3e-3, 0);
-  }
-  EXPECT_NEAR(team.step(0).spin, 0.15e-3, 1e-15);
-  const TeamSummary summary = summarize(team);
-  EXPECT_NEAR(summary.spin, 0.15e-3, 1e-15);
-  EXPECT_NEAR(summary.work_one_thread, 2.1e-3, 1e-15) << "the spins are not work";
-  TeamAnalysis unknown(8);
-  const double work[] = {1.0e-3, -1.0};
-  const double spin[] = {0.1e-3, 0.2e-3};
-  unknown.episode(false, work, 2, spin);
-  unknown.end_step(1.3e-3, 0);
-  EXPECT_EQ(unknown.steps(), 0) << "a step with an unknown work is dropped";
-}
-
 TEST(TeamAnalysis, AFlaggedEpisodeWhereEveryThreadWorksIsParallel) {
   TeamAnalysis team(8);
   for (int step = 0; step < 10; ++step) {
