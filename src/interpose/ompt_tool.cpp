@@ -2,8 +2,8 @@
 // libaugur_preload does for libgomp. libomp loads it from OMP_TOOL_LIBRARIES (or finds ompt_start_tool
 // in a preloaded library) and calls ompt_start_tool; the tool registers parallel_begin, parallel_end
 // and work (the ends of worksharing constructs, for a program with one outer parallel region; a second
-// detector, as in libaugur_preload), sync_region_wait (its barriers) and flush (its spins on flags). Each parallel region started at level 0 by the first thread that
-// starts one is a sample of the periodicity detector: its codeptr_ra, the return address of the runtime call in the
+// detector, as in libaugur_preload), sync_region_wait (its barriers) and flush (its spins on flags). Each
+// parallel region started at level 0 by the first thread that starts one is a sample of the periodicity detector: its codeptr_ra, the return address of the runtime call in the
 // program, which identifies the region's call site. The samples drive the Figure 4.11 engine
 // (dynamic_regions.hpp) and the self-analysis engine through the session shared with libaugur_preload
 // (session.hpp), which writes the same report and interposition file at exit. The baseline's thread
@@ -309,9 +309,11 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
   }
 }
 
-// A flush (`#pragma omp flush`, a call of __kmpc_flush): a spin on a flag when it repeats (flush_spin.hpp).
+// A flush (__kmpc_flush): a spin on a flag when it repeats (flush_spin.hpp); the clock read only while an outer
+// region is measured (`tool` and its session are set before `active`).
 void on_flush(ompt_data_t* /*thread_data*/, const void* codeptr_ra) {
-  if (active.load(std::memory_order_acquire)) flush_spin.flush(codeptr_ra, runtime::read_clock(CLOCK_MONOTONIC));
+  const interpose::OuterRegion* outer = active.load(std::memory_order_acquire) ? tool->session.outer.get() : nullptr;
+  if (outer != nullptr && outer->measuring.load(std::memory_order_relaxed)) flush_spin.flush(codeptr_ra, runtime::read_clock(CLOCK_MONOTONIC));
 }
 
 int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/, ompt_data_t* /*tool_data*/) {
