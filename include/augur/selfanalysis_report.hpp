@@ -94,9 +94,11 @@ struct ReportRegion {
   // The baseline steps stopped for good: a thread waited for another inside a construct (a pipeline
   // synchronised with flags, as NPB LU's), so T(1) is the work added up with those waits in it.
   bool baseline_stopped = false;
-  // Seconds a step the team's threads spun on flags (`#pragma omp flush` loops seen through libomp's flush
-  // callback), taken out of their work; negative when unknown (libgomp: its flushes are inline fences).
+  // Seconds a step the team's threads spun on flags, taken out of their work: `#pragma omp flush` loops seen
+  // through libomp's flush callback (spin_source "flushes"), or spin loops in the code hit by the threads'
+  // sampled program counters (libgomp, "samples"); negative when unknown.
   double spin_time = -1.0;
+  std::string spin_source;
   double parallel_efficiency = 0.0;
   double load_balance = 0.0;
   double communication = 0.0;

@@ -195,14 +195,17 @@ void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& op
   std::printf("  parallel efficiency %.3f = load balance %.3f x communication %.3f\n", outer.parallel_efficiency, outer.load_balance,
               outer.communication);
   const bool spins_seen = outer.spin_time > 0.0;
+  const bool sampled = outer.spin_source == "samples";  // libgomp: spin loops in the code, sampled; libomp: flushes
   if (spins_seen && outer.iteration_time > 0.0 && team > 1)
-    std::printf("  spins on flags: %s a step on flushes (%.1f%% of the team's time), taken out of the threads' work\n",
-                format_seconds(outer.spin_time).c_str(), 100.0 * outer.spin_time / (outer.iteration_time * team));
+    std::printf("  spins on flags: %s a step %s (%.1f%% of the team's time), taken out of the threads' work\n",
+                format_seconds(outer.spin_time).c_str(), sampled ? "in spin loops (sampled)" : "on flushes",
+                100.0 * outer.spin_time / (outer.iteration_time * team));
   if (outer.baseline_stopped && team > 1)
     std::printf("  caution: the baseline iterations stopped: a thread waited for another inside a construct (a pipeline\n"
                 "    synchronised with flags?); T(1) is the threads' work added up, %s\n",
-                spins_seen ? "less their spins on flushes (a wait\n    without a flush call still counts as work)"
-                           : "their waits inside the constructs\n    counted as work, so S(p) reads high");
+                !spins_seen ? "their waits inside the constructs\n    counted as work, so S(p) reads high"
+                : sampled   ? "less their spins in the sampled spin loops\n    (a wait without a fence or a pause still counts as work)"
+                            : "less their spins on flushes (a wait\n    without a flush call still counts as work)");
   print_placement(outer);
   std::printf("  %4s  %8s  %-8s  %12s\n", "p", "S(p)", "source", "T(p)");
   for (const selfanalysis::ReportPoint& point : outer.points) {

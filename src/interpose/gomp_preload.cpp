@@ -27,6 +27,7 @@
 #include <string>
 
 #include "core/files.hpp"
+#include "interpose/pc_sampler.hpp"
 #include "interpose/session.hpp"
 
 namespace augur::interpose::gomp {
@@ -38,6 +39,7 @@ std::atomic<bool> started{false};
 std::atomic<bool> active{false};     // the engine may be driven
 pthread_t owner{};                   // the thread that drives the engine
 bool pending_start = false;          // GOMP_parallel_start instrumented, waiting for its end
+const SpinLoops* spin_loops = nullptr;
 
 namespace {
 
@@ -49,6 +51,32 @@ void finish_at_exit() {
   interpose::finish_session(preload->session);
 }
 
+// The program's spin loops (spin_loops.hpp), sampled when the kernel lets this thread sample itself and
+// AUGUR_SPIN_SAMPLING is not 0 (the samples cost the threads some 2.5% of their time: docs/run.md).
+void find_spin_loops(Session& session) {
+  const char* setting = std::getenv("AUGUR_SPIN_SAMPLING");
+  if (setting != nullptr && std::string(setting) == "0") {
+    session.spin_note = "spin loops in the code not sampled (AUGUR_SPIN_SAMPLING=0): spins on flags count as work";
+    return;
+  }
+  auto* loops = new SpinLoops(SpinLoops::of_process(reinterpret_cast<const void*>(&find_spin_loops)));
+  if (loops->empty()) {
+    delete loops;
+    return;
+  }
+  PcSampler probe;
+  std::string reason;
+  if (!probe.open(reason)) {
+    session.spin_note = std::to_string(loops->size()) + " spin loops in the code (fences or pauses in short loops) not sampled (" +
+                        reason + "): spins on flags count as work";
+    delete loops;
+    return;
+  }
+  session.sees_spins = true;
+  session.spin_source = "samples";
+  spin_loops = loops;
+}
+
 }  // namespace
 
 void start_once() {
@@ -58,6 +86,7 @@ void start_once() {
   preload = state;
   owner = pthread_self();
   std::atexit(finish_at_exit);
+  if (state->session.worksharing != nullptr) find_spin_loops(state->session);
   active.store(state->session.engine != nullptr, std::memory_order_release);
 }
 

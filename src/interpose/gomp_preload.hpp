@@ -14,6 +14,7 @@
 
 #include "augur/selfanalysis.hpp"
 #include "interpose/session.hpp"
+#include "interpose/spin_loops.hpp"
 
 namespace augur::interpose::gomp {
 
@@ -126,6 +127,9 @@ extern std::atomic<bool> started;
 extern std::atomic<bool> active;     // the engine may be driven
 extern pthread_t owner;              // the thread that drives the engine
 extern bool pending_start;           // GOMP_parallel_start instrumented, waiting for its end
+// The spin loops in the process's code whose samples the measured threads take out of their work (pc_sampler.hpp);
+// null when there is none or the kernel refuses to sample (session.spin_note says why).
+extern const SpinLoops* spin_loops;
 
 // Starts the session at the first region (the owner thread); throws when it cannot.
 void start_once();

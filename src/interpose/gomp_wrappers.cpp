@@ -14,6 +14,7 @@
 
 #include "augur/selfanalysis.hpp"
 #include "interpose/gomp_preload.hpp"
+#include "interpose/pc_sampler.hpp"
 #include "interpose/run_timeline.hpp"
 #include "interpose/session.hpp"
 
@@ -84,6 +85,35 @@ void after_region() {
   }
 }
 
+// This thread's spins in the program's spin loops (pc_sampler.hpp), sampled from its first measured arrival on.
+struct ThreadSpin {
+  PcSampler sampler;
+  SampledSpin spin;
+  double departed = -1.0;  // when it last left a barrier (negative: not yet)
+  bool tried = false;
+};
+thread_local ThreadSpin thread_spin;
+
+// At an arrival at `now`: the thread's spin since it left its last barrier (0 when not sampled).
+double sampled_spin(double now) {
+  if (spin_loops == nullptr) return 0.0;
+  ThreadSpin& mine = thread_spin;
+  if (!mine.tried) {
+    mine.tried = true;
+    std::string reason;  // a thread the kernel refuses (its open files?) counts its spins as work
+    (void)mine.sampler.open(reason);
+  }
+  if (!mine.sampler.is_open() || mine.departed < 0.0) return 0.0;
+  return mine.spin.arrive(mine.sampler.drain(*spin_loops), now - mine.departed);
+}
+
+// At a departure at `now`: the samples inside the barrier dropped.
+void sampled_depart(double now) {
+  if (spin_loops == nullptr || !thread_spin.sampler.is_open()) return;
+  (void)thread_spin.sampler.drain(*spin_loops);
+  thread_spin.departed = now;
+}
+
 // What construct_end recorded: the thread's number in its team when it recorded an arrival (else -1), and
 // the arrival time on the timeline when the construct ends in a barrier there (else negative).
 struct Arrival {
@@ -109,7 +139,7 @@ Arrival construct_end(void* site, interpose::ConstructEnd kind, bool barrier) {
   try {
     const double now = runtime::read_clock(CLOCK_MONOTONIC);
     arrival.thread = barrier ? thread_number() : -1;
-    if (arrival.thread >= 0) interpose::outer_arrive(session, arrival.thread, now, 0.0, master);
+    if (arrival.thread >= 0) interpose::outer_arrive(session, arrival.thread, now, 0.0, master, sampled_spin(now));
     if (master) interpose::outer_sample(session, reinterpret_cast<std::uint64_t>(site), kind, team_size(), now);
     return arrival;
   } catch (const std::exception& error) {
@@ -130,7 +160,9 @@ void construct_left(const Arrival& arrival) {
   if (thread < 0 || preload == nullptr || !active.load(std::memory_order_relaxed)) return;
   try {
     const bool master = pthread_equal(owner, pthread_self());
-    interpose::outer_depart(preload->session, thread, master, master ? team_size() : 0, runtime::read_clock(CLOCK_MONOTONIC));
+    const double now = runtime::read_clock(CLOCK_MONOTONIC);
+    interpose::outer_depart(preload->session, thread, master, master ? team_size() : 0, now);
+    sampled_depart(now);
   } catch (const std::exception& error) {
     disable_after(error.what());
   } catch (...) {

@@ -52,7 +52,7 @@ struct Tool {
   Tool() {
     session.runtime = "libomp";
     session.library = "libaugur_ompt";
-    session.sees_flushes = flushes_reported;
+    session.sees_spins = flushes_reported;
   }
 };
 

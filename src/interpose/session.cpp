@@ -130,7 +130,8 @@ std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state,
   selfanalysis::OuterRegionResult result;
   result.tool = state.outer->tool;
   result.baseline_stopped = state.outer->recorder.failed();
-  result.sees_flushes = state.sees_flushes;
+  result.sees_spins = state.sees_spins;
+  result.spin_source = state.spin_source;
   const TeamRecorder::CourtesyTotals courtesy = state.outer->recorder.courtesy();
   result.tool.courtesy_waits = courtesy.waits;
   result.tool.courtesy_ran_out = courtesy.ran_out;
@@ -318,6 +319,7 @@ void finish_session(Session& session) {
     context.notes.push_back(std::string("dynamic instrumentation (") + state->library + ", " + state->runtime +
                             "): regions found by the periodicity detector");
     if (!problem.empty()) context.notes.push_back(problem);
+    if (!state->spin_note.empty()) context.notes.push_back(state->spin_note);
     const std::vector<selfanalysis::OuterRegionResult> outer = outer_results(*state, context.machine);
     if (state->settings.summary) {
       std::fflush(stdout);

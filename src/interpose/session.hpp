@@ -132,7 +132,9 @@ struct OuterRegion {
 struct Session {
   const char* runtime = "";  // "libgomp" or "libomp", the info file's `runtime`
   const char* library = "";  // "libaugur_preload" or "libaugur_ompt", in messages
-  bool sees_flushes = false;  // the runtime reports the program's flushes (OMPT's flush callback): spins are known
+  bool sees_spins = false;  // spins on flags are seen: libomp's flush callback, or sampled spin loops (libgomp)
+  const char* spin_source = "flushes";  // or "samples" (libaugur_preload)
+  std::string spin_note;   // why spin loops in the code were not sampled (a note of the report)
   runtime::Settings settings;
   int dpd_window = dpd::Detector::default_window;
   long expected_iterations = -1;

@@ -109,6 +109,7 @@ constexpr std::string_view others[] = {
     "AUGUR_DB",               // the augur command's performance database (docs/db.md)
     "AUGUR_BENCH_VERBOSE",    // bench/model_accuracy
     "AUGUR_CORE_BINDING",     // libaugur_preload, libaugur_ompt: the baseline windows' binding (docs/run.md)
+    "AUGUR_SPIN_SAMPLING",    // libaugur_preload: 0 turns the sampling of spin loops off (docs/run.md)
 };
 
 }  // namespace

@@ -74,6 +74,7 @@ void read_outer(const FieldReader& reader, const nlohmann::json& entry, const st
   region.spin_time = reader.get_or<double>(entry, "spin_time_s", -1.0, where);
   if (region.spin_time < 0.0 && entry.contains("spin_time_s") && !entry["spin_time_s"].is_null())
     reader.fail(where + ".spin_time_s: must be at least 0");
+  region.spin_source = reader.get_or<std::string>(entry, "spin_source", "", where);
   region.estimated_at_fraction = reader.get_or<double>(entry, "estimated_at_fraction", -1.0, where);
   region.latest_estimated_time = reader.get_or<double>(entry, "latest_estimated_time_s", -1.0, where);
   region.latest_estimated_at_iteration = reader.get_or<long>(entry, "latest_estimated_at_iteration", 0, where);

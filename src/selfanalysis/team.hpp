@@ -388,7 +388,8 @@ struct OuterRegionResult {
   TeamPlacement placement;          // the team on one core or not, over its measured steps
   ToolTime tool;                    // the tool's own time on the master and the courtesy waits
   bool baseline_stopped = false;    // the baseline steps stopped: threads waited on each other inside a construct
-  bool sees_flushes = false;        // the runtime reports flushes: summary.spin is known
+  bool sees_spins = false;        // the spins on flags are seen (spin_source): summary.spin is known
+  std::string spin_source = "";   // how: "flushes" (libomp's flush callback) or "samples" (sampled spin loops)
 };
 
 // The report text of render_report with the outer regions appended to its `regions`.

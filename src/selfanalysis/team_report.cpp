@@ -87,7 +87,8 @@ ordered_json render_outer(const OuterRegionResult& outer) {
   json["baseline_steps"] = summary.baseline_steps;
   json["baseline_stopped"] = outer.baseline_stopped;
   json["work_one_thread_time_s"] = known(summary.work_one_thread, valid);
-  json["spin_time_s"] = known(summary.spin, valid && outer.sees_flushes);
+  json["spin_time_s"] = known(summary.spin, valid && outer.sees_spins);
+  json["spin_source"] = valid && outer.sees_spins ? ordered_json(outer.spin_source) : ordered_json(nullptr);
   json["f"] = known(summary.f, valid && summary.f >= 0.0);
   json["af"] = known(summary.amdahl_factor(summary.team), valid);
   const TimeEstimate& first = outer.first_estimate;

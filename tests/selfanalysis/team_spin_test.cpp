@@ -48,16 +48,19 @@ TEST(TeamSpin, SpinsAreSummedPerStepAndAveragedOverTheUsedSteps) {
   EXPECT_EQ(plain.step(0).spin, 0.0);
 }
 
-TEST(TeamSpin, TheReportGivesTheSpinOnlyWhereFlushesAreSeen) {
+TEST(TeamSpin, TheReportGivesTheSpinOnlyWhereSpinsAreSeen) {
   OuterRegionResult outer;
   outer.summary = summarize(spinning_team());
-  outer.sees_flushes = true;
+  outer.sees_spins = true;
+  outer.spin_source = "samples";
   const auto seen = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {outer}));
   EXPECT_NEAR(seen.at("regions").at(0).at("spin_time_s").get<double>(), 0.15e-3, 1e-15);
-  outer.sees_flushes = false;  // libgomp: its flushes are inline fences
+  EXPECT_EQ(seen.at("regions").at(0).at("spin_source"), "samples");
+  outer.sees_spins = false;  // libgomp without spin loops in the program's code, or not allowed to sample
   const auto unseen = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {outer}));
   EXPECT_TRUE(unseen.at("regions").at(0).at("spin_time_s").is_null());
-  outer.sees_flushes = true;
+  EXPECT_TRUE(unseen.at("regions").at(0).at("spin_source").is_null());
+  outer.sees_spins = true;
   outer.summary = summarize(TeamAnalysis(8));  // no step: no figures
   const auto empty = nlohmann::json::parse(augur::selfanalysis::add_outer_regions(R"({"regions": []})", {outer}));
   EXPECT_TRUE(empty.at("regions").at(0).at("spin_time_s").is_null());
