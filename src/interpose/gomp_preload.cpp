@@ -20,11 +20,13 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "core/files.hpp"
 #include "interpose/pc_sampler.hpp"
@@ -39,7 +41,7 @@ std::atomic<bool> started{false};
 std::atomic<bool> active{false};     // the engine may be driven
 pthread_t owner{};                   // the thread that drives the engine
 bool pending_start = false;          // GOMP_parallel_start instrumented, waiting for its end
-const SpinLoops* spin_loops = nullptr;
+std::atomic<const SpinLoops*> spin_loops{nullptr};
 
 namespace {
 
@@ -52,21 +54,24 @@ void finish_at_exit() {
 }
 
 // The program's spin loops (spin_loops.hpp), sampled when the kernel lets this thread sample itself and
-// AUGUR_SPIN_SAMPLING is not 0 (the samples cost the threads some 2.5% of their time: docs/run.md).
-void find_spin_loops(Session& session) {
+// AUGUR_SPIN_SAMPLING is not 0 (the samples cost a sampled thread some 2% of its time: docs/run.md).
+void scan_spin_loops(Session& session) {
   const char* setting = std::getenv("AUGUR_SPIN_SAMPLING");
   if (setting != nullptr && std::string(setting) == "0") {
     session.spin_note = "spin loops in the code not sampled (AUGUR_SPIN_SAMPLING=0): spins on flags count as work";
     return;
   }
-  auto* loops = new SpinLoops(SpinLoops::of_process(reinterpret_cast<const void*>(&find_spin_loops)));
+  // Not in this library, libgomp or the C library, wherever they are installed.
+  const std::vector<const void*> skip{reinterpret_cast<const void*>(&scan_spin_loops), real.parallel.load(std::memory_order_relaxed),
+                                      reinterpret_cast<const void*>(&::getpid)};
+  auto* loops = new SpinLoops(SpinLoops::of_process(skip));
   if (loops->empty()) {
     delete loops;
     return;
   }
   PcSampler probe;
   std::string reason;
-  if (!probe.open(reason)) {
+  if (!probe.open(&reason)) {
     session.spin_note = std::to_string(loops->size()) + " spin loops in the code (fences or pauses in short loops) not sampled (" +
                         reason + "): spins on flags count as work";
     delete loops;
@@ -74,7 +79,7 @@ void find_spin_loops(Session& session) {
   }
   session.sees_spins = true;
   session.spin_source = "samples";
-  spin_loops = loops;
+  spin_loops.store(loops, std::memory_order_release);
 }
 
 }  // namespace
@@ -86,7 +91,7 @@ void start_once() {
   preload = state;
   owner = pthread_self();
   std::atexit(finish_at_exit);
-  if (state->session.worksharing != nullptr) find_spin_loops(state->session);
+  if (state->session.worksharing != nullptr) scan_spin_loops(state->session);
   active.store(state->session.engine != nullptr, std::memory_order_release);
 }
 

@@ -129,7 +129,7 @@ extern pthread_t owner;              // the thread that drives the engine
 extern bool pending_start;           // GOMP_parallel_start instrumented, waiting for its end
 // The spin loops in the process's code whose samples the measured threads take out of their work (pc_sampler.hpp);
 // null when there is none or the kernel refuses to sample (session.spin_note says why).
-extern const SpinLoops* spin_loops;
+extern std::atomic<const SpinLoops*> spin_loops;
 
 // Starts the session at the first region (the owner thread); throws when it cannot.
 void start_once();

@@ -96,23 +96,25 @@ thread_local ThreadSpin thread_spin;
 
 // At an arrival at `now`: the thread's spin since it left its last barrier (0 when not sampled).
 double sampled_spin(double now) {
-  if (spin_loops == nullptr) return 0.0;
+  const SpinLoops* loops = spin_loops.load(std::memory_order_acquire);
+  if (loops == nullptr) return 0.0;
   ThreadSpin& mine = thread_spin;
   if (!mine.tried) {
     mine.tried = true;
-    std::string reason;  // a thread the kernel refuses (its open files?) counts its spins as work
-    (void)mine.sampler.open(reason);
+    if (!mine.sampler.open()) preload->session.spin_threads_refused.fetch_add(1, std::memory_order_relaxed);
   }
   if (!mine.sampler.is_open() || mine.departed < 0.0) return 0.0;
-  return mine.spin.arrive(mine.sampler.drain(*spin_loops), now - mine.departed);
+  return mine.spin.arrive(mine.sampler.drain(*loops), now - mine.departed);
 }
 
 // At a departure at `now`: the samples inside the barrier dropped.
 void sampled_depart(double now) {
-  if (spin_loops == nullptr || !thread_spin.sampler.is_open()) return;
-  (void)thread_spin.sampler.drain(*spin_loops);
+  const SpinLoops* loops = spin_loops.load(std::memory_order_acquire);
+  if (loops == nullptr || !thread_spin.sampler.is_open()) return;
+  (void)thread_spin.sampler.drain(*loops);
   thread_spin.departed = now;
 }
+
 
 // What construct_end recorded: the thread's number in its team when it recorded an arrival (else -1), and
 // the arrival time on the timeline when the construct ends in a barrier there (else negative).

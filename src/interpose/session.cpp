@@ -320,6 +320,8 @@ void finish_session(Session& session) {
                             "): regions found by the periodicity detector");
     if (!problem.empty()) context.notes.push_back(problem);
     if (!state->spin_note.empty()) context.notes.push_back(state->spin_note);
+    if (const int refused = state->spin_threads_refused.load(std::memory_order_relaxed); refused > 0)
+      context.notes.push_back(std::to_string(refused) + " thread(s) could not sample their spin loops: their spins count as work");
     const std::vector<selfanalysis::OuterRegionResult> outer = outer_results(*state, context.machine);
     if (state->settings.summary) {
       std::fflush(stdout);

@@ -135,6 +135,7 @@ struct Session {
   bool sees_spins = false;  // spins on flags are seen: libomp's flush callback, or sampled spin loops (libgomp)
   const char* spin_source = "flushes";  // or "samples" (libaugur_preload)
   std::string spin_note;   // why spin loops in the code were not sampled (a note of the report)
+  std::atomic<int> spin_threads_refused{0};  // threads the kernel did not let sample their spin loops
   runtime::Settings settings;
   int dpd_window = dpd::Detector::default_window;
   long expected_iterations = -1;

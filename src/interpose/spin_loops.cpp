@@ -1,10 +1,13 @@
 #include "interpose/spin_loops.hpp"
 
 #include <link.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
-#include <string>
+#include <memory>
 
 namespace augur::interpose {
 namespace {
@@ -93,35 +96,87 @@ bool SpinLoops::contains(std::uint64_t address) const {
   return after != ranges_.begin() && address < std::prev(after)->end;
 }
 
-SpinLoops SpinLoops::of_process(const void* skip) {
+namespace {
+
+struct Segment {
+  std::uintptr_t begin = 0;
+  std::size_t size = 0;
+};
+
+// What dl_iterate_phdr's callback collects: no allocation and no exception under the loader's lock.
+struct Collect {
+  const std::uintptr_t* skip = nullptr;
+  std::size_t skips = 0;
+  static constexpr std::size_t capacity = 512;
+  Segment segments[capacity];
+  std::size_t count = 0;
+};
+
+bool system_object(const char* name) {
+  for (const char* system : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"})  // the runtime's and the C library's
+    if (std::strncmp(name, system, std::strlen(system)) == 0) return true;
+  return std::strstr(name, "linux-vdso") != nullptr;
+}
+
+int collect_object(dl_phdr_info* info, std::size_t, void* data) noexcept {
+  auto& state = *static_cast<Collect*>(data);
+  if (info->dlpi_name != nullptr && system_object(info->dlpi_name)) return 0;
+  for (int index = 0; index < info->dlpi_phnum; ++index) {  // an object holding a skipped address is left out
+    const ElfW(Phdr)& header = info->dlpi_phdr[index];
+    const std::uintptr_t begin = info->dlpi_addr + header.p_vaddr;
+    if (header.p_type != PT_LOAD) continue;
+    for (std::size_t skip = 0; skip < state.skips; ++skip)
+      if (state.skip[skip] >= begin && state.skip[skip] < begin + header.p_memsz) return 0;
+  }
+  for (int index = 0; index < info->dlpi_phnum && state.count < Collect::capacity; ++index) {
+    const ElfW(Phdr)& header = info->dlpi_phdr[index];
+    if (header.p_type != PT_LOAD || (header.p_flags & PF_X) == 0 || (header.p_flags & PF_R) == 0) continue;
+    state.segments[state.count++] = {info->dlpi_addr + header.p_vaddr, static_cast<std::size_t>(header.p_filesz)};
+  }
+  return 0;
+}
+
+// Reads `size` bytes of this process at `address` into `out` with process_vm_readv, which fails (EFAULT)
+// where a plain read would fault (a library rewritten on disk while mapped, text made unreadable); where the
+// call itself is not allowed (seccomp), reads directly. False when the bytes cannot be read.
+bool read_own(std::uintptr_t address, std::size_t size, std::uint8_t* out) {
+  iovec local{out, size};
+  iovec remote{reinterpret_cast<void*>(address), size};
+  const ssize_t got = ::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0);
+  if (got == static_cast<ssize_t>(size)) return true;
+  if (got < 0 && (errno == ENOSYS || errno == EPERM)) {
+    std::memcpy(out, reinterpret_cast<const void*>(address), size);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+SpinLoops SpinLoops::of_process(const std::vector<const void*>& skip) {
 #if defined(__x86_64__)
-  struct Scan {
-    std::uintptr_t skip;
-    std::vector<CodeRange> ranges;
-  } scan{reinterpret_cast<std::uintptr_t>(skip), {}};
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, std::size_t, void* data) {
-        auto& state = *static_cast<Scan*>(data);
-        const std::string name = info->dlpi_name != nullptr ? info->dlpi_name : "";
-        if (name.find("linux-vdso") != std::string::npos) return 0;
-        for (const char* system : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"})  // the runtime's and the C library's
-          if (name.rfind(system, 0) == 0) return 0;
-        for (int index = 0; index < info->dlpi_phnum; ++index) {  // the object holding `skip` is the tool's own
-          const ElfW(Phdr)& header = info->dlpi_phdr[index];
-          const std::uintptr_t begin = info->dlpi_addr + header.p_vaddr;
-          if (header.p_type == PT_LOAD && state.skip >= begin && state.skip < begin + header.p_memsz) return 0;
-        }
-        for (int index = 0; index < info->dlpi_phnum; ++index) {
-          const ElfW(Phdr)& header = info->dlpi_phdr[index];
-          if (header.p_type != PT_LOAD || (header.p_flags & PF_X) == 0 || (header.p_flags & PF_R) == 0) continue;
-          const std::uintptr_t begin = info->dlpi_addr + header.p_vaddr;
-          std::vector<CodeRange> found = find_spin_loops(reinterpret_cast<const std::uint8_t*>(begin), header.p_filesz, begin);
-          state.ranges.insert(state.ranges.end(), found.begin(), found.end());
-        }
-        return 0;
-      },
-      &scan);
-  return SpinLoops(std::move(scan.ranges));
+  std::vector<std::uintptr_t> skips;
+  for (const void* address : skip) skips.push_back(reinterpret_cast<std::uintptr_t>(address));
+  auto state = std::make_unique<Collect>();
+  state->skip = skips.data();
+  state->skips = skips.size();
+  dl_iterate_phdr(collect_object, state.get());
+  // In chunks that overlap by more than a loop can span (a branch's target reach before its fence, the fence,
+  // reach after it, the branch), so that every loop lies whole in one chunk.
+  constexpr std::size_t chunk = 1 << 16;
+  constexpr std::size_t overlap = 2 * spin_loop_reach + 32;
+  std::vector<std::uint8_t> bytes(chunk + overlap);
+  std::vector<CodeRange> ranges;
+  for (std::size_t index = 0; index < state->count; ++index) {
+    const Segment& segment = state->segments[index];
+    for (std::size_t at = 0; at < segment.size; at += chunk) {
+      const std::size_t length = std::min(chunk + overlap, segment.size - at);
+      if (!read_own(segment.begin + at, length, bytes.data())) break;
+      const std::vector<CodeRange> found = find_spin_loops(bytes.data(), length, segment.begin + at);
+      ranges.insert(ranges.end(), found.begin(), found.end());
+    }
+  }
+  return SpinLoops(std::move(ranges));
 #else
   (void)skip;
   return {};

@@ -92,9 +92,11 @@ TEST(AugurRun, SpinsOnFlagsAreTakenOutOfTheWork) {
     const double spin = outer.at("spin_time_s").get<double>();
     const double step = outer.at("iteration_time_s").get<double>();
     // Thread 1 waits for thread 0's first plane at the start of each step, and thread 0 for thread 1 at the
-    // pipeline's end: some spin in every step, a small share of the team's time (1.4% on the idle machine).
+    // pipeline's end: some spin in every step, a small share of the team's time (1.4% on the idle machine);
+    // on a busy machine a thread spins while the other waits for a core: at most the team's time then.
+    const bool disturbed = outer.at("noise").at("disturbed").get<bool>();
     EXPECT_GT(spin, 0.0) << outer.dump();
-    EXPECT_LT(spin, 0.25 * 2.0 * step) << outer.dump();
+    EXPECT_LT(spin, (disturbed ? 1.0 : 0.25) * 2.0 * step) << outer.dump();
     EXPECT_NE(out.find("  spins on flags: "), std::string::npos) << out;
     EXPECT_NE(out.find(clang ? "T(1) is the threads' work added up, less their spins on flushes"
                              : "T(1) is the threads' work added up, less their spins in the sampled spin loops"),

@@ -2,7 +2,12 @@
 // (pc_sampler.hpp): crafted bytes with known loops, the bytes gcc made of NPB LU's flag wait, and this test
 // program's own spin loop sampled by the kernel (skipped where the kernel refuses to sample).
 #include <gtest/gtest.h>
+#include <linux/perf_event.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <cstring>
 
 #include <cstdint>
 #include <string>
@@ -76,19 +81,6 @@ TEST(SpinLoops, ContainsTheRangesMerged) {
   EXPECT_FALSE(SpinLoops().contains(0x1000));
 }
 
-TEST(SampledSpin, EachSampleStandsForAPeriodAndTheExcessCarries) {
-  SampledSpin spin;
-  const double period = PcSampler::period_seconds;
-  EXPECT_DOUBLE_EQ(spin.arrive(0, 0.004), 0.0);
-  EXPECT_DOUBLE_EQ(spin.arrive(2, 0.004), 2 * period);  // the window holds both samples
-  EXPECT_DOUBLE_EQ(spin.arrive(1, 0.0007), 0.0007);     // a 0.7 ms window holds 0.7 of a 1 ms sample
-  EXPECT_NEAR(spin.credit(), period - 0.0007, 1e-15);
-  EXPECT_NEAR(spin.arrive(0, 0.004), period - 0.0007, 1e-15);  // the rest in the next window
-  EXPECT_DOUBLE_EQ(spin.credit(), 0.0);
-  EXPECT_DOUBLE_EQ(spin.arrive(3, -1.0), 0.0);  // no window: all of it carried
-  EXPECT_NEAR(spin.credit(), 3 * period, 1e-15);
-}
-
 // A flag wait as gcc compiles `#pragma omp flush` in a loop; gives up after `turns` turns.
 __attribute__((noinline)) long wait_for(volatile int* flag, long turns) {
   long turn = 0;
@@ -111,16 +103,77 @@ __attribute__((noinline)) double compute(long turns) {
   return value;
 }
 
+// Appends a record of `type` with `words` after its header to a ring of `size` bytes at byte count `at`.
+void put(std::vector<unsigned char>& ring, std::uint64_t& at, std::uint32_t type, std::initializer_list<std::uint64_t> words) {
+  perf_event_header header{};
+  header.type = type;
+  header.size = static_cast<std::uint16_t>(sizeof header + 8 * words.size());
+  std::vector<unsigned char> bytes(header.size);
+  std::memcpy(bytes.data(), &header, sizeof header);
+  std::size_t offset = sizeof header;
+  for (const std::uint64_t word : words) {
+    std::memcpy(bytes.data() + offset, &word, 8);
+    offset += 8;
+  }
+  for (const unsigned char byte : bytes) ring[at++ % ring.size()] = byte;
+}
+
+TEST(PcSampler, CountsTheRingsSamplesAcrossItsEndAndTheLostOnes) {
+  const SpinLoops loops({{0x1000, 0x1010}});
+  std::vector<unsigned char> ring(64, 0);
+  std::uint64_t head = 40;  // the kernel's byte count: the records wrap at 64
+  const std::uint64_t tail = head;
+  put(ring, head, PERF_RECORD_SAMPLE, {0x1008});  // 40..56
+  put(ring, head, PERF_RECORD_SAMPLE, {0x2000});  // 56..72: across the end
+  put(ring, head, PERF_RECORD_LOST, {7, 4});      // 72..96: id 7, 4 samples lost
+  RingCount count = count_ring(ring.data(), ring.size(), tail, head, loops);
+  EXPECT_EQ(count.recorded, 2);
+  EXPECT_EQ(count.in_loops, 1);
+  EXPECT_EQ(count.lost, 4);
+  // More than the ring holds: only its last `size` bytes are read; a record shorter than its header stops.
+  count = count_ring(ring.data(), ring.size(), 0, head, loops);
+  EXPECT_LE(count.recorded, 2);
+  std::vector<unsigned char> broken(64, 0);
+  std::uint64_t end = 0;
+  put(broken, end, PERF_RECORD_SAMPLE, {0x1004});
+  count = count_ring(broken.data(), broken.size(), 0, end + 8, loops);  // then 8 zero bytes: size 0
+  EXPECT_EQ(count.recorded, 1);
+  EXPECT_EQ(count.in_loops, 1);
+}
+
+TEST(SpinLoops, LeavesOutTheObjectsOfTheSkippedAddresses) {
+#if defined(__x86_64__)
+  const auto begin = reinterpret_cast<std::uint64_t>(&wait_for);
+  const SpinLoops loops = SpinLoops::of_process({reinterpret_cast<const void*>(&wait_for)});
+  for (std::uint64_t address = begin; address < begin + 96; ++address) EXPECT_FALSE(loops.contains(address)) << address;
+#else
+  GTEST_SKIP() << "spin loops are found in x86-64 code only";
+#endif
+}
+
+TEST(SampledSpin, EachSampleStandsForAPeriodAndTheExcessCarries) {
+  SampledSpin spin;
+  const double period = PcSampler::period_seconds;
+  EXPECT_DOUBLE_EQ(spin.arrive(0, 0.004), 0.0);
+  EXPECT_DOUBLE_EQ(spin.arrive(2, 0.004), 2 * period);  // the window holds both samples
+  EXPECT_DOUBLE_EQ(spin.arrive(1, 0.0007), 0.0007);     // a 0.7 ms window holds 0.7 of a 1 ms sample
+  EXPECT_NEAR(spin.credit(), period - 0.0007, 1e-15);
+  EXPECT_NEAR(spin.arrive(0, 0.004), period - 0.0007, 1e-15);  // the rest in the next window
+  EXPECT_DOUBLE_EQ(spin.credit(), 0.0);
+  EXPECT_DOUBLE_EQ(spin.arrive(3, -1.0), 0.0);  // no window: all of it carried
+  EXPECT_NEAR(spin.credit(), 3 * period, 1e-15);
+}
+
 TEST(PcSampler, SamplesLandInTheProgramsSpinLoopAndNotElsewhere) {
 #if defined(__x86_64__)
-  const SpinLoops loops = SpinLoops::of_process(nullptr);
+  const SpinLoops loops = SpinLoops::of_process({});
   const auto begin = reinterpret_cast<std::uint64_t>(&wait_for);
   bool found = false;
   for (std::uint64_t address = begin; address < begin + 96; ++address) found = found || loops.contains(address);
   ASSERT_TRUE(found) << "no spin loop found in wait_for";
   PcSampler sampler;
   std::string reason;
-  if (!sampler.open(reason)) GTEST_SKIP() << "the kernel refuses to sample: " << reason;
+  if (!sampler.open(&reason)) GTEST_SKIP() << "the kernel refuses to sample: " << reason;
   EXPECT_EQ(sampler.drain(loops), 0);
   volatile int flag = 0;
   const double start = thread_seconds();
@@ -131,6 +184,16 @@ TEST(PcSampler, SamplesLandInTheProgramsSpinLoopAndNotElsewhere) {
   const double again = thread_seconds();
   while (thread_seconds() - again < 0.1) (void)compute(100000);  // 0.1 s outside any spin loop
   EXPECT_LE(sampler.drain(loops), 5) << "samples in a compute loop counted as spinning";
+  // A child after fork() shares the parent thread's buffer: it closes its copy rather than drain it.
+  const pid_t child = fork();
+  if (child == 0) _exit(sampler.drain(loops) == 0 && !sampler.is_open() ? 0 : 1);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the child drained its parent's samples";
+  EXPECT_TRUE(sampler.is_open());
+  sampler.close();
+  EXPECT_FALSE(sampler.is_open());
+  EXPECT_EQ(sampler.drain(loops), 0);
 #else
   GTEST_SKIP() << "spin loops are found in x86-64 code only";
 #endif
