@@ -15,6 +15,7 @@
 
 namespace {
 
+using augur::core::ProcessOptions;
 using augur::core::ProcessResult;
 using augur::core::run_process;
 using augur::run_e2e::TemporaryFile;
@@ -104,6 +105,27 @@ TEST(AugurRun, SpinsOnFlagsAreTakenOutOfTheWork) {
         << out;
     EXPECT_NE(out.find(clang ? " a step on flushes (" : " a step in spin loops (sampled) ("), std::string::npos) << out;
   }
+}
+
+// AUGUR_SPIN_SAMPLING=0: the gcc build's spin loops are not sampled; the report says so and the spins stay work.
+TEST(AugurRun, SpinSamplingCanBeTurnedOff) {
+  TemporaryFile report("wavefront-off.json");
+  ProcessOptions options = clean_environment();
+  options.environment.emplace_back("AUGUR_SPIN_SAMPLING", "0");
+  const ProcessResult result =
+      run_process({AUGUR_EXE, "run", "-p", "2", "--json=" + report.path(), "--", AUGUR_WAVEFRONT_EXE, "64", "60"}, options);
+  ASSERT_EQ(result.exit_code, 0) << result.describe_status() << "\n" << result.standard_output << result.standard_error;
+  const std::string& out = result.standard_output;
+  EXPECT_NE(out.find("note: spin loops in the code not sampled (AUGUR_SPIN_SAMPLING=0): spins on flags count as work"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("spins on flags:"), std::string::npos) << out;
+  EXPECT_EQ(result.standard_error.find("unknown variable"), std::string::npos) << result.standard_error;
+  const json full = json::parse(augur::core::read_file(report.path()));
+  const json& outer = full.at("regions").at(0);
+  EXPECT_EQ(outer.at("kind"), "outer") << outer.dump();
+  EXPECT_TRUE(outer.at("spin_time_s").is_null()) << outer.dump();
+  EXPECT_TRUE(outer.at("spin_source").is_null()) << outer.dump();
 }
 
 // One parallel region around the whole time loop, orphaned worksharing loops inside it: the period is
