@@ -115,7 +115,6 @@ void sampled_depart(double now) {
   thread_spin.departed = now;
 }
 
-
 // What construct_end recorded: the thread's number in its team when it recorded an arrival (else -1), and
 // the arrival time on the timeline when the construct ends in a barrier there (else negative).
 struct Arrival {
