@@ -17,7 +17,7 @@
 // Prints figures; never fails on a time or a missed goal (exit 1 only when a program cannot run, 2 on usage).
 //
 // --split traces the accuracy rounds' runs (`augur run --trace`) and splits the first estimate's error into
-// selection, drift and tail (outer_region_split.hpp; libgomp programs).
+// selection, drift and tail (outer_region_split.hpp).
 // usage: bench_outer_region [--runs K] [--rounds R] [--disturbed D] [--only TEXT] [--env KEY=VALUE]... [--split] [--quick]
 // The command line and the programs: outer_region_options.hpp; how each side runs: outer_region_runs.hpp.
 #include <signal.h>
@@ -121,7 +121,7 @@ void print_split(const fs::path& scratch, std::vector<augur::bench::EstimateSpli
                                                   nlohmann::json::parse(augur::core::read_file(trace), nullptr, false));
   fs::remove(trace);  // a later round that writes none reads none
   if (!split) {
-    std::printf("      estimate split: none (no estimate, or no barrier slices in the timeline: libomp)\n");
+    std::printf("      estimate split: none (no estimate, or no barrier slices in the timeline)\n");
     return;
   }
   splits.push_back(*split);

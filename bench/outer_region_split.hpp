@@ -3,8 +3,8 @@
 // region, E - actual = (N - i)(pace - p_all) + (N - i)(p_all - p_later) - (tail - p_later): selection (the
 // pace of the clean stretches against every step since the last long stop), drift (the steps after the mark
 // against those before) and tail (the region after the last step's first construct), as shares of the actual
-// time. The step boundaries come from the master's barrier slices, every period-th: libgomp programs only
-// (libomp's timeline has no per-thread barrier slices); nullopt when the run does not allow the split.
+// time. The step boundaries come from the master's barrier slices, every period-th (libgomp's wrappers and the
+// OMPT tool's sync_region_wait both give them); nullopt when the run does not allow the split.
 #pragma once
 
 #include <algorithm>
