@@ -65,13 +65,7 @@ std::vector<CodeRange> find_spin_loops(const std::uint8_t* code, std::size_t siz
       if (!branch_at(code, size, from, length, offset)) continue;
       const long target = static_cast<long>(from) + offset;
       if (target > static_cast<long>(at) || target + static_cast<long>(spin_loop_reach) < static_cast<long>(at) || target < 0) continue;
-      const CodeRange loop{address + static_cast<std::uint64_t>(target), address + from + length};
-      if (!loops.empty() && loop.begin < loops.back().end) {
-        loops.back().begin = std::min(loops.back().begin, loop.begin);
-        loops.back().end = std::max(loops.back().end, loop.end);
-      } else {
-        loops.push_back(loop);
-      }
+      loops.push_back({address + static_cast<std::uint64_t>(target), address + from + length});  // SpinLoops merges
       break;
     }
   }

@@ -24,7 +24,8 @@ struct CodeRange {
 // How far a loop's branch may lie after its fence, and its target before it, in bytes.
 constexpr std::size_t spin_loop_reach = 48;
 
-// The spin loops in `size` bytes of code whose first byte is at `address`, in address order.
+// The spin loops in `size` bytes of code whose first byte is at `address`, one range per fence, in the
+// order of their fences (ranges of fences in one loop overlap: SpinLoops merges them).
 [[nodiscard]] std::vector<CodeRange> find_spin_loops(const std::uint8_t* code, std::size_t size, std::uint64_t address);
 
 class SpinLoops {
