@@ -175,6 +175,24 @@ inline std::optional<double> printed_time(const std::string& output) {
   return std::nullopt;
 }
 
+// The pace of an example's loop by its own clock (`<name>: pace steps=S at_s=t1 ... t8`, printed under
+// EXAMPLE_PACE=1: examples/interpose/pace_marks.h): the error of an estimate made at the end of the loop's first
+// quarter from the pace of its second eighth (the first holds the start: the team's creation, the first touch
+// of the data), t2 + (S - b2) (t2 - t1) / (b2 - b1) with b_j = floor(j S / 8), against the loop's time t8; how
+// far any estimate from the steps of a quarter falls when the program's pace moves later. nullopt without a pace.
+inline std::optional<double> pace_quarter_error(const std::string& output) {
+  const std::size_t at = output.find(": pace steps=");
+  if (at == std::string::npos) return std::nullopt;
+  long steps = 0;
+  double t[8];
+  if (std::sscanf(output.c_str() + at, ": pace steps=%ld at_s=%lf %lf %lf %lf %lf %lf %lf %lf", &steps, &t[0], &t[1], &t[2],
+                  &t[3], &t[4], &t[5], &t[6], &t[7]) != 9 || steps < 8 || !(t[7] > 0.0))
+    return std::nullopt;
+  const long b1 = steps / 8, b2 = 2 * steps / 8;
+  const double pace = (t[1] - t[0]) / static_cast<double>(b2 - b1);
+  return (t[1] + static_cast<double>(steps - b2) * pace) / t[7] - 1.0;
+}
+
 // "0.5200 s at 12% of the run against 0.5000 s (+4.0%)", its error appended to `errors`; "none" without one.
 inline std::string estimate_text(const std::optional<double>& estimate, const std::optional<double>& at,
                                  const std::optional<double>& elapsed, std::vector<double>& errors) {

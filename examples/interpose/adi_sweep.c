@@ -8,11 +8,14 @@
  * (docs/run.md, "One outer parallel region").
  *
  *   adi_sweep [N [STEPS]]     prints the checksum and "adi_sweep: ... time_s=T"
+ *   with EXAMPLE_PACE=1 also "adi_sweep: pace steps=S at_s=..." (pace_marks.h, for bench_outer_region)
  */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "pace_marks.h"
 
 enum { MAX_N = 512 };
 static const double ALPHA = 0.4; /* the diffusion number of one direction */
@@ -102,9 +105,12 @@ int main(int argc, char** argv) {
   int threads = 0;
   change = 0.0;
   const double start = omp_get_wtime();
+  PaceMarks pace;
+  pace_begin(&pace, steps, start);
 #pragma omp parallel
   {
     for (long step = 0; step < steps; ++step) {
+      pace_step(&pace, step);
       compute_rhs(u, rhs, n);
       x_solve(rhs, n);
       y_solve(rhs, n);
@@ -124,6 +130,7 @@ int main(int argc, char** argv) {
   printf("adi_sweep: N=%ld steps=%ld threads=%d\n", n, steps, threads);
   printf("adi_sweep: checksum sum=%.8e residual=%.8e\n", sum, residual);
   printf("adi_sweep: time_s=%.6f\n", elapsed);
+  pace_end(&pace, "adi_sweep", start + elapsed);
   free(u);
   free(rhs);
   return 0;

@@ -8,11 +8,14 @@
  * augur code), for `augur run` (docs/run.md, "One outer parallel region").
  *
  *   cg_steps [M [STEPS [CGIT]]]     prints the checksum and "cg_steps: ... time_s=T"
+ *   with EXAMPLE_PACE=1 also "cg_steps: pace steps=S at_s=..." (pace_marks.h, for bench_outer_region)
  */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "pace_marks.h"
 
 static long parse(const char* text, long low, long high, const char* what) {
   char* end = NULL;
@@ -143,11 +146,14 @@ int main(int argc, char** argv) {
   int threads = 0;
   rho = pq = xz = zz = distance = 0.0;
   const double start = omp_get_wtime();
+  PaceMarks pace;
+  pace_begin(&pace, steps, start);
 #pragma omp parallel
   {
 #pragma omp single
     threads = omp_get_num_threads();
     for (long step = 0; step < steps; ++step) {
+      pace_step(&pace, step);
       start_solve(x, z, r, p, n);
       for (long iteration = 0; iteration < cgit; ++iteration) cg_iteration(&a, z, r, p, q);
       finish_step(&a, x, z, &shift);
@@ -157,6 +163,7 @@ int main(int argc, char** argv) {
   printf("cg_steps: M=%ld steps=%ld cgit=%ld threads=%d\n", m, steps, cgit, threads);
   printf("cg_steps: checksum eigenvalue=%.8e residual=%.8e\n", shift, residual);
   printf("cg_steps: time_s=%.6f\n", elapsed);
+  pace_end(&pace, "cg_steps", start + elapsed);
   free(vectors);
   free(a.start);
   free(a.column);

@@ -6,11 +6,14 @@
  * the same time step in every run. Built plain (no augur code), for `augur run` (docs/run.md).
  *
  *   outer_race [N [STEPS]]     prints the checksum and "outer_race: ... time_s=T"
+ *   with EXAMPLE_PACE=1 also "outer_race: pace steps=S at_s=..." (pace_marks.h, for bench_outer_region)
  */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "pace_marks.h"
 
 static long parse(const char* text, long low, long high, const char* what) {
   char* end = NULL;
@@ -55,9 +58,12 @@ int main(int argc, char** argv) {
   int threads = 0;
   energy = 0.0;
   const double start = omp_get_wtime();
+  PaceMarks pace;
+  pace_begin(&pace, steps, start);
 #pragma omp parallel
   {
     for (long step = 0; step < steps; ++step) {
+      pace_step(&pace, step);
       advance(u, v, n, 0.001 * (double)(step % 3));
       measure_energy(u, n);
 #pragma omp single
@@ -74,6 +80,7 @@ int main(int argc, char** argv) {
   printf("outer_race: N=%ld steps=%ld threads=%d\n", n, steps, threads);
   printf("outer_race: checksum sum=%.8e energy=%.8e\n", sum, total / (double)steps);
   printf("outer_race: time_s=%.6f\n", elapsed);
+  pace_end(&pace, "outer_race", start + elapsed);
   free(u);
   free(v);
   return 0;

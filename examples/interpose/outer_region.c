@@ -5,10 +5,13 @@
  * plain (no augur code), for `augur run` (docs/run.md, "One outer parallel region").
  *
  *   outer_region [N [STEPS]]     prints the checksum and "outer_region: ... time_s=T"
+ *   with EXAMPLE_PACE=1 also "outer_region: pace steps=S at_s=..." (pace_marks.h, for bench_outer_region)
  */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "pace_marks.h"
 
 static long parse(const char* text, long low, long high, const char* what) {
   char* end = NULL;
@@ -49,11 +52,14 @@ int main(int argc, char** argv) {
   double residual = 0.0;
   int threads = 0;
   const double start = omp_get_wtime();
+  PaceMarks pace;
+  pace_begin(&pace, steps, start);
 #pragma omp parallel
   {
 #pragma omp single
     threads = omp_get_num_threads();
     for (long step = 0; step < steps; ++step) {
+      pace_step(&pace, step);
       smooth(values, smoothed, n);
       relax(values, smoothed, n);
       source(values, n, step);
@@ -67,6 +73,7 @@ int main(int argc, char** argv) {
   printf("outer_region: N=%ld steps=%ld threads=%d\n", n, steps, threads);
   printf("outer_region: checksum sum=%.10e residual=%.10e\n", sum, residual);
   printf("outer_region: time_s=%.6f\n", elapsed);
+  pace_end(&pace, "outer_region", start + elapsed);
   free(values);
   free(smoothed);
   return 0;

@@ -13,6 +13,7 @@
 namespace {
 
 using augur::bench::estimate_text;
+using augur::bench::pace_quarter_error;
 using augur::bench::printed_time;
 using augur::bench::read_report;
 using augur::bench::RunReport;
@@ -114,6 +115,24 @@ TEST(BenchReport, ThePrintedTimeOfTheExamplesAndOfNpb) {
   EXPECT_EQ(printed_time(" Iterations      =                      400\n Time in seconds =                     1.33\n"), 1.33);
   EXPECT_FALSE(printed_time("time_s=\n").has_value());
   EXPECT_FALSE(printed_time("no time here").has_value());
+}
+
+// The pace an example prints under EXAMPLE_PACE=1 (examples/interpose/pace_marks.h): an estimate at the end of
+// the first quarter from the second eighth's pace, against the loop's time.
+TEST(BenchReport, TheQuarterEstimateOfAnExamplesPace) {
+  // 80 steps: eighths end at steps 10, 20, ... The first eighth took 3 s (the start), the second 1 s: 0.1 s a
+  // step; at the quarter (t2 = 4 s) the estimate is 4 + 60 x 0.1 = 10 s against the loop's 12 s.
+  const auto error = pace_quarter_error("x: time_s=12\nx: pace steps=80 at_s=3 4 5 6 7 8 10 12\n");
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NEAR(*error, 10.0 / 12.0 - 1.0, 1e-12);
+  // A steady pace from the second eighth on: no error. 12 steps: eighths end at 1, 3, 4, 6, 7, 9, 10, 12.
+  const auto steady = pace_quarter_error("y: pace steps=12 at_s=5 7 8 10 11 13 14 16\n");
+  ASSERT_TRUE(steady.has_value());
+  EXPECT_NEAR(*steady, 0.0, 1e-12);
+  EXPECT_FALSE(pace_quarter_error("x: time_s=1\n").has_value());
+  EXPECT_FALSE(pace_quarter_error("x: pace steps=80 at_s=1 2 3\n").has_value());
+  EXPECT_FALSE(pace_quarter_error("x: pace steps=4 at_s=1 2 3 4 5 6 7 8\n").has_value());
+  EXPECT_FALSE(pace_quarter_error("x: pace steps=80 at_s=0 0 0 0 0 0 0 0\n").has_value());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -325,6 +326,37 @@ TEST(AugurRun, OneOuterRegionNoSpeedupFromTooFewIterations) {
   const json outer = json::parse(augur::core::read_file(report.path())).at("regions").at(0);
   EXPECT_TRUE(outer.at("speedup").empty()) << outer.dump();
   EXPECT_TRUE(outer.at("f").is_null());
+}
+
+// The pace an outer-region example prints for bench_outer_region under EXAMPLE_PACE=1 (examples/interpose/
+// pace_marks.h): eight times, increasing, the last the loop's time; none without it; and the constructs augur run
+// finds are the same with it.
+TEST(OuterExamples, PrintTheirPaceOnlyWhenAsked) {
+  ProcessOptions options = clean_environment();
+  options.environment.emplace_back("OMP_NUM_THREADS", "2");
+  const ProcessResult plain = run_process({AUGUR_OUTER_REGION_EXE, "20000", "40"}, options);
+  ASSERT_EQ(plain.exit_code, 0) << plain.describe_status() << plain.standard_error;
+  EXPECT_EQ(plain.standard_output.find("pace"), std::string::npos) << plain.standard_output;
+  options.environment.emplace_back("EXAMPLE_PACE", "1");
+  const ProcessResult paced = run_process({AUGUR_OUTER_REGION_EXE, "20000", "40"}, options);
+  ASSERT_EQ(paced.exit_code, 0) << paced.describe_status() << paced.standard_error;
+  const std::string& out = paced.standard_output;
+  const std::size_t at = out.find("outer_region: pace steps=40 at_s=");
+  ASSERT_NE(at, std::string::npos) << out;
+  double t[8] = {};
+  double loop = 0.0;
+  ASSERT_EQ(std::sscanf(out.c_str() + at, "outer_region: pace steps=40 at_s=%lf %lf %lf %lf %lf %lf %lf %lf", &t[0], &t[1], &t[2],
+                        &t[3], &t[4], &t[5], &t[6], &t[7]),
+            8)
+      << out;
+  ASSERT_EQ(std::sscanf(out.c_str() + out.find("time_s="), "time_s=%lf", &loop), 1) << out;
+  EXPECT_GT(t[0], 0.0);
+  for (int j = 1; j < 8; ++j) EXPECT_GT(t[j], t[j - 1]) << out;
+  EXPECT_NEAR(t[7], loop, 2e-6) << out;  // both printed to the microsecond
+  const ProcessResult run = run_process({AUGUR_EXE, "run", "-p", "2", "--one-run", "--", AUGUR_OUTER_REGION_EXE, "20000", "300"}, options);
+  ASSERT_EQ(run.exit_code, 0) << run.describe_status() << run.standard_output << run.standard_error;
+  EXPECT_NE(run.standard_output.find("period 4"), std::string::npos) << run.standard_output;
+  EXPECT_NE(run.standard_output.find("outer_region: pace steps=300 at_s="), std::string::npos) << run.standard_output;
 }
 
 }  // namespace
