@@ -77,6 +77,14 @@ std::string set_text(const runtime::OptionSet& set) {
   return text;
 }
 
+// The variables outside the sets (runtime::other_variables), after the sets' tables.
+std::string others_text() {
+  std::string text = "other variables (not options of a set: no key, no API, no tool channel):\n";
+  for (const runtime::OtherVariable& other : runtime::other_variables())
+    text += "  " + std::string(other.name) + "  read by " + std::string(other.reader) + "\n      " + std::string(other.help) + "\n";
+  return text;
+}
+
 }  // namespace
 
 void add_options_options(CLI::App* command, OptionsCommandOptions& options) {
@@ -102,6 +110,7 @@ int run_options_command(const OptionsCommandOptions& options) {
       if (!out.empty()) out += "\n";
       out += options.markdown ? runtime::markdown_table(*set) : set_text(*set);
     }
+    if (!options.markdown && options.set.empty()) out += "\n" + others_text();
   }
   std::fputs(out.c_str(), stdout);
   return 0;

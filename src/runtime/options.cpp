@@ -105,13 +105,17 @@ constexpr OptionSet coupling_set{"coupling", "coupling.", "augur_coupling_set_op
 constexpr OptionSet run_set{"run", "run.", "", run_options};
 constexpr std::array<const OptionSet*, 3> all_sets = {&runtime_set, &coupling_set, &run_set};
 
-constexpr std::string_view others[] = {
-    "AUGUR_DB",               // the augur command's performance database (docs/db.md)
-    "AUGUR_BENCH_VERBOSE",    // bench/model_accuracy
-    "AUGUR_CORE_BINDING",     // libaugur_preload, libaugur_ompt: the baseline windows' binding (docs/run.md)
-    "AUGUR_SPIN_SAMPLING",    // libaugur_preload: 0 turns the sampling of spin loops off (docs/run.md)
+constexpr OtherVariable others[] = {
+    {"AUGUR_DB", "the augur command", "the performance database (docs/db.md); unset or empty: $XDG_DATA_HOME/augur/performance.db, else ~/.local/share/augur/performance.db"},
+    {"AUGUR_CORE_BINDING", "libaugur_preload.so, libaugur_ompt.so",
+     "the team during an outer region's baseline windows (docs/run.md): unset or `on`, bound to the master's core; "
+     "`stay`, given its own masks back without being moved; `off`, not bound"},
+    {"AUGUR_SPIN_SAMPLING", "libaugur_preload.so",
+     "`0`: the program's spin loops are not sampled, their spins count as work (docs/run.md); unset or any other value: "
+     "sampled when the program's code has a spin loop"},
+    {"AUGUR_NPB_DIR", "bench_outer_region", "a folder of NPB-CPP programs built outside the repository (docs/benchmarks.md)"},
+    {"AUGUR_BENCH_VERBOSE", "bench_model_accuracy", "set: the mispredicted cases printed"},
 };
-
 }  // namespace
 
 const OptionSet& runtime_option_set() { return runtime_set; }
@@ -158,7 +162,7 @@ std::pair<const OptionSet*, const OptionSpec*> find_full_key(std::string_view ke
   return {nullptr, nullptr};
 }
 
-std::span<const std::string_view> other_known_variables() { return others; }
+std::span<const OtherVariable> other_variables() { return others; }
 
 namespace {
 std::string markdown_cell(std::string_view text) {

@@ -139,9 +139,15 @@ struct OptionSources {
 // value kept.
 [[nodiscard]] OptionValues resolve_options(const OptionSet& set, const OptionSources& sources, std::vector<std::string>& warnings);
 
-// Variables of augur's that belong to no option set: read by the augur command itself (AUGUR_DB) or by
-// the benchmarks. Known, so that they are not reported as misspelt.
-[[nodiscard]] std::span<const std::string_view> other_known_variables();
+// A variable of augur's that belongs to no option set: read by the augur command itself (AUGUR_DB), by an
+// interposition library outside its options (AUGUR_CORE_BINDING, AUGUR_SPIN_SAMPLING) or by the benchmarks.
+struct OtherVariable {
+  std::string_view name;
+  std::string_view reader;  // what reads it
+  std::string_view help;
+};
+// Known, so that they are not reported as misspelt, and listed by `augur options`.
+[[nodiscard]] std::span<const OtherVariable> other_variables();
 
 // The closest known AUGUR_* name to `name` when it is close (edit distance at most 2, or 3 for long
 // names), else "".

@@ -32,7 +32,7 @@ std::vector<std::string> known_variables() {
     for (const OptionSpec& option : set->options) names.push_back(environment_name(option.key));
   }
   names.emplace_back(tool_channel_variable);
-  for (const std::string_view other : other_known_variables()) names.emplace_back(other);
+  for (const OtherVariable& other : other_variables()) names.emplace_back(other.name);
   return names;
 }
 

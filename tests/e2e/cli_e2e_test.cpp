@@ -290,4 +290,17 @@ TEST(CliCompletion, ZshOffersCommandsAndOptions) {
   EXPECT_EQ(zsh_candidates("augur run -- ./a", "./a"), "files\n");
 }
 
+// `augur options` lists, after the sets' tables, the variables that are no option of a set; one set alone
+// does not.
+TEST(CliOptions, TheVariablesOutsideTheSetsAreListed) {
+  const ProcessResult all = run_process({augur_exe, "options"});
+  ASSERT_EQ(all.exit_code, 0) << describe(all);
+  for (const char* name : {"AUGUR_DB  read by the augur command", "AUGUR_CORE_BINDING  read by", "AUGUR_SPIN_SAMPLING  read by libaugur_preload.so"})
+    EXPECT_TRUE(contains(all.standard_output, name)) << name << "\n" << all.standard_output;
+  EXPECT_TRUE(contains(all.standard_output, "\nother variables (")) << all.standard_output;
+  const ProcessResult run = run_process({augur_exe, "options", "--set", "run"});
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  EXPECT_FALSE(contains(run.standard_output, "other variables")) << run.standard_output;
+}
+
 }  // namespace

@@ -3,8 +3,10 @@
 // against the registries (the options of libaugur, read into its settings: runtime_test.cpp).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -199,6 +201,28 @@ TEST(OptionSpelling, CloseNamesAreSuggested) {
   EXPECT_EQ(closest_known_variable("AUGUR_TOOL_OPTION"), "AUGUR_TOOL_OPTIONS");
   EXPECT_EQ(closest_known_variable("AUGUR_FOO"), "");
   EXPECT_EQ(closest_known_variable("AUGUR_SOMETHING_ELSE"), "");
+}
+
+// Every AUGUR_* variable the sources read (getenv, or the store's environment()) is known: an option's or one of
+// other_variables(), which `augur options` lists.
+TEST(OptionSpelling, EveryVariableTheSourcesReadIsKnown) {
+  const std::regex read(R"re((?:getenv|environment)\("(AUGUR_[A-Z_]+)"\))re");
+  int found = 0;
+  for (const char* folder : {"/src", "/bench"}) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(AUGUR_SOURCE_DIR) + folder)) {
+      if (!entry.is_regular_file()) continue;
+      std::ifstream file(entry.path());
+      std::stringstream text;
+      text << file.rdbuf();
+      const std::string content = text.str();
+      for (std::sregex_iterator match(content.begin(), content.end(), read), end; match != end; ++match) {
+        ++found;
+        const std::string name = (*match)[1];
+        EXPECT_EQ(closest_known_variable(name), name) << entry.path() << " reads " << name << ", which no option set nor other_variables() has";
+      }
+    }
+  }
+  EXPECT_GE(found, 5);  // AUGUR_DB, AUGUR_CORE_BINDING, AUGUR_SPIN_SAMPLING, AUGUR_NPB_DIR, AUGUR_BENCH_VERBOSE at least
 }
 
 TEST(OptionSpelling, UnknownNamesWarnOnceEachWithTheSuggestion) {
