@@ -54,7 +54,7 @@ using augur::bench::start_competitor;
 
 struct Summary {
   std::string label, stability, one_run, traditional, error, estimate, latest, disturbed, idle_flags;
-  std::string quarter = "-";  // the median pace_quarter_error of the runs alone on 2 threads ("-": no pace printed)
+  std::string alone = "-";  // the median pace_estimate_error of the runs alone on 2 threads ("-": no pace printed)
   std::string reference_split;  // the median T(1)/T(2) of the second pairs against that of the first
   std::string idle_kinds;  // the idle flags' reasons by kind, "" when none
 };
@@ -157,7 +157,8 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   std::vector<std::optional<double>> round_one_run, round_estimate;  // per round, for the groups of 5 rounds
   std::vector<std::pair<double, double>> intervals;  // the rounds' one-run S(2) and its +- (noise.speedup_error)
   std::vector<double> one_runs, traditionals, firsts, seconds, errors, latest_errors, one_ratios, two_ratios;
-  std::vector<double> quarter_errors;  // the runs alone on 2 threads: pace_quarter_error
+  std::vector<augur::bench::LoopPaceMarks> paces;  // the runs alone on 2 threads that printed their pace
+  std::vector<double> estimate_points;               // where the first estimates were made (fraction of the loop)
   std::vector<augur::bench::EstimateSplit> splits;
   augur::bench::PlacementRounds placements;
   std::printf("  accuracy, %d interleaved rounds of {augur run -p 2 --json; alone on 1 thread; on 2; on 2; on 1}:\n",
@@ -171,9 +172,9 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     const RunReport report = augur_run(program, extra, scratch);
     const double one = alone(program, "1");
     augur::bench::PlacementProbe probe;
-    const double two = alone(program, "2", &quarter_errors);
+    const double two = alone(program, "2", &paces);
     placements.add(report, probe.stop(), one, two);
-    const double two_again = alone(program, "2", &quarter_errors);
+    const double two_again = alone(program, "2", &paces);
     const double one_again = alone(program, "1");
     firsts.push_back(one / two);
     seconds.push_back(one_again / two_again);
@@ -188,6 +189,7 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     const std::size_t estimates = errors.size();
     const std::string estimate = estimate_text(report.estimated, report.estimated_at, report.elapsed, errors);
     round_estimate.push_back(errors.size() > estimates ? std::optional<double>(errors.back()) : std::nullopt);
+    if (errors.size() > estimates && report.estimated_at) estimate_points.push_back(*report.estimated_at);
     const std::string latest = estimate_text(report.latest, report.latest_at, report.elapsed, latest_errors);
     std::printf(
         "    round %d: period %s, one-run S(2) %s%s, two-run S(2) %s, T(1) %.4f s, T(2) %.4f s, T(1)/T(2) %.3f, time "
@@ -210,13 +212,22 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   summary.reference_split = format("%+.1f%%", 100.0 * (median(seconds) / median(firsts) - 1.0));
   std::printf("    the reference against itself: median T(1)/T(2) of the second pairs %.3f, of the first pairs %.3f: %s\n",
               median(seconds), median(firsts), summary.reference_split.c_str());
-  if (!quarter_errors.empty()) {
-    std::vector<double> sizes;
-    for (const double error : quarter_errors) sizes.push_back(std::fabs(error));
-    summary.quarter = format("%+.1f%%", 100.0 * median(quarter_errors));
-    std::printf("    the pace alone on 2 threads (its own clock, EXAMPLE_PACE=1): an estimate at a quarter of the loop from the "
-                "pace of its second eighth falls %s in the median (|error| %.1f%%) of %zu runs: what the pace moves after it\n",
-                summary.quarter.c_str(), 100.0 * median(sizes), quarter_errors.size());
+  // The program's own pace alone: an estimate made where the first estimates were (their median point; a quarter
+  // without one) from the steps before it (pace_estimate_error).
+  const double point = estimate_points.empty() ? 0.25 : median(estimate_points);
+  std::vector<double> alone_errors, sizes;
+  for (const augur::bench::LoopPaceMarks& pace : paces) {
+    if (const auto error = augur::bench::pace_estimate_error(pace, point)) {
+      alone_errors.push_back(*error);
+      sizes.push_back(std::fabs(*error));
+    }
+  }
+  if (!alone_errors.empty()) {
+    summary.alone = format("%+.1f%%", 100.0 * median(alone_errors));
+    std::printf("    the pace alone on 2 threads (its own clock, EXAMPLE_PACE=1): an estimate at %.0f%% of the loop (%s) from "
+                "the steps before it falls %s in the median (|error| %.1f%%) of %zu runs: what the pace moves after it\n",
+                100.0 * point, estimate_points.empty() ? "a quarter: no first estimate" : "the first estimates' median point",
+                summary.alone.c_str(), 100.0 * median(sizes), alone_errors.size());
   }
   if (one_runs.empty()) {
     std::printf("    no one-run speedup (no region of kind \"outer\" with S(2) in any report); median T(1)/T(2) %.3f\n",
@@ -344,11 +355,11 @@ void minimum_iterations(const fs::path& scratch) {
 
 void print_summary(const std::vector<Summary>& summaries) {
   std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %9s %9s %9s %10s %10s\n", "program", "period stability", "S(2) run",
-              "T(1)/T(2)", "error", "ref B/A", "estimate", "latest", "alone 1/4", "disturbed", "idle flag");
+              "T(1)/T(2)", "error", "ref B/A", "estimate", "latest", "alone", "disturbed", "idle flag");
   for (const Summary& s : summaries) {
     std::printf("%-22s %-34s %9s %9s %8s %9s %9s %9s %9s %10s %10s\n", s.label.c_str(), s.stability.c_str(), s.one_run.c_str(),
                 s.traditional.c_str(), s.error.c_str(), s.reference_split.c_str(), s.estimate.c_str(), s.latest.c_str(),
-                s.quarter.c_str(), s.disturbed.c_str(), s.idle_flags.c_str());
+                s.alone.c_str(), s.disturbed.c_str(), s.idle_flags.c_str());
   }
   for (const Summary& s : summaries)
     if (!s.idle_kinds.empty()) std::printf("idle flags of %s by reason: %s\n", s.label.c_str(), s.idle_kinds.c_str());

@@ -175,22 +175,43 @@ inline std::optional<double> printed_time(const std::string& output) {
   return std::nullopt;
 }
 
-// The pace of an example's loop by its own clock (`<name>: pace steps=S at_s=t1 ... t8`, printed under
-// EXAMPLE_PACE=1: examples/interpose/pace_marks.h): the error of an estimate made at the end of the loop's first
-// quarter from the pace of its second eighth (the first holds the start: the team's creation, the first touch
-// of the data), t2 + (S - b2) (t2 - t1) / (b2 - b1) with b_j = floor(j S / 8), against the loop's time t8; how
-// far any estimate from the steps of a quarter falls when the program's pace moves later. nullopt without a pace.
-inline std::optional<double> pace_quarter_error(const std::string& output) {
+// The pace of an example's loop by its own clock, printed under EXAMPLE_PACE=1 (examples/interpose/pace_marks.h):
+// `<name>: pace steps=S marks=M at_s=t1 ... tM`, t_j the seconds the loop's first b_j = floor(j S / M) steps took.
+struct LoopPaceMarks {
+  long steps = 0;
+  std::vector<double> at;  // t1 .. tM
+};
+inline std::optional<LoopPaceMarks> read_pace(const std::string& output) {
   const std::size_t at = output.find(": pace steps=");
   if (at == std::string::npos) return std::nullopt;
-  long steps = 0;
-  double t[8];
-  if (std::sscanf(output.c_str() + at, ": pace steps=%ld at_s=%lf %lf %lf %lf %lf %lf %lf %lf", &steps, &t[0], &t[1], &t[2],
-                  &t[3], &t[4], &t[5], &t[6], &t[7]) != 9 || steps < 8 || !(t[7] > 0.0))
+  LoopPaceMarks pace;
+  int marks = 0, used = 0;
+  const char* text = output.c_str() + at;
+  if (std::sscanf(text, ": pace steps=%ld marks=%d at_s=%n", &pace.steps, &marks, &used) != 2 || used == 0 || marks < 2 ||
+      marks > pace.steps)
     return std::nullopt;
-  const long b1 = steps / 8, b2 = 2 * steps / 8;
-  const double pace = (t[1] - t[0]) / static_cast<double>(b2 - b1);
-  return (t[1] + static_cast<double>(steps - b2) * pace) / t[7] - 1.0;
+  text += used;
+  for (int j = 0; j < marks; ++j) {
+    char* end = nullptr;
+    const double value = std::strtod(text, &end);
+    if (end == text || !(value > 0.0) || (!pace.at.empty() && !(value >= pace.at.back()))) return std::nullopt;
+    pace.at.push_back(value);
+    text = end;
+  }
+  return pace;
+}
+
+// The error against the loop's time tM of an estimate made at `fraction` of the loop from the pace since its
+// first part (the first holds the start: the team's creation, the first touch of the data): at the mark k =
+// max(2, ceil(fraction M)), t_k + (S - b_k) (t_k - t_1) / (b_k - b_1); how far any estimate made there from
+// the steps before it falls when the program's pace moves later, with no tool in the run. nullopt when k >= M.
+inline std::optional<double> pace_estimate_error(const LoopPaceMarks& pace, double fraction) {
+  const long marks = static_cast<long>(pace.at.size());
+  const long k = std::max(2L, static_cast<long>(std::ceil(fraction * static_cast<double>(marks) - 1e-9)));
+  if (marks < 3 || k >= marks) return std::nullopt;
+  const auto step = [&](long j) { return j * pace.steps / marks; };
+  const double per_step = (pace.at[k - 1] - pace.at[0]) / static_cast<double>(step(k) - step(1));
+  return (pace.at[k - 1] + static_cast<double>(pace.steps - step(k)) * per_step) / pace.at[marks - 1] - 1.0;
 }
 
 // "0.5200 s at 12% of the run against 0.5000 s (+4.0%)", its error appended to `errors`; "none" without one.

@@ -64,15 +64,15 @@ inline RunReport augur_run(const Program& program, const std::vector<std::string
 
 // The program alone on `threads` threads: the time it prints, else its wall time. With EXAMPLE_PACE=1 (the
 // examples then print their loop's pace: examples/interpose/pace_marks.h; other programs ignore it); when
-// `quarter_errors` is given, the pace's pace_quarter_error is appended to it when the program printed one.
-inline double alone(const Program& program, const char* threads, std::vector<double>* quarter_errors = nullptr) {
+// `paces` is given, the pace is appended to it when the program printed one.
+inline double alone(const Program& program, const char* threads, std::vector<LoopPaceMarks>* paces = nullptr) {
   augur::core::SpawnOptions options = options_for(threads, program.environment);
   options.environment.emplace_back("EXAMPLE_PACE", "1");
   const augur::core::ProcessResult result = augur::core::spawn(program.argv, options);
   if (!result.succeeded())
     throw std::runtime_error(program.label + " " + result.describe_status() + "\n" + result.standard_error);
-  if (quarter_errors != nullptr) {
-    if (const auto error = augur::bench::pace_quarter_error(result.standard_output)) quarter_errors->push_back(*error);
+  if (paces != nullptr) {
+    if (auto pace = augur::bench::read_pace(result.standard_output)) paces->push_back(std::move(*pace));
   }
   return augur::bench::printed_time(result.standard_output).value_or(result.wall_seconds);
 }

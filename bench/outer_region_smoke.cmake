@@ -6,7 +6,7 @@ if(NOT status EQUAL 0)
 endif()
 foreach(section "== gcc outer_region " "  period stability, 2 runs of augur run -p 2 --one-run: " "  accuracy, 1 interleaved rounds" "    the reference against itself: " "    the pace alone on 2 threads (its own clock, EXAMPLE_PACE=1): "
                 "    round 1: period " "      placement: team on one core in " "    placement: " "  disturbance, 1 runs of augur run" "runs: within 15% or flagged"
-                "== no report from fewer than the minimum iterations" "  gcc cg_steps 96 6: period " "== summary" " alone 1/4 ")
+                "== no report from fewer than the minimum iterations" "  gcc cg_steps 96 6: period " "== summary" " latest     alone  disturbed")
   string(FIND "${output}" "${section}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "bench_outer_region --quick printed no '${section}':\n${output}\n${errors}")

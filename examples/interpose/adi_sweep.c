@@ -8,7 +8,7 @@
  * (docs/run.md, "One outer parallel region").
  *
  *   adi_sweep [N [STEPS]]     prints the checksum and "adi_sweep: ... time_s=T"
- *   with EXAMPLE_PACE=1 also "adi_sweep: pace steps=S at_s=..." (pace_marks.h, for bench_outer_region)
+ *   with EXAMPLE_PACE=1 also "adi_sweep: pace steps=S marks=M at_s=..." (pace_marks.h, for bench_outer_region)
  */
 #include <math.h>
 #include <omp.h>

@@ -8,7 +8,7 @@
  * augur code), for `augur run` (docs/run.md, "One outer parallel region").
  *
  *   cg_steps [M [STEPS [CGIT]]]     prints the checksum and "cg_steps: ... time_s=T"
- *   with EXAMPLE_PACE=1 also "cg_steps: pace steps=S at_s=..." (pace_marks.h, for bench_outer_region)
+ *   with EXAMPLE_PACE=1 also "cg_steps: pace steps=S marks=M at_s=..." (pace_marks.h, for bench_outer_region)
  */
 #include <math.h>
 #include <omp.h>

@@ -6,7 +6,7 @@
  * the same time step in every run. Built plain (no augur code), for `augur run` (docs/run.md).
  *
  *   outer_race [N [STEPS]]     prints the checksum and "outer_race: ... time_s=T"
- *   with EXAMPLE_PACE=1 also "outer_race: pace steps=S at_s=..." (pace_marks.h, for bench_outer_region)
+ *   with EXAMPLE_PACE=1 also "outer_race: pace steps=S marks=M at_s=..." (pace_marks.h, for bench_outer_region)
  */
 #include <math.h>
 #include <omp.h>

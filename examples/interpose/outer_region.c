@@ -5,7 +5,7 @@
  * plain (no augur code), for `augur run` (docs/run.md, "One outer parallel region").
  *
  *   outer_region [N [STEPS]]     prints the checksum and "outer_region: ... time_s=T"
- *   with EXAMPLE_PACE=1 also "outer_region: pace steps=S at_s=..." (pace_marks.h, for bench_outer_region)
+ *   with EXAMPLE_PACE=1 also "outer_region: pace steps=S marks=M at_s=..." (pace_marks.h, for bench_outer_region)
  */
 #include <omp.h>
 #include <stdio.h>

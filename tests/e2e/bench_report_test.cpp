@@ -13,7 +13,8 @@
 namespace {
 
 using augur::bench::estimate_text;
-using augur::bench::pace_quarter_error;
+using augur::bench::pace_estimate_error;
+using augur::bench::read_pace;
 using augur::bench::printed_time;
 using augur::bench::read_report;
 using augur::bench::RunReport;
@@ -117,22 +118,33 @@ TEST(BenchReport, ThePrintedTimeOfTheExamplesAndOfNpb) {
   EXPECT_FALSE(printed_time("no time here").has_value());
 }
 
-// The pace an example prints under EXAMPLE_PACE=1 (examples/interpose/pace_marks.h): an estimate at the end of
-// the first quarter from the second eighth's pace, against the loop's time.
-TEST(BenchReport, TheQuarterEstimateOfAnExamplesPace) {
-  // 80 steps: eighths end at steps 10, 20, ... The first eighth took 3 s (the start), the second 1 s: 0.1 s a
-  // step; at the quarter (t2 = 4 s) the estimate is 4 + 60 x 0.1 = 10 s against the loop's 12 s.
-  const auto error = pace_quarter_error("x: time_s=12\nx: pace steps=80 at_s=3 4 5 6 7 8 10 12\n");
-  ASSERT_TRUE(error.has_value());
-  EXPECT_NEAR(*error, 10.0 / 12.0 - 1.0, 1e-12);
-  // A steady pace from the second eighth on: no error. 12 steps: eighths end at 1, 3, 4, 6, 7, 9, 10, 12.
-  const auto steady = pace_quarter_error("y: pace steps=12 at_s=5 7 8 10 11 13 14 16\n");
+// The pace an example prints under EXAMPLE_PACE=1 (examples/interpose/pace_marks.h) and the error of an
+// estimate made from it at a point of the loop, against the loop's time.
+TEST(BenchReport, TheEstimateFromAnExamplesOwnPace) {
+  // 80 steps in 8 marks: the parts end at steps 10, 20, ... The first part took 3 s (the start), the second 1 s:
+  // 0.1 s a step; at a quarter (k = 2, t2 = 4 s) the estimate is 4 + 60 x 0.1 = 10 s against the loop's 12 s.
+  const auto pace = read_pace("x: time_s=12\nx: pace steps=80 marks=8 at_s=3 4 5 6 7 8 10 12\n");
+  ASSERT_TRUE(pace.has_value());
+  EXPECT_EQ(pace->steps, 80);
+  ASSERT_EQ(pace->at.size(), 8u);
+  EXPECT_NEAR(pace_estimate_error(*pace, 0.25).value(), 10.0 / 12.0 - 1.0, 1e-12);
+  EXPECT_NEAR(pace_estimate_error(*pace, 0.01).value(), 10.0 / 12.0 - 1.0, 1e-12);  // never before the second mark
+  // At half (k = 4, t4 = 6 s, 0.1 s a step since the first part): 6 + 40 x 0.1 = 10 s.
+  EXPECT_NEAR(pace_estimate_error(*pace, 0.5).value(), 10.0 / 12.0 - 1.0, 1e-12);
+  // At 0.8 (k = 7: 10 s for 70 steps, (10 - 3) / 60 a step since the first part): 10 + 10 x 7/60 s.
+  EXPECT_NEAR(pace_estimate_error(*pace, 0.8).value(), (10.0 + 10.0 * 7.0 / 60.0) / 12.0 - 1.0, 1e-12);
+  EXPECT_FALSE(pace_estimate_error(*pace, 0.99).has_value());  // at the last mark: no estimate left to make
+  // A steady pace after the first part: no error. 12 steps in 8 marks: parts end at 1, 3, 4, 6, 7, 9, 10, 12.
+  const auto steady = read_pace("y: pace steps=12 marks=8 at_s=5 7 8 10 11 13 14 16\n");
   ASSERT_TRUE(steady.has_value());
-  EXPECT_NEAR(*steady, 0.0, 1e-12);
-  EXPECT_FALSE(pace_quarter_error("x: time_s=1\n").has_value());
-  EXPECT_FALSE(pace_quarter_error("x: pace steps=80 at_s=1 2 3\n").has_value());
-  EXPECT_FALSE(pace_quarter_error("x: pace steps=4 at_s=1 2 3 4 5 6 7 8\n").has_value());
-  EXPECT_FALSE(pace_quarter_error("x: pace steps=80 at_s=0 0 0 0 0 0 0 0\n").has_value());
+  EXPECT_NEAR(pace_estimate_error(*steady, 0.3).value(), 0.0, 1e-12);
+  // Unreadable: no pace, too few times, more marks than steps, times that go back, a time not positive.
+  EXPECT_FALSE(read_pace("x: time_s=1\n").has_value());
+  EXPECT_FALSE(read_pace("x: pace steps=80 marks=8 at_s=1 2 3\n").has_value());
+  EXPECT_FALSE(read_pace("x: pace steps=4 marks=8 at_s=1 2 3 4 5 6 7 8\n").has_value());
+  EXPECT_FALSE(read_pace("x: pace steps=80 marks=8 at_s=1 2 3 2 5 6 7 8\n").has_value());
+  EXPECT_FALSE(read_pace("x: pace steps=80 marks=8 at_s=0 1 2 3 4 5 6 7\n").has_value());
+  EXPECT_FALSE(read_pace("x: pace steps=80 at_s=1 2 3 4 5 6 7 8\n").has_value());
 }
 
 }  // namespace
