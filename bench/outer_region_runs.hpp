@@ -34,7 +34,7 @@ struct Program {
 inline augur::core::SpawnOptions options_for(const char* threads, const std::vector<std::pair<std::string, std::string>>& environment) {
   augur::core::SpawnOptions options;
   options.unset = {"AUGUR_MODE", "AUGUR_REPORT",    "AUGUR_SWEEP",      "AUGUR_BASELINE",      "AUGUR_TOOL_OPTIONS",
-                   "LD_PRELOAD", "OMP_NUM_THREADS", "AUGUR_DPD_WINDOW", "AUGUR_RUN_ITERATIONS"};
+                   "LD_PRELOAD", "OMP_NUM_THREADS", "AUGUR_DPD_WINDOW", "AUGUR_RUN_ITERATIONS", "EXAMPLE_PACE"};
   options.environment = {{"OMP_WAIT_POLICY", "passive"}};
   options.environment.insert(options.environment.end(), environment.begin(), environment.end());
   if (threads != nullptr) options.environment.emplace_back("OMP_NUM_THREADS", threads);

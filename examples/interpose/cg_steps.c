@@ -145,25 +145,25 @@ int main(int argc, char** argv) {
   double shift = 0.0;
   int threads = 0;
   rho = pq = xz = zz = distance = 0.0;
-  const double start = omp_get_wtime();
   PaceMarks pace;
-  pace_begin(&pace, steps, start);
+  pace_begin(&pace, steps);
+  const double start = omp_get_wtime();
 #pragma omp parallel
   {
 #pragma omp single
     threads = omp_get_num_threads();
     for (long step = 0; step < steps; ++step) {
-      pace_step(&pace, step);
       start_solve(x, z, r, p, n);
       for (long iteration = 0; iteration < cgit; ++iteration) cg_iteration(&a, z, r, p, q);
       finish_step(&a, x, z, &shift);
+      pace_done(&pace, step + 1);
     }
   }
   const double elapsed = omp_get_wtime() - start;
   printf("cg_steps: M=%ld steps=%ld cgit=%ld threads=%d\n", m, steps, cgit, threads);
   printf("cg_steps: checksum eigenvalue=%.8e residual=%.8e\n", shift, residual);
   printf("cg_steps: time_s=%.6f\n", elapsed);
-  pace_end(&pace, "cg_steps", start + elapsed);
+  pace_end(&pace, "cg_steps", start, start + elapsed);
   free(vectors);
   free(a.start);
   free(a.column);

@@ -46,8 +46,35 @@ bool owns_region() {
   return active.load(std::memory_order_relaxed);
 }
 
+// The top-level regions begun (before_region): a single's pending barrier belongs to the region it began in.
+std::atomic<unsigned long> region_generation{0};
+
+// This thread's last GOMP_single_start whose closing barrier has not come yet (site null: none).
+struct PendingSingle {
+  void* site = nullptr;
+  unsigned long generation = 0;
+};
+thread_local PendingSingle single_pending;
+
+// What a construct's end is known by: its call site and kind, but for the barrier that closes a single (the
+// first barrier after GOMP_single_start on the thread, in the same region), the single's site and kind. Any
+// end takes the pending single away (one that ends in no barrier was `nowait`).
+struct ConstructId {
+  void* site;
+  interpose::ConstructEnd end;  // (not `kind`: the wrappers' macros have a parameter of that name)
+};
+ConstructId construct_of(void* own, interpose::ConstructEnd kind) {
+  const PendingSingle single = single_pending;
+  single_pending.site = nullptr;
+  if (kind == interpose::ConstructEnd::Barrier && single.site != nullptr &&
+      single.generation == region_generation.load(std::memory_order_relaxed))
+    return {single.site, interpose::ConstructEnd::Single};
+  return {own, kind};
+}
+
 // DI_event_pre of Figure 4.11: returns the num_threads to pass on.
 unsigned before_region(OutlinedFunction function, unsigned requested) {
+  region_generation.fetch_add(1, std::memory_order_relaxed);
   try {
     if (preload->session.worksharing != nullptr) {
       preload->session.worksharing->enter_region(reinterpret_cast<std::uint64_t>(function));
@@ -287,10 +314,15 @@ AUGUR_PRELOAD_EXPORT void GOMP_parallel_end(void) {
 // parallel region"): an orphaned `#pragma omp for` with a static schedule calls only GOMP_barrier at its
 // end (nothing with nowait), a dynamic, guided or runtime one GOMP_loop_*_start, _next and GOMP_loop_end
 // (GOMP_loop_end_nowait with nowait), sections GOMP_sections_end(_nowait), single GOMP_barrier.
-// noinline: __builtin_return_address(0) must be the program's call site.
+// noinline: __builtin_return_address(0) must be the program's call site. A barrier that closes a `single`
+// (the next barrier after GOMP_single_start on the thread) is known as the single, by its call site (construct_of):
+// gcc may give the winner of the single and the others each their own call of GOMP_barrier (it did on
+// outer_region at -O3 once a call followed the single in the loop), and the master's samples must not depend on
+// which thread won (issue 16, point 3; docs/run.md, "One outer parallel region").
 #define AUGUR_CONSTRUCT_END_WRAPPER(function, slot, kind, barrier)                               \
   AUGUR_PRELOAD_EXPORT __attribute__((noinline)) void function(void) {                          \
-    const Arrival arrival = construct_end(__builtin_return_address(0), interpose::ConstructEnd::kind, barrier); \
+    const ConstructId id = construct_of(__builtin_return_address(0), interpose::ConstructEnd::kind); \
+    const Arrival arrival = construct_end(id.site, id.end, barrier);                            \
     resolve<void (*)()>(real.slot, #function)();                                                 \
     construct_left(arrival);                                                                     \
   }
@@ -304,7 +336,8 @@ AUGUR_CONSTRUCT_END_WRAPPER(GOMP_sections_end_nowait, sections_end_nowait, Secti
 // whether the construct was cancelled.
 #define AUGUR_CANCELLABLE_END_WRAPPER(function, slot, kind)                                       \
   AUGUR_PRELOAD_EXPORT __attribute__((noinline)) bool function(void) {                           \
-    const Arrival arrival = construct_end(__builtin_return_address(0), interpose::ConstructEnd::kind, true); \
+    const ConstructId id = construct_of(__builtin_return_address(0), interpose::ConstructEnd::kind); \
+    const Arrival arrival = construct_end(id.site, id.end, true);                               \
     const bool cancelled = resolve<bool (*)()>(real.slot, #function)();                          \
     construct_left(arrival);                                                                     \
     return cancelled;                                                                            \
@@ -317,7 +350,8 @@ AUGUR_CANCELLABLE_END_WRAPPER(GOMP_sections_end_cancel, sections_end_cancel, Sec
 // `#pragma omp single`: every thread calls GOMP_single_start (true for the one that runs the block), then
 // GOMP_barrier at the block's end (none with nowait). On the master of a measured region, the next barrier
 // ends a serial episode for the one-run analysis.
-AUGUR_PRELOAD_EXPORT bool GOMP_single_start(void) {
+AUGUR_PRELOAD_EXPORT __attribute__((noinline)) bool GOMP_single_start(void) {
+  single_pending = {__builtin_return_address(0), region_generation.load(std::memory_order_relaxed)};
   const bool chosen = resolve<bool (*)()>(real.single_start, "GOMP_single_start")();
   if (preload != nullptr && active.load(std::memory_order_relaxed) && pthread_equal(owner, pthread_self()) && nesting_level() == 1) {
     interpose::outer_single(preload->session);

@@ -206,8 +206,9 @@ TEST(OptionSpelling, CloseNamesAreSuggested) {
 // Every AUGUR_* variable the sources read (getenv, or the store's environment()) is known: an option's or one of
 // other_variables(), which `augur options` lists.
 TEST(OptionSpelling, EveryVariableTheSourcesReadIsKnown) {
-  const std::regex read(R"re((?:getenv|environment)\("(AUGUR_[A-Z_]+)"\))re");
+  const std::regex read(R"re((?:getenv|environment)\(\s*"(AUGUR_[A-Z0-9_]+)"\s*\))re");
   int found = 0;
+  std::set<std::string> read_names;
   for (const char* folder : {"/src", "/bench"}) {
     for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(AUGUR_SOURCE_DIR) + folder)) {
       if (!entry.is_regular_file()) continue;
@@ -218,11 +219,15 @@ TEST(OptionSpelling, EveryVariableTheSourcesReadIsKnown) {
       for (std::sregex_iterator match(content.begin(), content.end(), read), end; match != end; ++match) {
         ++found;
         const std::string name = (*match)[1];
+        read_names.insert(name);
         EXPECT_EQ(closest_known_variable(name), name) << entry.path() << " reads " << name << ", which no option set nor other_variables() has";
       }
     }
   }
   EXPECT_GE(found, 5);  // AUGUR_DB, AUGUR_CORE_BINDING, AUGUR_SPIN_SAMPLING, AUGUR_NPB_DIR, AUGUR_BENCH_VERBOSE at least
+  // And the other way: every variable listed outside the sets is read somewhere (none kept after its reader went).
+  for (const OtherVariable& other : other_variables())
+    EXPECT_EQ(read_names.count(std::string(other.name)), 1u) << other.name << " is listed, but no source reads it";
 }
 
 TEST(OptionSpelling, UnknownNamesWarnOnceEachWithTheSuggestion) {

@@ -15,7 +15,7 @@ namespace augur::test {
 inline core::ProcessOptions clean_environment() {
   core::ProcessOptions options;
   options.unset = {"AUGUR_MODE",         "AUGUR_REPORT", "AUGUR_SWEEP",    "AUGUR_BASELINE",
-                   "AUGUR_TOOL_OPTIONS", "LD_PRELOAD",   "OMP_NUM_THREADS"};
+                   "AUGUR_TOOL_OPTIONS", "LD_PRELOAD",   "OMP_NUM_THREADS", "EXAMPLE_PACE"};
   options.environment = {{"OMP_WAIT_POLICY", "passive"}};
   return options;
 }
