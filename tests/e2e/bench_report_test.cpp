@@ -129,8 +129,10 @@ TEST(BenchReport, TheEstimateFromAnExamplesOwnPace) {
   ASSERT_EQ(pace->at.size(), 8u);
   EXPECT_NEAR(pace_estimate_error(*pace, 0.25).value(), 10.0 / 12.0 - 1.0, 1e-12);
   EXPECT_NEAR(pace_estimate_error(*pace, 0.01).value(), 10.0 / 12.0 - 1.0, 1e-12);  // never before the second mark
-  // At half (k = 4, t4 = 6 s, 0.1 s a step since the first part): 6 + 40 x 0.1 = 10 s.
-  EXPECT_NEAR(pace_estimate_error(*pace, 0.5).value(), 10.0 / 12.0 - 1.0, 1e-12);
+  // At 0.7 (k = ceil(5.6) = 6, t6 = 8 s for 60 steps, 0.1 s a step since the first part): 8 + 20 x 0.1 = 10 s;
+  // at 0.76 (k = 7) it differs: the mark comes from the fraction, rounded up.
+  EXPECT_NEAR(pace_estimate_error(*pace, 0.7).value(), 10.0 / 12.0 - 1.0, 1e-12);
+  EXPECT_NEAR(pace_estimate_error(*pace, 0.76).value(), (10.0 + 10.0 * 7.0 / 60.0) / 12.0 - 1.0, 1e-12);
   // At 0.8 (k = 7: 10 s for 70 steps, (10 - 3) / 60 a step since the first part): 10 + 10 x 7/60 s.
   EXPECT_NEAR(pace_estimate_error(*pace, 0.8).value(), (10.0 + 10.0 * 7.0 / 60.0) / 12.0 - 1.0, 1e-12);
   EXPECT_FALSE(pace_estimate_error(*pace, 0.99).has_value());  // at the last mark: no estimate left to make
