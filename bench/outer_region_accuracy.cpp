@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -224,10 +225,12 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   }
   if (!alone_errors.empty()) {
     summary.alone = format("%+.1f%%", 100.0 * median(alone_errors));
-    std::printf("    the pace alone on 2 threads (its own clock, EXAMPLE_PACE=1): an estimate at %.0f%% of the loop (%s) from "
-                "the steps before it falls %s in the median (|error| %.1f%%) of %zu runs: what the pace moves after it\n",
+    std::printf("    the pace alone on 2 threads (its own clock: EXAMPLE_PACE=1, or NPB's progress lines stamped): an estimate at %.0f%% of the loop (%s) from "
+                "the steps before it falls %s in the median (|error| %.1f%%, from %+.1f%% to %+.1f%%) of %zu runs: what the pace "
+                "moves after it\n",
                 100.0 * point, estimate_points.empty() ? "a quarter: no first estimate" : "the first estimates' median point",
-                summary.alone.c_str(), 100.0 * median(sizes), alone_errors.size());
+                summary.alone.c_str(), 100.0 * median(sizes), 100.0 * *std::min_element(alone_errors.begin(), alone_errors.end()),
+                100.0 * *std::max_element(alone_errors.begin(), alone_errors.end()), alone_errors.size());
   }
   if (one_runs.empty()) {
     std::printf("    no one-run speedup (no region of kind \"outer\" with S(2) in any report); median T(1)/T(2) %.3f\n",

@@ -70,7 +70,7 @@ inline std::vector<Program> programs(const Settings& settings) {
       const std::string compiler = folder.empty() || folder == "bin" ? "npb" : folder.substr(0, folder.find('/'));
       for (const fs::path& path : found) {
         const auto steps = npb_steps.find(path.filename().string());
-        list.push_back({compiler + " NPB " + path.filename().string(), {path.string()}, steps == npb_steps.end() ? 0 : steps->second, {}});
+        list.push_back({compiler + " NPB " + path.filename().string(), {path.string()}, steps == npb_steps.end() ? 0 : steps->second, {}, true});
       }
     }
   }

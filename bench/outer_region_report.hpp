@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace augur::bench {
@@ -175,10 +176,12 @@ inline std::optional<double> printed_time(const std::string& output) {
   return std::nullopt;
 }
 
-// The pace of an example's loop by its own clock, printed under EXAMPLE_PACE=1 (examples/interpose/pace_marks.h):
-// `<name>: pace steps=S marks=M at_s=t1 ... tM`, t_j the seconds the loop's first b_j = floor(j S / M) steps took.
+// The pace of a program's loop by its own clock: marks (b_j, t_j), t_j the seconds its first b_j steps took, the
+// last b_M = S (the whole loop). From an example under EXAMPLE_PACE=1 (examples/interpose/pace_marks.h):
+// `<name>: pace steps=S marks=M at_s=t1 ... tM`, b_j = floor(j S / M); from NPB's progress lines: npb_pace.
 struct LoopPaceMarks {
   long steps = 0;
+  std::vector<long> done;  // b1 .. bM, increasing, bM = steps
   std::vector<double> at;  // t1 .. tM
 };
 inline std::optional<LoopPaceMarks> read_pace(const std::string& output) {
@@ -196,22 +199,70 @@ inline std::optional<LoopPaceMarks> read_pace(const std::string& output) {
     const double value = std::strtod(text, &end);
     if (end == text || !(value > 0.0) || (!pace.at.empty() && !(value >= pace.at.back()))) return std::nullopt;
     pace.at.push_back(value);
+    pace.done.push_back(static_cast<long>(j + 1) * pace.steps / marks);
     text = end;
   }
   return pace;
 }
 
+// A line of a program's output and when it came (seconds on any one clock).
+struct StampedLine {
+  double at = 0.0;
+  std::string text;
+};
+
+// NPB's pace from its progress lines, stamped as they came (stdout line-buffered): ` Time step N` (BT, SP, LU:
+// at the start of step N, N - 1 done) and `  iter N` (MG: at the start of iteration N), or CG's `    N   ||r||
+// zeta` (once iteration N has run its solver: N done). The loop starts at the mark with none done (the line of
+// step 1), or, without one, `total` (the time NPB prints) before the mark of the last step; the last mark is
+// (S, total) (or the mark before it, when later: NPB prints the time to two decimals). nullopt without three
+// marks, or when they do not increase.
+inline std::optional<LoopPaceMarks> npb_pace(const std::vector<StampedLine>& lines, long steps, double total) {
+  std::vector<std::pair<long, double>> marks, cg;  // (steps done, stamp); CG's lines apart, used only alone
+  for (const StampedLine& line : lines) {
+    long number = 0;
+    double r = 0.0, z = 0.0;
+    char rest[8] = "";
+    if (std::sscanf(line.text.c_str(), " Time step %ld %7s", &number, rest) == 1 ||
+        std::sscanf(line.text.c_str(), " iter %ld %7s", &number, rest) == 1) {
+      marks.emplace_back(number - 1, line.at);
+    } else if (std::sscanf(line.text.c_str(), " %ld %lf %lf %7s", &number, &r, &z, rest) == 3) {
+      cg.emplace_back(number, line.at);
+    }
+  }
+  if (marks.empty()) marks = cg;
+  if (steps <= 0 || !(total > 0.0) || marks.empty()) return std::nullopt;
+  double origin = 0.0;
+  if (marks.front().first == 0) origin = marks.front().second;
+  else if (marks.back().first == steps) origin = marks.back().second - total;
+  else return std::nullopt;
+  LoopPaceMarks pace;
+  pace.steps = steps;
+  for (const auto& [done, stamp] : marks) {
+    if (done <= 0 || done >= steps) continue;
+    if ((!pace.done.empty() && done <= pace.done.back()) || !(stamp - origin > (pace.at.empty() ? 0.0 : pace.at.back())))
+      return std::nullopt;
+    pace.done.push_back(done);
+    pace.at.push_back(stamp - origin);
+  }
+  pace.done.push_back(steps);
+  pace.at.push_back(std::max(total, pace.at.empty() ? 0.0 : pace.at.back()));  // NPB prints two decimals
+  if (pace.at.size() < 3) return std::nullopt;
+  return pace;
+}
+
 // The error against the loop's time tM of an estimate made at `fraction` of the loop from the pace since its
-// first part (the first holds the start: the team's creation, the first touch of the data): at the mark k =
-// max(2, ceil(fraction M)), t_k + (S - b_k) (t_k - t_1) / (b_k - b_1); how far any estimate made there from
+// first part (the first holds the start: the team's creation, the first touch of the data): at the first mark
+// k >= 2 with b_k >= fraction S, t_k + (S - b_k) (t_k - t_1) / (b_k - b_1); how far any estimate made there from
 // the steps before it falls when the program's pace moves later, with no tool in the run. nullopt when k >= M.
 inline std::optional<double> pace_estimate_error(const LoopPaceMarks& pace, double fraction) {
-  const long marks = static_cast<long>(pace.at.size());
-  const long k = std::max(2L, static_cast<long>(std::ceil(fraction * static_cast<double>(marks) - 1e-9)));
-  if (marks < 3 || k >= marks) return std::nullopt;
-  const auto step = [&](long j) { return j * pace.steps / marks; };
-  const double per_step = (pace.at[k - 1] - pace.at[0]) / static_cast<double>(step(k) - step(1));
-  return (pace.at[k - 1] + static_cast<double>(pace.steps - step(k)) * per_step) / pace.at[marks - 1] - 1.0;
+  const std::size_t marks = pace.at.size();
+  if (marks < 3 || pace.done.size() != marks) return std::nullopt;
+  std::size_t k = 1;  // 0-based
+  while (k < marks && static_cast<double>(pace.done[k]) < fraction * static_cast<double>(pace.steps) - 1e-9) ++k;
+  if (k >= marks - 1) return std::nullopt;
+  const double per_step = (pace.at[k] - pace.at[0]) / static_cast<double>(pace.done[k] - pace.done[0]);
+  return (pace.at[k] + static_cast<double>(pace.steps - pace.done[k]) * per_step) / pace.at[marks - 1] - 1.0;
 }
 
 // "0.5200 s at 12% of the run against 0.5000 s (+4.0%)", its error appended to `errors`; "none" without one.

@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -19,6 +20,7 @@
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "outer_region_report.hpp"
+#include "stamped_run.hpp"
 
 namespace augur::bench {
 
@@ -29,6 +31,7 @@ struct Program {
   std::vector<std::string> argv;  // the program and its arguments
   long iterations = 0;            // its time steps (augur run --iterations, for the time estimate); 0: unknown
   std::vector<std::pair<std::string, std::string>> environment;  // Settings::environment
+  bool progress_lines = false;  // NPB: its pace alone from its progress lines, stamped as they come (npb_pace)
 };
 
 inline augur::core::SpawnOptions options_for(const char* threads, const std::vector<std::pair<std::string, std::string>>& environment) {
@@ -63,17 +66,29 @@ inline RunReport augur_run(const Program& program, const std::vector<std::string
 }
 
 // The program alone on `threads` threads: the time it prints, else its wall time. With EXAMPLE_PACE=1 (the
-// examples then print their loop's pace: examples/interpose/pace_marks.h; other programs ignore it); when
-// `paces` is given, the pace is appended to it when the program printed one.
+// examples then print their loop's pace: examples/interpose/pace_marks.h; other programs ignore it); a program
+// with progress lines runs under `stdbuf -oL` (when there is one), its lines stamped as they come. When `paces`
+// is given, the pace is appended to it when there is one.
 inline double alone(const Program& program, const char* threads, std::vector<LoopPaceMarks>* paces = nullptr) {
   augur::core::SpawnOptions options = options_for(threads, program.environment);
   options.environment.emplace_back("EXAMPLE_PACE", "1");
-  const augur::core::ProcessResult result = augur::core::spawn(program.argv, options);
-  if (!result.succeeded())
-    throw std::runtime_error(program.label + " " + result.describe_status() + "\n" + result.standard_error);
-  if (paces != nullptr) {
-    if (auto pace = augur::bench::read_pace(result.standard_output)) paces->push_back(std::move(*pace));
+  static const std::string stdbuf = augur::core::find_program("stdbuf");
+  std::optional<LoopPaceMarks> pace;
+  augur::core::ProcessResult result;
+  if (program.progress_lines && !stdbuf.empty()) {
+    std::vector<std::string> argv{stdbuf, "-oL"};
+    argv.insert(argv.end(), program.argv.begin(), program.argv.end());
+    StampedRun run = run_stamped(argv, options);
+    result = std::move(run.result);
+    if (const auto time = augur::bench::printed_time(result.standard_output))
+      pace = augur::bench::npb_pace(run.lines, program.iterations, *time);
+  } else {
+    result = augur::core::spawn(program.argv, options);
+    pace = augur::bench::read_pace(result.standard_output);
   }
+  if (!result.succeeded())
+    throw std::runtime_error(program.label + " " + result.describe_status() + "\n" + result.standard_error + result.standard_output);
+  if (paces != nullptr && pace) paces->push_back(std::move(*pace));
   return augur::bench::printed_time(result.standard_output).value_or(result.wall_seconds);
 }
 

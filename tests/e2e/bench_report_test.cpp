@@ -1,18 +1,24 @@
 // What bench_outer_region reads from an `augur run --json` report (bench/outer_region_report.hpp): today's
 // shape (no region of kind "outer", the two-run speedup in interpose.worksharing), the shape of issue 16
 // (the outer region's speedup[], time estimate and noise verdict, the report's machine fields), missing and
-// null fields as "not reported", and the time a program prints.
+// null fields as "not reported", the time a program prints and the pace of its loop (an example's marks, NPB's
+// progress lines stamped by run_stamped).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "outer_region_report.hpp"
+#include "stamped_run.hpp"
 
 namespace {
 
 using augur::bench::estimate_text;
+using augur::bench::npb_pace;
+using augur::bench::run_stamped;
+using augur::bench::StampedLine;
 using augur::bench::pace_estimate_error;
 using augur::bench::read_pace;
 using augur::bench::printed_time;
@@ -147,6 +153,77 @@ TEST(BenchReport, TheEstimateFromAnExamplesOwnPace) {
   EXPECT_FALSE(read_pace("x: pace steps=80 marks=8 at_s=1 2 3 2 5 6 7 8\n").has_value());
   EXPECT_FALSE(read_pace("x: pace steps=80 marks=8 at_s=0 1 2 3 4 5 6 7\n").has_value());
   EXPECT_FALSE(read_pace("x: pace steps=80 at_s=1 2 3 4 5 6 7 8\n").has_value());
+}
+
+TEST(BenchReport, TheEstimateFromNpbsProgressLines) {
+  // BT's shape: " Time step N" at the start of step N. 100 steps, 0.1 s a step up to step 39 and 0.2 s after:
+  // the marks (19, 1.9 s), (39, 3.9), (59, 7.9), (79, 11.9), (99, 15.9) and the loop's printed 16.1 s.
+  const double start = 5.0;  // the stamps' clock: any origin
+  const std::vector<StampedLine> bt{{0.1, " No input file inputbt.data. Using compiled defaults"},
+                                    {start, " Time step    1"},
+                                    {start + 1.9, " Time step   20"},
+                                    {start + 3.9, " Time step   40"},
+                                    {start + 7.9, " Time step   60"},
+                                    {start + 11.9, " Time step   80"},
+                                    {start + 15.9, " Time step  100"},
+                                    {start + 16.2, "           1 1.1255904093440E+02 1.1255904093440E+02 3.3583151765186E-14"}};
+  const auto pace = npb_pace(bt, 100, 16.1);
+  ASSERT_TRUE(pace.has_value());
+  EXPECT_EQ(pace->done, (std::vector<long>{19, 39, 59, 79, 99, 100}));
+  ASSERT_EQ(pace->at.size(), 6u);
+  EXPECT_NEAR(pace->at[2], 7.9, 1e-9);
+  EXPECT_EQ(pace->at.back(), 16.1);
+  // At a quarter: the mark of 39 steps, 0.1 s a step since the first: 3.9 + 61 x 0.1 = 10 s against 16.1 s.
+  EXPECT_NEAR(pace_estimate_error(*pace, 0.25).value(), 10.0 / 16.1 - 1.0, 1e-9);
+  // At a half: 59 steps, (7.9 - 1.9) / 40 = 0.15 s a step: 7.9 + 41 x 0.15 = 14.05 s.
+  EXPECT_NEAR(pace_estimate_error(*pace, 0.5).value(), 14.05 / 16.1 - 1.0, 1e-9);
+  EXPECT_NEAR(pace_estimate_error(*pace, 0.99).value(), (15.9 + 14.0 / 80.0) / 16.1 - 1.0, 1e-9);
+  EXPECT_FALSE(pace_estimate_error(*pace, 0.995).has_value());  // past the last mark before the end
+  // NPB prints its time to two decimals: a last mark later than it ends the loop.
+  EXPECT_NEAR(npb_pace(bt, 100, 15.85).value().at.back(), 15.9, 1e-9);
+  // MG's "  iter N" (at the start of iteration N).
+  const auto mg = npb_pace({{1.0, "  iter   1"}, {3.0, "  iter   5"}, {5.5, "  iter  10"}, {8.0, "  iter  15"}}, 16, 9.0);
+  ASSERT_TRUE(mg.has_value());
+  EXPECT_EQ(mg->done, (std::vector<long>{4, 9, 14, 16}));
+  EXPECT_NEAR(mg->at[1], 4.5, 1e-9);
+  // CG's lines come at the end of iteration N, and none at the start: the loop ends at the last, `total` after
+  // it starts. 3 iterations stamped 10.2, 10.4 and 10.6 s, 0.7 s printed: the marks (1, 0.3), (2, 0.5), (3, 0.7).
+  const auto cg = npb_pace({{10.0, "   iteration           ||r||                 zeta"},
+                            {10.2, "        1       2.56336071254780e-13 1.9999758127704e+01"},
+                            {10.4, "        2       2.54716676911038e-15 1.7114049574551e+01"},
+                            {10.6, "        3       2.52913998294885e-15 1.7129666894614e+01"}},
+                           3, 0.7);
+  ASSERT_TRUE(cg.has_value());
+  EXPECT_EQ(cg->done, (std::vector<long>{1, 2, 3}));
+  EXPECT_NEAR(cg->at[0], 0.3, 1e-9);
+  EXPECT_NEAR(pace_estimate_error(*cg, 0.5).value(), 0.0, 1e-9);
+  // No pace: no progress line, no loop of known length, too few marks, marks that go back, neither the first
+  // step's line nor the last's (no origin).
+  EXPECT_FALSE(npb_pace({{1.0, " Verification Successful"}}, 100, 16.1).has_value());
+  EXPECT_FALSE(npb_pace(bt, 0, 16.1).has_value());
+  EXPECT_FALSE(npb_pace({{1.0, " Time step    1"}, {2.0, " Time step   20"}}, 100, 16.1).has_value());
+  EXPECT_FALSE(npb_pace({{1.0, " Time step    1"}, {3.0, " Time step   20"}, {2.0, " Time step   40"}}, 100, 16.1).has_value());
+  EXPECT_FALSE(npb_pace({{2.0, " Time step   20"}, {3.0, " Time step   40"}, {4.0, " Time step   60"}}, 100, 16.1).has_value());
+}
+
+TEST(BenchReport, AStampedRunGivesEachLineWhenItCame) {
+  augur::core::SpawnOptions options;
+  options.environment = {{"STAMPED_WORD", "two"}};
+  const auto run = run_stamped({"sh", "-c", "echo one; sleep 0.3; echo $STAMPED_WORD >&2; printf three; exit 3"}, options);
+  EXPECT_EQ(run.result.exit_code, 3);
+  EXPECT_EQ(run.result.standard_output, "one\ntwo\nthree");
+  ASSERT_EQ(run.lines.size(), 3u);
+  EXPECT_EQ(run.lines[0].text, "one");
+  EXPECT_EQ(run.lines[1].text, "two");  // the error goes through the same pipe
+  EXPECT_EQ(run.lines[2].text, "three");  // the last line, unended
+  EXPECT_GE(run.lines[1].at - run.lines[0].at, 0.29);  // sleep sleeps at least that long
+  EXPECT_LE(run.lines[1].at, run.lines[2].at);
+  options.timeout_seconds = 0.2;
+  const auto late = run_stamped({"sleep", "30"}, options);
+  EXPECT_TRUE(late.result.timed_out);
+  EXPECT_EQ(late.result.signal, SIGKILL);
+  const auto missing = run_stamped({"/nonexistent/program"}, {});
+  EXPECT_EQ(missing.result.exit_code, 127);
 }
 
 }  // namespace
