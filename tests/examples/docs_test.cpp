@@ -176,7 +176,7 @@ TEST_P(QuotedExamples, EqualTheirTestedFiles) {
       if (example.expected == quote.file) testing.push_back(&example);
     }
     if (testing.empty()) {
-      ADD_FAILURE() << where << ": " << quote.file << " is the expected output of no augur_example() (examples/Examples.cmake)";
+      ADD_FAILURE() << where << ": " << quote.file << " is the expected output of no augur_example() (examples/Examples.cmake, examples/cache/Examples.cmake)";
       continue;
     }
     const auto file = fs::path(AUGUR_SOURCE_DIR) / quote.file;
