@@ -214,19 +214,20 @@ struct StampedLine {
 // NPB's pace from its progress lines, stamped as they came (stdout line-buffered): ` Time step N` (BT, SP, LU:
 // at the start of step N, N - 1 done) and `  iter N` (MG: at the start of iteration N), or CG's `    N   ||r||
 // zeta` (once iteration N has run its solver: N done). The loop starts at the mark with none done (the line of
-// step 1), or, without one, `total` (the time NPB prints) before the mark of the last step; the last mark is
+// step 1; MG prints it after one residual and its norm, which its timer counts: its first marks read a little
+// early), or, without one, `total` (the time NPB prints) before the mark of the last step; the last mark is
 // (S, total) (or the mark before it, when later: NPB prints the time to two decimals). nullopt without three
 // marks, or when they do not increase.
 inline std::optional<LoopPaceMarks> npb_pace(const std::vector<StampedLine>& lines, long steps, double total) {
   std::vector<std::pair<long, double>> marks, cg;  // (steps done, stamp); CG's lines apart, used only alone
   for (const StampedLine& line : lines) {
     long number = 0;
-    double r = 0.0, z = 0.0;
+    double residual_norm = 0.0, zeta = 0.0;
     char rest[8] = "";
     if (std::sscanf(line.text.c_str(), " Time step %ld %7s", &number, rest) == 1 ||
         std::sscanf(line.text.c_str(), " iter %ld %7s", &number, rest) == 1) {
       marks.emplace_back(number - 1, line.at);
-    } else if (std::sscanf(line.text.c_str(), " %ld %lf %lf %7s", &number, &r, &z, rest) == 3) {
+    } else if (std::sscanf(line.text.c_str(), " %ld %lf %lf %7s", &number, &residual_norm, &zeta, rest) == 3) {
       cg.emplace_back(number, line.at);
     }
   }

@@ -2,7 +2,7 @@
 // shape (no region of kind "outer", the two-run speedup in interpose.worksharing), the shape of issue 16
 // (the outer region's speedup[], time estimate and noise verdict, the report's machine fields), missing and
 // null fields as "not reported", the time a program prints and the pace of its loop (an example's marks, NPB's
-// progress lines stamped by run_stamped).
+// progress lines as bench/stamped_run.hpp stamps them: tests/e2e/bench_stamped_test.cpp).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -11,13 +11,11 @@
 #include <vector>
 
 #include "outer_region_report.hpp"
-#include "stamped_run.hpp"
 
 namespace {
 
 using augur::bench::estimate_text;
 using augur::bench::npb_pace;
-using augur::bench::run_stamped;
 using augur::bench::StampedLine;
 using augur::bench::pace_estimate_error;
 using augur::bench::read_pace;
@@ -197,6 +195,14 @@ TEST(BenchReport, TheEstimateFromNpbsProgressLines) {
   EXPECT_EQ(cg->done, (std::vector<long>{1, 2, 3}));
   EXPECT_NEAR(cg->at[0], 0.3, 1e-9);
   EXPECT_NEAR(pace_estimate_error(*cg, 0.5).value(), 0.0, 1e-9);
+  // Only lines of exactly three numbers are CG's: a verification line of four is not a mark.
+  const auto four = npb_pace({{10.2, "        1       2.56336071254780e-13 1.9999758127704e+01"},
+                              {10.3, "        2 1.1255904093440E+02 1.1255904093440E+02 3.3583151765186E-14"},
+                              {10.6, "        3       2.52913998294885e-15 1.7129666894614e+01"},
+                              {10.8, "        4       2.55081912236773e-15 1.7130211358119e+01"}},
+                             4, 0.9);
+  ASSERT_TRUE(four.has_value());
+  EXPECT_EQ(four->done, (std::vector<long>{1, 3, 4}));
   // No pace: no progress line, no loop of known length, too few marks, marks that go back, neither the first
   // step's line nor the last's (no origin).
   EXPECT_FALSE(npb_pace({{1.0, " Verification Successful"}}, 100, 16.1).has_value());
@@ -204,26 +210,6 @@ TEST(BenchReport, TheEstimateFromNpbsProgressLines) {
   EXPECT_FALSE(npb_pace({{1.0, " Time step    1"}, {2.0, " Time step   20"}}, 100, 16.1).has_value());
   EXPECT_FALSE(npb_pace({{1.0, " Time step    1"}, {3.0, " Time step   20"}, {2.0, " Time step   40"}}, 100, 16.1).has_value());
   EXPECT_FALSE(npb_pace({{2.0, " Time step   20"}, {3.0, " Time step   40"}, {4.0, " Time step   60"}}, 100, 16.1).has_value());
-}
-
-TEST(BenchReport, AStampedRunGivesEachLineWhenItCame) {
-  augur::core::SpawnOptions options;
-  options.environment = {{"STAMPED_WORD", "two"}};
-  const auto run = run_stamped({"sh", "-c", "echo one; sleep 0.3; echo $STAMPED_WORD >&2; printf three; exit 3"}, options);
-  EXPECT_EQ(run.result.exit_code, 3);
-  EXPECT_EQ(run.result.standard_output, "one\ntwo\nthree");
-  ASSERT_EQ(run.lines.size(), 3u);
-  EXPECT_EQ(run.lines[0].text, "one");
-  EXPECT_EQ(run.lines[1].text, "two");  // the error goes through the same pipe
-  EXPECT_EQ(run.lines[2].text, "three");  // the last line, unended
-  EXPECT_GE(run.lines[1].at - run.lines[0].at, 0.29);  // sleep sleeps at least that long
-  EXPECT_LE(run.lines[1].at, run.lines[2].at);
-  options.timeout_seconds = 0.2;
-  const auto late = run_stamped({"sleep", "30"}, options);
-  EXPECT_TRUE(late.result.timed_out);
-  EXPECT_EQ(late.result.signal, SIGKILL);
-  const auto missing = run_stamped({"/nonexistent/program"}, {});
-  EXPECT_EQ(missing.result.exit_code, 127);
 }
 
 }  // namespace
