@@ -23,8 +23,6 @@
 #include "core/process.hpp"
 #include "outer_region_report.hpp"
 
-extern char** environ;
-
 namespace augur::bench {
 
 struct StampedRun {
@@ -32,36 +30,14 @@ struct StampedRun {
   std::vector<StampedLine> lines;     // each line, stamped in seconds since the start when its read came
 };
 
-// This process' environment less options.unset, plus options.environment (a later entry wins): built before
-// the fork, so that the child calls nothing but async-signal-safe functions.
-inline std::vector<std::string> child_environment(const augur::core::SpawnOptions& options) {
-  const auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
-  const auto replaced = [&](const std::string& name) {
-    for (const std::string& gone : options.unset)
-      if (gone == name) return true;
-    for (const auto& [key, value] : options.environment)
-      if (key == name) return true;
-    return false;
-  };
-  std::vector<std::string> entries;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry)
-    if (!replaced(name_of(*entry))) entries.emplace_back(*entry);
-  for (std::size_t i = 0; i < options.environment.size(); ++i) {
-    bool later = false;
-    for (std::size_t j = i + 1; j < options.environment.size(); ++j)
-      later = later || options.environment[j].first == options.environment[i].first;
-    if (!later) entries.push_back(options.environment[i].first + "=" + options.environment[i].second);
-  }
-  return entries;
-}
-
 // Runs argv (searched in PATH; a program that cannot start exits 127) with the environment of `options` (its
 // `environment` and `unset`) in a process group of its own, and waits for it; after options.timeout_seconds
 // (when > 0) the group is killed (SIGKILL) and the result says timed_out. The run ends when the program has
 // exited and what it wrote is read, even when a process it started still holds the pipe.
 inline StampedRun run_stamped(const std::vector<std::string>& argv, const augur::core::SpawnOptions& options) {
   if (argv.empty()) throw std::runtime_error("run_stamped: no program");
-  std::vector<std::string> environment = child_environment(options);
+  // Built before the fork, so that the child calls nothing but async-signal-safe functions.
+  std::vector<std::string> environment = augur::core::build_environment(options);
   std::vector<char*> arguments, variables;
   for (const std::string& word : argv) arguments.push_back(const_cast<char*>(word.c_str()));
   arguments.push_back(nullptr);

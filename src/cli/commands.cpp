@@ -92,7 +92,8 @@ std::span<const Command> commands() {
        declare_db_command},
       {"options",
        "List the options of augur's libraries in a program (libaugur, the coupling harness, augur run's preload): "
-       "keys, variables, defaults, values; then the other AUGUR_* variables that augur's libraries and benchmarks read. "
+       "keys, variables, defaults, values; then the other AUGUR_* variables that augur, its libraries and its "
+       "benchmarks read. "
        "Precedence: default < environment < API < tool channel (AUGUR_TOOL_OPTIONS).",
        declare_options_command},
       {"cache",

@@ -77,8 +77,8 @@ std::string variable_name(const char* entry) {
   const char* equals = std::strchr(entry, '=');
   return equals == nullptr ? std::string(entry) : std::string(entry, static_cast<std::size_t>(equals - entry));
 }
+}  // namespace
 
-// Ours, minus the removed variables, with the added ones (the last of a name wins).
 std::vector<std::string> build_environment(const SpawnOptions& options) {
   std::map<std::string, std::string> added;
   for (const auto& [name, value] : options.environment) added[name] = value;
@@ -92,6 +92,8 @@ std::vector<std::string> build_environment(const SpawnOptions& options) {
   for (const auto& [name, value] : added) result.push_back(name + "=" + value);
   return result;
 }
+
+namespace {
 
 // The file actions that give the child its standard streams; the capture files are made here.
 class StreamActions {

@@ -60,6 +60,11 @@ struct SpawnOptions {
 // spawn() is called by one thread at a time. Throws std::runtime_error when the program cannot be started.
 ProcessResult spawn(const std::vector<std::string>& argv, const SpawnOptions& options);
 
+// The environment spawn() gives a child, as NAME=VALUE entries: ours, minus options.unset, with
+// options.environment added (the last of a name wins). Also for a caller that forks by itself and must
+// build it before the fork.
+[[nodiscard]] std::vector<std::string> build_environment(const SpawnOptions& options);
+
 struct ProcessOptions {
   // Variables added to (or replacing those of) this process' environment.
   std::vector<std::pair<std::string, std::string>> environment;
