@@ -56,6 +56,7 @@ using augur::bench::start_competitor;
 struct Summary {
   std::string label, stability, one_run, traditional, error, estimate, latest, disturbed, idle_flags;
   std::string alone = "-";  // the median pace_estimate_error of the runs alone on 2 threads ("-": no pace printed)
+  std::string alone_one = "-";  // the same on 1 thread: the control (a drift of the loop's own work shows on both)
   std::string reference_split;  // the median T(1)/T(2) of the second pairs against that of the first
   std::string idle_kinds;  // the idle flags' reasons by kind, "" when none
 };
@@ -153,12 +154,35 @@ void print_groups(const std::vector<std::optional<double>>& one_run, const std::
               estimates.c_str());
 }
 
+// The program's own pace alone on `threads`: an estimate made at `point` of the loop (the first estimates' median
+// point; a quarter without one) from the steps before it (pace_estimate_error), printed over the runs; returns its
+// median ("-" when no run printed its pace).
+std::string print_pace_alone(const std::vector<augur::bench::LoopPaceMarks>& paces, const char* threads, double point, bool quarter) {
+  std::vector<double> errors, sizes;
+  for (const augur::bench::LoopPaceMarks& pace : paces) {
+    if (const auto error = augur::bench::pace_estimate_error(pace, point)) {
+      errors.push_back(*error);
+      sizes.push_back(std::fabs(*error));
+    }
+  }
+  if (errors.empty()) return "-";
+  const std::string middle = format("%+.1f%%", 100.0 * median(errors));
+  std::printf("    the pace alone on %s (its own clock: EXAMPLE_PACE=1, or NPB's progress lines stamped): an estimate at %.0f%% of the "
+              "loop (%s) from the steps before it falls %s in the median (|error| %.1f%%, from %+.1f%% to %+.1f%%) of %zu runs: "
+              "what the pace moves after it\n",
+              threads, 100.0 * point, quarter ? "a quarter: no first estimate" : "the first estimates' median point", middle.c_str(),
+              100.0 * median(sizes), 100.0 * *std::min_element(errors.begin(), errors.end()),
+              100.0 * *std::max_element(errors.begin(), errors.end()), errors.size());
+  return middle;
+}
+
 // Accuracy: interleaved rounds; returns the median traditional speedup T(1)/T(2) over all pairs.
 double accuracy(const Program& program, const Settings& settings, const fs::path& scratch, Summary& summary) {
   std::vector<std::optional<double>> round_one_run, round_estimate;  // per round, for the groups of 5 rounds
   std::vector<std::pair<double, double>> intervals;  // the rounds' one-run S(2) and its +- (noise.speedup_error)
   std::vector<double> one_runs, traditionals, firsts, seconds, errors, latest_errors, one_ratios, two_ratios;
-  std::vector<augur::bench::LoopPaceMarks> paces;  // the runs alone on 2 threads that printed their pace
+  std::vector<augur::bench::LoopPaceMarks> paces;      // the runs alone on 2 threads that printed their pace
+  std::vector<augur::bench::LoopPaceMarks> paces_one;  // and on 1 thread
   std::vector<double> estimate_points;               // where the first estimates were made (fraction of the loop)
   std::vector<augur::bench::EstimateSplit> splits;
   augur::bench::PlacementRounds placements;
@@ -171,12 +195,12 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   if (settings.split) extra.insert(extra.end(), {"--trace", (scratch / "trace.json").string()});
   for (int round = 1; round <= settings.rounds; ++round) {
     const RunReport report = augur_run(program, extra, scratch);
-    const double one = alone(program, "1");
+    const double one = alone(program, "1", &paces_one);
     augur::bench::PlacementProbe probe;
     const double two = alone(program, "2", &paces);
     placements.add(report, probe.stop(), one, two);
     const double two_again = alone(program, "2", &paces);
-    const double one_again = alone(program, "1");
+    const double one_again = alone(program, "1", &paces_one);
     firsts.push_back(one / two);
     seconds.push_back(one_again / two_again);
     traditionals.insert(traditionals.end(), {one / two, one_again / two_again});
@@ -213,25 +237,10 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   summary.reference_split = format("%+.1f%%", 100.0 * (median(seconds) / median(firsts) - 1.0));
   std::printf("    the reference against itself: median T(1)/T(2) of the second pairs %.3f, of the first pairs %.3f: %s\n",
               median(seconds), median(firsts), summary.reference_split.c_str());
-  // The program's own pace alone: an estimate made where the first estimates were (their median point; a quarter
-  // without one) from the steps before it (pace_estimate_error).
+  // The program's own pace alone, on 2 threads and on 1 (the control), where the first estimates were made.
   const double point = estimate_points.empty() ? 0.25 : median(estimate_points);
-  std::vector<double> alone_errors, sizes;
-  for (const augur::bench::LoopPaceMarks& pace : paces) {
-    if (const auto error = augur::bench::pace_estimate_error(pace, point)) {
-      alone_errors.push_back(*error);
-      sizes.push_back(std::fabs(*error));
-    }
-  }
-  if (!alone_errors.empty()) {
-    summary.alone = format("%+.1f%%", 100.0 * median(alone_errors));
-    std::printf("    the pace alone on 2 threads (its own clock: EXAMPLE_PACE=1, or NPB's progress lines stamped): an estimate at %.0f%% of the loop (%s) from "
-                "the steps before it falls %s in the median (|error| %.1f%%, from %+.1f%% to %+.1f%%) of %zu runs: what the pace "
-                "moves after it\n",
-                100.0 * point, estimate_points.empty() ? "a quarter: no first estimate" : "the first estimates' median point",
-                summary.alone.c_str(), 100.0 * median(sizes), 100.0 * *std::min_element(alone_errors.begin(), alone_errors.end()),
-                100.0 * *std::max_element(alone_errors.begin(), alone_errors.end()), alone_errors.size());
-  }
+  summary.alone = print_pace_alone(paces, "2 threads", point, estimate_points.empty());
+  summary.alone_one = print_pace_alone(paces_one, "1 thread", point, estimate_points.empty());
   if (one_runs.empty()) {
     std::printf("    no one-run speedup (no region of kind \"outer\" with S(2) in any report); median T(1)/T(2) %.3f\n",
                 traditional);
@@ -357,12 +366,12 @@ void minimum_iterations(const fs::path& scratch) {
 }
 
 void print_summary(const std::vector<Summary>& summaries) {
-  std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %9s %9s %9s %10s %10s\n", "program", "period stability", "S(2) run",
-              "T(1)/T(2)", "error", "ref B/A", "estimate", "latest", "alone", "disturbed", "idle flag");
+  std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %9s %9s %9s %9s %10s %10s\n", "program", "period stability", "S(2) run",
+              "T(1)/T(2)", "error", "ref B/A", "estimate", "latest", "alone", "alone 1", "disturbed", "idle flag");
   for (const Summary& s : summaries) {
-    std::printf("%-22s %-34s %9s %9s %8s %9s %9s %9s %9s %10s %10s\n", s.label.c_str(), s.stability.c_str(), s.one_run.c_str(),
-                s.traditional.c_str(), s.error.c_str(), s.reference_split.c_str(), s.estimate.c_str(), s.latest.c_str(),
-                s.alone.c_str(), s.disturbed.c_str(), s.idle_flags.c_str());
+    std::printf("%-22s %-34s %9s %9s %8s %9s %9s %9s %9s %9s %10s %10s\n", s.label.c_str(), s.stability.c_str(),
+                s.one_run.c_str(), s.traditional.c_str(), s.error.c_str(), s.reference_split.c_str(), s.estimate.c_str(),
+                s.latest.c_str(), s.alone.c_str(), s.alone_one.c_str(), s.disturbed.c_str(), s.idle_flags.c_str());
   }
   for (const Summary& s : summaries)
     if (!s.idle_kinds.empty()) std::printf("idle flags of %s by reason: %s\n", s.label.c_str(), s.idle_kinds.c_str());
