@@ -117,19 +117,20 @@ std::string sides_text(const RunReport& report, long steps, double one, double t
 
 // --split: the first estimate's error of the round's traced run, split (outer_region_split.hpp).
 void print_split(const fs::path& scratch, std::vector<augur::bench::EstimateSplit>& splits) {
-  const fs::path report = scratch / "report.json";
-  const fs::path trace = scratch / "trace.json";
+  const fs::path report = scratch / "report.json", trace = scratch / "trace.json";
   if (!fs::exists(report) || !fs::exists(trace)) return;
   const auto split = augur::bench::estimate_split(nlohmann::json::parse(augur::core::read_file(report)),
                                                   nlohmann::json::parse(augur::core::read_file(trace), nullptr, false));
   fs::remove(trace);  // a later round that writes none reads none
   if (!split) {
-    std::printf("      estimate split: none (no estimate, or no barrier slices in the timeline)\n");
+    std::printf("      estimate split: none (no estimate, or its step boundaries not found in the timeline)\n");
     return;
   }
   splits.push_back(*split);
-  std::printf("      estimate split: error %+.1f%% = selection %+.1f%% + drift %+.1f%% + tail %+.1f%%\n", 100.0 * split->error,
-              100.0 * split->selection, 100.0 * split->drift, 100.0 * split->tail);
+  std::printf("      estimate split: error %+.1f%% = selection %+.1f%% + drift %+.1f%% + tail %+.1f%% (p_all over %s)\n",
+              100.0 * split->error, 100.0 * split->selection, 100.0 * split->drift, 100.0 * split->tail,
+              split->stretches > 0 ? (std::to_string(split->stretches) + (split->stretches == 1 ? " whole stretch" : " whole stretches")).c_str()
+                                  : "every step since the stop");
 }
 
 // With 10 rounds or more, the goals' "median of 5 runs" taken again on each group of 5 consecutive rounds: the
@@ -154,9 +155,8 @@ void print_groups(const std::vector<std::optional<double>>& one_run, const std::
               estimates.c_str());
 }
 
-// The program's own pace alone on `threads`: an estimate made at `point` of the loop (the first estimates' median
-// point; a quarter without one) from the steps before it (pace_estimate_error), printed over the runs; returns its
-// median ("-" when no run printed its pace).
+// The program's own pace alone on `threads`: an estimate at `point` of the loop from the steps before it
+// (pace_estimate_error), printed over the runs; returns its median ("-" when no run printed its pace).
 std::string print_pace_alone(const std::vector<augur::bench::LoopPaceMarks>& paces, const char* threads, double point, bool quarter) {
   std::vector<double> errors, sizes;
   for (const augur::bench::LoopPaceMarks& pace : paces) {

@@ -9,7 +9,7 @@
 // stretches when the timeline has the baseline windows' slices: from the first window that starts after the
 // stop to the last that starts by the mark, the same mix of team and baseline steps as the pace's (with fewer
 // than two such windows, every step since the stop, and `stretches` is 0). nullopt when the run does not allow
-// the split.
+// the split (also when the slices left over beyond N steps' worth make one step's worth or more).
 #pragma once
 
 #include <algorithm>
@@ -78,6 +78,9 @@ inline std::optional<EstimateSplit> estimate_split(const json& report, const jso
   const auto mark = static_cast<long>(*at);
   if (steps < 2 || static_cast<long>(ends.size()) < steps || mark < 2 || mark >= steps) return std::nullopt;
   const long per = static_cast<long>(ends.size()) / steps;  // barrier slices a step
+  // Slices left over beyond N steps' worth are taken as an earlier entry's, before the first step; a whole
+  // step's worth or more says the steps do not all have `per` of them, and the boundaries cannot be placed.
+  if (static_cast<long>(ends.size()) - per * steps >= per) return std::nullopt;
   // boundary(k): k steps done, the end of step k's last barrier slice (where the tool counts k: its timeline's
   // slices start there), the groups of `per` aligned to the region's last slice; boundary(0) the region's start
   // when nothing comes before the first group.

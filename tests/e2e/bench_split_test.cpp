@@ -83,7 +83,8 @@ TEST(BenchSplit, AnEarlierEntrysSliceBeforeTheStepsShiftsNothing) {
 
 TEST(BenchSplit, NoSplitWithoutWhatItNeeds) {
   EXPECT_FALSE(estimate_split(report(12), timeline(true)).has_value());  // made at the last step
-  EXPECT_FALSE(estimate_split(report(1), timeline(true)).has_value());   // before any step after the stop
+  EXPECT_FALSE(estimate_split(report(1), timeline(true)).has_value());   // at the first step
+  EXPECT_FALSE(estimate_split(report(2), timeline(true)).has_value());   // at the stop (step 2, the longest)
   EXPECT_FALSE(estimate_split(json::object(), timeline(true)).has_value());
   EXPECT_FALSE(estimate_split(report(), json::object()).has_value());
   json no_master = timeline(true);
@@ -92,7 +93,11 @@ TEST(BenchSplit, NoSplitWithoutWhatItNeeds) {
   json other_region = report();
   other_region["regions"][0]["id"] = 17;
   EXPECT_FALSE(estimate_split(other_region, timeline(true)).has_value());
-  // Fewer barrier slices than steps: the boundaries cannot be read.
+  // A step with more slices than the others, or fewer barrier slices than steps: the boundaries cannot be placed.
+  json extra = timeline(true);
+  extra["traceEvents"].push_back(slice("barrier", 1200, 3, 2));
+  extra["traceEvents"].push_back(slice("barrier", 1210, 3, 2));  // 26 slices for 12 steps of 2
+  EXPECT_FALSE(estimate_split(report(), extra).has_value());
   json few = json::array({slice("parallel region 0x10", 0, 2000, 2)});
   for (int k = 0; k < 5; ++k) few.push_back(slice("barrier", 100.0 * k, 10, 2));
   EXPECT_FALSE(estimate_split(report(), json{{"traceEvents", few}}).has_value());
