@@ -10,10 +10,9 @@
 //     the R first pairs against that over the R second pairs (how far two traditional measurements of R runs
 //     each fall apart on this machine: the noise floor of the check);
 //   - disturbance: D runs with a CPU-bound process started halfway through: S(2) within 15% of the idle
-//     T(1)/T(2), or a report that says the measurement was disturbed (goal: every run);
+//     T(1)/T(2), or a report that says the measurement was disturbed (goal: every run), the flags' reasons by kind;
 //   - minimum iterations: programs with too few steps get no speedup.
-//   - false alarms: the idle rounds whose verdict said disturbed, each with its reasons and the counters behind
-//     them, and their reasons counted by kind (oversubscribed, preempted, preempted on one core, scatter, ...);
+//   - false alarms: the idle rounds whose verdict said disturbed, with their reasons and counters, counted by kind;
 // Prints figures; never fails on a time or a missed goal (exit 1 only when a program cannot run, 2 on usage).
 //
 // --split traces the accuracy rounds' runs (`augur run --trace`) and splits the first estimate's error into
@@ -284,11 +283,9 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   summary.estimate = errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(errors));
   summary.latest = latest_errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(latest_errors));
   summary.idle_flags = std::to_string(idle_flagged) + "/" + std::to_string(settings.rounds);
-  std::string kinds;
-  for (const auto& [kind, count] : idle_reasons) kinds += (kinds.empty() ? "" : ", ") + kind + " " + std::to_string(count);
+  summary.idle_kinds = augur::bench::kinds_text(idle_reasons);
   std::printf("    verdict \"disturbed\" in %s idle rounds%s\n", summary.idle_flags.c_str(),
-              kinds.empty() ? "" : (" (reasons: " + kinds + ")").c_str());
-  if (!kinds.empty()) summary.idle_kinds = kinds;
+              summary.idle_kinds.empty() ? "" : (" (reasons: " + summary.idle_kinds + ")").c_str());
   std::printf("    time estimate: %s\n", errors.empty() ? "none in any report"
                                                         : ("median error " + summary.estimate + " over " +
                                                            std::to_string(errors.size()) + " rounds (goal: within 5%)")
@@ -301,6 +298,7 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
 void disturbance(const Program& program, const Settings& settings, const fs::path& scratch, double expected,
                  double idle, Summary& summary) {
   int good = 0;
+  std::map<std::string, int> kinds;  // the flagged runs' reasons by kind
   std::printf("  disturbance, %d runs of augur run -p 2 --json with a CPU-bound process from %.3f s (half the run):\n",
               settings.disturbed, expected / 2.0);
   for (int run = 1; run <= settings.disturbed; ++run) {
@@ -318,6 +316,7 @@ void disturbance(const Program& program, const Settings& settings, const fs::pat
     const bool within = report.one_run && std::fabs(*report.one_run / idle - 1.0) <= 0.15;
     const bool flagged = report.disturbed.value_or(false);
     good += within || flagged ? 1 : 0;
+    for (const std::string& reason : flagged ? report.reasons : std::vector<std::string>{}) ++kinds[augur::bench::reason_kind(reason)];
     const std::string verdict = !report.disturbed ? "no verdict"
                                 : flagged         ? "disturbed: " + report.verdict
                                                   : "not disturbed";
@@ -328,7 +327,8 @@ void disturbance(const Program& program, const Settings& settings, const fs::pat
     std::fflush(stdout);
   }
   summary.disturbed = std::to_string(good) + "/" + std::to_string(settings.disturbed);
-  std::printf("    %d/%d runs: within 15%% or flagged (goal: all)\n", good, settings.disturbed);
+  std::printf("    %d/%d runs: within 15%% or flagged (goal: all)%s\n", good, settings.disturbed,
+              kinds.empty() ? "" : (" (the flags' reasons: " + augur::bench::kinds_text(kinds) + ")").c_str());
 }
 
 void measure(const Program& program, const Settings& settings, const fs::path& scratch,

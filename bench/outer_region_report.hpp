@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -115,7 +116,8 @@ inline void read_verdict(const json& report, const json* region, RunReport& run)
 }
 
 // The kind of a verdict's reason, for the benchmark's counts: "oversubscribed", "meaningless", "preempted",
-// "preempted on one core" (the reason names steps on one core), "scatter", "too few steps" or "other".
+// "preempted on one core" (the reason names steps on one core), "scatter", "too few steps", "imprecise" (the run
+// did not fix S(P)), "competed" (other processes beside the run) or "other".
 inline std::string reason_kind(const std::string& reason) {
   if (reason.rfind("oversubscribed", 0) == 0 || reason.find("machine is oversubscribed") != std::string::npos) return "oversubscribed";
   if (reason.rfind("OMP_WAIT_POLICY", 0) == 0) return "meaningless";
@@ -124,7 +126,16 @@ inline std::string reason_kind(const std::string& reason) {
   if (reason.find("windows") != std::string::npos && reason.find("preempted") != std::string::npos) return "preempted";
   if (reason.find("scatter") != std::string::npos || reason.find("spread") != std::string::npos) return "scatter";
   if (reason.rfind("only ", 0) == 0) return "too few steps";
+  if (reason.rfind("the run does not fix", 0) == 0) return "imprecise";  // the baseline windows disagree
+  if (reason.find("competed") != std::string::npos) return "competed";
   return "other";
+}
+
+// Counts by kind as text: "competed 3, imprecise 1" (empty when none).
+inline std::string kinds_text(const std::map<std::string, int>& counts) {
+  std::string text;
+  for (const auto& [kind, count] : counts) text += (text.empty() ? "" : ", ") + kind + " " + std::to_string(count);
+  return text;
 }
 
 inline RunReport read_report(const json& report) {

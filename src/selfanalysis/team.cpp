@@ -133,6 +133,23 @@ std::string fixed(const char* pattern, double value) {
   return buffer;
 }
 
+// Why the run did not fix S(P): its ± and the evidence behind it (TeamPolicy::imprecise_limit).
+std::string imprecise_reason(const TeamSummary& summary, double limit) {
+  const SpeedupPrecision& precision = summary.precision;
+  const std::string speedup = "S(" + std::to_string(summary.team) + ")";
+  std::string text = "the run does not fix " + speedup + " within " + fixed("%.0f", limit * 100.0) + "%: " +
+                     fixed("%.2f", summary.speedup) + " ± " + fixed("%.2f", summary.speedup_error()) + " at two standard errors (";
+  if (precision.windows > 0) {
+    text += "its " + std::to_string(precision.windows) + " baseline windows' T(1) " + fixed("%.3g", precision.window_low * 1e3) +
+            " to " + fixed("%.3g", precision.window_high * 1e3) + " ms a step, ±" + fixed("%.0f", 200.0 * precision.one_thread_error) +
+            "%; its " + std::to_string(precision.blocks) + " blocks of team steps' T(" + std::to_string(summary.team) + "), ±" +
+            fixed("%.0f", 200.0 * precision.step_time_error) + "%";
+  } else {
+    text += "its " + std::to_string(precision.blocks) + " blocks of team steps' own T(1)/T(" + std::to_string(summary.team) + ")";
+  }
+  return text + "): more iterations give more windows and blocks";
+}
+
 }  // namespace
 
 TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
@@ -262,11 +279,17 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   }
   const bool competed = !policy.competed_reason.empty();
   if (competed) summary.reasons.push_back(policy.competed_reason);
+  // A baseline that disagrees with a re-measured one (or blocks of team steps that do): the run's own evidence
+  // does not fix S(P) within imprecise_limit (two standard errors; docs/self-analysis.md, "The precision of the
+  // speedup").
+  const double error = summary.speedup_error();
+  const bool imprecise = error >= 0.0 && error > policy.imprecise_limit * summary.speedup;
+  if (imprecise) summary.reasons.push_back(imprecise_reason(summary, policy.imprecise_limit));
   if (!summary.enough) {
     summary.reasons.push_back("only " + steps_text(summary.steps_used) + " (at least " +
                               std::to_string(policy.min_steps) + " are needed for a speedup)");
   }
-  summary.disturbed = !summary.reasons.empty() && (preempted || competed || (scatter && !policy.quiet_machine));
+  summary.disturbed = !summary.reasons.empty() && (preempted || competed || imprecise || (scatter && !policy.quiet_machine));
   return summary;
 }
 

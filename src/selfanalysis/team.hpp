@@ -134,15 +134,16 @@ struct TeamPolicy {
   // reason that makes the measurement disturbed whatever the steps say (a competitor that preempted too few
   // of the steps to pass disturbed_fraction still moved T(P); bench_outer_region, 2026-11-27 02:35 UTC).
   std::string competed_reason;
-  // The first estimate from the means of the steps (the fallback, DeferredEstimate) waits for this many steps
-  // on the team (a third of the loop's steps for a shorter loop, at least min_steps), and until the standard
-  // error of their mean time is at most first_estimate_error of the mean (half the goal of 5%), or half the loop
-  // went by (first_estimate_ready; docs/self-analysis.md, "The first estimate from more steps").
+  // The first estimate from the steps' means (DeferredEstimate) waits for this many team steps (a third of a
+  // shorter loop's, at least min_steps), until their mean time's standard error is at most first_estimate_error of
+  // it, or half the loop went by (first_estimate_ready; docs/self-analysis.md, "The first estimate from more steps").
   int first_estimate_steps = 20;
   double first_estimate_error = 0.025;
   // The precision of S(P) (SpeedupPrecision): with fewer than three stretches of team steps between baseline
-  // windows, the used steps are cut into blocks of this many consecutive steps instead.
+  // windows, the used steps are cut into blocks of this many consecutive steps instead. When its two standard
+  // errors exceed imprecise_limit of S(P), the run did not fix S(P) (its windows disagree): disturbed.
   int precision_block = 20;
+  double imprecise_limit = 0.15;
 };
 
 // What the steps say, summarised.

@@ -15,6 +15,7 @@ namespace augur::selfanalysis {
 namespace {
 
 constexpr int min_units = 3;  // fewer windows or blocks: the precision is unknown
+constexpr std::size_t min_block_steps = 5;  // a block of fewer steps says too little of the run (TeamPolicy::min_steps)
 
 // The standard error of the mean of `values` over that mean (sample standard deviation, n - 1); negative for
 // fewer than min_units values or a mean that is not positive.
@@ -46,7 +47,9 @@ std::vector<std::vector<long>> runs(const TeamAnalysis& analysis, const std::vec
 // The team steps in stretches between baseline windows, a stretch of fewer than half `block_steps` used steps
 // (the last one, one thinned by outliers) joined to the block before it (to the next when first), so that every
 // block weighs about alike; or, with fewer than min_units blocks so, in blocks of `block_steps` consecutive used
-// steps (the last block takes the remainder).
+// steps (the last block takes the remainder), or of used / min_units steps when the used steps do not make
+// min_units blocks of `block_steps` (a short run: cg_steps' 35 used steps, 3 blocks of 11), but of no fewer than
+// min_block_steps.
 std::vector<std::vector<long>> team_blocks(const TeamAnalysis& analysis, const std::vector<long>& used, int block_steps) {
   std::vector<std::vector<long>> blocks;
   const std::size_t least = static_cast<std::size_t>(std::max(block_steps, 1) + 1) / 2;
@@ -61,8 +64,10 @@ std::vector<std::vector<long>> team_blocks(const TeamAnalysis& analysis, const s
   }
   if (static_cast<int>(blocks.size()) >= min_units || block_steps < 1) return blocks;
   blocks.clear();
-  const std::size_t size = static_cast<std::size_t>(block_steps);
-  for (std::size_t at = 0; at + size <= used.size(); at += size) blocks.emplace_back(used.begin() + static_cast<long>(at), used.begin() + static_cast<long>(at + size));
+  std::size_t size = std::min(static_cast<std::size_t>(block_steps), used.size() / static_cast<std::size_t>(min_units));
+  if (size < min_block_steps) size = static_cast<std::size_t>(block_steps);
+  for (std::size_t at = 0; at + size <= used.size(); at += size)
+    blocks.emplace_back(used.begin() + static_cast<long>(at), used.begin() + static_cast<long>(at + size));
   if (!blocks.empty()) blocks.back().insert(blocks.back().end(), used.begin() + static_cast<long>(blocks.size() * size), used.end());
   return blocks;
 }
@@ -95,6 +100,11 @@ SpeedupPrecision speedup_precision(const TeamAnalysis& analysis, const std::vect
     std::vector<double> times;
     for (const long index : window) times.push_back(analysis.step(index).one_thread());
     window_times.push_back(core::median(std::move(times)));
+  }
+  if (!window_times.empty()) {
+    const auto [low, high] = std::minmax_element(window_times.begin(), window_times.end());
+    precision.window_low = *low;
+    precision.window_high = *high;
   }
   precision.windows = static_cast<int>(window_times.size());
   precision.one_thread_error = relative_standard_error(window_times);

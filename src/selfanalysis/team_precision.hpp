@@ -18,6 +18,8 @@ class TeamAnalysis;
 struct SpeedupPrecision {
   int windows = 0;                // baseline windows behind T(1)
   int blocks = 0;                 // blocks of team steps behind T(P)
+  double window_low = 0.0;        // the lowest and highest window's T(1) a step (seconds; 0 without windows)
+  double window_high = 0.0;
   double one_thread_error = -1.0; // e1
   double step_time_error = -1.0;  // eP
   double relative_error = -1.0;   // e: of S(P)

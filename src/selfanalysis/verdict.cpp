@@ -110,7 +110,7 @@ void give_advice(const VerdictInput& input, bool meaningless, Verdict& verdict) 
   if (machine.known && machine.steal_fraction > steal_limit)
     add_once(verdict.advice, "rerun on a host without CPU steal (dedicated or bare metal)");
   if (input.preempted_windows > 0) add_once(verdict.advice, "pin threads (OMP_PROC_BIND=close OMP_PLACES=cores)");
-  if (input.window_spread > NoiseThresholds{}.spread) add_once(verdict.advice, "use more iterations");
+  if (input.window_spread > NoiseThresholds{}.spread || input.imprecise) add_once(verdict.advice, "use more iterations");
   if (input.repetitions >= 2 && input.repetition_spread > repetition_spread_limit)
     add_once(verdict.advice, "use more repetitions (--repeat)");
   if (verdict.advice.empty()) add_once(verdict.advice, "rerun on an idle machine");
@@ -200,7 +200,10 @@ VerdictInput verdict_input(const ReportRegion& region, const Report& report) {
   input.machine_in_reasons = report.machine.known;
   input.sentence_has_all_reasons = outer;  // TeamSummary::verdict joins them all
   // The report keeps the reasons' sentences, not the count of preempted windows: a reason that names them.
-  for (const std::string& reason : input.noise_reasons) input.preempted_windows += reason.find("preempted") != std::string::npos ? 1 : 0;
+  for (const std::string& reason : input.noise_reasons) {
+    input.preempted_windows += reason.find("preempted") != std::string::npos ? 1 : 0;
+    input.imprecise = input.imprecise || reason.rfind("the run does not fix", 0) == 0;  // TeamSummary's imprecise reason
+  }
   input.window_spread = noise.iteration_time_spread;
   input.machine = report.machine;
   return input;

@@ -35,6 +35,7 @@ struct VerdictInput {
   bool sentence_has_all_reasons = false;  // the sentence joins every reason (an outer region's); else it quotes the first
   long preempted_windows = 0;             // windows with many involuntary context switches
   double window_spread = -1.0;            // MAD / median of the window times; < 0: unknown
+  bool imprecise = false;                 // the run did not fix S(P) (an outer region's windows disagree)
   double repetition_spread = -1.0;        // (max - min) / median of S(P) over repetitions; < 0: unknown
   int repetitions = 0;                    // runs behind repetition_spread
   MachineContext machine;                 // the machine snapshot; `known` false when none was taken

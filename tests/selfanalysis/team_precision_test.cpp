@@ -111,10 +111,71 @@ TEST(SpeedupPrecision, ItUsesTheStepsOfTOneAndTPAndJoinsShortStretches) {
                                                       std::sqrt(3.0) / (32.0 / 3),
               1e-12);
   // With blocks of 20 (the default) every stretch here is shorter than half a block: they join into one block of
-  // 15 steps, fewer than 3 blocks, and 15 used steps make no block of 20: no ±.
+  // 15 steps, fewer than 3 blocks, and 15 used steps make no 3 blocks of 20: 3 blocks of 5 consecutive used steps
+  // instead, whose means are 5, 5 and 5.4 ms.
   const TeamSummary joined = summarize(team);
-  EXPECT_LT(joined.precision.blocks, 3);
-  EXPECT_LT(joined.speedup_error(), 0.0);
+  EXPECT_EQ(joined.precision.blocks, 3);
+  const double joined_mean = (5.0 + 5.0 + 5.4) / 3;
+  const double joined_squares = 2 * (5.0 - joined_mean) * (5.0 - joined_mean) + (5.4 - joined_mean) * (5.4 - joined_mean);
+  EXPECT_NEAR(joined.precision.step_time_error, std::sqrt(joined_squares / 2) / std::sqrt(3.0) / joined_mean, 1e-12);
+  EXPECT_GT(joined.speedup_error(), 0.0);
+  // 2 x 6.8% of S(2): within the 15% that the run must fix it to, so clean.
+  EXPECT_LT(joined.speedup_error(), 0.15 * joined.speedup);
+  EXPECT_FALSE(joined.disturbed) << joined.verdict();
+  // Fewer than 15 used steps make no 3 blocks of 5: no ±.
+  TeamAnalysis short_run(4);
+  for (int index = 0; index < 3; ++index) {
+    stretch(short_run, 5e-3, 4);
+    window(short_run, windows[index]);
+  }
+  stretch(short_run, 5e-3, 2);
+  const TeamSummary few = summarize(short_run);
+  ASSERT_TRUE(few.enough);
+  EXPECT_EQ(few.steps_used, 14);
+  EXPECT_LT(few.precision.blocks, 3);
+  EXPECT_LT(few.speedup_error(), 0.0);
+}
+
+// Baseline windows that disagree (T(1) 2.8, 3.8 and 3.8 ms a step, as clang cg_steps' in a run of 60 steps on the
+// test machine, 2026-11-28): S(P) is not fixed within 15% by the run: the measurement is disturbed, and says why.
+TEST(SpeedupPrecision, WindowsThatDisagreeMakeItDisturbed) {
+  TeamAnalysis team(4);
+  const double windows[] = {2.8e-3, 3.8e-3, 3.8e-3};
+  for (int index = 0; index < 3; ++index) {
+    window(team, windows[index]);
+    stretch(team, 9e-3, 12);
+  }
+  TeamPolicy policy;
+  policy.quiet_machine = true;  // nothing else ran: the rule does not need a competitor
+  const TeamSummary summary = summarize(team, policy);
+  ASSERT_TRUE(summary.enough);
+  EXPECT_EQ(summary.precision.windows, 3);
+  EXPECT_EQ(summary.precision.blocks, 3);  // the three stretches of 12
+  EXPECT_NEAR(summary.precision.step_time_error, 0.0, 1e-12);
+  // Windows: mean 3.4667, deviations -0.6667, +0.3333 (twice): s = sqrt(0.6667 / 2), over sqrt(3) and the mean.
+  const double mean = (2.8 + 3.8 + 3.8) / 3;
+  const double one_thread_error = std::sqrt((2.0 / 3 * 2.0 / 3 + 2 * 1.0 / 3 * 1.0 / 3) / 2) / std::sqrt(3.0) / mean;
+  EXPECT_NEAR(summary.precision.one_thread_error, one_thread_error, 1e-9);
+  EXPECT_NEAR(summary.speedup, 3.8 / 9.0, 1e-12);  // the median window's
+  EXPECT_NEAR(summary.speedup_error(), 2 * summary.speedup * one_thread_error, 1e-9);  // 19% of S(2)
+  EXPECT_TRUE(summary.disturbed);
+  const std::string verdict = summary.verdict();
+  EXPECT_EQ(verdict.rfind("measurement disturbed: the run does not fix S(2) within 15%: 0.42 ± 0.08 at two standard errors "
+                          "(its 3 baseline windows' T(1) 2.8 to 3.8 ms a step, ±19%; its 3 blocks of team steps' T(2), ±0%): "
+                          "more iterations give more windows and blocks",
+                          0),
+            0u)
+      << verdict;
+  // The same windows within 15% (3.6, 3.8, 3.8 ms: ±4%): clean.
+  TeamAnalysis close(4);
+  const double agreeing[] = {3.6e-3, 3.8e-3, 3.8e-3};
+  for (int index = 0; index < 3; ++index) {
+    window(close, agreeing[index]);
+    stretch(close, 9e-3, 12);
+  }
+  const TeamSummary clean = summarize(close, policy);
+  EXPECT_GT(clean.speedup_error(), 0.0);
+  EXPECT_FALSE(clean.disturbed) << clean.verdict();
 }
 
 // One window: its steps are one moment of the machine, not a sample of the run: the precision is unknown.
@@ -125,7 +186,7 @@ TEST(SpeedupPrecision, OneWindowLeavesItUnknown) {
   const TeamSummary summary = summarize(team);
   ASSERT_TRUE(summary.enough);
   EXPECT_EQ(summary.precision.windows, 1);
-  EXPECT_EQ(summary.precision.blocks, 1);  // one stretch of 24 steps: one block of 20 with the remainder
+  EXPECT_EQ(summary.precision.blocks, 3);  // one stretch of 24 steps: 3 blocks of 8 (too few for blocks of 20)
   EXPECT_LT(summary.precision.one_thread_error, 0.0);
   EXPECT_LT(summary.speedup_error(), 0.0);
   EXPECT_EQ(summary.verdict().find("±"), std::string::npos) << summary.verdict();

@@ -139,6 +139,27 @@ TEST(PlainVerdict, AnOuterRegionsSentenceHasEveryReasonAlready) {
   EXPECT_EQ(judge_verdict(input).lines[2], input.noise_verdict + "; also other processes used 1.86 processors beside the run");
 }
 
+// An outer region whose baseline windows disagreed (TeamSummary's imprecise reason) on a quiet machine: more
+// iterations, not another machine.
+TEST(PlainVerdict, AnOuterRegionThatDidNotFixItsSpeedupAsksForMoreIterations) {
+  VerdictInput input;
+  input.processors = 2;
+  input.speedup = 0.42;
+  input.judged = true;
+  input.imprecise = true;
+  input.window_spread = 0.02;
+  input.noise_verdict = "measurement disturbed: the run does not fix S(2) within 15%: 0.42 ± 0.08 at two standard errors";
+  input.noise_reasons = {"the run does not fix S(2) within 15%: 0.42 ± 0.08 at two standard errors"};
+  input.machine_in_reasons = true;
+  input.sentence_has_all_reasons = true;
+  input.machine = machine(0.0, 0.1, 2, 0.0, "passive");
+  const Verdict verdict = judge_verdict(input);
+  EXPECT_TRUE(verdict.noisy);
+  EXPECT_EQ(verdict.advice, std::vector<std::string>{"use more iterations"});
+  input.imprecise = false;  // otherwise the same: the advice of a noisy measurement with no other fact
+  EXPECT_EQ(judge_verdict(input).advice, std::vector<std::string>{"rerun on an idle machine"});
+}
+
 TEST(PlainVerdict, ACleanNoiseVerdictOnAStealingHostAddsTheMachine) {
   VerdictInput input;
   input.processors = 2;
