@@ -138,10 +138,10 @@ std::string imprecise_reason(const TeamSummary& summary, double limit) {
   const SpeedupPrecision& precision = summary.precision;
   const std::string speedup = "S(" + std::to_string(summary.team) + ")";
   std::string text = "the run does not fix " + speedup + " within " + fixed("%.0f", limit * 100.0) + "%: " +
-                     fixed("%.2f", summary.speedup) + " ± " + fixed("%.2f", summary.speedup_error()) + " at two standard errors (";
+                     fixed("%.3g", summary.speedup) + " ± " + fixed("%.2g", summary.speedup_error()) + " at two standard errors (";
   if (precision.windows > 0) {
-    text += "its " + std::to_string(precision.windows) + " baseline windows' T(1) " + fixed("%.3g", precision.window_low * 1e3) +
-            " to " + fixed("%.3g", precision.window_high * 1e3) + " ms a step, ±" + fixed("%.0f", 200.0 * precision.one_thread_error) +
+    text += "its " + std::to_string(precision.windows) + " baseline windows' T(1) " + fixed("%#.3g", precision.window_low * 1e3) +
+            " to " + fixed("%#.3g", precision.window_high * 1e3) + " ms a step, ±" + fixed("%.0f", 200.0 * precision.one_thread_error) +
             "%; its " + std::to_string(precision.blocks) + " blocks of team steps' T(" + std::to_string(summary.team) + "), ±" +
             fixed("%.0f", 200.0 * precision.step_time_error) + "%";
   } else {

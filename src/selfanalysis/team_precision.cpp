@@ -15,7 +15,7 @@ namespace augur::selfanalysis {
 namespace {
 
 constexpr int min_units = 3;  // fewer windows or blocks: the precision is unknown
-constexpr std::size_t min_block_steps = 5;  // a block of fewer steps says too little of the run (TeamPolicy::min_steps)
+constexpr std::size_t min_block_steps = 5;  // a block of fewer steps says too little of the run (as min_steps' default)
 
 // The standard error of the mean of `values` over that mean (sample standard deviation, n - 1); negative for
 // fewer than min_units values or a mean that is not positive.

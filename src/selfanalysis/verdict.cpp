@@ -106,7 +106,7 @@ void give_advice(const VerdictInput& input, bool meaningless, Verdict& verdict) 
   const MachineContext& machine = input.machine;
   const bool oversubscribed = machine.known && machine.oversubscribed();
   if (meaningless || (oversubscribed && machine.spinning())) add_once(verdict.advice, "set OMP_WAIT_POLICY=passive");
-  if (oversubscribed) add_once(verdict.advice, "rerun on an idle machine");
+  if (oversubscribed || input.competed) add_once(verdict.advice, "rerun on an idle machine");
   if (machine.known && machine.steal_fraction > steal_limit)
     add_once(verdict.advice, "rerun on a host without CPU steal (dedicated or bare metal)");
   if (input.preempted_windows > 0) add_once(verdict.advice, "pin threads (OMP_PROC_BIND=close OMP_PLACES=cores)");
@@ -184,6 +184,17 @@ VerdictInput verdict_input(const Region& region, const NoiseVerdict& noise, cons
   return input;
 }
 
+namespace {
+
+// What an outer region's reasons (TeamSummary, joined in its sentence) tell the advice: the run did not fix S(P)
+// (TeamPolicy::imprecise_limit), other processes competed for the team's cores (MachineContext::competed_reason).
+void note_team_reasons(const std::string& text, VerdictInput& input) {
+  input.imprecise = input.imprecise || text.find("the run does not fix") != std::string::npos;
+  input.competed = input.competed || text.find("competed for the team's cores") != std::string::npos;
+}
+
+}  // namespace
+
 VerdictInput verdict_input(const ReportRegion& region, const Report& report) {
   VerdictInput input;
   const bool outer = region.kind == "outer";
@@ -202,7 +213,7 @@ VerdictInput verdict_input(const ReportRegion& region, const Report& report) {
   // The report keeps the reasons' sentences, not the count of preempted windows: a reason that names them.
   for (const std::string& reason : input.noise_reasons) {
     input.preempted_windows += reason.find("preempted") != std::string::npos ? 1 : 0;
-    input.imprecise = input.imprecise || reason.rfind("the run does not fix", 0) == 0;  // TeamSummary's imprecise reason
+    note_team_reasons(reason, input);
   }
   input.window_spread = noise.iteration_time_spread;
   input.machine = report.machine;
@@ -221,6 +232,7 @@ VerdictInput verdict_input(const ExperimentResult& result, int repeat, const Mac
     for (const std::string& verdict : point.verdicts) {
       input.preempted_windows += verdict.rfind("measurement disturbed", 0) == 0 && verdict.find("preempted") != std::string::npos;
       input.meaningless = input.meaningless || verdict.rfind("measurement meaningless", 0) == 0;
+      if (verdict.rfind("measurement disturbed", 0) == 0) note_team_reasons(verdict, input);
     }
     if (point.processors < 2 || !(point.traditional > 0.0)) continue;  // NaN when not measured
     input.processors = point.processors;

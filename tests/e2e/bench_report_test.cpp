@@ -99,6 +99,14 @@ TEST(BenchReport, TheReasonsOfADisturbedVerdictTheirKindsAndTheCounters) {
   EXPECT_EQ(augur::bench::reason_kind("the machine is oversubscribed (load 3.5 on 2 processors)"), "oversubscribed");
   EXPECT_EQ(augur::bench::reason_kind("only 3 usable steps (at least 5 are needed for a speedup)"), "too few steps");
   EXPECT_EQ(augur::bench::reason_kind("CPU steal 7% of the run"), "other");
+  EXPECT_EQ(augur::bench::reason_kind("the run does not fix S(2) within 15%: 0.422 ± 0.081 at two standard errors (its 3 "
+                                      "baseline windows' T(1) 2.80 to 3.80 ms a step, ±19%; ...)"),
+            "imprecise");
+  EXPECT_EQ(augur::bench::reason_kind("other processes used 0.41 processors beside the run (2 processors, a team of 2): they "
+                                      "competed for the team's cores"),
+            "competed");
+  EXPECT_EQ(augur::bench::kinds_text({{"imprecise", 1}, {"competed", 3}}), "competed 3, imprecise 1");
+  EXPECT_EQ(augur::bench::kinds_text({}), "");
   // A clean verdict gives no reasons; a machine without the new field says so.
   const RunReport clean = read_report(json::parse(R"j({"regions": [{"kind": "outer", "noise": {"disturbed": false,
       "reasons": ["the step times scatter (relative spread 0.31 > 0.25) with no other process beside the run"]}}],

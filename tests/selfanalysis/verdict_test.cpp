@@ -160,6 +160,43 @@ TEST(PlainVerdict, AnOuterRegionThatDidNotFixItsSpeedupAsksForMoreIterations) {
   EXPECT_EQ(judge_verdict(input).advice, std::vector<std::string>{"rerun on an idle machine"});
 }
 
+// The same read from a report (augur run --json): the region's reasons give the advice; a competitor's too, which
+// the machine snapshot of a short run does not call oversubscribed; and augur speedup's analyzed runs' sentences.
+TEST(PlainVerdict, AnOuterRegionsReasonsFromAReportAndFromTheSpeedupExperiment) {
+  const std::string imprecise = "the run does not fix S(2) within 15%: 0.422 ± 0.081 at two standard errors";
+  const std::string competed =
+      "other processes used 0.41 processors beside the run (2 processors, a team of 2): they competed for the team's cores";
+  Report report;
+  report.machine = machine(0.3, 0.9, 2, 0.0, "passive");
+  ReportRegion region;
+  region.kind = "outer";
+  region.team = 2;
+  region.noise.present = true;
+  region.noise.disturbed = true;
+  region.noise.iteration_time_spread = 0.02;
+  region.noise.reasons = {imprecise};
+  region.noise.verdict = "measurement disturbed: " + imprecise;
+  EXPECT_EQ(judge_verdict(verdict_input(region, report)).advice, Lines{"use more iterations"});
+  region.noise.reasons = {competed};
+  region.noise.verdict = "measurement disturbed: " + competed;
+  EXPECT_EQ(judge_verdict(verdict_input(region, report)).advice, Lines{"rerun on an idle machine"});
+  region.noise.reasons = {competed, imprecise};
+  region.noise.verdict = "measurement disturbed: " + competed + "; " + imprecise;
+  EXPECT_EQ(judge_verdict(verdict_input(region, report)).advice, (Lines{"rerun on an idle machine", "use more iterations"}));
+  region.noise.disturbed = false;  // a clean one's reasons are not the verdict's: nothing to do
+  EXPECT_TRUE(judge_verdict(verdict_input(region, report)).advice.empty());
+
+  ExperimentResult result;
+  ExperimentPoint two;
+  two.processors = 2;
+  two.traditional = two.traditional_min = two.traditional_max = 1.6;
+  two.judged_runs = 2;
+  two.disturbed_runs = 1;
+  two.verdicts = {"measurement clean: 0 of 41 steps preempted", "measurement disturbed: " + imprecise};
+  result.points = {two};
+  EXPECT_EQ(judge_verdict(verdict_input(result, 1, MachineContext{})).advice, Lines{"use more iterations"});
+}
+
 TEST(PlainVerdict, ACleanNoiseVerdictOnAStealingHostAddsTheMachine) {
   VerdictInput input;
   input.processors = 2;
