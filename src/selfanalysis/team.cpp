@@ -133,23 +133,6 @@ std::string fixed(const char* pattern, double value) {
   return buffer;
 }
 
-// Why the run did not fix S(P): its ± and the evidence behind it (TeamPolicy::imprecise_limit).
-std::string imprecise_reason(const TeamSummary& summary, double limit) {
-  const SpeedupPrecision& precision = summary.precision;
-  const std::string speedup = "S(" + std::to_string(summary.team) + ")";
-  std::string text = "the run does not fix " + speedup + " within " + fixed("%.0f", limit * 100.0) + "%: " +
-                     fixed("%.3g", summary.speedup) + " ± " + fixed("%.2g", summary.speedup_error()) + " at two standard errors (";
-  if (precision.windows > 0) {
-    text += "its " + std::to_string(precision.windows) + " baseline windows' T(1) " + fixed("%#.3g", precision.window_low * 1e3) +
-            " to " + fixed("%#.3g", precision.window_high * 1e3) + " ms a step, ±" + fixed("%.0f", 200.0 * precision.one_thread_error) +
-            "%; its " + std::to_string(precision.blocks) + " blocks of team steps' T(" + std::to_string(summary.team) + "), ±" +
-            fixed("%.0f", 200.0 * precision.step_time_error) + "%";
-  } else {
-    text += "its " + std::to_string(precision.blocks) + " blocks of team steps' own T(1)/T(" + std::to_string(summary.team) + ")";
-  }
-  return text + "): more iterations give more windows and blocks";
-}
-
 }  // namespace
 
 TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {

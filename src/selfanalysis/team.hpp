@@ -139,9 +139,8 @@ struct TeamPolicy {
   // it, or half the loop went by (first_estimate_ready; docs/self-analysis.md, "The first estimate from more steps").
   int first_estimate_steps = 20;
   double first_estimate_error = 0.025;
-  // The precision of S(P) (SpeedupPrecision): with fewer than three stretches of team steps between baseline
-  // windows, the used steps are cut into blocks of this many consecutive steps instead. When its two standard
-  // errors exceed imprecise_limit of S(P), the run did not fix S(P) (its windows disagree): disturbed.
+  // The precision of S(P) (SpeedupPrecision): with fewer than 3 stretches between windows, blocks of this many
+  // used steps instead. Two standard errors above imprecise_limit of S(P): the run did not fix it, disturbed.
   int precision_block = 20;
   double imprecise_limit = 0.15;
 };

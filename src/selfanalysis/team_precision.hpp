@@ -2,11 +2,13 @@
 // speedup"). Declared apart so that team.hpp stays readable; defined in team_precision.cpp.
 #pragma once
 
+#include <string>
 #include <vector>
 
 namespace augur::selfanalysis {
 
 class TeamAnalysis;
+struct TeamSummary;
 
 // How precisely one run measured S(P) (docs/self-analysis.md, "The precision of the speedup"). The machine's
 // speed moves in phases longer than a step (on the test machine ~100 ms; steps next to each other are alike),
@@ -29,5 +31,9 @@ struct SpeedupPrecision {
 // work added up), step indices of `analysis` in increasing order.
 [[nodiscard]] SpeedupPrecision speedup_precision(const TeamAnalysis& analysis, const std::vector<long>& used,
                                                  const std::vector<long>& baseline, int block_steps);
+
+// The reason of a measurement whose S(P) the run did not fix within `limit` (TeamPolicy::imprecise_limit): its ±
+// and the windows and blocks behind it.
+[[nodiscard]] std::string imprecise_reason(const TeamSummary& summary, double limit);
 
 }  // namespace augur::selfanalysis
