@@ -31,6 +31,12 @@ std::string TextTable::render() const {
   return text;
 }
 
+std::string format_value(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
 std::string format_number(double value, int decimals) {
   if (std::isnan(value)) return "-";
   char buffer[64];

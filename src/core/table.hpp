@@ -19,5 +19,7 @@ private:
 
 // A number with `decimals` digits after the point, or "-" when it is NaN.
 [[nodiscard]] std::string format_number(double value, int decimals);
+// One number through a printf pattern ("%.2f", "%.0f%%", "%#.3g"), for sentences; at most 63 characters.
+[[nodiscard]] std::string format_value(const char* pattern, double value);
 
 }  // namespace augur::core

@@ -4,8 +4,9 @@
 #include <array>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <utility>
+
+#include "core/table.hpp"
 
 namespace augur::selfanalysis {
 namespace {
@@ -30,13 +31,7 @@ std::size_t order_statistic_rank(std::size_t n) {
   return std::min(k, (n + 1) / 2);
 }
 
-std::string fixed(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
-}
-
-std::string percent(double fraction) { return fixed("%.0f%%", fraction * 100.0); }
+std::string percent(double fraction) { return core::format_value("%.0f%%", fraction * 100.0); }
 
 long add_switches(long total, long value) { return value < 0 ? total : std::max(total, 0L) + value; }
 
@@ -95,7 +90,7 @@ double MachineContext::competing_load(int team) const {
 bool MachineContext::competed(int team) const { return competing_load(team) > competing_load_limit; }
 
 std::string MachineContext::competed_reason(int team) const {
-  return "other processes used " + fixed("%.2f", other_cpu_load) + " processors beside the run (" +
+  return "other processes used " + core::format_value("%.2f", other_cpu_load) + " processors beside the run (" +
          std::to_string(available_processors) + (available_processors == 1 ? " processor" : " processors") + ", a team of " +
          std::to_string(team) + "): they competed for the team's cores";
 }
@@ -238,7 +233,7 @@ void judge_iterations(const Region& region, const NoiseThresholds& thresholds, N
 
 void judge_machine(const MachineContext& machine, int allocated, NoiseVerdict& verdict) {
   if (!machine.known) return;
-  const std::string load = fixed("%.1f", std::max(machine.load_average_start, machine.load_average_end)) + " on " +
+  const std::string load = core::format_value("%.1f", std::max(machine.load_average_start, machine.load_average_end)) + " on " +
                            std::to_string(machine.available_processors) + " processors";
   if (machine.oversubscribed() && machine.spinning()) {
     verdict.meaningless = true;
@@ -276,8 +271,8 @@ NoiseVerdict judge_noise(const Region& region, const NoiseThresholds& thresholds
   std::string speedup;
   if (verdict.verdict_processors > 0) {
     const SpeedupInterval& s = verdict.speedup;
-    speedup = "; S(" + std::to_string(verdict.verdict_processors) + ") = " + fixed("%.2f", s.median) + " ± " +
-              fixed("%.2f", 0.5 * (s.high - s.low)) + " (95% interval " + fixed("%.2f", s.low) + "-" + fixed("%.2f", s.high) +
+    speedup = "; S(" + std::to_string(verdict.verdict_processors) + ") = " + core::format_value("%.2f", s.median) + " ± " +
+              core::format_value("%.2f", 0.5 * (s.high - s.low)) + " (95% interval " + core::format_value("%.2f", s.low) + "-" + core::format_value("%.2f", s.high) +
               ", " + std::to_string(s.windows) + (s.windows == 1 ? " window)" : " windows)");
   }
   if (verdict.meaningless) {

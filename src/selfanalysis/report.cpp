@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -11,6 +10,7 @@
 
 #include "augur/core/diagnostics.hpp"
 #include "core/json_text.hpp"
+#include "core/table.hpp"
 #include "selfanalysis/verdict.hpp"
 
 namespace augur::selfanalysis {
@@ -127,12 +127,6 @@ std::string count(long value, const char* singular, const char* plural) {
   return std::to_string(value) + " " + (value == 1 ? singular : plural);
 }
 
-std::string format(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
-}
-
 }  // namespace
 
 std::string render_report(const RunContext& context, const std::vector<Region>& regions) {
@@ -170,7 +164,7 @@ std::string render_summary(const RunContext& context, const std::vector<Region>&
   if (regions.empty()) return "augur: no iterative parallel region was measured\n";
   for (const Region& region : regions) {
     text += "augur: region " + std::to_string(region.ipr) + " (" + count(region.length, "loop", "loops") + "): " +
-            count(region.iterations_closed, "iteration", "iterations") + " in " + format("%.3f", region.elapsed) + " s";
+            count(region.iterations_closed, "iteration", "iterations") + " in " + core::format_value("%.3f", region.elapsed) + " s";
     if (context.mode != "analyze") {
       text += "\n";
       continue;
@@ -183,21 +177,21 @@ std::string render_summary(const RunContext& context, const std::vector<Region>&
     }
     const double f = region.sequential_fraction();
     text += "augur:   baseline B=" + std::to_string(region.baseline_processors) + ": T(B)=" +
-            format("%.3f", region.baseline_time * 1e3) + " ms, f=" + (f >= 0.0 ? format("%.4f", f) : std::string("unknown")) +
-            ", AF(B)=" + format("%.3f", region.amdahl_factor()) + "\n";
+            core::format_value("%.3f", region.baseline_time * 1e3) + " ms, f=" + (f >= 0.0 ? core::format_value("%.4f", f) : std::string("unknown")) +
+            ", AF(B)=" + core::format_value("%.3f", region.amdahl_factor()) + "\n";
     for (const ProcessorStats& stats : region.by_processors) {
       if (stats.state != SpeedupState::Calculated) continue;
       // On the baseline's count S(B) is AF(B), computed from f (state AF): the reference, not a measured speedup.
       const bool reference = stats.processors == region.baseline_processors;
-      text += "augur:   S(" + std::to_string(stats.processors) + ")=" + format("%.3f", region.speedup(stats.processors)) +
+      text += "augur:   S(" + std::to_string(stats.processors) + ")=" + core::format_value("%.3f", region.speedup(stats.processors)) +
               (reference ? " AF" : " PC");
-      if (stats.self_tuning_wall > 0.0) text += "  ST'=" + format("%.3f", stats.self_tuning_speedup());
-      text += "  T(p)=" + format("%.3f", stats.iteration_time * 1e3) + " ms\n";
+      if (stats.self_tuning_wall > 0.0) text += "  ST'=" + core::format_value("%.3f", stats.self_tuning_speedup());
+      text += "  T(p)=" + core::format_value("%.3f", stats.iteration_time * 1e3) + " ms\n";
     }
     if (region.first_estimate >= 0.0) {
       text += "augur:   estimated time on " + std::to_string(region.first_estimate_processors) + " processors " +
-              format("%.3f", region.first_estimate) + " s (at iteration " + std::to_string(region.first_estimate_iteration) +
-              "), elapsed " + format("%.3f", region.elapsed) + " s\n";
+              core::format_value("%.3f", region.first_estimate) + " s (at iteration " + std::to_string(region.first_estimate_iteration) +
+              "), elapsed " + core::format_value("%.3f", region.elapsed) + " s\n";
     }
     if (region.swept) text += "augur:   speedups from a sweep in one run (SA(1 exec)): data placement distorts them\n";
     const NoiseVerdict noise = judge_noise(region, context.config.noise, context.machine, context.allocated_processors);

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <utility>
 
 #include "augur/core/stats.hpp"
+#include "core/table.hpp"
 
 namespace augur::selfanalysis {
 
@@ -127,12 +127,6 @@ std::string steps_text(long count) { return std::to_string(count) + (count == 1 
 // steps are 20% of the time, not 20.000000000000004%).
 bool more_than(double part, double whole, double fraction) { return part > fraction * whole * (1.0 + 1e-9); }
 
-std::string fixed(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
-}
-
 }  // namespace
 
 TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
@@ -243,7 +237,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
                          more_than(preempted_time, measured_time, policy.disturbed_fraction);
   if (preempted) {
     summary.reasons.push_back(std::to_string(summary.steps_preempted) + " of " + std::to_string(summary.steps) + " steps preempted, " +
-                              fixed("%.0f", summary.preempted_time_share * 100.0) +
+                              core::format_value("%.0f", summary.preempted_time_share * 100.0) +
                               "% of the measured time (another process took the team's cores: involuntary context switches, or on one "
                               "core CPU time short of the wall time)");
     if (summary.steps_switched_in_team > 0 && !policy.quiet_machine)
@@ -253,11 +247,11 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   }
   const bool scatter = summary.spread > policy.spread_limit;
   if (scatter) {
-    summary.reasons.push_back("the step times scatter (relative spread " + fixed("%.2f", summary.spread) + " > " +
-                              fixed("%.2f", policy.spread_limit) + ")");
+    summary.reasons.push_back("the step times scatter (relative spread " + core::format_value("%.2f", summary.spread) + " > " +
+                              core::format_value("%.2f", policy.spread_limit) + ")");
     if (policy.quiet_machine)
       summary.reasons.back() += " with no other process beside the run (other processes used " +
-                                fixed("%.2f", std::max(policy.other_cpu_load, 0.0)) +
+                                core::format_value("%.2f", std::max(policy.other_cpu_load, 0.0)) +
                                 " processors): the program's own variation, not a disturbance";
   }
   const bool competed = !policy.competed_reason.empty();

@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "augur/core/stats.hpp"
+#include "core/table.hpp"
 #include "selfanalysis/team.hpp"
 
 namespace augur::selfanalysis {
@@ -74,25 +74,19 @@ std::vector<std::vector<long>> team_blocks(const TeamAnalysis& analysis, const s
   return blocks;
 }
 
-std::string decimal(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
-}
-
 }  // namespace
 
 // Why the run did not fix S(P): its ± and the evidence behind it (TeamPolicy::imprecise_limit).
 std::string imprecise_reason(const TeamSummary& summary, double limit) {
   const SpeedupPrecision& precision = summary.precision;
   const std::string speedup = "S(" + std::to_string(summary.team) + ")";
-  std::string text = "the run does not fix " + speedup + " within " + decimal("%.0f", limit * 100.0) + "%: " +
-                     decimal("%.3g", summary.speedup) + " ± " + decimal("%.2g", summary.speedup_error()) + " at two standard errors (";
+  std::string text = "the run does not fix " + speedup + " within " + core::format_value("%.0f", limit * 100.0) + "%: " +
+                     core::format_value("%.3g", summary.speedup) + " ± " + core::format_value("%.2g", summary.speedup_error()) + " at two standard errors (";
   if (precision.windows > 0) {
-    text += "its " + std::to_string(precision.windows) + " baseline windows' T(1) " + decimal("%#.3g", precision.window_low * 1e3) +
-            " to " + decimal("%#.3g", precision.window_high * 1e3) + " ms a step, ±" + decimal("%.0f", 200.0 * precision.one_thread_error) +
+    text += "its " + std::to_string(precision.windows) + " baseline windows' T(1) " + core::format_value("%#.3g", precision.window_low * 1e3) +
+            " to " + core::format_value("%#.3g", precision.window_high * 1e3) + " ms a step, ±" + core::format_value("%.0f", 200.0 * precision.one_thread_error) +
             "%; its " + std::to_string(precision.blocks) + " blocks of team steps' T(" + std::to_string(summary.team) + "), ±" +
-            decimal("%.0f", 200.0 * precision.step_time_error) + "%";
+            core::format_value("%.0f", 200.0 * precision.step_time_error) + "%";
   } else {
     text += "its " + std::to_string(precision.blocks) + " blocks of team steps' own T(1)/T(" + std::to_string(summary.team) + ")";
   }

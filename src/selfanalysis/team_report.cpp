@@ -1,10 +1,10 @@
 // The outer regions in the self-analysis report (team.hpp; docs/formats.md, "Self-analysis report").
 #include <algorithm>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/json_text.hpp"
+#include "core/table.hpp"
 #include "selfanalysis/team.hpp"
 
 namespace augur::selfanalysis {
@@ -142,12 +142,6 @@ ordered_json render_outer(const OuterRegionResult& outer) {
   return json;
 }
 
-std::string fixed(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
-}
-
 }  // namespace
 
 std::string TeamSummary::verdict() const {
@@ -161,14 +155,14 @@ std::string TeamSummary::verdict() const {
     } else if (steps_switched_in_team > 0) {
       text += " (" + std::to_string(steps_switched_in_team) + " of them on one core, where the switches may be the team's own)";
     }
-    text += ", step times within " + fixed("%.0f", spread * 100.0) + "%";
-    if (quiet_machine) text += ", no other process beside the run (" + fixed("%.2f", std::max(other_cpu_load, 0.0)) + " processors)";
+    text += ", step times within " + core::format_value("%.0f", spread * 100.0) + "%";
+    if (quiet_machine) text += ", no other process beside the run (" + core::format_value("%.2f", std::max(other_cpu_load, 0.0)) + " processors)";
   }
   if (enough) {
     // The ± only for a clean measurement: a disturbed one errs by more than the run's own precision.
     const bool precise = speedup_error() >= 0.0 && !disturbed;
-    text += "; speedup " + fixed("%.2f", speedup) + (precise ? " ± " + fixed("%.2f", speedup_error()) : std::string()) + " (" +
-            (precise ? "two standard errors within this run; " : "") + fixed("%.2f", speedup_low) + "-" + fixed("%.2f", speedup_high) +
+    text += "; speedup " + core::format_value("%.2f", speedup) + (precise ? " ± " + core::format_value("%.2f", speedup_error()) : std::string()) + " (" +
+            (precise ? "two standard errors within this run; " : "") + core::format_value("%.2f", speedup_low) + "-" + core::format_value("%.2f", speedup_high) +
             " over the steps) from " + std::to_string(steps_used) + " steps";
   } else if (!disturbed && steps > 0) {
     text += "; no speedup: only " + std::to_string(steps_used) + (steps_used == 1 ? " usable step" : " usable steps") + " (at least " + std::to_string(min_steps) + " are needed for a speedup)";
@@ -187,25 +181,25 @@ std::string outer_summary(const OuterRegionResult& outer) {
   const TeamSummary& summary = outer.summary;
   std::string text = "augur: outer region " + std::to_string(outer.id) + " (" + std::to_string(outer.length) +
                      " worksharing constructs per iteration): " + std::to_string(outer.iterations) + " iterations in " +
-                     fixed("%.3f", outer.elapsed) + " s\n";
+                     core::format_value("%.3f", outer.elapsed) + " s\n";
   if (summary.enough) {
-    text += "augur:   one run on " + std::to_string(summary.team) + " threads: T(1)=" + fixed("%.3f", summary.one_thread * 1e3) +
-            (summary.baseline_measured ? " ms (baseline steps), T(" : " ms (work added up), T(") + std::to_string(summary.team) + ")=" + fixed("%.3f", summary.step_time * 1e3) +
-            " ms, S=" + fixed("%.3f", summary.speedup) + ", f=" + fixed("%.4f", summary.f) + ", load balance " +
-            fixed("%.3f", summary.load_balance) + ", communication " + fixed("%.3f", summary.communication) + "\n";
+    text += "augur:   one run on " + std::to_string(summary.team) + " threads: T(1)=" + core::format_value("%.3f", summary.one_thread * 1e3) +
+            (summary.baseline_measured ? " ms (baseline steps), T(" : " ms (work added up), T(") + std::to_string(summary.team) + ")=" + core::format_value("%.3f", summary.step_time * 1e3) +
+            " ms, S=" + core::format_value("%.3f", summary.speedup) + ", f=" + core::format_value("%.4f", summary.f) + ", load balance " +
+            core::format_value("%.3f", summary.load_balance) + ", communication " + core::format_value("%.3f", summary.communication) + "\n";
   }
   if (outer.placement.steps > 0) {
     text += "augur:   placement: the team on one core in " + std::to_string(outer.placement.one_cpu) + " of " +
-            std::to_string(outer.placement.steps) + " steps (" + fixed("%.0f", 100.0 * outer.placement.one_cpu_fraction()) +
+            std::to_string(outer.placement.steps) + " steps (" + core::format_value("%.0f", 100.0 * outer.placement.one_cpu_fraction()) +
             "%): the figures are for that placement\n";
   }
   const TimeEstimate& first = outer.first_estimate;
   const TimeEstimate& latest = outer.latest_estimate;
   if (first.made()) {
-    text += "augur:   estimated time " + fixed("%.3f", first.seconds) + " s (first, at iteration " + std::to_string(first.at_iteration) +
-            ", " + fixed("%.0f", 100.0 * run_fraction(outer, first)) + "% of the run), " + fixed("%.3f", latest.seconds) +
-            " s (latest, at iteration " + std::to_string(latest.at_iteration) + ", " + fixed("%.0f", 100.0 * run_fraction(outer, latest)) +
-            "%), elapsed " + fixed("%.3f", outer.elapsed) + " s\n";
+    text += "augur:   estimated time " + core::format_value("%.3f", first.seconds) + " s (first, at iteration " + std::to_string(first.at_iteration) +
+            ", " + core::format_value("%.0f", 100.0 * run_fraction(outer, first)) + "% of the run), " + core::format_value("%.3f", latest.seconds) +
+            " s (latest, at iteration " + std::to_string(latest.at_iteration) + ", " + core::format_value("%.0f", 100.0 * run_fraction(outer, latest)) +
+            "%), elapsed " + core::format_value("%.3f", outer.elapsed) + " s\n";
   }
   return text + "augur:   " + summary.verdict() + "\n";
 }

@@ -3,19 +3,14 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdio>
 #include <string>
+
+#include "core/table.hpp"
 
 namespace augur::selfanalysis {
 namespace {
 
-std::string fixed(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
-}
-
-std::string percent(double fraction) { return fixed("%.0f%%", fraction * 100.0); }
+std::string percent(double fraction) { return core::format_value("%.0f%%", fraction * 100.0); }
 
 std::string threads(int count) { return std::to_string(count) + (count == 1 ? " thread" : " threads"); }
 
@@ -37,21 +32,21 @@ void judge_efficiency(const VerdictInput& input, Verdict& verdict) {
     verdict.amdahl_factor_only = true;
     verdict.efficiency = input.speedup / p;
     verdict.efficiency_source = "amdahl";
-    verdict.lines.push_back(s + " = " + fixed("%.3f", input.speedup) + " is Amdahl's Factor AF(" + std::to_string(p) +
+    verdict.lines.push_back(s + " = " + core::format_value("%.3f", input.speedup) + " is Amdahl's Factor AF(" + std::to_string(p) +
                             ") computed from f, not a measured speedup (the baseline is P = " + threads(p) +
                             "; a smaller --baseline measures one)");
-    verdict.lines.push_back("parallel efficiency on " + threads(p) + ": " + fixed("%.2f", verdict.efficiency) +
+    verdict.lines.push_back("parallel efficiency on " + threads(p) + ": " + core::format_value("%.2f", verdict.efficiency) +
                             " by Amdahl's law (AF(" + std::to_string(p) + ") / " + std::to_string(p) + "), not measured");
   } else if (input.efficiency >= 0.0 && p > 0) {
     verdict.efficiency = input.efficiency;
     verdict.efficiency_source = "measured";
-    verdict.lines.push_back("parallel efficiency on " + threads(p) + ": " + fixed("%.2f", input.efficiency) +
+    verdict.lines.push_back("parallel efficiency on " + threads(p) + ": " + core::format_value("%.2f", input.efficiency) +
                             " (measured in the run)");
   } else if (input.speedup >= 0.0 && p > 0) {
     verdict.efficiency = input.speedup / p;
     verdict.efficiency_source = "measured";
-    verdict.lines.push_back("parallel efficiency on " + threads(p) + ": " + fixed("%.2f", verdict.efficiency) + " = " + s +
-                            " / " + std::to_string(p) + " = " + fixed("%.3f", input.speedup) + " / " + std::to_string(p));
+    verdict.lines.push_back("parallel efficiency on " + threads(p) + ": " + core::format_value("%.2f", verdict.efficiency) + " = " + s +
+                            " / " + std::to_string(p) + " = " + core::format_value("%.3f", input.speedup) + " / " + std::to_string(p));
   } else {
     verdict.lines.push_back(p > 0 ? "parallel efficiency on " + threads(p) + ": unknown (" + s + " was not calculated)"
                                   : std::string("parallel efficiency: unknown (no speedup was calculated)"));
@@ -70,19 +65,19 @@ void judge_fraction(const VerdictInput& input, Verdict& verdict) {
   }
   verdict.sequential_fraction = f;
   if (f == 0.0) {
-    verdict.lines.push_back("sequential fraction f = " + fixed("%.4f", f) + source + ": no Amdahl limit");
+    verdict.lines.push_back("sequential fraction f = " + core::format_value("%.4f", f) + source + ": no Amdahl limit");
     return;
   }
   verdict.amdahl_limit = 1.0 / f;
-  verdict.lines.push_back("sequential fraction f = " + fixed("%.4f", f) + source + ": Amdahl limit 1/f = " +
-                          fixed("%.1f", verdict.amdahl_limit) + ", the speedup no thread count exceeds");
+  verdict.lines.push_back("sequential fraction f = " + core::format_value("%.4f", f) + source + ": Amdahl limit 1/f = " +
+                          core::format_value("%.1f", verdict.amdahl_limit) + ", the speedup no thread count exceeds");
 }
 
 // The reasons of the machine snapshot and of the repetitions (the noise verdict's are the caller's).
 void judge_machine(const VerdictInput& input, Verdict& verdict, bool& meaningless) {
   const MachineContext& machine = input.machine;
   if (machine.known && !input.machine_in_reasons) {
-    const std::string load = fixed("%.1f", std::max(machine.load_average_start, machine.load_average_end)) + " on " +
+    const std::string load = core::format_value("%.1f", std::max(machine.load_average_start, machine.load_average_end)) + " on " +
                              std::to_string(machine.available_processors) + " processors";
     if (machine.oversubscribed() && machine.spinning()) {
       meaningless = true;
@@ -120,7 +115,7 @@ void give_advice(const VerdictInput& input, bool meaningless, Verdict& verdict) 
 std::string clean_line(const VerdictInput& input) {
   std::vector<std::string> facts;
   if (input.machine.known) {
-    facts.push_back("load " + fixed("%.1f", std::max(input.machine.load_average_start, input.machine.load_average_end)) +
+    facts.push_back("load " + core::format_value("%.1f", std::max(input.machine.load_average_start, input.machine.load_average_end)) +
                     " on " + std::to_string(input.machine.available_processors) + " processors");
   }
   if (input.window_spread >= 0.0) facts.push_back("window times spread " + percent(input.window_spread));
