@@ -38,6 +38,7 @@
 #include "outer_region_report.hpp"
 #include "outer_region_runs.hpp"
 #include "outer_region_split.hpp"
+#include "outer_region_summary.hpp"
 #include "placement_rounds.hpp"
 
 namespace {
@@ -50,15 +51,10 @@ using augur::bench::median;
 using augur::bench::Program;
 using augur::bench::RunReport;
 using augur::bench::Settings;
+using augur::bench::Summary;
+using augur::bench::print_summary;
 using augur::bench::start_competitor;
 
-struct Summary {
-  std::string label, stability, one_run, traditional, error, estimate, latest, disturbed, idle_flags;
-  std::string alone = "-";  // the median pace_estimate_error of the runs alone on 2 threads ("-": no pace printed)
-  std::string alone_one = "-";  // the same on 1 thread: the control (a drift of the loop's own work shows on both)
-  std::string reference_split;  // the median T(1)/T(2) of the second pairs against that of the first
-  std::string idle_kinds;  // the idle flags' reasons by kind, "" when none
-};
 
 std::string format(const char* pattern, double value) {
   if (std::isnan(value)) return "-";
@@ -83,6 +79,7 @@ double stability(const Program& program, const Settings& settings, const fs::pat
   }
   std::string text;
   if (periods.size() == 1 && periods.begin()->first != 0) {
+    summary.goals.same_period = true;
     text = std::to_string(settings.runs) + "/" + std::to_string(settings.runs) + " same period (" +
            std::to_string(periods.begin()->first) + ")";
   } else {
@@ -155,8 +152,8 @@ void print_groups(const std::vector<std::optional<double>>& one_run, const std::
 }
 
 // The program's own pace alone on `threads`: an estimate at `point` of the loop from the steps before it
-// (pace_estimate_error), printed over the runs; returns its median ("-" when no run printed its pace).
-std::string print_pace_alone(const std::vector<augur::bench::LoopPaceMarks>& paces, const char* threads, double point, bool quarter) {
+// (pace_estimate_error), printed over the runs; returns its median (NaN when no run printed its pace).
+double print_pace_alone(const std::vector<augur::bench::LoopPaceMarks>& paces, const char* threads, double point, bool quarter) {
   std::vector<double> errors, sizes;
   for (const augur::bench::LoopPaceMarks& pace : paces) {
     if (const auto error = augur::bench::pace_estimate_error(pace, point)) {
@@ -164,7 +161,7 @@ std::string print_pace_alone(const std::vector<augur::bench::LoopPaceMarks>& pac
       sizes.push_back(std::fabs(*error));
     }
   }
-  if (errors.empty()) return "-";
+  if (errors.empty()) return std::nan("");
   const std::string middle = format("%+.1f%%", 100.0 * median(errors));
   std::printf("    the pace alone on %s (its own clock: EXAMPLE_PACE=1, or NPB's progress lines stamped): an estimate at %.0f%% of the "
               "loop (%s) from the steps before it falls %s in the median (|error| %.1f%%, from %+.1f%% to %+.1f%%) of %zu runs: "
@@ -172,7 +169,7 @@ std::string print_pace_alone(const std::vector<augur::bench::LoopPaceMarks>& pac
               threads, 100.0 * point, quarter ? "a quarter: no first estimate" : "the first estimates' median point", middle.c_str(),
               100.0 * median(sizes), 100.0 * *std::min_element(errors.begin(), errors.end()),
               100.0 * *std::max_element(errors.begin(), errors.end()), errors.size());
-  return middle;
+  return median(errors);
 }
 
 // Accuracy: interleaved rounds; returns the median traditional speedup T(1)/T(2) over all pairs.
@@ -233,13 +230,15 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   }
   const double traditional = median(traditionals);
   summary.traditional = format("%.3f", traditional);
-  summary.reference_split = format("%+.1f%%", 100.0 * (median(seconds) / median(firsts) - 1.0));
+  summary.goals.reference_split = median(seconds) / median(firsts) - 1.0;
+  summary.reference_split = format("%+.1f%%", 100.0 * summary.goals.reference_split);
   std::printf("    the reference against itself: median T(1)/T(2) of the second pairs %.3f, of the first pairs %.3f: %s\n",
               median(seconds), median(firsts), summary.reference_split.c_str());
   // The program's own pace alone, on 2 threads and on 1 (the control), where the first estimates were made.
   const double point = estimate_points.empty() ? 0.25 : median(estimate_points);
-  summary.alone = print_pace_alone(paces, "2 threads", point, estimate_points.empty());
-  summary.alone_one = print_pace_alone(paces_one, "1 thread", point, estimate_points.empty());
+  summary.goals.pace_alone = print_pace_alone(paces, "2 threads", point, estimate_points.empty());
+  summary.alone = format("%+.1f%%", 100.0 * summary.goals.pace_alone);
+  summary.alone_one = format("%+.1f%%", 100.0 * print_pace_alone(paces_one, "1 thread", point, estimate_points.empty()));
   if (one_runs.empty()) {
     std::printf("    no one-run speedup (no region of kind \"outer\" with S(2) in any report); median T(1)/T(2) %.3f\n",
                 traditional);
@@ -247,7 +246,8 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
   } else {
     const double one_run = median(one_runs);
     summary.one_run = format("%.3f", one_run);
-    summary.error = format("%+.1f%%", 100.0 * (one_run / traditional - 1.0));
+    summary.goals.speedup_error = one_run / traditional - 1.0;
+    summary.error = format("%+.1f%%", 100.0 * summary.goals.speedup_error);
     std::printf(
         "    median one-run S(2) %.3f (%zu of %d rounds) against median T(1)/T(2) %.3f (%zu pairs): %s (goal: within 10%%)\n",
         one_run, one_runs.size(), settings.rounds, traditional, traditionals.size(), summary.error.c_str());
@@ -280,7 +280,8 @@ double accuracy(const Program& program, const Settings& settings, const fs::path
     std::printf("    sides (median over rounds): one-run T(1) %+.1f%% of alone, one-run T(2) %+.1f%% of alone\n",
                 100.0 * (median(one_ratios) - 1.0), 100.0 * (median(two_ratios) - 1.0));
   std::printf("%s", placements.summary_text().c_str());
-  summary.estimate = errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(errors));
+  if (!errors.empty()) summary.goals.estimate_error = median(errors);
+  summary.estimate = errors.empty() ? "none" : format("%+.1f%%", 100.0 * summary.goals.estimate_error);
   summary.latest = latest_errors.empty() ? "none" : format("%+.1f%%", 100.0 * median(latest_errors));
   summary.idle_flags = std::to_string(idle_flagged) + "/" + std::to_string(settings.rounds);
   summary.idle_kinds = augur::bench::kinds_text(idle_reasons);
@@ -326,6 +327,8 @@ void disturbance(const Program& program, const Settings& settings, const fs::pat
                 verdict.c_str(), within || flagged ? "within 15% or flagged" : "NEITHER", report.counters.c_str());
     std::fflush(stdout);
   }
+  summary.goals.disturbed_good = good;
+  summary.goals.disturbed_runs = settings.disturbed;
   summary.disturbed = std::to_string(good) + "/" + std::to_string(settings.disturbed);
   std::printf("    %d/%d runs: within 15%% or flagged (goal: all)%s\n", good, settings.disturbed,
               kinds.empty() ? "" : (" (the flags' reasons: " + augur::bench::kinds_text(kinds) + ")").c_str());
@@ -334,7 +337,7 @@ void disturbance(const Program& program, const Settings& settings, const fs::pat
 void measure(const Program& program, const Settings& settings, const fs::path& scratch,
              std::vector<Summary>& summaries) {
   Summary summary;
-  summary.label = program.label;
+  summary.label = summary.goals.label = program.label;
   std::string command;
   for (const std::string& word : program.argv) command += (command.empty() ? "" : " ") + word;
   std::printf("== %s (%s)\n", program.label.c_str(), command.c_str());
@@ -365,17 +368,6 @@ void minimum_iterations(const fs::path& scratch) {
   }
 }
 
-void print_summary(const std::vector<Summary>& summaries) {
-  std::printf("== summary\n%-22s %-34s %9s %9s %8s %9s %9s %9s %9s %9s %10s %10s\n", "program", "period stability", "S(2) run",
-              "T(1)/T(2)", "error", "ref B/A", "estimate", "latest", "alone", "alone 1", "disturbed", "idle flag");
-  for (const Summary& s : summaries) {
-    std::printf("%-22s %-34s %9s %9s %8s %9s %9s %9s %9s %9s %10s %10s\n", s.label.c_str(), s.stability.c_str(),
-                s.one_run.c_str(), s.traditional.c_str(), s.error.c_str(), s.reference_split.c_str(), s.estimate.c_str(),
-                s.latest.c_str(), s.alone.c_str(), s.alone_one.c_str(), s.disturbed.c_str(), s.idle_flags.c_str());
-  }
-  for (const Summary& s : summaries)
-    if (!s.idle_kinds.empty()) std::printf("idle flags of %s by reason: %s\n", s.label.c_str(), s.idle_kinds.c_str());
-}
 
 }  // namespace
 

@@ -7,7 +7,8 @@ endif()
 foreach(section "== gcc outer_region " "  period stability, 2 runs of augur run -p 2 --one-run: " "  accuracy, 1 interleaved rounds" "    the reference against itself: " "    the pace alone on 2 threads (its own clock: EXAMPLE_PACE=1, or NPB's progress lines stamped): "
                 "    the pace alone on 1 thread (its own clock: "
                 "    round 1: period " "      placement: team on one core in " "    placement: " "  disturbance, 1 runs of augur run" "runs: within 15% or flagged"
-                "== no report from fewer than the minimum iterations" "  gcc cg_steps 96 6: period " "== summary" " latest     alone   alone 1  disturbed")
+                "== no report from fewer than the minimum iterations" "  gcc cg_steps 96 6: period " "== summary" " latest     alone   alone 1  disturbed"
+                "== goals of issue 16 over 2 programs" "  one-run S(2) within 10% of T(1)/T(2): " "  disturbed runs within 15% or flagged: ")
   string(FIND "${output}" "${section}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "bench_outer_region --quick printed no '${section}':\n${output}\n${errors}")
