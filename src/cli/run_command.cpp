@@ -65,7 +65,9 @@ void add_run_options(CLI::App* command, RunOptions& options) {
   add_threads_option(*command, options.threads, "OMP_NUM_THREADS for the program (default: as set, or all processors)");
   add_registry_option(*command, runtime::run_option_set(), "iterations", options.augur_options);
   add_registry_option(*command, runtime::run_option_set(), "dpd.window", options.augur_options);
-  add_json_flag(*command, options.json, options.json_file, "The report as JSON (the static report's fields and 'interpose') instead of the table");
+  add_json_flag(*command, options.json, options.json_file,
+                "The report as JSON (the static report's fields and 'interpose') instead of the table, after the program's own "
+                "output (--json=FILE: the JSON alone in FILE)");
   command->add_option("--preload", options.preload, "The interposition library (default: the installation's libaugur_preload.so, or libaugur_ompt.so for libomp)");
   command->add_flag("--check-run", options.check_run,
                    "One outer parallel region: run the program a second time on the baseline's thread count and compare "
@@ -81,7 +83,8 @@ void add_run_options(CLI::App* command, RunOptions& options) {
 int run_run_command(const RunOptions& options) {
   try {
     const std::string program = core::find_program(options.command[0]);
-    if (program.empty() || ::access(program.c_str(), X_OK) != 0) {
+    std::error_code folder_error;
+    if (program.empty() || ::access(program.c_str(), X_OK) != 0 || fs::is_directory(program, folder_error)) {
       std::fprintf(stderr, "augur run: %s: no such program (or not executable)\n", options.command[0].c_str());
       return 2;
     }
@@ -91,7 +94,16 @@ int run_run_command(const RunOptions& options) {
     if (const int refused = choose_interposition("augur run", program, runtime, detail, options.preload, true, tool);
         refused != 0)
       return refused;
-    if (!options.json_file.empty()) core::refuse_output_over_inputs(options.json_file, {program, tool.library});
+    if (!options.json_file.empty()) {
+      core::refuse_output_over_inputs(options.json_file, {program, tool.library});
+      // Before the run, not after it: a report that cannot be written would cost the whole run.
+      const fs::path folder = fs::path(options.json_file).parent_path();
+      std::error_code error;
+      if (!folder.empty() && !fs::is_directory(folder, error))
+        throw std::runtime_error(options.json_file + ": cannot write: no folder " + folder.string() + "; nothing run");
+      if (fs::is_directory(options.json_file, error))
+        throw std::runtime_error(options.json_file + ": cannot write: it is a folder; nothing run");
+    }
     core::TemporaryFolder scratch("augur-run");
     const std::string report_path = (scratch.path() / "report.json").string();
     const std::string info_path = (scratch.path() / "interpose.json").string();
@@ -109,7 +121,7 @@ int run_run_command(const RunOptions& options) {
       std::fprintf(stderr, "augur run: %s exited with status %d without going through %s's exit (it "
                            "may have called _exit, or exec'd another program); no report\n",
                    program.c_str(), child.exit_code, tool.name().c_str());
-      return 1;
+      return child.exit_code != 0 ? child.exit_code : 1;
     }
     const std::string info_text = core::read_file(info_path);
     const interpose::RunInfo run = interpose::parse_run_info(info_text, info_path);
@@ -128,7 +140,9 @@ int run_run_command(const RunOptions& options) {
     if (!interpose::run_problem(run).empty() || !fs::exists(report_path)) {
       std::fprintf(stderr, "augur run: no iterative parallel region found in %s: %s; nothing measured\n", program.c_str(),
                    interpose::nothing_measured_reason(run).c_str());
-      return 1;
+      if (child.exit_code == 0) return 1;
+      std::fprintf(stderr, "augur run: %s exited with status %d\n", program.c_str(), child.exit_code);
+      return child.exit_code;  // the program's failure, passed on (docs/cli.md, "Exit status")
     }
     const std::string report_text = core::read_file(report_path);
     const selfanalysis::Report report = selfanalysis::parse_report(report_text, report_path);

@@ -192,8 +192,14 @@ void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& op
     std::printf("  T(1)=%s (%s)  T(%d)=%s  f=%.4f  AF(%d)=%.3f\n", format_seconds(outer.one_thread_time).c_str(), source.c_str(),
                 team, format_seconds(outer.iteration_time).c_str(), outer.sequential_fraction, team, outer.amdahl_factor);
   }
-  std::printf("  parallel efficiency %.3f = load balance %.3f x communication %.3f\n", outer.parallel_efficiency, outer.load_balance,
-              outer.communication);
+  // PE = LB x CE holds when T(1) is the work added up (docs/self-analysis.md, "The figures"); from baseline iterations
+  // PE is S(P) / P and LB x CE the work's own efficiency beside it.
+  if (outer.one_thread_source == "baseline")
+    std::printf("  parallel efficiency %.3f = S(%d) / %d; of the work added up: %.3f = load balance %.3f x communication %.3f\n",
+                outer.parallel_efficiency, team, team, outer.load_balance * outer.communication, outer.load_balance, outer.communication);
+  else
+    std::printf("  parallel efficiency %.3f = load balance %.3f x communication %.3f\n", outer.parallel_efficiency, outer.load_balance,
+                outer.communication);
   const bool spins_seen = outer.spin_time > 0.0;
   const bool sampled = outer.spin_source == "samples";  // libgomp: spin loops in the code, sampled; libomp: flushes
   if (spins_seen && outer.iteration_time > 0.0 && team > 1)

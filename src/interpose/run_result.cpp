@@ -119,11 +119,15 @@ std::string run_problem(const RunInfo& info) {
 
 std::string nothing_measured_reason(const RunInfo& info) {
   if (info.intercepted == 1 && info.distinct_loops == 1) {
-    return info.worksharing_detector
-               ? "one parallel region ran, once, and its " + std::to_string(info.worksharing_samples) +
-                     " worksharing constructs (barriers, loop ends on its master thread) showed no periodic pattern"
-               : "one parallel region ran, once: a program with one parallel region around its time loop (orphaned "
-                 "worksharing loops inside it) is not measured by this runtime's tool yet";
+    if (!info.worksharing_detector)
+      return "one parallel region ran, once: a program with one parallel region around its time loop (orphaned "
+             "worksharing loops inside it) is not measured by this runtime's tool yet";
+    std::string reason = "one parallel region ran, once, and its " + std::to_string(info.worksharing_samples) +
+                         " worksharing constructs (barriers, loop ends on its master thread) showed no periodic pattern";
+    // A window the constructs never filled twice cannot see a step repeat: a smaller one can.
+    if (info.dpd_window > 0 && info.worksharing_samples < 2L * info.dpd_window)
+      reason += " in a window of " + std::to_string(info.dpd_window) + " samples, more than half of them: a smaller --dpd-window may find it";
+    return reason;
   }
   const std::string problem = run_problem(info);
   return problem.empty() ? "no report was written" : problem;

@@ -168,7 +168,11 @@ void add_notes(const ExperimentInput& input, Samples& samples, ExperimentResult&
       const ReportRegion* region = run.report.region(result.region_id);
       if (region == nullptr) continue;
       for (const std::string& note : region->notes) {
-        if (runs != &input.swept) add_note(note);  // the sweep's own warning is summarised below
+        if (runs == &input.swept) continue;  // the sweep's own warning is summarised below
+        // An outer region's note on where T(1) came from differs with the thread count (no baseline steps on one
+        // thread): say which runs it is about.
+        const bool per_count = note.rfind("one run:", 0) == 0;
+        add_note(per_count ? "on " + std::to_string(run.processors) + (run.processors == 1 ? " thread, " : " threads, ") + note : note);
       }
     }
   }

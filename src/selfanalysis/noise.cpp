@@ -271,8 +271,10 @@ NoiseVerdict judge_noise(const Region& region, const NoiseThresholds& thresholds
   std::string speedup;
   if (verdict.verdict_processors > 0) {
     const SpeedupInterval& s = verdict.speedup;
-    speedup = "; S(" + std::to_string(verdict.verdict_processors) + ") = " + core::format_value("%.2f", s.median) + " ± " +
-              core::format_value("%.2f", 0.5 * (s.high - s.low)) + " (95% interval " + core::format_value("%.2f", s.low) + "-" + core::format_value("%.2f", s.high) +
+    // The median of the windows' speedups (not the table's history-weighted S(P)) and the interval around it, not a
+    // ±: the interval need not be symmetric.
+    speedup = "; S(" + std::to_string(verdict.verdict_processors) + ") over the windows = " + core::format_value("%.2f", s.median) +
+              " (median, 95% interval " + core::format_value("%.2f", s.low) + "-" + core::format_value("%.2f", s.high) +
               ", " + std::to_string(s.windows) + (s.windows == 1 ? " window)" : " windows)");
   }
   if (verdict.meaningless) {

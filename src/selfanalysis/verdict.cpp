@@ -60,7 +60,12 @@ void judge_fraction(const VerdictInput& input, Verdict& verdict) {
                                                                std::to_string(input.processors) + "))"
                                                          : "";
   if (f < 0.0) {
-    verdict.lines.push_back("sequential fraction f: unknown, so no Amdahl limit");
+    const std::string slower = input.speedup > 0.0 && input.speedup < 1.0 && input.processors >= 2
+                                   ? " (" + input.speedup_name + "(" + std::to_string(input.processors) + ") = " +
+                                         core::format_value("%.2f", input.speedup) +
+                                         " < 1: the threads slow the program down, which no sequential fraction explains)"
+                                   : "";
+    verdict.lines.push_back("sequential fraction f: unknown" + slower + ", so no Amdahl limit");
     return;
   }
   verdict.sequential_fraction = f;
@@ -104,7 +109,7 @@ void give_advice(const VerdictInput& input, bool meaningless, Verdict& verdict) 
   if (oversubscribed || input.competed) add_once(verdict.advice, "rerun on an idle machine");
   if (machine.known && machine.steal_fraction > steal_limit)
     add_once(verdict.advice, "rerun on a host without CPU steal (dedicated or bare metal)");
-  if (input.preempted_windows > 0) add_once(verdict.advice, "pin threads (OMP_PROC_BIND=close OMP_PLACES=cores)");
+  if (input.preempted_windows > 0) add_once(verdict.advice, "pin threads (OMP_PROC_BIND=true OMP_PLACES=cores)");
   if (input.window_spread > NoiseThresholds{}.spread || input.imprecise) add_once(verdict.advice, "use more iterations");
   if (input.repetitions >= 2 && input.repetition_spread > repetition_spread_limit)
     add_once(verdict.advice, "use more repetitions (--repeat)");
@@ -127,7 +132,8 @@ std::string clean_line(const VerdictInput& input) {
 }  // namespace
 
 double karp_flatt_fraction(double speedup, int processors) {
-  if (speedup <= 0.0 || processors < 2) return -1.0;
+  // Below 1 the formula exceeds 1: overheads, not a sequential part, make the threads slower than one.
+  if (speedup < 1.0 || processors < 2) return -1.0;
   const double p = processors;
   // Above P (superlinear) the formula goes negative: no sequential part is visible.
   return std::max(0.0, (1.0 / speedup - 1.0 / p) / (1.0 - 1.0 / p));
@@ -157,7 +163,7 @@ Verdict judge_verdict(const VerdictInput& input) {
     verdict.lines.push_back("noise: not judged (no noise verdict and no machine snapshot)");
   }
   if (verdict.noisy) give_advice(input, meaningless, verdict);
-  verdict.lines.push_back("what to do: " + (verdict.noisy ? joined(verdict.advice, "; ") : std::string("nothing")));
+  verdict.lines.push_back("what to do: " + (verdict.noisy ? joined(verdict.advice, "; ") : std::string("nothing about the measurement")));
   return verdict;
 }
 

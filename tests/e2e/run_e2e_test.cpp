@@ -234,4 +234,28 @@ TEST(AugurRun, BadOptionsAndMissingProgram) {
   EXPECT_NE(result.standard_output.find("no estimate without the iteration count"), std::string::npos) << result.standard_output;
 }
 
+// A program that fails before any parallel region (outer_region refuses its arguments, exit 2): its status is
+// passed on (docs/cli.md, "Exit status"), not replaced by augur's own 1.
+TEST(AugurRun, AProgramThatFailsBeforeAnyRegionPassesOnItsStatus) {
+  const ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--", AUGUR_OUTER_REGION_EXE, "x", "y"}, clean_environment());
+  EXPECT_EQ(result.exit_code, 2) << result.standard_error;
+  EXPECT_NE(result.standard_error.find("no iterative parallel region found"), std::string::npos) << result.standard_error;
+  EXPECT_NE(result.standard_error.find("exited with status 2"), std::string::npos) << result.standard_error;
+}
+
+// A report that could not be written is refused before the run, not after it; a folder is not a program.
+TEST(AugurRun, AReportIntoAMissingFolderIsRefusedBeforeTheRun) {
+  ProcessResult result = run_process({AUGUR_EXE, "run", "-p", "2", "--json=/nonexistent-augur-folder/report.json", "--",
+                                      AUGUR_OUTER_REGION_EXE, "20000", "50"},
+                                     clean_environment());
+  EXPECT_EQ(result.exit_code, 1) << result.standard_error;
+  EXPECT_NE(result.standard_error.find("/nonexistent-augur-folder/report.json: cannot write: no folder /nonexistent-augur-folder; nothing run"),
+            std::string::npos)
+      << result.standard_error;
+  EXPECT_EQ(result.standard_output.find("outer_region:"), std::string::npos) << result.standard_output;  // not run
+  result = run_process({AUGUR_EXE, "run", "--", "/tmp"}, clean_environment());
+  EXPECT_EQ(result.exit_code, 2) << result.standard_error;
+  EXPECT_NE(result.standard_error.find("/tmp: no such program (or not executable)"), std::string::npos) << result.standard_error;
+}
+
 }  // namespace

@@ -102,6 +102,15 @@ TEST(InterposeRunResult, SaysWhyNothingWasMeasured) {
       nothing_measured_reason(once),
       "one parallel region ran, once, and its 10 worksharing constructs (barriers, loop ends on its master thread) "
       "showed no periodic pattern");
+  // A window the constructs did not fill twice (--dpd-window 1048576 on 1201 constructs): a smaller one may find the
+  // step; a larger one, as the detector's growth suggests for long steps, cannot.
+  once.dpd_window = 1048576;
+  once.worksharing_samples = 1201;
+  EXPECT_EQ(nothing_measured_reason(once),
+            "one parallel region ran, once, and its 1201 worksharing constructs (barriers, loop ends on its master thread) "
+            "showed no periodic pattern in a window of 1048576 samples, more than half of them: a smaller --dpd-window may find it");
+  once.dpd_window = 128;
+  EXPECT_EQ(nothing_measured_reason(once).find("smaller"), std::string::npos);
 }
 
 // Found by fuzz/run_info_fuzz.cpp: a number beyond double's range escaped as nlohmann's out_of_range.

@@ -171,8 +171,8 @@ TEST(NoiseVerdict, CleanRunIsNotDisturbed) {
   EXPECT_NEAR(verdict.speedup.low, 10.0 / 6.0, 1e-9);
   EXPECT_NEAR(verdict.speedup.high, 10.0 / 6.0, 1e-9);
   EXPECT_EQ(verdict.verdict,
-            "measurement clean: 5 baseline windows within 0%, window times spread 0%; S(2) = 1.67 ± 0.00 "
-            "(95% interval 1.67-1.67, 8 windows)");
+            "measurement clean: 5 baseline windows within 0%, window times spread 0%; S(2) over the windows = 1.67 "
+            "(median, 95% interval 1.67-1.67, 8 windows)");
 }
 
 TEST(NoiseVerdict, ThreeOfFiveBaselineWindowsSlowedAndPreempted) {

@@ -36,7 +36,7 @@ TEST(PlainVerdict, MeasuredSpeedupOnAQuietMachine) {
   const Verdict verdict = judge_verdict(input);
   EXPECT_EQ(verdict.lines, (Lines{"parallel efficiency on 2 threads: 0.90 = S(2) / 2 = 1.800 / 2",
                                   "sequential fraction f = 0.1000: Amdahl limit 1/f = 10.0, the speedup no thread count exceeds",
-                                  "measurement clean: 5 baseline windows within 3%", "what to do: nothing"}));
+                                  "measurement clean: 5 baseline windows within 3%", "what to do: nothing about the measurement"}));
   EXPECT_DOUBLE_EQ(verdict.efficiency, 0.9);
   EXPECT_EQ(verdict.efficiency_source, "measured");
   EXPECT_DOUBLE_EQ(verdict.amdahl_limit, 10.0);
@@ -60,7 +60,7 @@ TEST(PlainVerdict, BaselineEqualToPIsAmdahlsFactorNotAMeasuredSpeedup) {
                    "threads; a smaller --baseline measures one)",
                    "parallel efficiency on 2 threads: 0.99 by Amdahl's law (AF(2) / 2), not measured",
                    "sequential fraction f = 0.0065: Amdahl limit 1/f = 153.8, the speedup no thread count exceeds",
-                   "noise: not judged (no noise verdict and no machine snapshot)", "what to do: nothing"}));
+                   "noise: not judged (no noise verdict and no machine snapshot)", "what to do: nothing about the measurement"}));
 }
 
 TEST(PlainVerdict, SpinningOnAnOversubscribedMachineIsMeaninglessAndSaysWhatToDo) {
@@ -115,7 +115,7 @@ TEST(PlainVerdict, TheNoiseVerdictsReasonsGiveTheAdviceWithoutRepeatingTheMachin
   EXPECT_EQ(verdict.lines,
             (Lines{"parallel efficiency on 2 threads: 0.63 = S(2) / 2 = 1.260 / 2", "sequential fraction f: unknown, so no Amdahl limit",
                    "measurement disturbed: 3 of 5 windows on 2 processors preempted; also CPU steal 10% of the run",
-                   "what to do: rerun on a host without CPU steal (dedicated or bare metal); pin threads (OMP_PROC_BIND=close "
+                   "what to do: rerun on a host without CPU steal (dedicated or bare metal); pin threads (OMP_PROC_BIND=true "
                    "OMP_PLACES=cores); use more iterations"}));
 }
 
@@ -222,7 +222,7 @@ TEST(PlainVerdict, CleanWithoutANoiseVerdictNamesTheFactsItRestsOn) {
   const Verdict verdict = judge_verdict(input);
   EXPECT_FALSE(verdict.noisy);
   EXPECT_EQ(verdict.lines[2], "measurement clean: load 0.4 on 4 processors, 3 repetitions within 4%");
-  EXPECT_EQ(verdict.lines[3], "what to do: nothing");
+  EXPECT_EQ(verdict.lines[3], "what to do: nothing about the measurement");
 }
 
 TEST(PlainVerdict, AMeasuredEfficiencyAndNoSequentialPart) {
@@ -243,7 +243,7 @@ TEST(PlainVerdict, NothingKnown) {
   const Verdict verdict = judge_verdict(input);
   EXPECT_EQ(verdict.lines, (Lines{"parallel efficiency on 4 threads: unknown (S(4) was not calculated)",
                                   "sequential fraction f: unknown, so no Amdahl limit",
-                                  "noise: not judged (no noise verdict and no machine snapshot)", "what to do: nothing"}));
+                                  "noise: not judged (no noise verdict and no machine snapshot)", "what to do: nothing about the measurement"}));
   const nlohmann::ordered_json json = verdict_json(verdict);
   EXPECT_TRUE(json["efficiency"].is_null());
   EXPECT_TRUE(json["efficiency_source"].is_null());
@@ -288,7 +288,7 @@ TEST(PlainVerdict, OfTheSpeedupExperiment) {
                    "count exceeds",
                    "measurement noisy: 2 of 5 analyzed runs disturbed (their noise verdicts: --json, points[].verdicts); the 5 "
                    "repetitions of TS(2) spread 19% (max - min over the median, above 10%)",
-                   "what to do: pin threads (OMP_PROC_BIND=close OMP_PLACES=cores); use more repetitions (--repeat)"}));
+                   "what to do: pin threads (OMP_PROC_BIND=true OMP_PLACES=cores); use more repetitions (--repeat)"}));
 }
 
 TEST(PlainVerdict, KarpFlattFraction) {
@@ -297,6 +297,24 @@ TEST(PlainVerdict, KarpFlattFraction) {
   EXPECT_DOUBLE_EQ(karp_flatt_fraction(5.0, 4), 0.0);  // superlinear: clamped
   EXPECT_DOUBLE_EQ(karp_flatt_fraction(1.0, 1), -1.0);
   EXPECT_DOUBLE_EQ(karp_flatt_fraction(0.0, 4), -1.0);
+  EXPECT_DOUBLE_EQ(karp_flatt_fraction(0.97, 2), -1.0);  // slower on 2 than on 1: (1/0.97 - 1/2) / (1/2) > 1, no f
+  EXPECT_DOUBLE_EQ(karp_flatt_fraction(1.0, 2), 1.0);
+}
+
+// augur speedup on a program that two threads slow down (TS(2) 0.97, a loaded machine, 2026-11-28): Karp-Flatt's
+// formula would read f = 1.06 and an "Amdahl limit" of 0.9; the line says why there is no f instead.
+TEST(PlainVerdict, ASpeedupBelowOneHasNoSequentialFraction) {
+  VerdictInput input;
+  input.processors = 2;
+  input.speedup = 0.97;
+  input.speedup_name = "TS";
+  input.sequential_fraction = karp_flatt_fraction(0.97, 2);
+  input.fraction_from_speedup = input.sequential_fraction >= 0.0;
+  const Verdict verdict = judge_verdict(input);
+  ASSERT_GE(verdict.lines.size(), 2U);
+  EXPECT_EQ(verdict.lines[1], "sequential fraction f: unknown (TS(2) = 0.97 < 1: the threads slow the program down, which no "
+                              "sequential fraction explains), so no Amdahl limit");
+  EXPECT_LT(verdict.amdahl_limit, 0.0);
 }
 
 }  // namespace
