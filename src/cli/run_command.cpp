@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -66,8 +67,8 @@ void add_run_options(CLI::App* command, RunOptions& options) {
   add_registry_option(*command, runtime::run_option_set(), "iterations", options.augur_options);
   add_registry_option(*command, runtime::run_option_set(), "dpd.window", options.augur_options);
   add_json_flag(*command, options.json, options.json_file,
-                "The report as JSON (the static report's fields and 'interpose') instead of the table, after the program's own "
-                "output (--json=FILE: the JSON alone in FILE)");
+                "The report as JSON (the static report's fields and 'interpose') after the program's own output, instead of "
+                "the table");
   command->add_option("--preload", options.preload, "The interposition library (default: the installation's libaugur_preload.so, or libaugur_ompt.so for libomp)");
   command->add_flag("--check-run", options.check_run,
                    "One outer parallel region: run the program a second time on the baseline's thread count and compare "
@@ -99,8 +100,13 @@ int run_run_command(const RunOptions& options) {
       // Before the run, not after it: a report that cannot be written would cost the whole run.
       const fs::path folder = fs::path(options.json_file).parent_path();
       std::error_code error;
-      if (!folder.empty() && !fs::is_directory(folder, error))
-        throw std::runtime_error(options.json_file + ": cannot write: no folder " + folder.string() + "; nothing run");
+      const fs::path where = folder.empty() ? fs::path(".") : folder;
+      if (!fs::exists(where, error))
+        throw std::runtime_error(options.json_file + ": cannot write: no folder " + where.string() + "; nothing run");
+      if (!fs::is_directory(where, error))
+        throw std::runtime_error(options.json_file + ": cannot write: " + where.string() + " is not a folder; nothing run");
+      if (::access(where.c_str(), W_OK | X_OK) != 0)
+        throw std::runtime_error(options.json_file + ": cannot write in " + where.string() + ": " + std::strerror(errno) + "; nothing run");
       if (fs::is_directory(options.json_file, error))
         throw std::runtime_error(options.json_file + ": cannot write: it is a folder; nothing run");
     }
@@ -115,7 +121,7 @@ int run_run_command(const RunOptions& options) {
     if (child.signal != 0) {
       std::fprintf(stderr, "augur run: %s was killed by signal %d (%s); no report\n", program.c_str(), child.signal,
                    strsignal(child.signal));
-      return 1;
+      return child.shell_status();  // 128 + the signal, as a shell gives it
     }
     if (!fs::exists(info_path)) {
       std::fprintf(stderr, "augur run: %s exited with status %d without going through %s's exit (it "
@@ -138,11 +144,11 @@ int run_run_command(const RunOptions& options) {
       return finish(options, program, report_text, info, child);
     }
     if (!interpose::run_problem(run).empty() || !fs::exists(report_path)) {
+      // The program's failure first (its arguments, its input), then what that left unmeasured.
+      if (child.exit_code != 0) std::fprintf(stderr, "augur run: %s exited with status %d\n", program.c_str(), child.exit_code);
       std::fprintf(stderr, "augur run: no iterative parallel region found in %s: %s; nothing measured\n", program.c_str(),
                    interpose::nothing_measured_reason(run).c_str());
-      if (child.exit_code == 0) return 1;
-      std::fprintf(stderr, "augur run: %s exited with status %d\n", program.c_str(), child.exit_code);
-      return child.exit_code;  // the program's failure, passed on (docs/cli.md, "Exit status")
+      return child.exit_code != 0 ? child.exit_code : 1;  // the program's failure, passed on (docs/cli.md, "Exit status")
     }
     const std::string report_text = core::read_file(report_path);
     const selfanalysis::Report report = selfanalysis::parse_report(report_text, report_path);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "augur/core/diagnostics.hpp"
+#include "augur/dpd.hpp"
 #include "core/json_line.hpp"
 
 namespace augur::interpose {
@@ -124,8 +125,10 @@ std::string nothing_measured_reason(const RunInfo& info) {
              "worksharing loops inside it) is not measured by this runtime's tool yet";
     std::string reason = "one parallel region ran, once, and its " + std::to_string(info.worksharing_samples) +
                          " worksharing constructs (barriers, loop ends on its master thread) showed no periodic pattern";
-    // A window the constructs never filled twice cannot see a step repeat: a smaller one can.
-    if (info.dpd_window > 0 && info.worksharing_samples < 2L * info.dpd_window)
+    // A window the constructs never filled twice cannot see a step repeat: a smaller one can, when the constructs
+    // fill the smallest window (dpd::Detector::min_window) twice.
+    if (info.dpd_window > dpd::Detector::min_window && info.worksharing_samples < 2L * info.dpd_window &&
+        info.worksharing_samples >= 2L * dpd::Detector::min_window)
       reason += " in a window of " + std::to_string(info.dpd_window) + " samples, more than half of them: a smaller --dpd-window may find it";
     return reason;
   }

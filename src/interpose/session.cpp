@@ -77,7 +77,8 @@ std::string diagnosis(const Session& state) {
     return "one parallel region ran, once, and its " + std::to_string(state.worksharing->periods().samples()) +
            " worksharing constructs (barriers, loop ends) showed no periodic pattern (the detector's window grew from " +
            std::to_string(detector.start_window()) + " to " + std::to_string(detector.grown_to()) + " samples): nothing measured; " +
-           (state.worksharing->periods().samples() < 2L * detector.start_window()
+           (state.worksharing->periods().samples() < 2L * detector.start_window() &&
+                    state.worksharing->periods().samples() >= 2L * dpd::Detector::min_window
                 ? std::string("a window larger than half the constructs that ran cannot see a step repeat: a smaller --dpd-window")
                 : std::string("a time step longer than half the window needs a larger --dpd-window"));
   }

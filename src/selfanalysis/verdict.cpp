@@ -62,7 +62,7 @@ void judge_fraction(const VerdictInput& input, Verdict& verdict) {
   if (f < 0.0) {
     const std::string slower = input.speedup > 0.0 && input.speedup < 1.0 && input.processors >= 2
                                    ? " (" + input.speedup_name + "(" + std::to_string(input.processors) + ") = " +
-                                         core::format_value("%.2f", input.speedup) +
+                                         core::format_value("%.3f", input.speedup) +
                                          " < 1: the threads slow the program down, which no sequential fraction explains)"
                                    : "";
     verdict.lines.push_back("sequential fraction f: unknown" + slower + ", so no Amdahl limit");

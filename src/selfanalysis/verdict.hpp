@@ -59,7 +59,8 @@ inline constexpr double repetition_spread_limit = 0.10;  // (max - min) / median
 inline constexpr double steal_limit = 0.05;             // CPU steal over the run
 
 // The sequential fraction Amdahl's law needs to give speedup S on P > 1 processors (Karp and Flatt's
-// experimentally determined serial fraction): (1/S - 1/P) / (1 - 1/P); -1 when S <= 0 or P < 2.
+// experimentally determined serial fraction): (1/S - 1/P) / (1 - 1/P), 0 above P; -1 when S < 1 (the formula
+// exceeds 1: overheads, not a sequential part) or P < 2.
 [[nodiscard]] double karp_flatt_fraction(double speedup, int processors);
 
 [[nodiscard]] Verdict judge_verdict(const VerdictInput& input);

@@ -35,11 +35,11 @@ TEST(BenchGoals, CountsEachGoalAndNamesTheMisses) {
   EXPECT_EQ(goals_text(programs),
             "== goals of issue 16 over 3 programs\n"
             "  the same period in every run: 2 of 3 (goal: all)\n"
-            "  one-run S(2) within 10% of T(1)/T(2): 2 of 3 (goal: all); off: gcc b +27.0%\n"
-            "    the machine's floor, the reference against itself (ref B/A) within 10%: 2 of 3; off: clang c +17.1%\n"
-            "  first time estimate within 5%: 2 of 3 (goal: all); off: gcc b -28.7%\n"
+            "  one-run S(2) within 10% of T(1)/T(2): 2 of 3 (goal: all); off: gcc b +27.00%\n"
+            "    the machine's floor, the reference against itself (ref B/A) within 10%: 2 of 3; off: clang c +17.10%\n"
+            "  first time estimate within 5%: 2 of 3 (goal: all); off: gcc b -28.70%\n"
             "    the program's floor, its own pace alone on 2 threads at the same point within 5%: 1 of 3, 2 measured; "
-            "off: gcc b -27.2%, clang c no pace\n"
+            "off: gcc b -27.20%, clang c no pace\n"
             "  disturbed runs within 15% or flagged: 14 of 15 (goal: all)\n");
 }
 

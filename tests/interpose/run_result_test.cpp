@@ -111,6 +111,11 @@ TEST(InterposeRunResult, SaysWhyNothingWasMeasured) {
             "showed no periodic pattern in a window of 1048576 samples, more than half of them: a smaller --dpd-window may find it");
   once.dpd_window = 128;
   EXPECT_EQ(nothing_measured_reason(once).find("smaller"), std::string::npos);
+  // One step's 5 constructs under the default window: no window, however small (at least 4), sees a step repeat.
+  once.worksharing_samples = 5;
+  EXPECT_EQ(nothing_measured_reason(once).find("smaller"), std::string::npos);
+  once.worksharing_samples = 40;  // 40 < 2 x 128, and a window of 4 to 20 could see a step of up to 10 repeat
+  EXPECT_NE(nothing_measured_reason(once).find("a smaller --dpd-window may find it"), std::string::npos);
 }
 
 // Found by fuzz/run_info_fuzz.cpp: a number beyond double's range escaped as nlohmann's out_of_range.

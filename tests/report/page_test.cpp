@@ -32,6 +32,15 @@ TEST(ReportPage, SpeedupShowsTsAndSaSideBySide) {
   EXPECT_NE(page.html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
 }
 
+// TS(2) below 1: Karp and Flatt's formula would give f = 1.06 and an "Amdahl limit" of 0.94; the page, as the plain
+// verdict, gives no f.
+TEST(ReportPage, SpeedupBelowOneHasNoKarpFlattFraction) {
+  const Rendered page = render(R"({"command": ["prog"], "max_threads": 2, "points": [
+    {"p": 1, "ts": 1.0, "time_s": 10}, {"p": 2, "ts": 0.94, "time_s": 10.64}], "notes": []})");
+  EXPECT_TRUE(page.says("TS: S(2) = 0.94, efficiency 47% (f from TS by Karp and Flatt)")) << page.summary();
+  EXPECT_EQ(page.summary().find("Amdahl limit"), std::string::npos) << page.summary();
+}
+
 TEST(ReportPage, SelfAnalysisReportHasTheRegionsSpeedupAndAmdahl) {
   // f = 0.1: S(4) = 1 / (0.1 + 0.9/4) = 3.0769, efficiency 77%, Amdahl limit 10.
   const Rendered page = render(R"({"augur_report": 1, "mode": "analyze", "program": "<img src=x onerror=alert(1)>",

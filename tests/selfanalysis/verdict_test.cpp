@@ -312,7 +312,7 @@ TEST(PlainVerdict, ASpeedupBelowOneHasNoSequentialFraction) {
   input.fraction_from_speedup = input.sequential_fraction >= 0.0;
   const Verdict verdict = judge_verdict(input);
   ASSERT_GE(verdict.lines.size(), 2U);
-  EXPECT_EQ(verdict.lines[1], "sequential fraction f: unknown (TS(2) = 0.97 < 1: the threads slow the program down, which no "
+  EXPECT_EQ(verdict.lines[1], "sequential fraction f: unknown (TS(2) = 0.970 < 1: the threads slow the program down, which no "
                               "sequential fraction explains), so no Amdahl limit");
   EXPECT_LT(verdict.amdahl_limit, 0.0);
 }
