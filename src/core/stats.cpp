@@ -113,4 +113,10 @@ nlohmann::ordered_json estimate_json(const Estimate& estimate) {
   return json;
 }
 
+double karp_flatt_fraction(double speedup, int processors) {
+  if (!(speedup >= 1.0) || processors < 2) return -1.0;
+  const double p = processors;
+  return std::max(0.0, (1.0 / speedup - 1.0 / p) / (1.0 - 1.0 / p));
+}
+
 }  // namespace augur::core

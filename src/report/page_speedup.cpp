@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "augur/core/stats.hpp"
 #include "builders.hpp"
 #include "report/svg.hpp"
 
@@ -175,9 +176,8 @@ void add_speedup(Part& part, const View& speedup) {
   if (last) {
     const double p = (*last)["p"].number();
     if (const auto value = last->maybe("ts"); value && p > 1) {
-      // f from the measured speedup (Karp and Flatt), f = (1/S - 1/p) / (1 - 1/p), with the plain verdict's rule
-      // (selfanalysis::karp_flatt_fraction, which this layer may not include): none below S = 1, 0 above p.
-      const double f = *value < 1.0 ? -1.0 : std::max(0.0, (1.0 / *value - 1.0 / p) / (1.0 - 1.0 / p));
+      // f from the measured speedup by the plain verdict's rule (Karp and Flatt; none below S = 1, 0 above p).
+      const double f = core::karp_flatt_fraction(*value, static_cast<int>(p));
       part.summary("TS: " + speedup_line(p, *value, f >= 0 ? std::optional<double>(f) : std::nullopt) +
                    " (f from TS by Karp and Flatt)");
     }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 
+#include "augur/core/stats.hpp"
 #include "core/table.hpp"
 
 namespace augur::selfanalysis {
@@ -131,14 +132,6 @@ std::string clean_line(const VerdictInput& input) {
 
 }  // namespace
 
-double karp_flatt_fraction(double speedup, int processors) {
-  // Below 1 the formula exceeds 1: overheads, not a sequential part, make the threads slower than one.
-  if (speedup < 1.0 || processors < 2) return -1.0;
-  const double p = processors;
-  // Above P (superlinear) the formula goes negative: no sequential part is visible.
-  return std::max(0.0, (1.0 / speedup - 1.0 / p) / (1.0 - 1.0 / p));
-}
-
 Verdict judge_verdict(const VerdictInput& input) {
   Verdict verdict;
   judge_efficiency(input, verdict);
@@ -241,7 +234,7 @@ VerdictInput verdict_input(const ExperimentResult& result, int repeat, const Mac
     input.repetitions = repeat;
     input.repetition_spread = repeat >= 2 ? (point.traditional_max - point.traditional_min) / point.traditional : -1.0;
   }
-  input.sequential_fraction = karp_flatt_fraction(input.speedup, input.processors);
+  input.sequential_fraction = core::karp_flatt_fraction(input.speedup, input.processors);
   input.fraction_from_speedup = input.sequential_fraction >= 0.0;
   input.judged = judged > 0;
   if (disturbed > 0) {

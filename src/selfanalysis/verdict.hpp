@@ -22,7 +22,7 @@ struct VerdictInput {
   // S(P): measured, or, when baseline == processors, the engine's Amdahl's Factor AF(P) computed from f. < 0: unknown.
   double speedup = -1.0;
   std::string speedup_name = "S";  // how the lines name it: "S" (self-analysis), "TS" (augur speedup)
-  double sequential_fraction = -1.0;  // f; < 0: unknown (see karp_flatt_fraction for a measured speedup)
+  double sequential_fraction = -1.0;  // f; < 0: unknown (see core::karp_flatt_fraction for a measured speedup)
   bool fraction_from_speedup = false;  // f was derived from S(P) by Karp and Flatt's formula, not measured
   double efficiency = -1.0;  // measured directly (one-run analysis of an outer region); < 0: S(P) / P
 
@@ -57,11 +57,6 @@ struct Verdict {
 // The thresholds of the rules beyond the noise verdict's own (NoiseThresholds).
 inline constexpr double repetition_spread_limit = 0.10;  // (max - min) / median of the repetitions
 inline constexpr double steal_limit = 0.05;             // CPU steal over the run
-
-// The sequential fraction Amdahl's law needs to give speedup S on P > 1 processors (Karp and Flatt's
-// experimentally determined serial fraction): (1/S - 1/P) / (1 - 1/P), 0 above P; -1 when S < 1 (the formula
-// exceeds 1: overheads, not a sequential part) or P < 2.
-[[nodiscard]] double karp_flatt_fraction(double speedup, int processors);
 
 [[nodiscard]] Verdict judge_verdict(const VerdictInput& input);
 

@@ -4,13 +4,17 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
+
+#include "augur/core/stats.hpp"
 
 namespace augur::selfanalysis {
 namespace {
 
 using Lines = std::vector<std::string>;
+using core::karp_flatt_fraction;
 
 MachineContext machine(double load_start, double load_end, int processors, double steal, const std::string& policy) {
   MachineContext context;
@@ -299,6 +303,7 @@ TEST(PlainVerdict, KarpFlattFraction) {
   EXPECT_DOUBLE_EQ(karp_flatt_fraction(0.0, 4), -1.0);
   EXPECT_DOUBLE_EQ(karp_flatt_fraction(0.97, 2), -1.0);  // slower on 2 than on 1: (1/0.97 - 1/2) / (1/2) > 1, no f
   EXPECT_DOUBLE_EQ(karp_flatt_fraction(1.0, 2), 1.0);
+  EXPECT_DOUBLE_EQ(karp_flatt_fraction(std::nan(""), 2), -1.0);  // no speedup measured
 }
 
 // augur speedup on a program that two threads slow down (TS(2) 0.97, a loaded machine, 2026-11-28): Karp-Flatt's

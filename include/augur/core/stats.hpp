@@ -30,6 +30,13 @@ struct MedianInterval {
 // deviation is `deviation`: t((1 + level) / 2, count − 1) · deviation / √count; 0 for fewer than 2 values.
 [[nodiscard]] double mean_half_width(double deviation, long count, double level = 0.95);
 
+// The sequential fraction Amdahl's law needs to give speedup S on P > 1 processors (Karp and Flatt's
+// experimentally determined serial fraction, seed 000's f from a measured speedup): (1/S - 1/P) / (1 - 1/P);
+// 0 above P (superlinear: no sequential part is visible); -1 when S < 1 (the formula exceeds 1: overheads, not
+// a sequential part, make the threads slower than one) or P < 2. The one rule of `augur run`'s verdict and
+// `augur report`'s speedup page.
+[[nodiscard]] double karp_flatt_fraction(double speedup, int processors);
+
 // A mean with its spread, as augur's tools print it: the standard deviation of the quantity and, when the
 // mean is estimated from a sample (a simulation's replications), the half-width of the 95% confidence
 // interval of that mean. A predictor's figures have no interval. Its JSON (src/core/stats_json.hpp) is
