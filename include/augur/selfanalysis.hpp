@@ -61,6 +61,8 @@ struct NoiseThresholds {
   long preempted_window = 2;       // a window with at least this many involuntary context switches
   double disturbed_fraction = 0.2; // more than this fraction of the windows slowed or preempted: disturbed
   double spread = 0.05;            // MAD/median of the window times on a processor count above this: disturbed
+  double table_deviation = 0.10;   // the table's history-weighted S(P) this far from the windows' median (or two of
+                                   // its deviations, if more): disturbed
 };
 
 // Window means kept per processor count and for the baseline (the oldest are overwritten beyond).

@@ -137,6 +137,7 @@ struct NoiseVerdict {
   long involuntary_switches = -1;       // in all windows kept (baseline and measured); -1 when unknown
   int verdict_processors = 0;           // the count whose speedup the sentence quotes (0: none)
   SpeedupInterval speedup;              // of that count
+  bool table_outside = false;  // the history-weighted S of that count is far from the windows' median (judge_noise)
 };
 
 // The verdict on one region; `allocated` is P, whose speedup the sentence quotes when known.

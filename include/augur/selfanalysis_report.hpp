@@ -90,6 +90,7 @@ struct ReportRegion {
   double iteration_time = 0.0;    // T(P), seconds
   double one_thread_time = 0.0;   // T(1), seconds
   std::string one_thread_source;  // "baseline": baseline steps (threads one after the other); "work": the work added up
+  double work_one_thread_time = 0.0;  // the used steps' work added up, seconds (T(1) when the source is "work")
   long baseline_steps = 0;
   // The baseline steps stopped for good: a thread waited for another inside a construct (a pipeline
   // synchronised with flags, as NPB LU's), so T(1) is the work added up with those waits in it.

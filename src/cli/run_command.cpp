@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -36,17 +37,18 @@ using nlohmann::json;
 // The end of every measured run: with --json, the report with what the interposition saw (on standard output
 // instead of the table, or with --json=FILE into FILE), and the program's exit status passed on.
 int finish(const RunOptions& options, const std::string& program, const std::string& report_text, const json& info,
-           const core::ProcessResult& child) {
+           const core::ProcessResult& child, core::OutputFile* json_output) {
   if (options.json || !options.json_file.empty()) {
     json out = json::parse(report_text);
     out["interpose"] = info;
     out["program_wall_time_s"] = child.wall_seconds;
     out["exit_code"] = child.exit_code;
     out["verdict"] = run_verdict_json(report_text);
-    if (options.json_file.empty()) {
+    if (json_output == nullptr) {
       std::fputs((core::json_text(out, 2) + "\n").c_str(), stdout);
     } else {
-      core::write_file_atomically(options.json_file, core::json_text(out, 2) + "\n");
+      json_output->write(core::json_text(out, 2) + "\n");
+      json_output->commit();
     }
   }
   if (child.exit_code == 0) return 0;
@@ -95,6 +97,7 @@ int run_run_command(const RunOptions& options) {
     if (const int refused = choose_interposition("augur run", program, runtime, detail, options.preload, true, tool);
         refused != 0)
       return refused;
+    std::unique_ptr<core::OutputFile> json_output;
     if (!options.json_file.empty()) {
       core::refuse_output_over_inputs(options.json_file, {program, tool.library});
       // Before the run, not after it: a report that cannot be written would cost the whole run.
@@ -109,7 +112,15 @@ int run_run_command(const RunOptions& options) {
         throw std::runtime_error(options.json_file + ": cannot write in " + where.string() + ": " + std::strerror(errno) + "; nothing run");
       if (fs::is_directory(options.json_file, error))
         throw std::runtime_error(options.json_file + ": cannot write: it is a folder; nothing run");
+      // Opened now, written at the end: whatever else keeps it from being written (a link into a missing folder)
+      // is found before the run, and a run that gives no report leaves nothing behind.
+      try {
+        json_output = std::make_unique<core::OutputFile>(options.json_file);
+      } catch (const std::runtime_error& refused) {
+        throw std::runtime_error(std::string(refused.what()) + "; nothing run");
+      }
     }
+    if (const std::string note = baseline_clamp_note(options); !note.empty()) std::fprintf(stderr, "augur run: note: %s\n", note.c_str());
     core::TemporaryFolder scratch("augur-run");
     const std::string report_path = (scratch.path() / "report.json").string();
     const std::string info_path = (scratch.path() / "interpose.json").string();
@@ -141,7 +152,7 @@ int run_run_command(const RunOptions& options) {
           measure_second_run(options, *run.worksharing, child.exit_code, argv, environment, scratch.path());
       if (second) record_second_run(info["worksharing"], *second);
       if (!options.json) print_worksharing(run, info["worksharing"], child, report, second, options);
-      return finish(options, program, report_text, info, child);
+      return finish(options, program, report_text, info, child, json_output.get());
     }
     if (!interpose::run_problem(run).empty() || !fs::exists(report_path)) {
       // The program's failure first (its arguments, its input), then what that left unmeasured.
@@ -153,7 +164,7 @@ int run_run_command(const RunOptions& options) {
     const std::string report_text = core::read_file(report_path);
     const selfanalysis::Report report = selfanalysis::parse_report(report_text, report_path);
     if (!options.json) print_report(report, info, child, options);
-    return finish(options, program, report_text, info, child);
+    return finish(options, program, report_text, info, child, json_output.get());
   } catch (const std::exception& error) {
     std::fprintf(stderr, "augur run: %s\n", core::describe_error(error).c_str());
     return 1;

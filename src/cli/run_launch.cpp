@@ -39,6 +39,21 @@ ToolChoices tool_choices(const RunOptions& options, const std::string& report_pa
 
 }  // namespace
 
+std::string baseline_clamp_note(const RunOptions& options) {
+  const selfanalysis::BaselinePolicy policy = baseline_policy(options);
+  int threads = options.threads;
+  if (threads <= 0) {
+    const char* variable = std::getenv("OMP_NUM_THREADS");
+    char* end = nullptr;
+    const long value = variable != nullptr ? std::strtol(variable, &end, 10) : 0;
+    if (variable != nullptr && end != variable && *end == '\0' && value > 0 && value <= 4096) threads = static_cast<int>(value);
+  }
+  if (policy.kind != selfanalysis::BaselinePolicy::Kind::Fixed || threads <= 0 || policy.processors <= threads) return "";
+  const std::string p = std::to_string(threads);
+  return "--baseline " + std::to_string(policy.processors) + " is more than the " + p + " thread" + (threads == 1 ? "" : "s") +
+         " of the run: the baseline is " + p + " (never more than the threads; below " + p + " to measure a speedup on " + p + ")";
+}
+
 long RunOptions::iterations() const {
   long iterations = 0;
   for (const auto& [key, value] : augur_options) {
@@ -63,7 +78,13 @@ std::optional<interpose::SecondRunResult> measure_second_run(const RunOptions& o
                                                              int first_exit_code, const std::vector<std::string>& argv,
                                                              const Environment& environment, const fs::path& scratch) {
   const int threads = interpose::second_run_threads(baseline_policy(options), first.team_size);
-  if (!options.check_run || options.one_run || !interpose::second_run_wanted(first, threads)) return std::nullopt;
+  if (!options.check_run || options.one_run) return std::nullopt;
+  if (!interpose::second_run_wanted(first, threads)) {
+    std::fprintf(stderr, "augur run: no check run (--check-run): %s\n",
+                 threads <= 0 ? "the team is one thread, and a check needs a run on fewer threads than the team"
+                              : "the first run measured no time per iteration to compare with");
+    return std::nullopt;
+  }
   if (first_exit_code != 0) return interpose::not_run_again(first, threads, first_exit_code);
   // Same program, arguments and environment, OMP_NUM_THREADS=B, its own files (later entries win).
   const std::string info_path = (scratch / "interpose-baseline.json").string();

@@ -22,6 +22,10 @@ using Environment = std::vector<std::pair<std::string, std::string>>;
 [[nodiscard]] Environment program_environment(const RunOptions& options, const Interposition& tool,
                                               const std::string& report_path, const std::string& info_path);
 
+// What augur run says before the run about the options it will not follow as given: a fixed --baseline above
+// the threads given (-p, or OMP_NUM_THREADS) becomes the thread count. Empty when there is nothing to say.
+[[nodiscard]] std::string baseline_clamp_note(const RunOptions& options);
+
 // One outer parallel region: runs the program (`argv`, `environment` of the first run) a second time on
 // the baseline's thread count, in `scratch`, and combines the two runs. None when no second run is wanted
 // (--one-run, no other thread count, no time per iteration in the first run).

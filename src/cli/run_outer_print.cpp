@@ -10,7 +10,10 @@ namespace augur::cli {
 
 std::string construct_list(const nlohmann::json& found, std::size_t shown) {
   const nlohmann::json& all = found.at("constructs");
-  const auto name = [&all](std::size_t index) { return loop_name(all[index]) + " " + all[index].value("kind", std::string("?")); };
+  const std::string region_file = found.contains("region") ? source_file(found.at("region")) : "";
+  const auto name = [&all, &region_file](std::size_t index) {
+    return loop_name(all[index], region_file) + " " + all[index].value("kind", std::string("?"));
+  };
   std::string constructs;
   std::size_t listed = 0;
   for (std::size_t groups = 0; listed < all.size() && groups < shown; ++groups) {

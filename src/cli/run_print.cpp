@@ -6,10 +6,13 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <utility>
 
+#include "core/table.hpp"
 #include "verdict_print.hpp"
 
 namespace augur::cli {
@@ -36,17 +39,39 @@ const json* info_region(const json& info, std::uint64_t id) {
 
 std::string region_name(const json* region) {
   if (region == nullptr || region->at("loops").empty()) return "?";
-  const json& first = region->at("loops")[0];
-  std::string name = first.value("name", std::string("?"));
-  if (first.contains("source")) name += " (" + first["source"].get<std::string>() + ")";
-  return name;
+  return loop_name(region->at("loops")[0]);
+}
+
+// "path:line" with the path normalised ("build/../examples" -> "examples") and relative to the current folder
+// when it is under it.
+std::pair<std::string, std::string> split_source(const std::string& source) {
+  const std::size_t colon = source.rfind(':');
+  std::string file = colon == std::string::npos ? source : source.substr(0, colon);
+  const std::string line = colon == std::string::npos ? "" : source.substr(colon + 1);
+  std::filesystem::path path = std::filesystem::path(file).lexically_normal();
+  std::error_code error;
+  const std::filesystem::path here = std::filesystem::current_path(error);
+  if (!error && path.is_absolute()) {
+    const std::filesystem::path relative = path.lexically_relative(here);
+    if (!relative.empty() && *relative.begin() != "..") path = relative;
+  }
+  return {path.string(), line};
 }
 
 }  // namespace
 
-std::string loop_name(const json& loop) {
+std::string source_file(const json& loop) {
+  return loop.contains("source") && loop["source"].is_string() ? split_source(loop["source"].get<std::string>()).first : "";
+}
+
+std::string loop_name(const json& loop, const std::string& same_file) {
+  constexpr std::size_t longest = 60;
   std::string name = loop.value("name", std::string("?"));
-  if (loop.contains("source")) name += " (" + loop["source"].get<std::string>() + ")";
+  if (name.size() > longest) name = name.substr(0, longest - 3) + "...";
+  if (loop.contains("source") && loop["source"].is_string()) {
+    const auto [file, line] = split_source(loop["source"].get<std::string>());
+    name += " (" + (!same_file.empty() && file == same_file && !line.empty() ? "line " + line : file + (line.empty() ? "" : ":" + line)) + ")";
+  }
   return name;
 }
 
@@ -136,7 +161,7 @@ void print_report(const selfanalysis::Report& report, const json& info, const co
     std::printf("  no baseline: too few iterations after detection (%ld)\n", main->iterations);
   } else {
     std::printf("  baseline B=%d  T(B)=%s  f=%s  AF(B)=%.3f\n", main->baseline, format_seconds(main->baseline_time).c_str(),
-                main->sequential_fraction < 0.0 ? "unknown" : std::to_string(main->sequential_fraction).substr(0, 6).c_str(),
+                main->sequential_fraction < 0.0 ? "unknown" : core::format_fraction(main->sequential_fraction).c_str(),
                 main->amdahl_factor);
     // T(p) is the time per iteration the speedup stands for, AF(B) x T(B) / S(p) (S(p) weighs the history of
     // windows, thesis Figure 4.7); the last window's own mean is in the --json report (`iteration_time_s`).
@@ -186,15 +211,19 @@ void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& op
                                  ? "baseline iterations: the threads one after the other"
                                  : "the threads' work added up: no baseline iterations";
   if (team == 1) {  // T(P) is T(1): one time, measured, and the work added up beside it
-    std::printf("  T(1)=%s (the steps on one thread; their work added up: %s)  f=%.4f\n", format_seconds(outer.iteration_time).c_str(),
-                format_seconds(outer.one_thread_time).c_str(), outer.sequential_fraction);
+    std::printf("  T(1)=%s (the steps on one thread; their work added up: %s)  f=%s\n", format_seconds(outer.iteration_time).c_str(),
+                format_seconds(outer.work_one_thread_time).c_str(), core::format_fraction(outer.sequential_fraction).c_str());
   } else {
-    std::printf("  T(1)=%s (%s)  T(%d)=%s  f=%.4f  AF(%d)=%.3f\n", format_seconds(outer.one_thread_time).c_str(), source.c_str(),
-                team, format_seconds(outer.iteration_time).c_str(), outer.sequential_fraction, team, outer.amdahl_factor);
+    std::printf("  T(1)=%s (%s)  T(%d)=%s  f=%s  AF(%d)=%.3f\n", format_seconds(outer.one_thread_time).c_str(), source.c_str(),
+                team, format_seconds(outer.iteration_time).c_str(), core::format_fraction(outer.sequential_fraction).c_str(), team,
+                outer.amdahl_factor);
   }
   // PE = LB x CE holds when T(1) is the work added up (docs/self-analysis.md, "The figures"); from baseline iterations
   // PE is S(P) / P and LB x CE the work's own efficiency beside it.
-  if (outer.one_thread_source == "baseline")
+  if (team == 1)  // S(1) = 1: no parallel efficiency; what the step spends beside the work is the runtime's
+    std::printf("  communication efficiency %.3f = the work / the step (the runtime's constructs and waits take the rest)\n",
+                outer.communication);
+  else if (outer.one_thread_source == "baseline")
     std::printf("  parallel efficiency %.3f = S(%d) / %d; of the work added up: %.3f = load balance %.3f x communication %.3f\n",
                 outer.parallel_efficiency, team, team, outer.load_balance * outer.communication, outer.load_balance, outer.communication);
   else

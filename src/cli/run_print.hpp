@@ -19,8 +19,14 @@ namespace augur::cli {
 // constructs of its worksharing period).
 void resolve_names(nlohmann::json& info);
 
-// A loop's or construct's name in the interposition file (resolved by resolve_names), with its source line.
-[[nodiscard]] std::string loop_name(const nlohmann::json& loop);
+// A loop's or construct's name in the interposition file (resolved by resolve_names), with its source line, for
+// the tables: a name longer than 60 characters (a demangled C++ one) cut with "...", the path normalised and
+// relative to the current folder when under it; "line N" alone when the file is `same_file` (the region's).
+// The interposition file and --json keep both whole.
+[[nodiscard]] std::string loop_name(const nlohmann::json& loop, const std::string& same_file = "");
+
+// The file of a loop's source ("path:line" -> "path"), "" when it has none.
+[[nodiscard]] std::string source_file(const nlohmann::json& loop);
 
 // "12.3 us", "4.567 ms", "1.234 s".
 [[nodiscard]] std::string format_seconds(double seconds);

@@ -319,7 +319,8 @@ std::string find_program(const std::string& program) {
   std::string folder;
   while (std::getline(folders, folder, ':')) {
     const std::filesystem::path candidate = std::filesystem::path(folder.empty() ? "." : folder) / program;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    std::error_code error;  // a folder of that name is not the program: search on, as execvp does
+    if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate, error)) return candidate.string();
   }
   return "";
 }

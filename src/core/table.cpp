@@ -37,6 +37,15 @@ std::string format_value(const char* pattern, double value) {
   return buffer;
 }
 
+std::string format_fraction(double value) {
+  if (!(std::fabs(value) < 0.001) || value == 0.0) return format_value("%.4f", value);
+  // Two significant digits in fixed notation (no exponent): 0.00023, 0.000023.
+  const int decimals = std::min(12, 1 - static_cast<int>(std::floor(std::log10(std::fabs(value)))));
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
 std::string format_number(double value, int decimals) {
   if (std::isnan(value)) return "-";
   char buffer[64];

@@ -61,6 +61,12 @@ std::string describe_loop(std::uint64_t address) {
   return out + "}";
 }
 
+// No iterative parallel region, but a period in the worksharing constructs of one (analysed, or only timed).
+bool step_inside_region(const Session& state) {
+  return state.engine != nullptr && state.engine->regions().region_count() == 0 && state.worksharing != nullptr &&
+         state.worksharing->periods().found();
+}
+
 // What the run found when there is no measurement to show.
 std::string diagnosis(const Session& state) {
   if (!state.disabled_reason.empty()) return state.disabled_reason;
@@ -319,13 +325,14 @@ void finish_session(Session& session) {
     context.wait_policy = wait_policy == nullptr ? "" : wait_policy;
     context.config = state->settings.engine;
     context.machine = state->machine.finish(context.available_processors);
+    const std::vector<selfanalysis::OuterRegionResult> outer = outer_results(*state, context.machine);
     context.notes.push_back(std::string("dynamic instrumentation (") + state->library + ", " + state->runtime +
-                            "): regions found by the periodicity detector");
+                            (outer.empty() && !step_inside_region(*state) ? "): regions found by the periodicity detector"
+                                           : "): the time step found by the periodicity detector in the worksharing constructs"));
     if (!problem.empty()) context.notes.push_back(problem);
     if (!state->spin_note.empty()) context.notes.push_back(state->spin_note);
     if (const int refused = state->spin_threads_refused.load(std::memory_order_relaxed); refused > 0)
       context.notes.push_back(std::to_string(refused) + " thread(s) could not sample their spin loops: their spins count as work");
-    const std::vector<selfanalysis::OuterRegionResult> outer = outer_results(*state, context.machine);
     if (state->settings.summary) {
       std::fflush(stdout);
       if (!problem.empty() && outer.empty()) warn(problem);

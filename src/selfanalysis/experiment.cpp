@@ -5,6 +5,8 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "augur/core/stats.hpp"
 
@@ -162,6 +164,9 @@ void add_notes(const ExperimentInput& input, Samples& samples, ExperimentResult&
   auto add_note = [&](const std::string& note) {
     if (std::find(result.notes.begin(), result.notes.end(), note) == result.notes.end()) result.notes.push_back(note);
   };
+  // An outer region's note on where T(1) came from differs with the thread count (no baseline steps on one
+  // thread): each such note once, with the thread counts it is about.
+  std::vector<std::pair<std::string, std::vector<int>>> per_count;
   for (const auto* runs : {&input.timed, &input.analyzed, &input.swept}) {
     for (const ExperimentRun& run : *runs) {
       for (const std::string& note : run.report.notes) add_note(note);
@@ -169,12 +174,23 @@ void add_notes(const ExperimentInput& input, Samples& samples, ExperimentResult&
       if (region == nullptr) continue;
       for (const std::string& note : region->notes) {
         if (runs == &input.swept) continue;  // the sweep's own warning is summarised below
-        // An outer region's note on where T(1) came from differs with the thread count (no baseline steps on one
-        // thread): say which runs it is about.
-        const bool per_count = note.rfind("one run:", 0) == 0;
-        add_note(per_count ? "on " + std::to_string(run.processors) + (run.processors == 1 ? " thread, " : " threads, ") + note : note);
+        if (note.rfind("one run:", 0) != 0) {
+          add_note(note);
+          continue;
+        }
+        auto entry = std::find_if(per_count.begin(), per_count.end(), [&note](const auto& item) { return item.first == note; });
+        if (entry == per_count.end()) entry = per_count.insert(per_count.end(), {note, {}});
+        if (std::find(entry->second.begin(), entry->second.end(), run.processors) == entry->second.end())
+          entry->second.push_back(run.processors);
       }
     }
+  }
+  for (auto& [note, counts] : per_count) {
+    std::sort(counts.begin(), counts.end());
+    std::string list;
+    for (std::size_t index = 0; index < counts.size(); ++index)
+      list += (index == 0 ? "" : index + 1 == counts.size() ? " and " : ", ") + std::to_string(counts[index]);
+    add_note("on " + list + (counts.size() == 1 && counts[0] == 1 ? " thread, " : " threads, ") + note);
   }
   for (const ExperimentPoint& point : result.points) {
     if (std::isnan(point.self_analyzer) && !samples.analyzed_times[point.processors].empty()) {

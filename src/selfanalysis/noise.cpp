@@ -249,6 +249,27 @@ void judge_machine(const MachineContext& machine, int allocated, NoiseVerdict& v
   if (!machine.oversubscribed() && machine.competed(allocated)) verdict.reasons.push_back(machine.competed_reason(allocated));
 }
 
+// The table's S(P) weighs the history toward the last windows (thesis Figure 4.7): an exponentially weighted mean,
+// whose standard deviation is sqrt(w' / (2 - w')) = 0.5 of one window's for the default w' = 1 - 0.6. Farther from
+// the windows' median than two of those (1.4826 MAD: a robust deviation), and than `table_deviation` of the median,
+// the last windows differ from the run's, and the table's figure is not the run's.
+void judge_table_speedup(const Region& region, const NoiseThresholds& thresholds, NoiseVerdict& verdict) {
+  const int p = verdict.verdict_processors;
+  const ProcessorStats* stats = p > 0 ? region.stats(p) : nullptr;
+  const SpeedupInterval& interval = verdict.speedup;
+  if (stats == nullptr || stats->state != SpeedupState::Calculated || interval.windows < 3 || interval.median <= 0.0) return;
+  const double table = region.speedup(p);
+  const double allowed = std::max(thresholds.table_deviation, 2.0 * 0.5 * 1.4826 * interval.spread);
+  if (std::fabs(table / interval.median - 1.0) <= allowed) return;
+  verdict.table_outside = true;
+  verdict.reasons.push_back("the table's S(" + std::to_string(p) + ") = " + core::format_value("%.2f", table) +
+                            " (weighted toward the last windows, each against the T(B) of its time) is " +
+                            percent(std::fabs(table / interval.median - 1.0)) + (table < interval.median ? " below" : " above") +
+                            " the windows' median " + core::format_value("%.2f", interval.median) +
+                            " against the final T(B) (more than " + percent(allowed) + "): the windows do not agree on one S(" +
+                            std::to_string(p) + ")");
+}
+
 }  // namespace
 
 NoiseVerdict judge_noise(const Region& region, const NoiseThresholds& thresholds, const MachineContext& machine, int allocated) {
@@ -258,7 +279,6 @@ NoiseVerdict judge_noise(const Region& region, const NoiseThresholds& thresholds
   judge_baseline(region, thresholds, verdict);
   judge_iterations(region, thresholds, verdict);
   judge_machine(machine, allocated, verdict);
-  verdict.disturbed = !verdict.reasons.empty();
   // The speedup the sentence quotes: P's, else the count with the most windows.
   for (int p : {allocated, verdict.spread_processors}) {
     const SpeedupInterval interval = speedup_interval(region, p, thresholds);
@@ -268,6 +288,8 @@ NoiseVerdict judge_noise(const Region& region, const NoiseThresholds& thresholds
       break;
     }
   }
+  judge_table_speedup(region, thresholds, verdict);
+  verdict.disturbed = !verdict.reasons.empty();
   std::string speedup;
   if (verdict.verdict_processors > 0) {
     const SpeedupInterval& s = verdict.speedup;

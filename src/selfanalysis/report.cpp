@@ -42,6 +42,7 @@ ordered_json render_noise(const NoiseVerdict& verdict) {
   json["measured_windows"] = verdict.measured_windows;
   json["preempted_windows"] = verdict.preempted_windows;
   json["involuntary_switches"] = number_or_null(verdict.involuntary_switches, verdict.involuntary_switches >= 0);
+  json["table_outside"] = verdict.table_outside;
   return json;
 }
 

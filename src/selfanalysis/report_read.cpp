@@ -69,6 +69,7 @@ void read_outer(const FieldReader& reader, const nlohmann::json& entry, const st
   region.iteration_time = reader.get_or<double>(entry, "iteration_time_s", 0.0, where);
   region.one_thread_time = reader.get_or<double>(entry, "one_thread_time_s", 0.0, where);
   region.one_thread_source = reader.get_or<std::string>(entry, "one_thread_source", "work", where);
+  region.work_one_thread_time = reader.get_or<double>(entry, "work_one_thread_time_s", 0.0, where);
   region.baseline_steps = reader.get_or<long>(entry, "baseline_steps", 0, where);
   region.baseline_stopped = reader.get_or<bool>(entry, "baseline_stopped", false, where);
   region.spin_time = reader.get_or<double>(entry, "spin_time_s", -1.0, where);

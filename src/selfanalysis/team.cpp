@@ -216,6 +216,8 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     std::vector<double> baseline_times;
     for (const long index : windows) baseline_times.push_back(analysis.step(index).one_thread());
     summary.one_thread = summary.baseline_measured ? median_of(std::move(baseline_times)) : summary.work_one_thread;
+    // On one thread T(1) is measured: the step itself (S(1) = 1); the work added up stays beside it.
+    if (summary.team == 1) summary.one_thread = summary.step_time;
     summary.serial = serial / used;
     summary.parallel_max = parallel_max / used;
     summary.overhead = std::max(0.0, summary.step_time - summary.serial - summary.parallel_max);

@@ -163,7 +163,7 @@ struct TeamSummary {
   double spread = 0.0;      // relative spread of the step times: 1.4826 MAD / median
   long baseline_steps = 0;  // baseline steps measured (threads one after the other)
   bool baseline_measured = false;  // T(1) is the median of the baseline steps (else the work added up)
-  double one_thread = 0.0;  // T(1): the median of the baseline steps' work added up, or of the other steps' work
+  double one_thread = 0.0;  // T(1): the median of the baseline steps' work added up, or of the other steps' work; team 1: step_time
   double work_one_thread = 0.0;  // T(1) from the work of the used steps added up (the mean per step)
   double spin = 0.0;             // the mean TeamStep::spin of the used steps
   double serial = 0.0;      // mean serial time per step

@@ -132,7 +132,10 @@ ordered_json render_outer(const OuterRegionResult& outer) {
   json["placement"] = std::move(placement);
   json["tool_time"] = render_tool_time(outer.tool);
   ordered_json notes = ordered_json::array();
-  notes.push_back(summary.baseline_measured
+  notes.push_back(summary.team == 1
+                      ? "one run: T(1) is the measured step; the other counts a model (docs/self-analysis.md, \"One outer "
+                        "parallel region, in one run\")"
+                  : summary.baseline_measured
                       ? "one run: T(1) is the work of baseline steps, the team's threads run one after the other; the other "
                         "counts a model (docs/self-analysis.md, \"One outer parallel region, in one run\")"
                       : "one run: T(1) is the threads' work between barriers added up (no baseline steps); the other counts "
@@ -158,7 +161,9 @@ std::string TeamSummary::verdict() const {
     text += ", step times within " + core::format_value("%.0f", spread * 100.0) + "%";
     if (quiet_machine) text += ", no other process beside the run (" + core::format_value("%.2f", std::max(other_cpu_load, 0.0)) + " processors)";
   }
-  if (enough) {
+  if (enough && team == 1) {
+    text += "; from " + std::to_string(steps_used) + " steps (one thread: no speedup to measure)";
+  } else if (enough) {
     // The ± only for a clean measurement: a disturbed one errs by more than the run's own precision.
     const bool precise = speedup_error() >= 0.0 && !disturbed;
     text += "; speedup " + core::format_value("%.2f", speedup) + (precise ? " ± " + core::format_value("%.2f", speedup_error()) : std::string()) + " (" +
@@ -185,7 +190,7 @@ std::string outer_summary(const OuterRegionResult& outer) {
   if (summary.enough) {
     text += "augur:   one run on " + std::to_string(summary.team) + " threads: T(1)=" + core::format_value("%.3f", summary.one_thread * 1e3) +
             (summary.baseline_measured ? " ms (baseline steps), T(" : " ms (work added up), T(") + std::to_string(summary.team) + ")=" + core::format_value("%.3f", summary.step_time * 1e3) +
-            " ms, S=" + core::format_value("%.3f", summary.speedup) + ", f=" + core::format_value("%.4f", summary.f) + ", load balance " +
+            " ms, S=" + core::format_value("%.3f", summary.speedup) + ", f=" + core::format_fraction(summary.f) + ", load balance " +
             core::format_value("%.3f", summary.load_balance) + ", communication " + core::format_value("%.3f", summary.communication) + "\n";
   }
   if (outer.placement.steps > 0) {

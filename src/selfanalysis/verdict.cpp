@@ -29,7 +29,9 @@ void add_once(std::vector<std::string>& list, const std::string& item) {
 void judge_efficiency(const VerdictInput& input, Verdict& verdict) {
   const int p = input.processors;
   const std::string s = input.speedup_name + "(" + std::to_string(p) + ")";
-  if (input.speedup >= 0.0 && p > 0 && input.baseline == p) {
+  if (p == 1) {  // S(1) = 1 by definition: nothing to judge
+    verdict.lines.push_back("parallel efficiency on 1 thread: none to judge (S(1) = 1; run on more threads to measure one)");
+  } else if (input.speedup >= 0.0 && p > 0 && input.baseline == p) {
     verdict.amdahl_factor_only = true;
     verdict.efficiency = input.speedup / p;
     verdict.efficiency_source = "amdahl";
@@ -71,12 +73,18 @@ void judge_fraction(const VerdictInput& input, Verdict& verdict) {
   }
   verdict.sequential_fraction = f;
   if (f == 0.0) {
-    verdict.lines.push_back("sequential fraction f = " + core::format_value("%.4f", f) + source + ": no Amdahl limit");
+    verdict.lines.push_back("sequential fraction f = " + core::format_fraction(f) + source + ": no Amdahl limit");
     return;
   }
   verdict.amdahl_limit = 1.0 / f;
-  verdict.lines.push_back("sequential fraction f = " + core::format_value("%.4f", f) + source + ": Amdahl limit 1/f = " +
-                          core::format_value("%.1f", verdict.amdahl_limit) + ", the speedup no thread count exceeds");
+  // A measured f (the time one thread works alone) bounds the speedup; below S(P) = 1 something else bounds it first.
+  const bool slower = input.speedup > 0.0 && input.speedup < 1.0 && input.processors >= 2;
+  verdict.lines.push_back("sequential fraction f = " + core::format_fraction(f) + source + ": Amdahl limit 1/f = " +
+                          core::format_value("%.1f", verdict.amdahl_limit) +
+                          (slower ? " from the sequential part alone; but " + input.speedup_name + "(" + std::to_string(input.processors) +
+                                        ") = " + core::format_value("%.3f", input.speedup) +
+                                        " < 1: the threads slow the program down, which the sequential part does not explain"
+                                  : ", the speedup no thread count exceeds"));
 }
 
 // The reasons of the machine snapshot and of the repetitions (the noise verdict's are the caller's).

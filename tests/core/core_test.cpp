@@ -5,7 +5,9 @@
 
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "augur/core/diagnostics.hpp"
 #include "core/files.hpp"
@@ -87,6 +89,44 @@ TEST(Process, ReportsSignalsAndMissingPrograms) {
   ::setenv("AUGUR_TEST_UNSET", "1", 1);
   const ProcessResult unset = run_process({"/bin/sh", "-c", "echo ${AUGUR_TEST_UNSET:-none}"}, {{}, {"AUGUR_TEST_UNSET"}});
   EXPECT_EQ(unset.standard_output, "none\n");
+}
+
+TEST(Process, FindProgramSearchesPastAFolderOfTheSameName) {
+  const test::TemporaryDirectory first{"augur-path-a"};
+  const test::TemporaryDirectory second{"augur-path-b"};
+  std::filesystem::create_directory(first.path() / "augur-probe");  // a folder first on PATH: not the program
+  const std::filesystem::path program = second.path() / "augur-probe";
+  { std::ofstream(program) << "#!/bin/sh\n"; }
+  std::filesystem::permissions(program, std::filesystem::perms::owner_all);
+  const char* saved = std::getenv("PATH");
+  const std::string old_path = saved != nullptr ? saved : "";
+  ::setenv("PATH", (first.path().string() + ":" + second.path().string()).c_str(), 1);
+  const std::string found = find_program("augur-probe");
+  const std::string none = find_program("augur-probe-missing");
+  ::setenv("PATH", old_path.c_str(), 1);
+  EXPECT_EQ(found, program.string());
+  EXPECT_EQ(none, "");
+}
+
+TEST(Table, FormatFractionKeepsSmallFractionsVisible) {
+  EXPECT_EQ(format_fraction(0.0543), "0.0543");
+  EXPECT_EQ(format_fraction(0.0), "0.0000");
+  EXPECT_EQ(format_fraction(0.00023), "0.00023");
+  EXPECT_EQ(format_fraction(2.3e-05), "0.000023");
+  EXPECT_EQ(format_fraction(8.8e-06), "0.0000088");
+  EXPECT_EQ(format_fraction(0.001), "0.0010");
+}
+
+TEST(Stats, KarpFlattFractionFromAMeasuredSpeedup) {
+  EXPECT_DOUBLE_EQ(karp_flatt_fraction(1.5, 2), 1.0 / 3.0);  // (1/1.5 - 1/2) / (1 - 1/2)
+  EXPECT_DOUBLE_EQ(karp_flatt_fraction(2.0, 4), (0.5 - 0.25) / 0.75);
+  EXPECT_DOUBLE_EQ(karp_flatt_fraction(4.0, 4), 0.0);
+  EXPECT_DOUBLE_EQ(karp_flatt_fraction(8.0, 4), 0.0);   // superlinear: no sequential part visible
+  EXPECT_DOUBLE_EQ(karp_flatt_fraction(1.0, 2), 1.0);
+  EXPECT_DOUBLE_EQ(karp_flatt_fraction(0.97, 2), -1.0);  // slower on 2 than on 1: the formula exceeds 1, none
+  EXPECT_DOUBLE_EQ(karp_flatt_fraction(0.0, 4), -1.0);
+  EXPECT_DOUBLE_EQ(karp_flatt_fraction(1.2, 1), -1.0);   // one processor: none
+  EXPECT_DOUBLE_EQ(karp_flatt_fraction(std::nan(""), 2), -1.0);  // no speedup measured
 }
 
 TEST(Spawn, CapturesToStringsOrFilesAndReportsTheStatus) {

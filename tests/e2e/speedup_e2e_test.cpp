@@ -127,7 +127,7 @@ TEST(SpeedupDynamic, OuterRegionProgramIsMeasuredWithoutSweep) {
   EXPECT_TRUE(contains(result.standard_output, "note: SA(1 exec) not measured")) << describe(result);
   EXPECT_TRUE(contains(result.standard_output, "note: region_s of the outer region")) << describe(result);
   // Where T(1) came from differs with the thread count, and each note says which runs it is about.
-  EXPECT_TRUE(contains(result.standard_output, "note: on 1 thread, one run: T(1) is the threads' work between barriers added up"))
+  EXPECT_TRUE(contains(result.standard_output, "note: on 1 thread, one run: T(1) is the measured step"))
       << describe(result);
   // (from the baseline steps, or the work added up when a loaded machine left no complete window)
   EXPECT_TRUE(contains(result.standard_output, "note: on 2 threads, one run: T(1) is")) << describe(result);

@@ -11,90 +11,14 @@
 #include "augur/selfanalysis.hpp"
 #include "augur/selfanalysis_noise.hpp"
 #include "augur/selfanalysis_report.hpp"
+#include "core/table.hpp"
+#include "scripted_run.hpp"
 
 namespace augur::selfanalysis {
 namespace {
 
-class ScriptedClock final : public Clock {
-public:
-  double wall_seconds() override { return now; }
-  double process_cpu_seconds() override { return now; }
-  long involuntary_switches() override { return switches; }
-  double now = 0.0;
-  long switches = 0;
-};
-
-class ScriptedThreads final : public ThreadControl {
-public:
-  int allocated_processors() override { return 2; }
-  void set_active_threads(int threads) override {
-    active = threads;
-    calls.push_back(threads);
-  }
-  bool stopped_since_last_call() override { return false; }
-  int active = 2;
-  std::vector<int> calls;
-};
-
-// T(1) = 10 ms, T(2) = 6 ms (f = 0.2, S(2) = 10 / 6), with two parallel loops per iteration.
-struct ScriptedRun {
-  ScriptedClock clock;
-  ScriptedThreads threads;
-  Analyzer analyzer;
-  std::set<long> slowed_baseline_windows;     // indices (0 = the first) of the baseline windows slowed by 30%
-  std::set<long> preempted_baseline_windows;  // indices of the baseline windows whose iterations are preempted
-  double window_noise = 0.0;                  // relative noise added to every other iteration on 2 processors
-  long p_iterations = 0;
-
-  explicit ScriptedRun(Config config) : analyzer(config, clock, threads, 2) {}
-
-  static Config config(int baseline_every) {
-    Config c;
-    c.baseline = {BaselinePolicy::Kind::Fixed, 1};
-    c.baseline_every = baseline_every;
-    c.self_tuning = false;
-    return c;
-  }
-
-  void iteration() {
-    analyzer.open_iteration();
-    const Region& region = *analyzer.current();
-    const bool on_baseline = threads.active == 1;
-    const long window = region.baseline_windows.total;  // the baseline window in progress
-    double scale = 1.0;
-    if (on_baseline && slowed_baseline_windows.count(window) != 0) scale = 1.3;
-    if (on_baseline && preempted_baseline_windows.count(window) != 0) clock.switches += 5;
-    if (!on_baseline && ++p_iterations % 2 == 0) scale += window_noise;
-    const double parallel = (threads.active == 1 ? 0.008 : 0.004) * scale;
-    analyzer.init_par();
-    clock.now += parallel / 2;
-    analyzer.end_par();
-    clock.now += 0.002 * scale;
-    analyzer.init_par();
-    clock.now += parallel / 2;
-    analyzer.end_par();
-    analyzer.close_iteration();
-  }
-
-  // Runs until `windows` baseline windows are complete.
-  void run_until_baseline_windows(long windows) {
-    for (int guard = 0; analyzer.current() == nullptr || analyzer.current()->baseline_windows.total < windows; ++guard) {
-      ASSERT_LT(guard, 10000);
-      iteration();
-    }
-  }
-};
-
-MachineContext quiet_machine() {
-  MachineContext machine;
-  machine.known = true;
-  machine.available_processors = 2;
-  machine.load_average_start = 0.1;
-  machine.load_average_end = 1.9;
-  machine.steal_fraction = 0.0;
-  machine.wait_policy = "passive";
-  return machine;
-}
+using test::quiet_machine;
+using test::ScriptedRun;
 
 // The context of a report of `run` analysed on 2 of 2 processors, on the quiet machine.
 RunContext analyzed_on_two(const ScriptedRun& run) {
@@ -193,9 +117,22 @@ TEST(NoiseVerdict, ThreeOfFiveBaselineWindowsSlowedAndPreempted) {
   EXPECT_EQ(verdict.disturbed_baseline_windows, 3);
   EXPECT_EQ(verdict.involuntary_switches, 3 * 3 * 5);  // 3 windows of 3 iterations, 5 each
   EXPECT_NEAR(verdict.baseline_spread, 3.0 / 13.0, 1e-9);  // (max - min) / T(B)
-  ASSERT_EQ(verdict.reasons.size(), 1u);
+  ASSERT_EQ(verdict.reasons.size(), 2u);
   EXPECT_EQ(verdict.verdict.rfind("measurement disturbed: 3 of 5 baseline windows slowed or preempted", 0), 0u)
       << verdict.verdict;
+  // The windows against the final T(B) = 13 ms: 13 / 6 each. The table's S(2) weighed windows measured against the
+  // T(B) of their time (10 ms at first), so it is more than 10% below.
+  EXPECT_NEAR(verdict.speedup.median, 13.0 / 6.0, 1e-9);
+  EXPECT_TRUE(verdict.table_outside);
+  EXPECT_LT(region.speedup(2), 0.9 * 13.0 / 6.0);
+  EXPECT_EQ(verdict.reasons[1].rfind("the table's S(2) = " + core::format_value("%.2f", region.speedup(2)) +
+                                         " (weighted toward the last windows, each against the T(B) of its time) is ", 0),
+            0u)
+      << verdict.reasons[1];
+  EXPECT_NE(verdict.reasons[1].find("below the windows' median 2.17 against the final T(B) (more than 10%): the windows do not "
+                                    "agree on one S(2)"),
+            std::string::npos)
+      << verdict.reasons[1];
 }
 
 TEST(NoiseVerdict, MedianBaselineResistsTwoSlowWindowsButTheVerdictSaysSo) {

@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -88,6 +87,34 @@ TEST(PlainVerdict, SpinningOnAnOversubscribedMachineIsMeaninglessAndSaysWhatToDo
                    "above 10%)",
                    "what to do: set OMP_WAIT_POLICY=passive; rerun on an idle machine; use more repetitions (--repeat)"}));
   EXPECT_EQ(verdict.advice, (Lines{"set OMP_WAIT_POLICY=passive", "rerun on an idle machine", "use more repetitions (--repeat)"}));
+}
+
+TEST(PlainVerdict, OneThreadHasNoEfficiencyAndASmallFractionStaysVisible) {
+  VerdictInput input;
+  input.processors = 1;
+  input.speedup = 1.0;
+  input.efficiency = 1.0;
+  input.sequential_fraction = 2.3e-5;  // "%.4f" would print 0.0000 beside 1/f = 43478.3
+  const Verdict verdict = judge_verdict(input);
+  ASSERT_GE(verdict.lines.size(), 2u);
+  EXPECT_EQ(verdict.lines[0], "parallel efficiency on 1 thread: none to judge (S(1) = 1; run on more threads to measure one)");
+  EXPECT_EQ(verdict.lines[1], "sequential fraction f = 0.000023: Amdahl limit 1/f = 43478.3, the speedup no thread count exceeds");
+  EXPECT_DOUBLE_EQ(verdict.efficiency, -1.0);
+}
+
+// An outer region's f is measured (the time one thread works alone), so it stays below S(P) = 1; its limit is then
+// not what bounds the run, and the line says so.
+TEST(PlainVerdict, AMeasuredFractionBesideASpeedupBelowOneSaysItDoesNotExplainIt) {
+  VerdictInput input;
+  input.processors = 2;
+  input.speedup = 0.66;
+  input.efficiency = 0.33;
+  input.sequential_fraction = 0.0001;
+  const Verdict verdict = judge_verdict(input);
+  ASSERT_GE(verdict.lines.size(), 2u);
+  EXPECT_EQ(verdict.lines[1], "sequential fraction f = 0.00010: Amdahl limit 1/f = 10000.0 from the sequential part alone; but "
+                              "S(2) = 0.660 < 1: the threads slow the program down, which the sequential part does not explain");
+  EXPECT_DOUBLE_EQ(verdict.amdahl_limit, 10000.0);
 }
 
 TEST(PlainVerdict, PassiveWaitersOnABusyMachineAreOnlyNoisy) {
@@ -293,17 +320,6 @@ TEST(PlainVerdict, OfTheSpeedupExperiment) {
                    "measurement noisy: 2 of 5 analyzed runs disturbed (their noise verdicts: --json, points[].verdicts); the 5 "
                    "repetitions of TS(2) spread 19% (max - min over the median, above 10%)",
                    "what to do: pin threads (OMP_PROC_BIND=true OMP_PLACES=cores); use more repetitions (--repeat)"}));
-}
-
-TEST(PlainVerdict, KarpFlattFraction) {
-  EXPECT_DOUBLE_EQ(karp_flatt_fraction(2.0, 4), (0.5 - 0.25) / 0.75);
-  EXPECT_DOUBLE_EQ(karp_flatt_fraction(4.0, 4), 0.0);
-  EXPECT_DOUBLE_EQ(karp_flatt_fraction(5.0, 4), 0.0);  // superlinear: clamped
-  EXPECT_DOUBLE_EQ(karp_flatt_fraction(1.0, 1), -1.0);
-  EXPECT_DOUBLE_EQ(karp_flatt_fraction(0.0, 4), -1.0);
-  EXPECT_DOUBLE_EQ(karp_flatt_fraction(0.97, 2), -1.0);  // slower on 2 than on 1: (1/0.97 - 1/2) / (1/2) > 1, no f
-  EXPECT_DOUBLE_EQ(karp_flatt_fraction(1.0, 2), 1.0);
-  EXPECT_DOUBLE_EQ(karp_flatt_fraction(std::nan(""), 2), -1.0);  // no speedup measured
 }
 
 // augur speedup on a program that two threads slow down (TS(2) 0.97, a loaded machine, 2026-11-28): Karp-Flatt's
