@@ -38,7 +38,7 @@ struct RunReport {
   std::optional<int> measured;      // interpose.worksharing.measured_iterations
   // The two sides of the one-run S(2) (T(1) / T(2), docs/self-analysis.md, "Where the one-run S(2) errs"):
   std::optional<double> one_thread;  // one_thread_time_s: T(1) per step (baseline steps, or the work added up)
-  std::string one_thread_source;     // one_thread_source: "baseline" or "work"
+  std::string one_thread_source;     // one_thread_source: "baseline", "work" or "step" (one thread)
   std::optional<double> step_time;   // the speedup point p = 2's iteration_time_s: T(2) per step, delay out
   std::optional<double> one_core;    // placement.one_cpu_fraction: the share of its steps the team ran on one core
 };

@@ -63,6 +63,7 @@ struct NoiseThresholds {
   double spread = 0.05;            // MAD/median of the window times on a processor count above this: disturbed
   double table_deviation = 0.10;   // the table's history-weighted S(P) this far from the windows' median (or two of
                                    // its deviations, if more): disturbed
+  double history_weight = 0.6;     // the table's weight w of the history (Config::history_weight; the report sets it)
 };
 
 // Window means kept per processor count and for the baseline (the oldest are overwritten beyond).

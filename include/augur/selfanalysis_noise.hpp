@@ -140,6 +140,9 @@ struct NoiseVerdict {
   bool table_outside = false;  // the history-weighted S of that count is far from the windows' median (judge_noise)
 };
 
+// The run's thresholds: config.noise with the table's history weight (Config::history_weight) in it.
+[[nodiscard]] NoiseThresholds noise_thresholds(const Config& config);
+
 // The verdict on one region; `allocated` is P, whose speedup the sentence quotes when known.
 [[nodiscard]] NoiseVerdict judge_noise(const Region& region, const NoiseThresholds& thresholds,
                                        const MachineContext& machine, int allocated);

@@ -1,6 +1,9 @@
 // augur run's launching of the program (run_launch.hpp). Guide: docs/run.md.
 #include "run_launch.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -41,17 +44,23 @@ ToolChoices tool_choices(const RunOptions& options, const std::string& report_pa
 
 std::string baseline_clamp_note(const RunOptions& options) {
   const selfanalysis::BaselinePolicy policy = baseline_policy(options);
+  // The threads of the run: -p, else OMP_NUM_THREADS (its first level), else the processors (libgomp's default).
   int threads = options.threads;
   if (threads <= 0) {
     const char* variable = std::getenv("OMP_NUM_THREADS");
     char* end = nullptr;
     const long value = variable != nullptr ? std::strtol(variable, &end, 10) : 0;
-    if (variable != nullptr && end != variable && *end == '\0' && value > 0 && value <= 4096) threads = static_cast<int>(value);
+    if (variable != nullptr && end != variable && (*end == '\0' || *end == ',') && value > 0 && value <= 4096) threads = static_cast<int>(value);
   }
-  if (policy.kind != selfanalysis::BaselinePolicy::Kind::Fixed || threads <= 0 || policy.processors <= threads) return "";
+  if (threads <= 0) threads = static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+  if (policy.kind != selfanalysis::BaselinePolicy::Kind::Fixed || policy.processors <= threads) return "";
+  bool flag = false;
+  for (const auto& entry : options.augur_options) flag = flag || entry.first == "baseline";
+  const std::string given = (flag ? "--baseline " : runtime::environment_name("baseline") + "=") + std::to_string(policy.processors);
   const std::string p = std::to_string(threads);
-  return "--baseline " + std::to_string(policy.processors) + " is more than the " + p + " thread" + (threads == 1 ? "" : "s") +
-         " of the run: the baseline is " + p + " (never more than the threads; below " + p + " to measure a speedup on " + p + ")";
+  return given + " is more than the " + p + " thread" + (threads == 1 ? "" : "s") + " of the run: the baseline is " + p +
+         (threads == 1 ? " (never more than the threads; one thread has no speedup to measure)"
+                       : " (never more than the threads; below " + p + " to measure a speedup on " + p + ")");
 }
 
 long RunOptions::iterations() const {

@@ -64,10 +64,14 @@ std::string source_file(const json& loop) {
   return loop.contains("source") && loop["source"].is_string() ? split_source(loop["source"].get<std::string>()).first : "";
 }
 
-std::string loop_name(const json& loop, const std::string& same_file) {
+std::string short_name(std::string name) {
   constexpr std::size_t longest = 60;
-  std::string name = loop.value("name", std::string("?"));
   if (name.size() > longest) name = name.substr(0, longest - 3) + "...";
+  return name;
+}
+
+std::string loop_name(const json& loop, const std::string& same_file) {
+  std::string name = short_name(loop.value("name", std::string("?")));
   if (loop.contains("source") && loop["source"].is_string()) {
     const auto [file, line] = split_source(loop["source"].get<std::string>());
     name += " (" + (!same_file.empty() && file == same_file && !line.empty() ? "line " + line : file + (line.empty() ? "" : ":" + line)) + ")";
@@ -147,7 +151,11 @@ void print_report(const selfanalysis::Report& report, const json& info, const co
     const json* found = info_region(info, region.id);
     std::string loops;
     if (found != nullptr) {
-      for (const json& loop : found->at("loops")) loops += (loops.empty() ? "" : ", ") + loop.value("name", std::string("?"));
+      const json& all = found->at("loops");
+      constexpr std::size_t shown = 8;  // as the outer region's construct list
+      for (std::size_t index = 0; index < all.size() && index < shown; ++index)
+        loops += (loops.empty() ? "" : ", ") + short_name(all[index].value("name", std::string("?")));
+      if (all.size() > shown) loops += ", ... (" + std::to_string(all.size() - shown) + " more)";
     }
     std::printf("  %s region %s: period %d (%s), %ld iterations, %s%s\n", &region == main ? "*" : " ",
                 region_name(found).c_str(), region.length, loops.c_str(), region.iterations,

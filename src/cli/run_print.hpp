@@ -25,6 +25,9 @@ void resolve_names(nlohmann::json& info);
 // The interposition file and --json keep both whole.
 [[nodiscard]] std::string loop_name(const nlohmann::json& loop, const std::string& same_file = "");
 
+// A name for the printed lines: longer than 60 characters (a demangled C++ one), cut with "...".
+[[nodiscard]] std::string short_name(std::string name);
+
 // The file of a loop's source ("path:line" -> "path"), "" when it has none.
 [[nodiscard]] std::string source_file(const nlohmann::json& loop);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace augur::core {
 
@@ -39,9 +41,13 @@ std::string format_value(const char* pattern, double value) {
 
 std::string format_fraction(double value) {
   if (!(std::fabs(value) < 0.001) || value == 0.0) return format_value("%.4f", value);
-  // Two significant digits in fixed notation (no exponent): 0.00023, 0.000023.
-  const int decimals = std::min(12, 1 - static_cast<int>(std::floor(std::log10(std::fabs(value)))));
+  // Two significant digits in fixed notation (no exponent): 0.00023, 0.000023; the decade of the value rounded to
+  // two digits (0.00099996 is 0.0010, 0.0000996 is 0.00010).
   char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.1e", std::fabs(value));
+  const int exponent = std::atoi(std::strchr(buffer, 'e') + 1);
+  if (exponent >= -3) return format_value("%.4f", value);
+  const int decimals = std::min(12, 1 - exponent);
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
   return buffer;
 }

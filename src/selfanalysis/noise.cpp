@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <utility>
+#include <vector>
 
 #include "core/table.hpp"
 
@@ -249,28 +250,58 @@ void judge_machine(const MachineContext& machine, int allocated, NoiseVerdict& v
   if (!machine.oversubscribed() && machine.competed(allocated)) verdict.reasons.push_back(machine.competed_reason(allocated));
 }
 
-// The table's S(P) weighs the history toward the last windows (thesis Figure 4.7): an exponentially weighted mean,
-// whose standard deviation is sqrt(w' / (2 - w')) = 0.5 of one window's for the default w' = 1 - 0.6. Farther from
-// the windows' median than two of those (1.4826 MAD: a robust deviation), and than `table_deviation` of the median,
-// the last windows differ from the run's, and the table's figure is not the run's.
+// The windows' speedups in the order they were measured (the log is a ring beyond max_kept_windows), each against
+// the final T(B), as speedup_interval takes them.
+std::vector<double> window_speedups_in_order(const Region& region, const WindowLog& log) {
+  std::vector<double> speedups;
+  const std::size_t kept = log.means.size();
+  const std::size_t first = log.total > static_cast<long>(kept) && kept > 0 ? static_cast<std::size_t>(log.total) % kept : 0;
+  for (std::size_t i = 0; i < kept; ++i) {
+    const double mean = log.means[(first + i) % kept];
+    if (mean > 0.0) speedups.push_back(region.baseline_time / mean * region.amdahl_factor());
+  }
+  return speedups;
+}
+
+// The table's S(P) keeps the thesis' history (Figure 4.7), S = w S_old + (1 - w) S_new: an exponentially weighted
+// mean that leans on the last windows, each against the T(B) of its time. Its deviation, for windows of deviation
+// sigma, is sigma sqrt((1 - w) / (1 + w)); farther from the windows' median than two of those (sigma: 1.4826 MAD, a
+// robust deviation) and than `table_deviation`, the table's figure is not the run's. Which of its two causes:
+// the same weighting over the windows against the final T(B) says whether the last windows differ; if it does not,
+// the T(B)s the windows were measured against do.
 void judge_table_speedup(const Region& region, const NoiseThresholds& thresholds, NoiseVerdict& verdict) {
   const int p = verdict.verdict_processors;
   const ProcessorStats* stats = p > 0 ? region.stats(p) : nullptr;
   const SpeedupInterval& interval = verdict.speedup;
   if (stats == nullptr || stats->state != SpeedupState::Calculated || interval.windows < 3 || interval.median <= 0.0) return;
+  const double w = std::clamp(thresholds.history_weight, 0.0, 0.999);
+  const double allowed = std::max(thresholds.table_deviation, 2.0 * std::sqrt((1.0 - w) / (1.0 + w)) * 1.4826 * interval.spread);
   const double table = region.speedup(p);
-  const double allowed = std::max(thresholds.table_deviation, 2.0 * 0.5 * 1.4826 * interval.spread);
-  if (std::fabs(table / interval.median - 1.0) <= allowed) return;
+  const double off = table / interval.median - 1.0;
+  if (std::fabs(off) <= allowed) return;
+  double weighted = 0.0;
+  bool started = false;
+  for (const double speedup : window_speedups_in_order(region, stats->windows_log)) {
+    weighted = started ? w * weighted + (1.0 - w) * speedup : speedup;
+    started = true;
+  }
+  const bool last_windows = std::fabs(weighted / interval.median - 1.0) > allowed;
   verdict.table_outside = true;
   verdict.reasons.push_back("the table's S(" + std::to_string(p) + ") = " + core::format_value("%.2f", table) +
-                            " (weighted toward the last windows, each against the T(B) of its time) is " +
-                            percent(std::fabs(table / interval.median - 1.0)) + (table < interval.median ? " below" : " above") +
-                            " the windows' median " + core::format_value("%.2f", interval.median) +
-                            " against the final T(B) (more than " + percent(allowed) + "): the windows do not agree on one S(" +
-                            std::to_string(p) + ")");
+                            " (history-weighted: it leans on the last windows) is " + core::format_value("%.1f", std::fabs(off) * 100.0) +
+                            (off < 0.0 ? "% below" : "% above") + " the windows' median " + core::format_value("%.2f", interval.median) +
+                            " (more than " + core::format_value("%.1f", allowed * 100.0) + "%): " +
+                            (last_windows ? "the last windows differ from the run's"
+                                          : "its windows were measured against earlier T(B)s than the final one"));
 }
 
 }  // namespace
+
+NoiseThresholds noise_thresholds(const Config& config) {
+  NoiseThresholds thresholds = config.noise;
+  thresholds.history_weight = config.history_weight;
+  return thresholds;
+}
 
 NoiseVerdict judge_noise(const Region& region, const NoiseThresholds& thresholds, const MachineContext& machine, int allocated) {
   NoiseVerdict verdict;

@@ -104,7 +104,7 @@ ordered_json render_region(const RunContext& context, const Region& region) {
     points.push_back(std::move(point));
   }
   json["speedup"] = std::move(points);
-  const NoiseVerdict noise = judge_noise(region, context.config.noise, context.machine, context.allocated_processors);
+  const NoiseVerdict noise = judge_noise(region, noise_thresholds(context.config), context.machine, context.allocated_processors);
   json["noise"] = render_noise(noise);
   json["verdict"] = verdict_json(judge_verdict(verdict_input(region, noise, context.machine, context.allocated_processors)));
   ordered_json notes = ordered_json::array();
@@ -195,7 +195,7 @@ std::string render_summary(const RunContext& context, const std::vector<Region>&
               "), elapsed " + core::format_value("%.3f", region.elapsed) + " s\n";
     }
     if (region.swept) text += "augur:   speedups from a sweep in one run (SA(1 exec)): data placement distorts them\n";
-    const NoiseVerdict noise = judge_noise(region, context.config.noise, context.machine, context.allocated_processors);
+    const NoiseVerdict noise = judge_noise(region, noise_thresholds(context.config), context.machine, context.allocated_processors);
     text += verdict_text(judge_verdict(verdict_input(region, noise, context.machine, context.allocated_processors)), "augur:   ");
   }
   for (const std::string& note : context.notes) text += "augur: note: " + note + "\n";

@@ -229,7 +229,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     std::sort(step_speedups.begin(), step_speedups.end());
     summary.speedup_low = percentile(step_speedups, 0.1);
     summary.speedup_high = percentile(step_speedups, 0.9);
-    if (summary.enough) {
+    if (summary.enough && summary.team > 1) {  // one thread: S(1) = 1, no speedup to be precise about
       summary.precision = speedup_precision(analysis, used_index, summary.baseline_measured ? windows : std::vector<long>{},
                                             policy.precision_block);
     }

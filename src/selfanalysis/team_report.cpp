@@ -83,7 +83,7 @@ ordered_json render_outer(const OuterRegionResult& outer) {
   json["measured_iterations"] = summary.steps;
   json["iteration_time_s"] = known(summary.step_time, valid);
   json["one_thread_time_s"] = known(summary.one_thread, valid);
-  json["one_thread_source"] = summary.baseline_measured ? "baseline" : "work";
+  json["one_thread_source"] = summary.team == 1 ? "step" : summary.baseline_measured ? "baseline" : "work";
   json["baseline_steps"] = summary.baseline_steps;
   json["baseline_stopped"] = outer.baseline_stopped;
   json["work_one_thread_time_s"] = known(summary.work_one_thread, valid);
@@ -188,10 +188,17 @@ std::string outer_summary(const OuterRegionResult& outer) {
                      " worksharing constructs per iteration): " + std::to_string(outer.iterations) + " iterations in " +
                      core::format_value("%.3f", outer.elapsed) + " s\n";
   if (summary.enough) {
-    text += "augur:   one run on " + std::to_string(summary.team) + " threads: T(1)=" + core::format_value("%.3f", summary.one_thread * 1e3) +
-            (summary.baseline_measured ? " ms (baseline steps), T(" : " ms (work added up), T(") + std::to_string(summary.team) + ")=" + core::format_value("%.3f", summary.step_time * 1e3) +
-            " ms, S=" + core::format_value("%.3f", summary.speedup) + ", f=" + core::format_fraction(summary.f) + ", load balance " +
-            core::format_value("%.3f", summary.load_balance) + ", communication " + core::format_value("%.3f", summary.communication) + "\n";
+    if (summary.team == 1) {
+      text += "augur:   one run on 1 thread: T(1)=" + core::format_value("%.3f", summary.step_time * 1e3) + " ms (the measured step; its work " +
+              core::format_value("%.3f", summary.work_one_thread * 1e3) + " ms), f=" + core::format_fraction(summary.f) + ", communication " +
+              core::format_value("%.3f", summary.communication) + "\n";
+    } else {
+      text += "augur:   one run on " + std::to_string(summary.team) + " threads: T(1)=" + core::format_value("%.3f", summary.one_thread * 1e3) +
+              (summary.baseline_measured ? " ms (baseline steps), T(" : " ms (work added up), T(") + std::to_string(summary.team) + ")=" +
+              core::format_value("%.3f", summary.step_time * 1e3) + " ms, S=" + core::format_value("%.3f", summary.speedup) +
+              ", f=" + core::format_fraction(summary.f) + ", load balance " + core::format_value("%.3f", summary.load_balance) +
+              ", communication " + core::format_value("%.3f", summary.communication) + "\n";
+    }
   }
   if (outer.placement.steps > 0) {
     text += "augur:   placement: the team on one core in " + std::to_string(outer.placement.one_cpu) + " of " +

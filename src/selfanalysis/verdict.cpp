@@ -120,6 +120,10 @@ void give_advice(const VerdictInput& input, bool meaningless, Verdict& verdict) 
     add_once(verdict.advice, "rerun on a host without CPU steal (dedicated or bare metal)");
   if (input.preempted_windows > 0) add_once(verdict.advice, "pin threads (OMP_PROC_BIND=true OMP_PLACES=cores)");
   if (input.window_spread > NoiseThresholds{}.spread || input.imprecise) add_once(verdict.advice, "use more iterations");
+  if (input.table_outside) {
+    const std::string s = "S(" + std::to_string(input.processors) + ")";
+    add_once(verdict.advice, "read " + s + " over the windows (their median), not the table's " + s);
+  }
   if (input.repetitions >= 2 && input.repetition_spread > repetition_spread_limit)
     add_once(verdict.advice, "use more repetitions (--repeat)");
   if (verdict.advice.empty()) add_once(verdict.advice, "rerun on an idle machine");
@@ -182,6 +186,7 @@ VerdictInput verdict_input(const Region& region, const NoiseVerdict& noise, cons
   input.machine_in_reasons = machine.known;  // judge_noise judged the same machine
   input.preempted_windows = noise.preempted_windows + noise.preempted_baseline_windows;
   input.window_spread = noise.iteration_time_spread;
+  input.table_outside = noise.table_outside;
   input.machine = machine;
   return input;
 }
@@ -193,6 +198,7 @@ namespace {
 void note_team_reasons(const std::string& text, VerdictInput& input) {
   input.imprecise = input.imprecise || text.find("the run does not fix") != std::string::npos;
   input.competed = input.competed || text.find("competed for the team's cores") != std::string::npos;
+  input.table_outside = input.table_outside || text.rfind("the table's S(", 0) == 0;
 }
 
 }  // namespace

@@ -115,6 +115,8 @@ TEST(Table, FormatFractionKeepsSmallFractionsVisible) {
   EXPECT_EQ(format_fraction(2.3e-05), "0.000023");
   EXPECT_EQ(format_fraction(8.8e-06), "0.0000088");
   EXPECT_EQ(format_fraction(0.001), "0.0010");
+  EXPECT_EQ(format_fraction(0.00099996), "0.0010");  // rounds up into the next decade: four decimals
+  EXPECT_EQ(format_fraction(9.96e-05), "0.00010");
 }
 
 TEST(Stats, KarpFlattFractionFromAMeasuredSpeedup) {

@@ -35,7 +35,10 @@ TEST(AugurRunOptions, OneThreadMeasuresTOneAndHasNoSpeedupOrCheckRun) {
   // The table's measured row is the header's T(1): S(1) = 1 on the measured step.
   const std::size_t header = out.find("  T(1)=");
   ASSERT_NE(header, std::string::npos) << out;
-  const std::string t1 = out.substr(header + 7, out.find(" (the steps", header) - header - 7);
+  const std::size_t end = out.find(" (the steps", header);
+  ASSERT_NE(end, std::string::npos) << out;
+  const std::string t1 = out.substr(header + 7, end - header - 7);
+  ASSERT_LE(t1.size(), 12u) << t1;
   EXPECT_NE(out.find("     1    1.0000  measured  " + std::string(12 - t1.size(), ' ') + t1), std::string::npos) << t1 << "\n" << out;
   EXPECT_NE(out.find("(one thread: no speedup to measure)"), std::string::npos) << out;
   EXPECT_EQ(occurrences(out, "; speedup "), 0) << out;

@@ -117,6 +117,23 @@ TEST(PlainVerdict, AMeasuredFractionBesideASpeedupBelowOneSaysItDoesNotExplainIt
   EXPECT_DOUBLE_EQ(verdict.amdahl_limit, 10000.0);
 }
 
+// The noise verdict's reason that the table's S(P) is far from the windows' median: the advice is to read the
+// median, not to rerun (the fallback when no other advice applies).
+TEST(PlainVerdict, ATableFarFromTheWindowsSaysWhichFigureToRead) {
+  VerdictInput input;
+  input.processors = 2;
+  input.speedup = 1.41;
+  input.sequential_fraction = 0.05;
+  input.judged = true;
+  input.noise_verdict = "measurement disturbed: the table's S(2) = 1.41 ...";
+  input.noise_reasons = {"the table's S(2) = 1.41 (history-weighted: it leans on the last windows) is 12.0% above the windows' "
+                         "median 1.26 (more than 10.0%): the last windows differ from the run's"};
+  input.table_outside = true;
+  const Verdict verdict = judge_verdict(input);
+  EXPECT_TRUE(verdict.noisy);
+  EXPECT_EQ(verdict.advice, (Lines{"read S(2) over the windows (their median), not the table's S(2)"}));
+}
+
 TEST(PlainVerdict, PassiveWaitersOnABusyMachineAreOnlyNoisy) {
   VerdictInput input;
   input.processors = 4;
