@@ -50,6 +50,10 @@ void judge_efficiency(const VerdictInput& input, Verdict& verdict) {
     verdict.efficiency_source = "measured";
     verdict.lines.push_back("parallel efficiency on " + threads(p) + ": " + core::format_value("%.2f", verdict.efficiency) + " = " + s +
                             " / " + std::to_string(p) + " = " + core::format_value("%.3f", input.speedup) + " / " + std::to_string(p));
+    // The noise verdict found the table's S(P) far from the windows' median: the line gives the median's too.
+    if (input.window_median > 0.0)
+      verdict.lines.back() += " (the table's " + s + "; over the windows " + core::format_value("%.3f", input.window_median) + " / " +
+                              std::to_string(p) + " = " + core::format_value("%.2f", input.window_median / p) + ")";
   } else {
     verdict.lines.push_back(p > 0 ? "parallel efficiency on " + threads(p) + ": unknown (" + s + " was not calculated)"
                                   : std::string("parallel efficiency: unknown (no speedup was calculated)"));
@@ -187,6 +191,7 @@ VerdictInput verdict_input(const Region& region, const NoiseVerdict& noise, cons
   input.preempted_windows = noise.preempted_windows + noise.preempted_baseline_windows;
   input.window_spread = noise.iteration_time_spread;
   input.table_outside = noise.table_outside;
+  if (noise.table_outside && noise.verdict_processors == allocated) input.window_median = noise.speedup.median;
   input.machine = machine;
   return input;
 }
@@ -224,6 +229,8 @@ VerdictInput verdict_input(const ReportRegion& region, const Report& report) {
     note_team_reasons(reason, input);
   }
   input.window_spread = noise.iteration_time_spread;
+  if (const ReportPoint* point = region.point(input.processors); input.table_outside && point != nullptr && point->median_speedup > 0.0)
+    input.window_median = point->median_speedup;
   input.machine = report.machine;
   return input;
 }

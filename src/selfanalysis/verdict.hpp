@@ -38,6 +38,7 @@ struct VerdictInput {
   bool imprecise = false;                 // the run did not fix S(P) (an outer region's windows disagree)
   bool competed = false;                  // other processes competed with the team (an outer region's reason)
   bool table_outside = false;             // the table's history-weighted S(P) is far from the windows' median
+  double window_median = -1.0;            // then, the windows' median S(P) (the efficiency line gives both); < 0: none
   double repetition_spread = -1.0;        // (max - min) / median of S(P) over repetitions; < 0: unknown
   int repetitions = 0;                    // runs behind repetition_spread
   MachineContext machine;                 // the machine snapshot; `known` false when none was taken

@@ -129,8 +129,12 @@ TEST(PlainVerdict, ATableFarFromTheWindowsSaysWhichFigureToRead) {
   input.noise_reasons = {"the table's S(2) = 1.41 (history-weighted: it leans on the last windows) is 12.0% above the windows' "
                          "median 1.26 (more than 10.0%): the last windows differ from the run's"};
   input.table_outside = true;
+  input.window_median = 1.26;
   const Verdict verdict = judge_verdict(input);
   EXPECT_TRUE(verdict.noisy);
+  ASSERT_FALSE(verdict.lines.empty());
+  EXPECT_EQ(verdict.lines[0], "parallel efficiency on 2 threads: 0.70 = S(2) / 2 = 1.410 / 2 (the table's S(2); over the windows "
+                              "1.260 / 2 = 0.63)");
   EXPECT_EQ(verdict.advice, (Lines{"read S(2) over the windows (their median), not the table's S(2)"}));
 }
 
