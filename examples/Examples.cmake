@@ -99,10 +99,12 @@ augur_example(NAME db_delete SCRATCH db FIXTURES_CLEANUP example_db
 # only when it was measured), a number with a fraction, with its time unit when it has one (1.206 s,
 # 695.5 us, +5.3%), the iteration an estimate was made at, the Amdahl limit (none when f = 0), the noise
 # verdict (clean or not varies) and what to do about it, and where an outer region's team ran (one core or
-# several: the scheduler's pick). Counts, names, periods and the lines' order are compared exactly.
-set(measured [=[(PC|PNC|AF)( .*)?$]=] [=[[-+]?[0-9]+\.[0-9]+( (s|ms|us))?]=] [=[at iteration [0-9]+]=]
+# several: the scheduler's pick), and the counts of the rows of `where the region's ... went` (how many steps
+# were left out varies) and the rest of the plain verdict's efficiency line after `= S(P) / P` (the windows' median
+# beside the table's S(P) when they disagree). Other counts, names, periods and the lines' order are compared exactly.
+set(measured [=[= S\([0-9]+\) / [0-9]+ = .*$]=] [=[(PC|PNC|AF)( .*)?$]=] [=[[-+]?[0-9]+\.[0-9]+( (s|ms|us))?]=] [=[at iteration [0-9]+]=]
     [=[(no )?Amdahl limit.*$]=] [=[measurement (clean|disturbed|meaningless): .*$]=] [=[what to do: .*$]=]
-    [=[team on one core in .*$]=])
+    [=[team on one core in .*$]=] [=[^ +[0-9]+(?= (team|baseline|preempted|slow|steps|iterations) )]=])
 
 # swim: the self-analysis summary of the instrumented program (README.md), and `augur run` on the plain
 # build (docs/run.md).

@@ -40,6 +40,8 @@ struct ReportPoint {
   double mean_speedup = 0.0;    // over all measured iterations, valid when calculated
   double iteration_time = 0.0;  // T(p) seconds, 0 when unknown
   double self_tuning = 0.0;     // ST'(p), 0 when not measured
+  long measured_iterations = 0;  // iterations measured on p (not discarded)
+  double measured_time = -1.0;   // their total time, seconds; -1 when absent (reports before 2026-11-28, outer regions)
   bool measured = true;         // false: predicted by the one-run model of an outer region (kind "outer")
   double amdahl_factor = 0.0;   // AF(p) of an outer region, 0 when absent
   bool has_interval = false;    // "interval" present (reports before the noise verdict have none)
@@ -60,6 +62,30 @@ struct ReportNoise {
   double baseline_spread = -1.0;        // -1 when null
   double iteration_time_spread = -1.0;  // -1 when null
   long involuntary_switches = -1;       // -1 when null
+};
+
+// Steps of one kind in an outer region's time account, and their wall time.
+struct ReportSteps {
+  long steps = 0;
+  double seconds = 0.0;
+};
+
+// Where an outer region's time went (time_account; docs/self-analysis.md, "Where the region's time went"):
+// iterations x T(P), plus each kind of step's time beyond T(P) a step, adds up to the region's time.
+struct ReportTimeAccount {
+  bool known = false;  // false when absent or null
+  long iterations = 0;
+  double iteration_time = 0.0;  // T(P), seconds
+  double elapsed = 0.0;         // the region's time, seconds
+  ReportSteps team;             // the steps T(P) comes from
+  double tool_delay = 0.0;      // the tool's delay in them
+  ReportSteps baseline;
+  ReportSteps preempted;
+  ReportSteps left_out;
+  ReportSteps not_measured;  // before the period was found, at the windows' edges, after the last step
+
+  // A kind's time beyond T(P) a step: seconds - steps x T(P).
+  [[nodiscard]] double beyond(const ReportSteps& kind) const { return kind.seconds - static_cast<double>(kind.steps) * iteration_time; }
 };
 
 struct ReportRegion {
@@ -105,6 +131,7 @@ struct ReportRegion {
   double communication = 0.0;
   long placement_steps = 0;    // placement.steps: measured steps with every thread's core known (0 when absent)
   long placement_one_cpu = 0;  // placement.one_cpu_steps: of them, steps with every thread on one core
+  ReportTimeAccount time_account;
   ReportNoise noise;
 
   [[nodiscard]] const ReportPoint* point(int processors) const;

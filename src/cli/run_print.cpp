@@ -2,6 +2,7 @@
 // Guide: docs/run.md.
 #include "run_print.hpp"
 
+#include "run_account.hpp"
 #include "run_outer_print.hpp"
 
 #include <cstdio>
@@ -197,6 +198,7 @@ void print_report(const selfanalysis::Report& report, const json& info, const co
     std::printf("  execution time of the region: actual %s; no estimate (the speedup on P was not calculated)\n",
                 format_seconds(main->elapsed).c_str());
   }
+  if (report.mode != "time") print_loops_account(*main, report.allocated_processors);
   std::printf("program: %s wall time\n", format_seconds(child.wall_seconds).c_str());
   for (const std::string& note : report.notes) std::printf("note: %s\n", note.c_str());
   for (const std::string& note : main->notes) std::printf("note: %s\n", note.c_str());
@@ -261,6 +263,7 @@ void print_one_run(const selfanalysis::ReportRegion& outer, const RunOptions& op
     std::printf("  execution time of the region: actual %s; no estimate without the iteration count (--iterations N)\n",
                 format_seconds(outer.elapsed).c_str());
   }
+  print_outer_account(outer);
 }
 
 // The second run of --check-run against the one-run prediction.

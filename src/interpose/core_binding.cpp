@@ -9,9 +9,26 @@
 
 namespace augur::interpose {
 
-CoreBinding::CoreBinding(bool allowed, int capacity, Release release) : allowed_(allowed), release_(release) {
-  bound_.reserve(static_cast<std::size_t>(std::max(capacity, 1)));
+CoreBinding::CoreBinding(bool allowed, int capacity, Release release)
+    : allowed_(allowed), release_(release), own_(new Own[static_cast<std::size_t>(std::max(capacity, 1))]), own_capacity_(std::max(capacity, 1)) {
+  bound_.reserve(static_cast<std::size_t>(own_capacity_));
 }
+
+namespace {
+
+// `tid` (0: the calling thread) onto `cpu` first when Back (restoring the mask alone would leave it where it is
+// until the scheduler's balancing moves it), then its own `mask`.
+void let_go(long tid, int cpu, const cpu_set_t& mask, CoreBinding::Release release) {
+  if (release == CoreBinding::Release::Back && cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &mask)) {
+    cpu_set_t back;
+    CPU_ZERO(&back);
+    CPU_SET(cpu, &back);
+    (void)::sched_setaffinity(static_cast<pid_t>(tid), sizeof back, &back);
+  }
+  (void)::sched_setaffinity(static_cast<pid_t>(tid), sizeof mask, &mask);
+}
+
+}  // namespace
 
 bool CoreBinding::allowed_by_environment() {
   const char* binding = std::getenv("AUGUR_CORE_BINDING");
@@ -41,23 +58,30 @@ void CoreBinding::bind(const TeamRecorder& recorder, int team) {
     const long tid = recorder.tid(thread);
     cpu_set_t saved;
     if (tid <= 0 || ::sched_getaffinity(static_cast<pid_t>(tid), sizeof saved, &saved) != 0) continue;
-    if (::sched_setaffinity(static_cast<pid_t>(tid), sizeof one, &one) == 0) bound_.push_back({tid, recorder.cpu(thread), saved});
+    if (::sched_setaffinity(static_cast<pid_t>(tid), sizeof one, &one) != 0) continue;
+    bound_.push_back({tid, recorder.cpu(thread), saved});
+    if (thread < own_capacity_) {
+      Own& own = own_[static_cast<std::size_t>(thread)];
+      own.cpu = recorder.cpu(thread);
+      own.mask = saved;
+      own.bound.store(true, std::memory_order_release);
+    }
   }
 }
 
-// Restoring the mask alone would leave the team on one core until the scheduler's balancing moves a thread,
-// many steps later: first each thread onto the core it was on.
 void CoreBinding::release() {
-  for (const Bound& thread : bound_) {
-    if (release_ == Release::Back && thread.cpu >= 0 && thread.cpu < CPU_SETSIZE && CPU_ISSET(thread.cpu, &thread.mask)) {
-      cpu_set_t back;
-      CPU_ZERO(&back);
-      CPU_SET(thread.cpu, &back);
-      (void)::sched_setaffinity(static_cast<pid_t>(thread.tid), sizeof back, &back);
-    }
-    (void)::sched_setaffinity(static_cast<pid_t>(thread.tid), sizeof thread.mask, &thread.mask);
-  }
+  for (int thread = 0; thread < own_capacity_; ++thread) own_[static_cast<std::size_t>(thread)].bound.store(false, std::memory_order_release);
+  for (const Bound& thread : bound_) let_go(thread.tid, thread.cpu, thread.mask, release_);
   bound_.clear();
+}
+
+// The master writes a thread's Own only while that thread is not bound (before bound is set, after it is
+// cleared), so what the thread reads after seeing it bound is the mask of this window.
+void CoreBinding::release_own(int thread) const {
+  if (thread < 0 || thread >= own_capacity_ || own_ == nullptr) return;
+  const Own& own = own_[static_cast<std::size_t>(thread)];
+  if (!own.bound.load(std::memory_order_acquire)) return;
+  let_go(0, own.cpu, own.mask, release_);
 }
 
 }  // namespace augur::interpose

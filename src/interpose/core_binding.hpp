@@ -10,6 +10,8 @@
 
 #include <sched.h>
 
+#include <atomic>
+#include <memory>
 #include <vector>
 
 #include "interpose/team_recorder.hpp"
@@ -36,6 +38,10 @@ public:
   void bind(const TeamRecorder& recorder, int team);
   // Each bound thread back to its core and its own mask; a no-op when none is bound.
   void release();
+  // Thread `thread` of the team (the recorder's number), called by that thread itself: back to its core and its
+  // own mask now, not at the master's next step boundary (the baseline steps stopped inside a construct:
+  // TeamRecorder::set_failure_hook); a no-op when it is not bound. Safe beside the master's bind and release.
+  void release_own(int thread) const;
   // Threads are bound now.
   [[nodiscard]] bool bound() const { return !bound_.empty(); }
 
@@ -45,9 +51,17 @@ private:
     int cpu;         // the core it was on before the window (-1: unknown)
     cpu_set_t mask;  // its affinity before the window
   };
+  // What a bound thread needs to let itself go (release_own), per thread number, published by bind().
+  struct Own {
+    std::atomic<bool> bound{false};
+    int cpu = -1;
+    cpu_set_t mask{};
+  };
   bool allowed_ = false;
   Release release_ = Release::Back;
   std::vector<Bound> bound_;
+  std::unique_ptr<Own[]> own_;
+  int own_capacity_ = 0;
 };
 
 }  // namespace augur::interpose

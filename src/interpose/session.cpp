@@ -248,6 +248,9 @@ void start_session(Session& session, selfanalysis::ThreadControl& threads, int i
       state->outer->window_steps = std::max(1, state->settings.engine.baseline_iterations);
       state->outer->binding = CoreBinding(CoreBinding::allowed_by_environment(), state->outer->recorder.capacity(),
                                            CoreBinding::release_from_environment());
+      // A thread that finds the baseline steps stopped lets itself go from the master's core at once.
+      state->outer->recorder.set_failure_hook(
+          [](void* context, int thread) { static_cast<const OuterRegion*>(context)->binding.release_own(thread); }, state->outer.get());
       // A window every baseline_every steps on the team, as the re-measured baseline of iterative regions; 0: the first only.
       state->outer->window_every = state->settings.engine.baseline_every > 0 ? state->settings.engine.baseline_every : -1;
     }

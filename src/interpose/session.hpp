@@ -16,7 +16,7 @@
 #include "augur/dpd.hpp"
 #include "augur/selfanalysis.hpp"
 #include "dynamic_regions.hpp"
-#include "selfanalysis/team.hpp"
+#include "selfanalysis/team_report.hpp"
 #include "interpose/core_binding.hpp"
 #include "manager/protocol.hpp"
 #include "team_recorder.hpp"

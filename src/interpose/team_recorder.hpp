@@ -75,6 +75,15 @@ public:
   }
   [[nodiscard]] bool serializing() const { return serialize_.load(std::memory_order_relaxed); }
   [[nodiscard]] bool failed() const { return failed_.load(std::memory_order_relaxed); }
+  // Called by a thread whose wait for its turn found the baseline steps stopped for good (`thread`: its number),
+  // before it goes back to the program: set by the edge before the team runs (the team's core binding lets that
+  // thread go at once: bound to the master's core while the master spins inside the construct, it would take
+  // turns with it for the rest of the step; docs/self-analysis.md, "Baseline steps").
+  using FailureHook = void (*)(void* context, int thread);
+  void set_failure_hook(FailureHook hook, void* context) {
+    failure_hook_ = hook;
+    failure_context_ = context;
+  }
   // Stored only when it changes: the line is read by every thread at its barriers.
   void set_wait_limit(double seconds) {
     if (wait_limit_.load(std::memory_order_relaxed) != seconds) wait_limit_.store(seconds, std::memory_order_relaxed);
@@ -114,12 +123,16 @@ public:
         (void)::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&before.turn), FUTEX_WAIT_PRIVATE, turn, &timeout, nullptr, 0);
       }
       before.sleepers.fetch_sub(1, std::memory_order_acq_rel);
-      if (ready || arrived() || !serialize_.load(std::memory_order_acquire)) return;
+      if (ready || arrived() || !serialize_.load(std::memory_order_acquire)) {
+        if (failed_.load(std::memory_order_relaxed)) on_failure(thread);  // another thread gave up: woken by it
+        return;
+      }
       left = limit - (runtime::read_clock(CLOCK_MONOTONIC) - started);
       if (left <= 0.0) {
         failed_.store(true, std::memory_order_relaxed);
         serialize_.store(false, std::memory_order_release);
         wake_sleepers();
+        on_failure(thread);
         return;
       }
     }
@@ -349,6 +362,11 @@ private:
   std::atomic<bool> serialize_{false};
   std::atomic<bool> failed_{false};
   std::atomic<double> wait_limit_{0.05};
+  FailureHook failure_hook_ = nullptr;
+  void* failure_context_ = nullptr;
+  void on_failure(int thread) const {
+    if (failure_hook_ != nullptr) failure_hook_(failure_context_, thread);
+  }
   // The master's time in the tool in the episode that leads to barrier master_heading_ (its arrivals + 1 when
   // the episode began; 0: none in this region yet): stints it left, and the start of the one it is in (-1: none).
   std::atomic<double> master_tool_{0.0};

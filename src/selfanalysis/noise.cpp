@@ -149,14 +149,30 @@ double other_cpu_load_precise(unsigned long long start_ns, unsigned long long en
 
 bool MachineContext::spinning() const { return wait_policy != "passive"; }
 
+namespace {
+
+// The windows' speedups in the order they were measured (the log is a ring beyond max_kept_windows), each against
+// the final T(B): S_i = T(B) / T_i x AF(B), for the speedup interval (which sorts them) and the table rule.
+std::vector<double> window_speedups_in_order(const Region& region, const WindowLog& log) {
+  std::vector<double> speedups;
+  const std::size_t kept = log.means.size();
+  const std::size_t first = log.total > static_cast<long>(kept) && kept > 0 ? static_cast<std::size_t>(log.total) % kept : 0;
+  for (std::size_t i = 0; i < kept; ++i) {
+    const double mean = log.means[(first + i) % kept];
+    if (mean > 0.0) speedups.push_back(region.baseline_time / mean * region.amdahl_factor());
+  }
+  return speedups;
+}
+
+}  // namespace
+
 SpeedupInterval speedup_interval(const Region& region, int processors, const NoiseThresholds& thresholds) {
   SpeedupInterval interval;
   const ProcessorStats* stats = region.stats(processors);
   if (stats == nullptr || !region.baseline_done || processors == region.baseline_processors) return interval;
   const WindowLog& log = stats->windows_log;
-  std::vector<double> speedups;
-  for (std::size_t i = 0; i < log.means.size(); ++i) {
-    if (log.means[i] > 0.0) speedups.push_back(region.baseline_time / log.means[i] * region.amdahl_factor());
+  std::vector<double> speedups = window_speedups_in_order(region, log);
+  for (std::size_t i = 0; i < log.switches.size(); ++i) {
     if (log.switches[i] >= thresholds.preempted_window) ++interval.preempted_windows;
     interval.involuntary_switches = add_switches(interval.involuntary_switches, log.switches[i]);
   }
@@ -248,19 +264,6 @@ void judge_machine(const MachineContext& machine, int allocated, NoiseVerdict& v
   }
   if (machine.steal_fraction > 0.05) verdict.reasons.push_back("CPU steal " + percent(machine.steal_fraction) + " of the run");
   if (!machine.oversubscribed() && machine.competed(allocated)) verdict.reasons.push_back(machine.competed_reason(allocated));
-}
-
-// The windows' speedups in the order they were measured (the log is a ring beyond max_kept_windows), each against
-// the final T(B), as speedup_interval takes them.
-std::vector<double> window_speedups_in_order(const Region& region, const WindowLog& log) {
-  std::vector<double> speedups;
-  const std::size_t kept = log.means.size();
-  const std::size_t first = log.total > static_cast<long>(kept) && kept > 0 ? static_cast<std::size_t>(log.total) % kept : 0;
-  for (std::size_t i = 0; i < kept; ++i) {
-    const double mean = log.means[(first + i) % kept];
-    if (mean > 0.0) speedups.push_back(region.baseline_time / mean * region.amdahl_factor());
-  }
-  return speedups;
 }
 
 // The table's S(P) keeps the thesis' history (Figure 4.7), S = w S_old + (1 - w) S_new: an exponentially weighted

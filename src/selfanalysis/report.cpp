@@ -93,6 +93,7 @@ ordered_json render_region(const RunContext& context, const Region& region) {
     point["state"] = state_name(stats.state);
     point["iteration_time_s"] = number_or_null(stats.iteration_time, calculated);
     point["measured_iterations"] = stats.iterations;
+    point["measured_time_s"] = stats.measured_time;
     point["self_tuning"] = number_or_null(stats.self_tuning_speedup(), tuned);
     point["self_tuning_efficiency"] = number_or_null(stats.self_tuning_speedup() / stats.processors, tuned);
     const SpeedupInterval interval = speedup_interval(region, stats.processors, context.config.noise);

@@ -62,6 +62,34 @@ private:
   std::string file_;
 };
 
+ReportSteps read_steps(const FieldReader& reader, const nlohmann::json& account, const char* name, const std::string& where) {
+  const auto found = account.find(name);
+  if (found == account.end() || !found->is_object()) reader.fail(where + ": missing object '" + name + "'");
+  const std::string inside = where + "." + name;
+  ReportSteps steps{reader.get<long>(*found, "steps", inside), reader.get<double>(*found, "seconds", inside)};
+  if (steps.steps < 0) reader.fail(inside + ".steps: must be at least 0");
+  return steps;
+}
+
+// An outer region's time_account (absent in reports written before it, null without T(P)).
+void read_account(const FieldReader& reader, const nlohmann::json& entry, const std::string& region_where, ReportRegion& region) {
+  const auto found = entry.find("time_account");
+  if (found == entry.end() || found->is_null()) return;
+  const std::string where = region_where + ".time_account";
+  if (!found->is_object()) reader.fail(where + ": not an object");
+  ReportTimeAccount& account = region.time_account;
+  account.iterations = reader.get<long>(*found, "iterations", where);
+  account.iteration_time = reader.get<double>(*found, "iteration_time_s", where);
+  account.elapsed = reader.get<double>(*found, "elapsed_s", where);
+  account.team = read_steps(reader, *found, "team_steps", where);
+  account.tool_delay = reader.get_or<double>(found->at("team_steps"), "tool_delay_s", 0.0, where + ".team_steps");
+  account.baseline = read_steps(reader, *found, "baseline_steps", where);
+  account.preempted = read_steps(reader, *found, "preempted_steps", where);
+  account.left_out = read_steps(reader, *found, "left_out_steps", where);
+  account.not_measured = read_steps(reader, *found, "not_measured", where);
+  account.known = true;
+}
+
 // The one-run analysis of an outer region (team_report.cpp writes it).
 void read_outer(const FieldReader& reader, const nlohmann::json& entry, const std::string& where, ReportRegion& region) {
   region.team = reader.get<int>(entry, "team", where);
@@ -94,6 +122,7 @@ void read_outer(const FieldReader& reader, const nlohmann::json& entry, const st
       reader.fail(where + ".placement: one_cpu_steps must be between 0 and steps");
     }
   }
+  read_account(reader, entry, where, region);
 }
 
 void read_interval(const FieldReader& reader, const nlohmann::json& item, const std::string& where, ReportPoint& point) {
@@ -217,6 +246,9 @@ Report parse_report(const std::string& text, const std::string& file) {
         point.mean_speedup = reader.get_or<double>(item, "mean_value", 0.0, point_where);
         point.iteration_time = reader.get_or<double>(item, "iteration_time_s", 0.0, point_where);
         point.self_tuning = reader.get_or<double>(item, "self_tuning", 0.0, point_where);
+        point.measured_iterations = reader.get_or<long>(item, "measured_iterations", 0, point_where);
+        point.measured_time = reader.get_or<double>(item, "measured_time_s", -1.0, point_where);
+        if (point.measured_iterations < 0) reader.fail(point_where + ".measured_iterations: must be at least 0");
         point.measured = reader.get_or<bool>(item, "measured", true, point_where);
         point.amdahl_factor = reader.get_or<double>(item, "amdahl_factor", 0.0, point_where);
         read_interval(reader, item, point_where, point);

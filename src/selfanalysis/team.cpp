@@ -142,6 +142,11 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
   std::vector<long> used_index;
   double measured_time = 0.0;
   double preempted_time = 0.0;
+  // The team's own switches: on one CPU; on a quiet machine, every switched step without foreign time (a spread
+  // step's is then left out of the figures as a preempted one is, but is not another process's doing).
+  const auto own_switches = [&policy](const TeamStep& step) {
+    return policy.quiet_machine && policy.switched(step) && !policy.foreign_time(step);
+  };
   for (long index = 0; index < analysis.steps(); ++index) {
     const TeamStep& step = analysis.step(index);
     if (step.baseline) {
@@ -154,9 +159,7 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
     ++summary.steps;
     all_times.push_back(step.program_time());
     summary.switches += step.switches;
-    // The team's own switches: on one CPU; on a quiet machine, every switched step without foreign time (a spread
-    // step's is then left out of the figures as a preempted one is, but is not another process's doing).
-    const bool own = policy.quiet_machine && policy.switched(step) && !policy.foreign_time(step);
+    const bool own = own_switches(step);
     if (policy.switched_in_team(step) || own) ++summary.steps_switched_in_team;
     measured_time += step.elapsed;
     if (!policy.preempted(step)) {
@@ -233,6 +236,20 @@ TeamSummary summarize(const TeamAnalysis& analysis, const TeamPolicy& policy) {
       summary.precision = speedup_precision(analysis, used_index, summary.baseline_measured ? windows : std::vector<long>{},
                                             policy.precision_block);
     }
+  }
+  // Every measured step's wall time by kind, used_index in ascending order.
+  auto next_used = used_index.begin();
+  for (long index = 0; index < analysis.steps(); ++index) {
+    const TeamStep& step = analysis.step(index);
+    const bool used = next_used != used_index.end() && *next_used == index;
+    if (used) ++next_used;
+    TeamTimeAccount& account = summary.account;
+    if (used) account.used_tool_delay += step.elapsed - step.program_time();
+    StepsTime& kind = step.baseline ? account.baseline
+                      : used        ? account.used
+                      : policy.preempted(step) && !own_switches(step) ? account.preempted
+                                                                      : account.left_out;
+    kind.add(step.elapsed);
   }
   summary.preempted_time_share = measured_time > 0.0 ? preempted_time / measured_time : 0.0;
   const bool preempted = static_cast<double>(summary.steps_preempted) > policy.disturbed_fraction * static_cast<double>(summary.steps) ||
@@ -366,18 +383,5 @@ void LoopPace::mark(double now, long iterations, const TeamAnalysis& analysis, c
 double LoopPace::seconds_per_step() const {
   return clean_iterations_ > 0 ? clean_seconds_ / static_cast<double>(clean_iterations_) : -1.0;
 }
-
-void TeamPlacement::count(const int* cpus, int threads) {
-  if (threads < 2) return;
-  bool one = true;
-  for (int thread = 0; thread < threads; ++thread) {
-    if (cpus[thread] < 0) return;
-    one = one && cpus[thread] == cpus[0];
-  }
-  ++steps;
-  if (one) ++one_cpu;
-}
-
-double TeamPlacement::one_cpu_fraction() const { return steps > 0 ? static_cast<double>(one_cpu) / static_cast<double>(steps) : -1.0; }
 
 }  // namespace augur::selfanalysis

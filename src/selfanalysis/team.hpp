@@ -145,6 +145,27 @@ struct TeamPolicy {
   double imprecise_limit = 0.15;
 };
 
+// Steps of one kind and their wall time (the tool's delay in it), seconds.
+struct StepsTime {
+  long steps = 0;
+  double seconds = 0.0;
+  void add(double elapsed) {
+    ++steps;
+    seconds += elapsed;
+  }
+};
+
+// Where the measured steps' wall time went (docs/self-analysis.md, "Where the region's time went"): each measured
+// step in one of four kinds. With the region's time and iterations it accounts for the gap between
+// iterations x T(P) and the region's time (team_report.cpp adds the steps not measured).
+struct TeamTimeAccount {
+  StepsTime used;              // the steps T(P) comes from
+  double used_tool_delay = 0.0;  // the tool's delay in them (T(P) is their mean time without it)
+  StepsTime baseline;          // baseline steps: the team's threads one after the other
+  StepsTime preempted;         // left out: another process preempted them
+  StepsTime left_out;          // left out otherwise: slower than the outlier limit, or the team's own switches
+};
+
 // What the steps say, summarised.
 struct TeamSummary {
   int team = 0;
@@ -178,6 +199,7 @@ struct TeamSummary {
   SpeedupPrecision precision;  // of S(P): the run's own evidence of how far it may be off
   bool quiet_machine = false;  // TeamPolicy::quiet_machine: switched_in_team steps were not preempted
   double other_cpu_load = -1.0;  // TeamPolicy::other_cpu_load
+  TeamTimeAccount account;       // every measured step's wall time, by kind
   bool disturbed = false;
   bool meaningless = false;          // set by the edge: spinning threads on an oversubscribed machine
   std::vector<std::string> reasons;  // why disturbed (empty: clean)
@@ -345,56 +367,5 @@ private:
   DeferredEstimate latest_deferred_;  // latest_'s
   int count_ = 0;
 };
-
-// Where the team ran (docs/self-analysis.md, "The team's placement"): of the measured steps on the team whose
-// threads' cores were all known, how many had every thread on one core. On a machine whose scheduler may pack
-// an unpinned team on one core, the one-run figures are those of the placement this run got.
-struct TeamPlacement {
-  long steps = 0;    // steps on the team with every thread's core known
-  long one_cpu = 0;  // of them, steps with every thread on the same core
-  // One step on the team, `cpus[t]` the core thread t last ran on (negative: unknown; the step is not counted).
-  void count(const int* cpus, int threads);
-  // one_cpu / steps; negative when no step was counted.
-  [[nodiscard]] double one_cpu_fraction() const;
-};
-
-// The tool's own time in an outer region's run, for the report (docs/self-analysis.md, "The tool's time on the
-// master"): the master's stints in the tool at the barriers of the measured region (its arrival stamp and sample
-// before the runtime's barrier, its bookkeeping after it; at step boundaries the step's figures too), at the
-// barriers of steps on the team (not of baseline windows, nor at their edges), and the other threads' courtesy
-// waits for it (all of them). Measured by the edge; sums over the run.
-struct ToolTime {
-  long barriers = 0;                 // barriers of steps on the team that the master passed
-  long boundaries = 0;               // of them, step boundaries
-  double arrival_seconds = 0.0;      // the master's arrival stamps and samples, before the runtime's barrier
-  double bookkeeping_seconds = 0.0;  // its bookkeeping after the barriers
-  double boundary_seconds = 0.0;     // of that, after the step boundaries
-  long courtesy_waits = 0;           // waits of the other threads for the master in the tool
-  long courtesy_ran_out = 0;         // of them, ended with the master not yet there (the thread may then sleep)
-  double courtesy_seconds = 0.0;     // their time
-};
-
-// One outer region as the report shows it (kind "outer"; docs/formats.md, "Self-analysis report").
-struct OuterRegionResult {
-  std::uint64_t id = 0;             // the region's outlined function (libgomp) or call site (libomp)
-  int length = 0;                   // worksharing constructs per iteration
-  long iterations = 0;              // iterations (time steps) that ran
-  long expected_iterations = -1;    // run.iterations, negative when unknown
-  double elapsed = 0.0;             // the region's time, seconds
-  TimeEstimate first_estimate;      // the first estimate of it (none: seconds negative)
-  TimeEstimate latest_estimate;     // the latest, re-made at every baseline window
-  int predict_up_to = 0;            // speedup[] lists p = 1 .. this
-  TeamSummary summary;
-  TeamPlacement placement;          // the team on one core or not, over its measured steps
-  ToolTime tool;                    // the tool's own time on the master and the courtesy waits
-  bool baseline_stopped = false;    // the baseline steps stopped: threads waited on each other inside a construct
-  bool sees_spins = false;        // the spins on flags are seen (spin_source): summary.spin is known
-  std::string spin_source = "";   // how: "flushes" (libomp's flush callback) or "samples" (sampled spin loops)
-};
-
-// The report text of render_report with the outer regions appended to its `regions`.
-[[nodiscard]] std::string add_outer_regions(const std::string& report, const std::vector<OuterRegionResult>& outer);
-// The summary lines ("augur: ...") of one outer region.
-[[nodiscard]] std::string outer_summary(const OuterRegionResult& outer);
 
 }  // namespace augur::selfanalysis

@@ -5,7 +5,7 @@
 
 #include "core/json_text.hpp"
 #include "core/table.hpp"
-#include "selfanalysis/team.hpp"
+#include "selfanalysis/team_report.hpp"
 
 namespace augur::selfanalysis {
 namespace {
@@ -62,6 +62,29 @@ ordered_json render_tool_time(const ToolTime& tool) {
   json["courtesy_waits"] = tool.courtesy_waits;
   json["courtesy_ran_out"] = tool.courtesy_ran_out;
   json["courtesy_s"] = tool.courtesy_seconds;
+  return json;
+}
+
+ordered_json render_steps(const StepsTime& steps) { return ordered_json{{"steps", steps.steps}, {"seconds", steps.seconds}}; }
+
+// Where the region's time went (TeamTimeAccount), and what no measured step holds: the steps before the period
+// was found, those dropped at the windows' edges, the time after the last step; null without T(P).
+ordered_json render_account(const OuterRegionResult& outer) {
+  const TeamSummary& summary = outer.summary;
+  if (!summary.enough) return nullptr;
+  const TeamTimeAccount& account = summary.account;
+  ordered_json json;
+  json["iterations"] = outer.iterations;
+  json["iteration_time_s"] = summary.step_time;
+  json["elapsed_s"] = outer.elapsed;
+  json["team_steps"] = render_steps(account.used);
+  json["team_steps"]["tool_delay_s"] = account.used_tool_delay;
+  json["baseline_steps"] = render_steps(account.baseline);
+  json["preempted_steps"] = render_steps(account.preempted);
+  json["left_out_steps"] = render_steps(account.left_out);
+  const long measured = account.used.steps + account.baseline.steps + account.preempted.steps + account.left_out.steps;
+  const double seconds = account.used.seconds + account.baseline.seconds + account.preempted.seconds + account.left_out.seconds;
+  json["not_measured"] = render_steps(StepsTime{std::max(0L, outer.iterations - measured), outer.elapsed - seconds});
   return json;
 }
 
@@ -131,6 +154,7 @@ ordered_json render_outer(const OuterRegionResult& outer) {
   placement["one_cpu_fraction"] = known(outer.placement.one_cpu_fraction(), outer.placement.steps > 0);
   json["placement"] = std::move(placement);
   json["tool_time"] = render_tool_time(outer.tool);
+  json["time_account"] = render_account(outer);
   ordered_json notes = ordered_json::array();
   notes.push_back(summary.team == 1
                       ? "one run: T(1) is the measured step; the other counts a model (docs/self-analysis.md, \"One outer "
@@ -146,6 +170,19 @@ ordered_json render_outer(const OuterRegionResult& outer) {
 }
 
 }  // namespace
+
+void TeamPlacement::count(const int* cpus, int threads) {
+  if (threads < 2) return;
+  bool one = true;
+  for (int thread = 0; thread < threads; ++thread) {
+    if (cpus[thread] < 0) return;
+    one = one && cpus[thread] == cpus[0];
+  }
+  ++steps;
+  if (one) ++one_cpu;
+}
+
+double TeamPlacement::one_cpu_fraction() const { return steps > 0 ? static_cast<double>(one_cpu) / static_cast<double>(steps) : -1.0; }
 
 std::string TeamSummary::verdict() const {
   std::string text = meaningless ? "measurement meaningless: " : disturbed ? "measurement disturbed: " : "measurement clean: ";

@@ -85,6 +85,55 @@ TEST(CoreBinding, ReleaseGivesEachThreadItsOwnMaskBack) {
   bind_and_release(CoreBinding::Release::Stay);
 }
 
+// The baseline steps stop while the team is bound (a thread waited too long for its turn: a pipeline inside a
+// construct): that thread lets itself go at once through the recorder's failure hook, its own mask back, while
+// the master stays bound until its release (before 2026-11-28 both stayed on one core until the master's next step
+// boundary, and a pipeline whose master spins on a flag ran its step taking turns with it: 0.42 s in a 0.23 s run
+// of examples/interpose/wavefront.c).
+TEST(CoreBinding, AThreadThatFindsTheBaselineStoppedLetsItselfGo) {
+  cpu_set_t own;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof own, &own), 0);
+  TeamRecorder recorder(2);
+  recorder.begin_region();
+  CoreBinding binding(true, 2);
+  recorder.set_failure_hook([](void* context, int thread) { static_cast<const CoreBinding*>(context)->release_own(thread); }, &binding);
+  std::atomic<long> other{0};
+  std::atomic<bool> bound{false};
+  std::atomic<bool> waited{false};
+  std::atomic<bool> done{false};
+  cpu_set_t after_wait;
+  CPU_ZERO(&after_wait);
+  std::thread thread([&] {
+    recorder.depart(1, 0.0);
+    other.store(recorder.tid(1));
+    while (!bound.load()) std::this_thread::yield();
+    recorder.arrive(1, 0.0);
+    recorder.wait_turn(1);  // thread 0 never arrives at the next barrier: gives up after 10 ms
+    (void)::sched_getaffinity(0, sizeof after_wait, &after_wait);
+    waited.store(true);
+    while (!done.load()) std::this_thread::yield();
+  });
+  while (other.load() == 0) std::this_thread::yield();
+  recorder.depart(0, 0.0);
+  recorder.arrive(0, 0.0);
+  recorder.set_wait_limit(0.01);
+  recorder.set_serialize(true);
+  binding.bind(recorder, 2);
+  bound.store(true);
+  while (!waited.load()) std::this_thread::yield();
+  EXPECT_TRUE(recorder.failed());
+  EXPECT_TRUE(CPU_EQUAL(&after_wait, &own));  // the thread let itself go
+  cpu_set_t master;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof master, &master), 0);
+  EXPECT_EQ(CPU_COUNT(&master), 1);  // the master is still bound
+  binding.release();
+  ASSERT_EQ(::sched_getaffinity(0, sizeof master, &master), 0);
+  EXPECT_TRUE(CPU_EQUAL(&master, &own));
+  binding.release_own(1);  // not bound any more: nothing
+  done.store(true);
+  thread.join();
+}
+
 TEST(CoreBinding, NotAllowedBindsNothing) {
   cpu_set_t own;
   ASSERT_EQ(::sched_getaffinity(0, sizeof own, &own), 0);

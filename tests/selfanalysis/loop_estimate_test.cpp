@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "selfanalysis/team.hpp"
+#include "selfanalysis/team_report.hpp"
 
 namespace {
 

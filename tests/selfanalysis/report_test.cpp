@@ -10,7 +10,7 @@
 #include "augur/core/diagnostics.hpp"
 #include "augur/selfanalysis_report.hpp"
 #include "selfanalysis/speedup_experiment.hpp"
-#include "selfanalysis/team.hpp"
+#include "selfanalysis/team_report.hpp"
 
 namespace augur::selfanalysis {
 namespace {

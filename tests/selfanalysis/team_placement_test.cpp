@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "selfanalysis/team.hpp"
+#include "selfanalysis/team_report.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // The one-run analysis of one outer parallel region (src/selfanalysis/team.*): crafted barrier episodes with
 // known work per thread in, exact T(1), f, load balance, communication efficiency, speedups and verdicts out.
-#include "selfanalysis/team.hpp"
+#include "selfanalysis/team_report.hpp"
 
 #include <gtest/gtest.h>
 
