@@ -2,6 +2,7 @@
 #include "run_account.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -12,7 +13,19 @@
 namespace augur::cli {
 namespace {
 
-std::string milliseconds(double seconds) { return core::format_value("%+.3f", seconds * 1e3) + " ms"; }
+// "+1.234 ms"; below half a microsecond "+0.000 ms" (never "-0.000").
+std::string milliseconds(double seconds) { return core::format_value("%+.3f", std::fabs(seconds) < 5e-7 ? 0.0 : seconds * 1e3) + " ms"; }
+
+// "steps" or "iterations" at the start of `what`, in the singular for one.
+std::string counted(long count, const std::string& what) {
+  if (count != 1) return what;
+  for (const char* plural : {"steps", "iterations"}) {
+    const std::string word = plural;
+    const std::size_t at = what.find(word);
+    if (at != std::string::npos) return what.substr(0, at) + word.substr(0, word.size() - 1) + what.substr(at + word.size());
+  }
+  return what;
+}
 
 // Iterations of one kind: their count, their time, what they are.
 struct Kind {
@@ -22,19 +35,20 @@ struct Kind {
   std::string why;
 };
 
-// "where the region's E went: N iterations x T(P) t = N t; beyond T(P) per iteration:", then one row a kind: its
-// count, what it is, its time beyond T(P) an iteration, why. Every kind has its row (a fixed shape), zero or not.
+// "where the region's E went: N iterations x T(P) t = N t, and each kind beyond its count x T(P):", then one row a
+// kind: its count n, what it is, its seconds less n x T(P) (a total over the kind, not per iteration), why. Every
+// kind has its row (a fixed shape), zero or not; the rows and N x T(P) add up to E.
 void print_account(double elapsed, long iterations, int processors, double iteration_time, const std::vector<Kind>& kinds) {
   const std::string tp = "T(" + std::to_string(processors) + ")";
-  std::printf("  where the region's %s went: %ld iterations x %s %s = %s; beyond %s per iteration:\n", format_seconds(elapsed).c_str(),
-              iterations, tp.c_str(), format_seconds(iteration_time).c_str(),
+  std::printf("  where the region's %s went: %ld iterations x %s %s = %s, and each kind beyond its count x %s:\n",
+              format_seconds(elapsed).c_str(), iterations, tp.c_str(), format_seconds(iteration_time).c_str(),
               format_seconds(static_cast<double>(iterations) * iteration_time).c_str(), tp.c_str());
   std::size_t width = 0;
   for (const Kind& kind : kinds) width = std::max(width, kind.what.size());
   for (const Kind& kind : kinds) {
     const double beyond = kind.seconds - static_cast<double>(kind.iterations) * iteration_time;
-    std::printf("    %6ld %-*s %12s%s\n", kind.iterations, static_cast<int>(width), kind.what.c_str(), milliseconds(beyond).c_str(),
-                kind.why.empty() ? "" : ("  " + kind.why).c_str());
+    std::printf("    %6ld %-*s %12s%s\n", kind.iterations, static_cast<int>(width), counted(kind.iterations, kind.what).c_str(),
+                milliseconds(beyond).c_str(), kind.why.empty() ? "" : ("  " + kind.why).c_str());
   }
 }
 
@@ -51,7 +65,7 @@ void print_outer_account(const selfanalysis::ReportRegion& outer) {
                  kind(account.baseline, "baseline steps", "(the threads one after the other)"),
                  kind(account.preempted, "preempted steps", "(left out: another process)"),
                  kind(account.left_out, "slow steps", "(left out: beyond the outlier limit, or the team's own switches)"),
-                 kind(account.not_measured, "steps not measured", "(before the period was found, at the windows' edges, after the last)")});
+                 kind(account.not_measured, "steps not measured", "(before the period was found, dropped at the windows' edges or incomplete, after the last)")});
 }
 
 void print_loops_account(const selfanalysis::ReportRegion& region, int processors) {
@@ -70,7 +84,8 @@ void print_loops_account(const selfanalysis::ReportRegion& region, int processor
     measured += point.measured_iterations;
     seconds += point.measured_time;
   }
-  kinds.push_back(Kind{std::max(0L, region.iterations - measured), region.elapsed - seconds, "iterations not measured",
+  if (measured > region.iterations) return;  // not one run's count: nothing to account for
+  kinds.push_back(Kind{region.iterations - measured, region.elapsed - seconds, "iterations not measured",
                        "(warm-up, after a change of processors; and the time between iterations)"});
   print_account(region.elapsed, region.iterations, processors, iteration_time, kinds);
 }

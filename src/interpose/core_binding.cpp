@@ -59,7 +59,7 @@ void CoreBinding::bind(const TeamRecorder& recorder, int team) {
     cpu_set_t saved;
     if (tid <= 0 || ::sched_getaffinity(static_cast<pid_t>(tid), sizeof saved, &saved) != 0) continue;
     if (::sched_setaffinity(static_cast<pid_t>(tid), sizeof one, &one) != 0) continue;
-    bound_.push_back({tid, recorder.cpu(thread), saved});
+    bound_.push_back({thread, tid, recorder.cpu(thread), saved});
     if (thread < own_capacity_) {
       Own& own = own_[static_cast<std::size_t>(thread)];
       own.cpu = recorder.cpu(thread);
@@ -69,18 +69,23 @@ void CoreBinding::bind(const TeamRecorder& recorder, int team) {
   }
 }
 
+// A thread that let itself go already (release_own) is not moved again.
 void CoreBinding::release() {
-  for (int thread = 0; thread < own_capacity_; ++thread) own_[static_cast<std::size_t>(thread)].bound.store(false, std::memory_order_release);
-  for (const Bound& thread : bound_) let_go(thread.tid, thread.cpu, thread.mask, release_);
+  for (const Bound& thread : bound_) {
+    const bool own = thread.thread < own_capacity_;
+    if (own && !own_[static_cast<std::size_t>(thread.thread)].bound.exchange(false, std::memory_order_acq_rel)) continue;
+    let_go(thread.tid, thread.cpu, thread.mask, release_);
+  }
   bound_.clear();
 }
 
-// The master writes a thread's Own only while that thread is not bound (before bound is set, after it is
-// cleared), so what the thread reads after seeing it bound is the mask of this window.
+// The master writes a thread's Own only while that thread is not bound (before `bound` is set, after it is
+// cleared), so what the thread reads after taking `bound` is the mask of this window. The load first: called at
+// every barrier once the baseline steps stopped, it writes the line only the once.
 void CoreBinding::release_own(int thread) const {
   if (thread < 0 || thread >= own_capacity_ || own_ == nullptr) return;
   const Own& own = own_[static_cast<std::size_t>(thread)];
-  if (!own.bound.load(std::memory_order_acquire)) return;
+  if (!own.bound.load(std::memory_order_relaxed) || !own.bound.exchange(false, std::memory_order_acq_rel)) return;
   let_go(0, own.cpu, own.mask, release_);
 }
 

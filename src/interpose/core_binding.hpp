@@ -40,20 +40,23 @@ public:
   void release();
   // Thread `thread` of the team (the recorder's number), called by that thread itself: back to its core and its
   // own mask now, not at the master's next step boundary (the baseline steps stopped inside a construct:
-  // TeamRecorder::set_failure_hook); a no-op when it is not bound. Safe beside the master's bind and release.
+  // TeamRecorder::set_failure_hook); a no-op when it is not bound, or let itself go already. Beside the master's
+  // release(), one of the two lets it go (an atomic exchange). Not beside bind(): the edge binds no thread once
+  // the baseline steps stopped, which is when a thread calls this.
   void release_own(int thread) const;
   // Threads are bound now.
   [[nodiscard]] bool bound() const { return !bound_.empty(); }
 
 private:
   struct Bound {
+    int thread;      // its number in the team
     long tid;
     int cpu;         // the core it was on before the window (-1: unknown)
     cpu_set_t mask;  // its affinity before the window
   };
   // What a bound thread needs to let itself go (release_own), per thread number, published by bind().
   struct Own {
-    std::atomic<bool> bound{false};
+    mutable std::atomic<bool> bound{false};  // cleared by whichever lets it go, the thread or the master
     int cpu = -1;
     cpu_set_t mask{};
   };

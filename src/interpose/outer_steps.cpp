@@ -24,6 +24,8 @@ void serialize(OuterRegion& outer, bool on, int team) {
   outer.recorder.set_serialize(on);
   if (on && outer.recorder.serializing()) {
     outer.binding.bind(outer.recorder, team);
+    // Stopped between the two (a thread that gave up before bind() published its mask could not let itself go).
+    if (outer.recorder.failed()) outer.binding.release();
   } else {
     outer.binding.release();
   }
@@ -169,6 +171,9 @@ void outer_begin(Session& session, std::uint64_t region, double now) {
   outer->pace.reset();
   outer->window_started = false;
   outer->boundary_wall = -1.0;
+  // Its steps add up over the entries, its time (`elapsed`) is the last entry's: no account of it.
+  const WorksharingPeriods* periods = session.worksharing != nullptr ? &session.worksharing->periods() : nullptr;
+  if (periods != nullptr && periods->found() && periods->pattern().region == region) outer->entered_again = true;
   outer->region = region;
   outer->measuring.store(true, std::memory_order_release);
 }

@@ -150,6 +150,7 @@ std::vector<selfanalysis::OuterRegionResult> outer_results(const Session& state,
   result.iterations = periods.iterations();
   result.expected_iterations = state.expected_iterations;
   result.elapsed = state.outer->elapsed;
+  result.account_whole = !state.outer->entered_again;
   result.first_estimate = state.outer->estimates.first();
   result.latest_estimate = state.outer->estimates.latest();
   selfanalysis::TeamPolicy policy;

@@ -127,6 +127,7 @@ struct OuterRegion {
   CoreBinding binding;                  // the team on the master's core during baseline windows
   bool bound_now = false;               // the step that runs has the team bound to the master's core
   bool ended_bound = false;             // so had the step the pending mark ended
+  bool entered_again = false;           // the region of the period entered again after it was found
 };
 
 struct Session {

@@ -75,10 +75,11 @@ public:
   }
   [[nodiscard]] bool serializing() const { return serialize_.load(std::memory_order_relaxed); }
   [[nodiscard]] bool failed() const { return failed_.load(std::memory_order_relaxed); }
-  // Called by a thread whose wait for its turn found the baseline steps stopped for good (`thread`: its number),
-  // before it goes back to the program: set by the edge before the team runs (the team's core binding lets that
-  // thread go at once: bound to the master's core while the master spins inside the construct, it would take
-  // turns with it for the rest of the step; docs/self-analysis.md, "Baseline steps").
+  // Called by a thread (`thread`: its number) that finds the baseline steps stopped for good when it waits for its
+  // turn or leaves a barrier, before it goes back to the program (again at each barrier after: the hook must be
+  // cheap when there is nothing left to do); set by the edge before the team runs. The team's core binding lets
+  // that thread go at once: bound to the master's core while the master spins inside the construct, it would
+  // take turns with it for the rest of the step (docs/self-analysis.md, "The thread that gives up lets itself go").
   using FailureHook = void (*)(void* context, int thread);
   void set_failure_hook(FailureHook hook, void* context) {
     failure_hook_ = hook;
@@ -91,7 +92,11 @@ public:
 
   // Thread `thread`, having left a barrier, waits its turn in a baseline step (no-op otherwise).
   void wait_turn(int thread) {
-    if (thread <= 0 || thread >= capacity_ || !serialize_.load(std::memory_order_acquire)) return;
+    if (thread <= 0 || thread >= capacity_) return;
+    if (!serialize_.load(std::memory_order_acquire)) {
+      if (failed_.load(std::memory_order_relaxed)) on_failure(thread);  // still bound from a window that stopped?
+      return;
+    }
     Slot& before = slots_[thread - 1];
     const long generation = generation_.load(std::memory_order_acquire);
     const long target = own(thread)->arrivals.load(std::memory_order_relaxed) + 1;
@@ -101,7 +106,10 @@ public:
       return before.generation.load(std::memory_order_acquire) == generation && before.arrivals.load(std::memory_order_acquire) >= target;
     };
     for (int spin = 0; spin < 64; ++spin) {
-      if (arrived() || !serialize_.load(std::memory_order_relaxed)) return;
+      if (arrived() || !serialize_.load(std::memory_order_relaxed)) {
+        if (failed_.load(std::memory_order_relaxed)) on_failure(thread);
+        return;
+      }
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
 #endif

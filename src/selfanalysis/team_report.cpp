@@ -68,11 +68,14 @@ ordered_json render_tool_time(const ToolTime& tool) {
 ordered_json render_steps(const StepsTime& steps) { return ordered_json{{"steps", steps.steps}, {"seconds", steps.seconds}}; }
 
 // Where the region's time went (TeamTimeAccount), and what no measured step holds: the steps before the period
-// was found, those dropped at the windows' edges, the time after the last step; null without T(P).
+// was found, those dropped (at the windows' edges, incomplete), the time after the last step; null without T(P),
+// when the region was entered again after its period was found (its steps span the entries, its time the last),
+// or when more steps were measured than the region counts (a period replaced by a longer one).
 ordered_json render_account(const OuterRegionResult& outer) {
   const TeamSummary& summary = outer.summary;
-  if (!summary.enough) return nullptr;
   const TeamTimeAccount& account = summary.account;
+  const long measured = account.used.steps + account.baseline.steps + account.preempted.steps + account.left_out.steps;
+  if (!summary.enough || !outer.account_whole || measured > outer.iterations) return nullptr;
   ordered_json json;
   json["iterations"] = outer.iterations;
   json["iteration_time_s"] = summary.step_time;
@@ -82,9 +85,8 @@ ordered_json render_account(const OuterRegionResult& outer) {
   json["baseline_steps"] = render_steps(account.baseline);
   json["preempted_steps"] = render_steps(account.preempted);
   json["left_out_steps"] = render_steps(account.left_out);
-  const long measured = account.used.steps + account.baseline.steps + account.preempted.steps + account.left_out.steps;
   const double seconds = account.used.seconds + account.baseline.seconds + account.preempted.seconds + account.left_out.seconds;
-  json["not_measured"] = render_steps(StepsTime{std::max(0L, outer.iterations - measured), outer.elapsed - seconds});
+  json["not_measured"] = render_steps(StepsTime{outer.iterations - measured, outer.elapsed - seconds});
   return json;
 }
 

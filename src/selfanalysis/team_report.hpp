@@ -52,6 +52,9 @@ struct OuterRegionResult {
   TeamPlacement placement;          // the team on one core or not, over its measured steps
   ToolTime tool;                    // the tool's own time on the master and the courtesy waits
   bool baseline_stopped = false;    // the baseline steps stopped: threads waited on each other inside a construct
+  // The region ran once after its period was found: `elapsed` (the last entry's) and the steps (all entries')
+  // cover the same run, and the time account (render_account) holds; false: no account.
+  bool account_whole = true;
   bool sees_spins = false;        // the spins on flags are seen (spin_source): summary.spin is known
   std::string spin_source = "";   // how: "flushes" (libomp's flush callback) or "samples" (sampled spin loops)
 };

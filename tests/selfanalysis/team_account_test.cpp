@@ -95,6 +95,23 @@ TEST(TeamTimeAccount, TheReportAddsTheStepsNotMeasuredAndSumsToTheRegionsTime) {
   EXPECT_NEAR(total, outer.elapsed, 1e-12);
 }
 
+// The steps of every entry against the time of the last, or more steps than the region counts (a period found in
+// an inner loop, then replaced by a longer one): no account, rather than a row that takes up the difference.
+TEST(TeamTimeAccount, NoAccountWhenTheStepsAndTheTimeAreNotOneRuns) {
+  OuterRegionResult outer;
+  outer.iterations = 20;
+  outer.elapsed = 40e-3;
+  outer.summary = summarize(every_kind());
+  ASSERT_TRUE(nlohmann::json::parse(report_with(outer)).at("regions").at(0).at("time_account").is_object());
+  outer.account_whole = false;
+  EXPECT_TRUE(nlohmann::json::parse(report_with(outer)).at("regions").at(0).at("time_account").is_null());
+  outer.account_whole = true;
+  outer.iterations = 15;  // 16 steps measured
+  EXPECT_TRUE(nlohmann::json::parse(report_with(outer)).at("regions").at(0).at("time_account").is_null());
+  outer.iterations = 16;
+  EXPECT_EQ(nlohmann::json::parse(report_with(outer)).at("regions").at(0).at("time_account").at("not_measured").at("steps"), 0);
+}
+
 TEST(TeamTimeAccount, NoAccountWithoutTPAndOlderReportsReadWithout) {
   OuterRegionResult outer;
   outer.id = 5;
