@@ -104,7 +104,7 @@ augur_example(NAME db_delete SCRATCH db FIXTURES_CLEANUP example_db
 # beside the table's S(P) when they disagree). Other counts, names, periods and the lines' order are compared exactly.
 set(measured [=[= S\([0-9]+\) / [0-9]+ = .*$]=] [=[(PC|PNC|AF)( .*)?$]=] [=[[-+]?[0-9]+\.[0-9]+( (s|ms|us))?]=] [=[at iteration [0-9]+]=]
     [=[(no )?Amdahl limit.*$]=] [=[measurement (clean|disturbed|meaningless): .*$]=] [=[what to do: .*$]=]
-    [=[team on one core in .*$]=] [=[^ +[0-9]+(?= (team|baseline|preempted|slow|steps?|iterations?) )]=])
+    [=[team on one core in .*$]=] [=[^ +[0-9]+(?=  (team|baseline|preempted|slow|not measured|on [0-9]+ processors?) )]=])
 
 # swim: the self-analysis summary of the instrumented program (README.md), and `augur run` on the plain
 # build (docs/run.md).
