@@ -63,7 +63,7 @@ void print_outer_account(const selfanalysis::ReportRegion& outer) {
 void print_loops_account(const selfanalysis::ReportRegion& region, int processors) {
   const selfanalysis::ReportPoint* on = region.point(processors);
   if (on == nullptr || !on->calculated || on->speedup <= 0.0 || region.baseline <= 0 || processors == region.baseline) return;
-  const double iteration_time = region.amdahl_factor * region.baseline_time / on->speedup;  // the table's T(P)
+  const double iteration_time = table_iteration_time(region, *on);
   std::vector<Kind> kinds;
   long measured = 0;
   double seconds = 0.0;

@@ -144,6 +144,10 @@ std::string format_seconds(double seconds) {
   return buffer;
 }
 
+double table_iteration_time(const selfanalysis::ReportRegion& region, const selfanalysis::ReportPoint& point) {
+  return point.calculated && point.speedup > 0.0 ? region.amdahl_factor * region.baseline_time / point.speedup : 0.0;
+}
+
 void print_report(const selfanalysis::Report& report, const json& info, const core::ProcessResult& child, const RunOptions& options) {
   std::printf("augur run: %zu iterative parallel region%s found by the periodicity detector (window %d samples)\n",
               report.regions.size(), report.regions.size() == 1 ? "" : "s", info.value("dpd_window", 0));
@@ -176,7 +180,7 @@ void print_report(const selfanalysis::Report& report, const json& info, const co
     // windows, thesis Figure 4.7); the last window's own mean is in the --json report (`iteration_time_s`).
     std::printf("  %4s  %8s  %5s  %12s  %8s\n", "p", "S(p)", "state", "T(p)", "ST'");
     for (const selfanalysis::ReportPoint& point : main->points) {
-      const double implied = point.calculated && point.speedup > 0.0 ? main->amdahl_factor * main->baseline_time / point.speedup : 0.0;
+      const double implied = table_iteration_time(*main, point);
       std::printf("  %4d  %8s  %5s  %12s  %8s\n", point.processors,
                   point.calculated ? std::to_string(point.speedup).substr(0, 6).c_str() : "-",
                   !point.calculated ? "PNC" : point.processors == main->baseline ? "AF" : "PC",

@@ -34,6 +34,10 @@ void resolve_names(nlohmann::json& info);
 // "12.3 us", "4.567 ms", "1.234 s".
 [[nodiscard]] std::string format_seconds(double seconds);
 
+// The table's T(p) of a parallel-for region's point, AF(B) x T(B) / S(p): the time per iteration the speedup
+// (history-weighted) stands for; 0 when the point has no speedup.
+[[nodiscard]] double table_iteration_time(const selfanalysis::ReportRegion& region, const selfanalysis::ReportPoint& point);
+
 // The iterative parallel regions the detector found, the main one's speedups and estimate.
 void print_report(const selfanalysis::Report& report, const nlohmann::json& info, const core::ProcessResult& child,
                   const RunOptions& options);
