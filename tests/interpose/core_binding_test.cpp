@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -137,6 +138,69 @@ TEST(CoreBinding, AThreadThatFindsTheBaselineStoppedLetsItselfGo) {
   EXPECT_FALSE(binding.bound());
   done.store(true);
   thread.join();
+}
+
+// A team of four: threads 1 and 2 wait for their turns at once (thread 0, the master, never arrives); the first
+// to run out of time stops the baseline steps and wakes the other, which lets itself go as woken; thread 3, not
+// waiting then, finds the stop when it leaves its next barrier and lets itself go there. The master stays bound.
+TEST(CoreBinding, EveryThreadOfALargerTeamLetsItselfGoWokenOrAtItsNextBarrier) {
+  cpu_set_t own;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof own, &own), 0);
+  if (CPU_COUNT(&own) < 2) GTEST_SKIP() << "one CPU allowed: bound and not bound are the same mask";
+  constexpr int team = 4;
+  TeamRecorder recorder(team);
+  recorder.begin_region();
+  CoreBinding binding(true, team);
+  recorder.set_failure_hook([](void* context, int thread) { static_cast<const CoreBinding*>(context)->release_own(thread); }, &binding);
+  std::atomic<int> known{0};
+  std::atomic<bool> bound{false};
+  std::atomic<int> waited{0};
+  std::atomic<bool> done{false};
+  cpu_set_t after[team];
+  cpu_set_t while_bound[team];
+  for (int thread = 0; thread < team; ++thread) {
+    CPU_ZERO(&after[thread]);
+    CPU_ZERO(&while_bound[thread]);
+  }
+  std::vector<std::thread> threads;
+  for (int thread = 1; thread < team; ++thread) {
+    threads.emplace_back([&, thread] {
+      recorder.depart(thread, 0.0);
+      known.fetch_add(1);
+      while (!bound.load()) std::this_thread::yield();
+      (void)::sched_getaffinity(0, sizeof while_bound[thread], &while_bound[thread]);
+      if (thread == team - 1) {
+        while (!recorder.failed()) std::this_thread::yield();  // busy elsewhere while the others wait
+      }
+      recorder.arrive(thread, 0.0);
+      recorder.wait_turn(thread);
+      (void)::sched_getaffinity(0, sizeof after[thread], &after[thread]);
+      waited.fetch_add(1);
+      while (!done.load()) std::this_thread::yield();
+    });
+  }
+  while (known.load() < team - 1) std::this_thread::yield();
+  recorder.depart(0, 0.0);
+  recorder.set_wait_limit(0.05);
+  recorder.set_serialize(true);
+  binding.bind(recorder, team);
+  bound.store(true);
+  while (waited.load() < team - 1) std::this_thread::yield();
+  EXPECT_TRUE(recorder.failed());
+  EXPECT_FALSE(recorder.serializing());
+  for (int thread = 1; thread < team; ++thread) {
+    EXPECT_EQ(CPU_COUNT(&while_bound[thread]), 1) << "thread " << thread;
+    EXPECT_TRUE(CPU_EQUAL(&after[thread], &own)) << "thread " << thread << " still bound";
+  }
+  cpu_set_t master;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof master, &master), 0);
+  EXPECT_EQ(CPU_COUNT(&master), 1);
+  binding.release();  // the master only: the others are gone
+  ASSERT_EQ(::sched_getaffinity(0, sizeof master, &master), 0);
+  EXPECT_TRUE(CPU_EQUAL(&master, &own));
+  EXPECT_FALSE(binding.bound());
+  done.store(true);
+  for (std::thread& thread : threads) thread.join();
 }
 
 TEST(CoreBinding, NotAllowedBindsNothing) {

@@ -142,3 +142,65 @@ TEST(TeamTimeAccount, NoAccountWithoutTPAndOlderReportsReadWithout) {
   bad["regions"][0]["time_account"]["baseline_steps"] = {{"steps", -1}, {"seconds", 0.0}};
   EXPECT_THROW((void)parse_report(bad.dump(), "r.json"), augur::core::InputError);
 }
+
+// Fewer clean steps than the minimum of 5: the figures come from every step, the preempted ones too, and a
+// preempted step within the outlier limit is then a team step in the account, not a preempted one (the verdict
+// still counts it preempted).
+TEST(TeamTimeAccount, WithTooFewCleanStepsThePreemptedOnesUsedAreTeamSteps) {
+  TeamAnalysis team(2);
+  for (int index = 0; index < 3; ++index) step(team, 1.2e-3);
+  for (int index = 0; index < 3; ++index) step(team, 1.3e-3, 2);  // preempted, near the others' time
+  step(team, 9e-3, 2);                                             // preempted, beyond the limit
+  const TeamSummary summary = summarize(team);
+  ASSERT_TRUE(summary.enough);
+  EXPECT_EQ(summary.steps_preempted, 4);
+  EXPECT_EQ(summary.account.used.steps, 6);
+  EXPECT_NEAR(summary.account.used.seconds, 7.5e-3, 1e-15);
+  EXPECT_EQ(summary.account.preempted.steps, 1);
+  EXPECT_NEAR(summary.account.preempted.seconds, 9e-3, 1e-15);
+  EXPECT_EQ(summary.account.left_out.steps, 0);
+  EXPECT_NEAR(summary.step_time, 1.25e-3, 1e-15);
+}
+
+// A team of one: T(P) is the step, no baseline; the account still adds up to the region's time.
+TEST(TeamTimeAccount, ATeamOfOneAddsUp) {
+  TeamAnalysis team(1);
+  const double loop[] = {1e-3};
+  for (int index = 0; index < 8; ++index) {
+    team.episode(false, loop, 1);
+    team.end_step(index == 5 ? 3e-3 : 1e-3, 0);
+  }
+  OuterRegionResult outer;
+  outer.iterations = 10;
+  outer.elapsed = 12e-3;
+  outer.summary = summarize(team);
+  ASSERT_TRUE(outer.summary.enough);
+  EXPECT_EQ(outer.summary.team, 1);
+  const ReportTimeAccount account = parse_report(report_with(outer), "r.json").regions.at(0).time_account;
+  ASSERT_TRUE(account.known);
+  EXPECT_NEAR(account.iteration_time, 1e-3, 1e-15);
+  EXPECT_EQ(account.team.steps, 7);
+  EXPECT_EQ(account.left_out.steps, 1);  // 3 ms: 2 ms beyond the median, past the outlier floor
+  EXPECT_EQ(account.baseline.steps, 0);
+  EXPECT_EQ(account.not_measured.steps, 2);
+  EXPECT_NEAR(account.not_measured.seconds, 2e-3, 1e-12);
+  EXPECT_NEAR(10 * account.iteration_time + account.beyond(account.left_out) + account.beyond(account.not_measured), outer.elapsed, 1e-12);
+}
+
+// Past the steps kept (TeamAnalysis::max_steps, the first ones measured), the steps are dropped and the account
+// puts them with those not measured.
+TEST(TeamTimeAccount, StepsPastTheOnesKeptAreNotMeasured) {
+  TeamAnalysis team(2);
+  const long extra = 100;
+  for (long index = 0; index < TeamAnalysis::max_steps + extra; ++index) step(team, 1e-3);
+  EXPECT_EQ(team.steps(), TeamAnalysis::max_steps);
+  EXPECT_EQ(team.dropped_steps(), extra);
+  OuterRegionResult outer;
+  outer.iterations = TeamAnalysis::max_steps + extra;
+  outer.elapsed = static_cast<double>(outer.iterations) * 1e-3;
+  outer.summary = summarize(team);
+  const auto written = nlohmann::json::parse(report_with(outer)).at("regions").at(0).at("time_account");
+  EXPECT_EQ(written.at("team_steps").at("steps"), TeamAnalysis::max_steps);
+  EXPECT_EQ(written.at("not_measured").at("steps"), extra);
+  EXPECT_NEAR(written.at("not_measured").at("seconds").get<double>(), static_cast<double>(extra) * 1e-3, 1e-9);
+}
