@@ -1,6 +1,8 @@
 // The goals of issue 16 for programs with one outer parallel region, measured with the real `augur run` on
 // the repository's outer-region examples (gcc builds, and clang builds where they exist) and, when
 // AUGUR_NPB_DIR names a folder of built NPB-CPP programs, on SP, BT, LU, CG and MG (docs/benchmarks.md):
+//   - the machine's steadiness before each program: 1 ms chunks of fixed arithmetic and of fixed reads, on 1
+//     thread and on 2 at once, the mean's excess over the median chunk (steadiness.hpp);
 //   - period stability: the period found by K runs of `augur run -p 2 --one-run` (goal: the same in all);
 //   - accuracy: R interleaved rounds of {`augur run -p 2 --json`, the program alone on 1 thread, on 2, on 2
 //     again, on 1 again} (ABBA, so that a machine drifting within the round weighs on both pairs alike): the
@@ -341,6 +343,11 @@ void measure(const Program& program, const Settings& settings, const fs::path& s
   std::string command;
   for (const std::string& word : program.argv) command += (command.empty() ? "" : " ") + word;
   std::printf("== %s (%s)\n", program.label.c_str(), command.c_str());
+  std::fflush(stdout);
+  // The machine before the program: how far a mean over a run can fall from a median through the machine alone.
+  const double seconds = settings.quick ? 0.2 : 1.0;
+  summary.steadiness = augur::bench::measure_steadiness(seconds, 2);
+  std::printf("%s", augur::bench::steadiness_lines(summary.steadiness, seconds).c_str());
   std::fflush(stdout);
   const double expected = stability(program, settings, scratch, summary);
   const double idle = accuracy(program, settings, scratch, summary);

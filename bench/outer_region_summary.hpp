@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "outer_region_goals.hpp"
+#include "steadiness.hpp"
 
 namespace augur::bench {
 
@@ -18,6 +19,7 @@ struct Summary {
   std::string reference_split;  // the median T(1)/T(2) of the second pairs against that of the first
   std::string idle_kinds;  // the idle flags' reasons by kind, "" when none
   GoalFigures goals;  // the same figures as numbers, for the tally of the goals
+  MachineSteadiness steadiness;  // the machine's, measured before the program
 };
 
 inline void print_summary(const std::vector<Summary>& summaries) {
@@ -33,6 +35,9 @@ inline void print_summary(const std::vector<Summary>& summaries) {
   std::vector<GoalFigures> goals;
   for (const Summary& s : summaries) goals.push_back(s.goals);
   std::printf("%s", goals_text(goals).c_str());
+  std::vector<MachineSteadiness> machine;
+  for (const Summary& s : summaries) machine.push_back(s.steadiness);
+  std::printf("%s", steadiness_summary(machine).c_str());
 }
 
 }  // namespace augur::bench
