@@ -1,6 +1,6 @@
 // How steady the machine is, with nothing of ours running: a fixed piece of work (pure arithmetic, then reads
 // that stream through the caches) timed in chunks of about a millisecond for a while, on one thread, then on
-// one thread per processor at once. On a quiet machine every chunk takes the same time; on a shared host (a
+// two threads at once (bench_outer_region's team). On a quiet machine every chunk takes the same time; on a shared host (a
 // virtual machine's processors taken by other guests, frequency changes) some chunks take longer, and a figure
 // averaged over a run then exceeds one taken as a median of its parts. bench_outer_region prints it before each
 // program (docs/benchmarks.md, "The machine's steadiness"): the one-run T(1) is the median of the baseline
@@ -55,7 +55,7 @@ inline Steadiness steadiness_of(std::vector<double> times) {
   return figures;
 }
 
-// The fixed work of a chunk, of one of two kinds. Arithmetic: `steps` dependent multiply-adds (about 4 cycles
+// The fixed work of a chunk, of one of two kinds. Arithmetic: `steps` dependent multiply-adds (a few cycles
 // each, no memory traffic), from a start read from a volatile so that no call's result is known to the compiler
 // (hoisted out of the timing loop, the work would run once). Memory: `steps` reads, one a cache line, going round
 // an array of 8 MiB of the worker's own (past a core's L2 here, within the shared L3 for two workers): what
@@ -74,14 +74,18 @@ public:
       for (long step = 0; step < steps; ++step) x = x * 0.9999999 + 1e-7;
       return x;
     }
-    double sum = 0.0;
-    const std::size_t size = data_.size();
-    for (long step = 0; step < steps; ++step) {
-      sum += data_[at_];
-      at_ += 8;  // the next cache line
-      if (at_ >= size) at_ -= size;
+    // Four independent sums, a line each, so that the reads and not one chain of additions set the pace.
+    double sum[4] = {0.0, 0.0, 0.0, 0.0};
+    const std::size_t size = data_.size();  // a multiple of 32 doubles: four lines fit before the wrap
+    for (long step = 0; step + 4 <= steps; step += 4) {
+      sum[0] += data_[at_];
+      sum[1] += data_[at_ + 8];
+      sum[2] += data_[at_ + 16];
+      sum[3] += data_[at_ + 24];
+      at_ += 32;  // the next four cache lines
+      if (at_ >= size) at_ = 0;
     }
-    return sum;
+    return sum[0] + sum[1] + sum[2] + sum[3];
   }
 
 private:

@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
@@ -141,8 +144,10 @@ TEST(CoreBinding, AThreadThatFindsTheBaselineStoppedLetsItselfGo) {
 }
 
 // A team of four: threads 1 and 2 wait for their turns at once (thread 0, the master, never arrives); the first
-// to run out of time stops the baseline steps and wakes the other, which lets itself go as woken; thread 3, not
-// waiting then, finds the stop when it leaves its next barrier and lets itself go there. The master stays bound.
+// to run out of time stops the baseline steps and wakes the other, which lets itself go as woken (or, if its own
+// time ran out first, as the one that gave up: both paths call the hook); thread 3, not waiting then, finds the
+// stop when it leaves its next barrier and lets itself go there. The master stays bound. Every wait has a
+// deadline, so that a regression fails the test instead of hanging it.
 TEST(CoreBinding, EveryThreadOfALargerTeamLetsItselfGoWokenOrAtItsNextBarrier) {
   cpu_set_t own;
   ASSERT_EQ(::sched_getaffinity(0, sizeof own, &own), 0);
@@ -170,7 +175,8 @@ TEST(CoreBinding, EveryThreadOfALargerTeamLetsItselfGoWokenOrAtItsNextBarrier) {
       while (!bound.load()) std::this_thread::yield();
       (void)::sched_getaffinity(0, sizeof while_bound[thread], &while_bound[thread]);
       if (thread == team - 1) {
-        while (!recorder.failed()) std::this_thread::yield();  // busy elsewhere while the others wait
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (!recorder.failed() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();  // busy elsewhere
       }
       recorder.arrive(thread, 0.0);
       recorder.wait_turn(thread);
@@ -185,7 +191,13 @@ TEST(CoreBinding, EveryThreadOfALargerTeamLetsItselfGoWokenOrAtItsNextBarrier) {
   recorder.set_serialize(true);
   binding.bind(recorder, team);
   bound.store(true);
-  while (waited.load() < team - 1) std::this_thread::yield();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (waited.load() < team - 1 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  if (waited.load() < team - 1) {  // a thread stuck in wait_turn cannot be joined: fail the process, not hang it
+    std::fprintf(stderr, "only %d of %d threads came back from their wait within 10 s\n", waited.load(), team - 1);
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
   EXPECT_TRUE(recorder.failed());
   EXPECT_FALSE(recorder.serializing());
   for (int thread = 1; thread < team; ++thread) {
