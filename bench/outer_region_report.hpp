@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "bench_median.hpp"
+
 namespace augur::bench {
 
 using nlohmann::json;
@@ -287,13 +289,6 @@ inline std::string estimate_text(const std::optional<double>& estimate, const st
                 at ? (std::to_string(static_cast<int>(std::lround(100.0 * *at))) + "%").c_str() : "?", *elapsed,
                 100.0 * errors.back());
   return text;
-}
-
-inline double median(std::vector<double> values) {
-  if (values.empty()) return std::nan("");
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2.0;
 }
 
 }  // namespace augur::bench

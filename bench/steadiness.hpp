@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_median.hpp"
+
 namespace augur::bench {
 
 // What the chunks' times say: their median, the mean's excess over it (mean / median - 1: what a whole-run
@@ -29,19 +31,13 @@ struct Steadiness {
   double slowest = 0.0;
 };
 
-// The median of sorted values (not empty).
-inline double middle_of_sorted(const std::vector<double>& sorted) {
-  const std::size_t n = sorted.size();
-  return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-}
-
 inline Steadiness steadiness_of(std::vector<double> times) {
   Steadiness figures;
   figures.chunks = static_cast<long>(times.size());
   if (times.empty()) return figures;
   std::sort(times.begin(), times.end());
   const std::size_t n = times.size();
-  figures.median_s = middle_of_sorted(times);
+  figures.median_s = median(times);
   if (figures.median_s <= 0.0) return figures;
   double sum = 0.0;
   long slow = 0;
@@ -191,7 +187,7 @@ inline std::string steadiness_summary(const std::vector<MachineSteadiness>& meas
     std::vector<double> excess;
     for (const MachineSteadiness& one : measured) excess.push_back(pick(one).mean_excess);
     std::sort(excess.begin(), excess.end());
-    const double middle = middle_of_sorted(excess);
+    const double middle = median(excess);
     char text[200];
     std::snprintf(text, sizeof text, "  %s: mean %+.1f%% of the median chunk in the median, %+.1f%% to %+.1f%%\n", what.c_str(),
                   100.0 * middle, 100.0 * excess.front(), 100.0 * excess.back());
