@@ -1,11 +1,11 @@
 // How steady the machine is, with nothing of ours running: a fixed piece of work (pure arithmetic, then reads
-// that stream through the caches) timed in chunks of about a millisecond for a while, on one thread, then on
-// two threads at once (bench_outer_region's team). On a quiet machine every chunk takes the same time; on a shared host (a
-// virtual machine's processors taken by other guests, frequency changes) some chunks take longer, and a figure
-// averaged over a run then exceeds one taken as a median of its parts. bench_outer_region prints it before each
-// program (docs/benchmarks.md, "The machine's steadiness"): the one-run T(1) is the median of the baseline
-// steps, the reference T(1) a whole run's mean, so their difference on a steady computation says how far the
-// two can fall apart through the machine alone.
+// that stream through the caches) timed in chunks of about a millisecond for a while, on one thread, then on two
+// threads at once (bench_outer_region's team). On a quiet machine every chunk takes the same time; on a shared
+// host (a virtual machine's processors or caches shared with other guests, frequency changes) some chunks take
+// longer, and a figure averaged over a run then exceeds one taken as a median of its parts. bench_outer_region
+// prints it before each program (docs/benchmarks.md, "Outer-region programs"): the one-run T(1) is the median of
+// the baseline steps, the reference T(1) a whole run's mean, so the mean's excess over the median on a fixed
+// computation says how far the two can fall apart through the machine alone.
 #pragma once
 
 #include <algorithm>
@@ -54,8 +54,8 @@ inline Steadiness steadiness_of(std::vector<double> times) {
 // The fixed work of a chunk, of one of two kinds. Arithmetic: `steps` dependent multiply-adds (a few cycles
 // each, no memory traffic), from a start read from a volatile so that no call's result is known to the compiler
 // (hoisted out of the timing loop, the work would run once). Memory: `steps` reads, one a cache line, going round
-// an array of 8 MiB of the worker's own (past a core's L2 here, within the shared L3 for two workers): what
-// another guest's traffic in the shared cache and memory does to a program that streams its data.
+// an array of 8 MiB of the worker's own (past a core's L2 here, within the shared L3 for two workers): how steady
+// the shared cache and memory are for a program that streams its data.
 enum class Work { Arithmetic, Memory };
 
 class Worker {
